@@ -1,0 +1,25 @@
+import { Command, CommanderError } from 'commander';
+import { readPackageVersion } from './version.js';
+
+/** Builds the `scaffold` program. Command modules load their heavy dependencies lazily, inside actions. */
+export function buildProgram(): Command {
+  const program = new Command('scaffold')
+    .description('Kubebuilder for TypeScript: scaffold, generate manifests for, and run Kubernetes operators')
+    .version(readPackageVersion(), '-v, --version')
+    .showHelpAfterError()
+    .exitOverride();
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; errors are printed, never thrown. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode;
+    console.error(`Error: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
