@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { CliError } from './errors.js';
 import { readPackageVersion } from './version.js';
 
 /** Builds the `scaffold` program. Command modules load their heavy dependencies lazily, inside actions. */
@@ -20,6 +21,6 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
     console.error(`Error: ${err instanceof Error ? err.message : String(err)}`);
-    return 1;
+    return err instanceof CliError ? err.exitCode : 1;
   }
 }
