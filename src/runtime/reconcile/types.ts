@@ -1,0 +1,43 @@
+import type { Logger } from '../log/index.js';
+
+/** Names the object to reconcile; `namespace` is '' for cluster-scoped kinds. */
+export interface Request {
+  namespace: string;
+  name: string;
+}
+
+/** What to do after a successful reconcile; the empty result means "done until something changes". */
+export interface Result {
+  /** Requeue with the queue's rate limit (backoff). Ignored when requeueAfter is set. */
+  requeue?: boolean;
+  /** Reconcile again after this many milliseconds. */
+  requeueAfter?: number;
+}
+
+/** Per-reconcile context: aborted on shutdown or reconcile timeout, and a logger already naming the object. */
+export interface ReconcileContext {
+  signal: AbortSignal;
+  log: Logger;
+  reconcileID: string;
+  controller: string;
+}
+
+export interface Reconciler {
+  reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void>;
+}
+
+/** Wraps a function as a Reconciler. */
+export function reconcilerFunc(fn: (req: Request, ctx: ReconcileContext) => Promise<Result | void>): Reconciler {
+  return { reconcile: fn };
+}
+
+/** The queue key for a request: `namespace/name`, or `name` for cluster-scoped objects (client-go's MetaNamespaceKeyFunc). */
+export function requestKey(req: Request): string {
+  return req.namespace === '' ? req.name : `${req.namespace}/${req.name}`;
+}
+
+/** Inverse of requestKey. */
+export function parseRequestKey(key: string): Request {
+  const slash = key.indexOf('/');
+  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
