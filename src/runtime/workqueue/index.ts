@@ -1,0 +1,22 @@
+// kubescaffold/runtime/workqueue: client-go's work queues and rate limiters.
+export { Queue, type GetResult, type QueueOptions } from './queue.js';
+export { DelayingQueue } from './delaying_queue.js';
+export { RateLimitingQueue, type RateLimitingQueueOptions } from './rate_limiting_queue.js';
+export {
+  BucketRateLimiter,
+  FixedDelayRateLimiter,
+  ItemExponentialFailureRateLimiter,
+  ItemFastSlowRateLimiter,
+  MaxOfRateLimiter,
+  defaultControllerRateLimiter,
+  defaultItemBasedRateLimiter,
+  type RateLimiter,
+} from './rate_limiters.js';
+export {
+  UNFINISHED_WORK_UPDATE_PERIOD_MS,
+  type CounterMetric,
+  type GaugeMetric,
+  type HistogramMetric,
+  type MetricsProvider,
+  type SettableGaugeMetric,
+} from './metrics.js';

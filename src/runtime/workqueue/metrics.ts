@@ -1,0 +1,97 @@
+// The metrics a queue reports, as client-go's workqueue.MetricsProvider. controller-runtime registers them as
+// workqueue_depth, workqueue_adds_total, workqueue_queue_duration_seconds, workqueue_work_duration_seconds,
+// workqueue_unfinished_work_seconds, workqueue_longest_running_processor_seconds and workqueue_retries_total,
+// each labelled with the queue's name (and controller).
+
+export interface GaugeMetric {
+  inc(): void;
+  dec(): void;
+}
+export interface SettableGaugeMetric {
+  set(value: number): void;
+}
+export interface CounterMetric {
+  inc(): void;
+}
+/** Observations are in seconds, as Prometheus histograms expect. */
+export interface HistogramMetric {
+  observe(seconds: number): void;
+}
+
+export interface MetricsProvider {
+  newDepthMetric(name: string): GaugeMetric;
+  newAddsMetric(name: string): CounterMetric;
+  newLatencyMetric(name: string): HistogramMetric;
+  newWorkDurationMetric(name: string): HistogramMetric;
+  newUnfinishedWorkSecondsMetric(name: string): SettableGaugeMetric;
+  newLongestRunningProcessorSecondsMetric(name: string): SettableGaugeMetric;
+  newRetriesMetric(name: string): CounterMetric;
+}
+
+/** How often unfinished work and the longest running processor are recomputed (client-go: 500 ms). */
+export const UNFINISHED_WORK_UPDATE_PERIOD_MS = 500;
+
+/** Tracks one queue's timings by item key; only built when the queue has a name and a provider. */
+export class QueueMetrics {
+  private readonly depth: GaugeMetric;
+  private readonly adds: CounterMetric;
+  private readonly latency: HistogramMetric;
+  private readonly workDuration: HistogramMetric;
+  private readonly unfinished: SettableGaugeMetric;
+  private readonly longestRunning: SettableGaugeMetric;
+  private readonly retries: CounterMetric;
+  private readonly addTimes = new Map<unknown, number>();
+  private readonly processingStartTimes = new Map<unknown, number>();
+
+  constructor(name: string, provider: MetricsProvider, private readonly now: () => number = () => performance.now()) {
+    this.depth = provider.newDepthMetric(name);
+    this.adds = provider.newAddsMetric(name);
+    this.latency = provider.newLatencyMetric(name);
+    this.workDuration = provider.newWorkDurationMetric(name);
+    this.unfinished = provider.newUnfinishedWorkSecondsMetric(name);
+    this.longestRunning = provider.newLongestRunningProcessorSecondsMetric(name);
+    this.retries = provider.newRetriesMetric(name);
+  }
+
+  add(key: unknown): void {
+    this.adds.inc();
+    this.depth.inc();
+    if (!this.addTimes.has(key)) this.addTimes.set(key, this.now());
+  }
+
+  get(key: unknown): void {
+    this.depth.dec();
+    const now = this.now();
+    this.processingStartTimes.set(key, now);
+    const added = this.addTimes.get(key);
+    if (added !== undefined) {
+      this.latency.observe((now - added) / 1000);
+      this.addTimes.delete(key);
+    }
+  }
+
+  done(key: unknown): void {
+    const started = this.processingStartTimes.get(key);
+    if (started !== undefined) {
+      this.workDuration.observe((this.now() - started) / 1000);
+      this.processingStartTimes.delete(key);
+    }
+  }
+
+  retry(): void {
+    this.retries.inc();
+  }
+
+  updateUnfinishedWork(): void {
+    const now = this.now();
+    let total = 0;
+    let oldest = 0;
+    for (const started of this.processingStartTimes.values()) {
+      const age = (now - started) / 1000;
+      total += age;
+      if (age > oldest) oldest = age;
+    }
+    this.unfinished.set(total);
+    this.longestRunning.set(oldest);
+  }
+}
