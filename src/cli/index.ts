@@ -1,5 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import { registerCreateCommand } from './create-api.js';
+import { registerEditCommand } from './edit.js';
 import { CliError } from './errors.js';
+import { registerInitCommand } from './init.js';
 import { readPackageVersion } from './version.js';
 
 /** Builds the `scaffold` program. Command modules load their heavy dependencies lazily, inside actions. */
@@ -7,8 +10,12 @@ export function buildProgram(): Command {
   const program = new Command('scaffold')
     .description('Kubebuilder for TypeScript: scaffold, generate manifests for, and run Kubernetes operators')
     .version(readPackageVersion(), '-v, --version')
+    .enablePositionalOptions()
     .showHelpAfterError()
     .exitOverride();
+  registerInitCommand(program);
+  registerCreateCommand(program);
+  registerEditCommand(program);
   return program;
 }
 

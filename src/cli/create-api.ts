@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { parseBoolean, printWritten } from './flags.js';
+
+interface CreateAPIFlags {
+  group: string;
+  version: string;
+  kind: string;
+  plural?: string;
+  resource: boolean;
+  controller: boolean;
+  namespaced: boolean;
+  force: boolean;
+}
+
+export function registerCreateCommand(program: Command): void {
+  const create = program.command('create').description('Scaffold a Kubernetes API or webhook');
+  create
+    .command('api')
+    .description('Scaffold a Kubernetes API: types with markers, a controller, its test, a sample and RBAC helpers')
+    .option('--group <group>', 'resource group', '')
+    .requiredOption('--version <version>', 'resource version, e.g. v1')
+    .requiredOption('--kind <kind>', 'resource kind, e.g. CronJob')
+    .option('--plural <plural>', 'resource plural (defaults to the pluralized lowercase kind)')
+    .option('--resource [bool]', 'scaffold the API types', parseBoolean, true)
+    .option('--controller [bool]', 'scaffold a controller', parseBoolean, true)
+    .option('--namespaced [bool]', 'the resource is namespaced (false: cluster-scoped)', parseBoolean, true)
+    .option('--force', 'overwrite existing types, controller and sample files', false)
+    .action(async (flags: CreateAPIFlags) => {
+      const { scaffoldCreateAPI } = await import('../scaffold/api.js');
+      const result = scaffoldCreateAPI(process.cwd(), {
+        group: flags.group,
+        version: flags.version,
+        kind: flags.kind,
+        plural: flags.plural,
+        resource: flags.resource,
+        controller: flags.controller,
+        namespaced: flags.namespaced,
+        force: flags.force,
+      });
+      console.log('Wrote:');
+      printWritten(result.written);
+      console.log(flags.resource ? 'Next: edit the types, then generate the manifests with:\n$ scaffold manifests' : 'Next: implement the reconciler.');
+    });
+}

@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { CliError } from './errors.js';
+import { parseBoolean, printWritten } from './flags.js';
+import { readPackageVersion } from './version.js';
+
+interface InitFlags {
+  domain: string;
+  repo?: string;
+  owner?: string;
+  license: string;
+  projectName?: string;
+  multigroup: boolean;
+  namespaced: boolean;
+  skipInstall?: boolean;
+}
+
+/**
+ * How the new project depends on kubescaffold: the published range when this CLI was installed from the registry,
+ * a file: link to this checkout when it runs from one (so the project builds against the code that scaffolded it).
+ */
+export function kubescaffoldDependencySpec(): string {
+  const packageRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+  if (process.env.KUBESCAFFOLD_DEPENDENCY) return process.env.KUBESCAFFOLD_DEPENDENCY;
+  return packageRoot.split('/').includes('node_modules') ? `^${readPackageVersion()}` : `file:${packageRoot}`;
+}
+
+export function registerInitCommand(program: Command): void {
+  program
+    .command('init')
+    .description('Initialize a new TypeScript operator project in the current directory')
+    .option('--domain <domain>', 'domain for the API groups', 'my.domain')
+    .option('--repo <name>', 'repository or package name of the project (defaults to the project name)')
+    .option('--owner <owner>', 'owner named in the copyright header')
+    .option('--license <license>', 'license header for generated files: apache2, copyright or none', 'apache2')
+    .option('--project-name <name>', 'name of the project (defaults to the directory name)')
+    .option('--multigroup [bool]', 'put APIs of several groups in api/<group>/<version>', parseBoolean, false)
+    .option('--namespaced [bool]', 'the manager watches only its own namespace(s), with Roles instead of ClusterRoles', parseBoolean, false)
+    .option('--skip-install', 'do not run npm install in the new project')
+    .action(async (flags: InitFlags) => {
+      const { scaffoldInit } = await import('../scaffold/init.js');
+      const root = process.cwd();
+      const result = scaffoldInit(root, {
+        domain: flags.domain,
+        repo: flags.repo,
+        owner: flags.owner,
+        license: flags.license,
+        projectName: flags.projectName,
+        multigroup: flags.multigroup,
+        namespaced: flags.namespaced,
+        kubescaffoldSpec: kubescaffoldDependencySpec(),
+        cliVersion: readPackageVersion(),
+      });
+      for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
+      console.log(`Wrote project ${result.project.projectName}:`);
+      printWritten(result.written);
+      if (!flags.skipInstall) {
+        console.log('Running npm install...');
+        const npm = spawnSync('npm', ['install'], { cwd: root, stdio: 'inherit' });
+        if (npm.status !== 0) {
+          throw new CliError('npm install failed (see above); the project files are in place: fix the problem and run `npm install` yourself');
+        }
+      }
+      console.log('Next: define a resource with:\n$ scaffold create api --group <group> --version <version> --kind <Kind>');
+    });
+}

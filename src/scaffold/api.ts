@@ -1,0 +1,220 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { createRequire } from 'node:module';
+import { CliError } from '../cli/errors.js';
+import { builtInAPIGroup, clientNodeModelName, isClusterScopedBuiltIn } from './builtin.js';
+import { loadProject, projectFileHeader } from './context.js';
+import { pluralize } from './flect.js';
+import { checkDNS1035Label, checkDNS1123Subdomain } from './names.js';
+import { Plan } from './plan.js';
+import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from './project.js';
+import { render } from './render.js';
+
+export interface CreateAPIOptions {
+  group: string;
+  version: string;
+  kind: string;
+  plural?: string;
+  resource: boolean;
+  controller: boolean;
+  namespaced: boolean;
+  force: boolean;
+}
+
+export interface CreateAPIResult {
+  written: string[];
+}
+
+const reservedWords = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
+  'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return',
+  'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'let', 'static', 'yield', 'await',
+  'package', 'interface', 'private', 'protected', 'public', 'implements']);
+
+/** Where a resource's files live in a project of this layout. */
+export function resourcePaths(config: ProjectConfig, r: { group: string; version: string; kind: string }) {
+  const lowerKind = r.kind.toLowerCase();
+  const grouped = Boolean(config.multigroup && r.group);
+  const apiDir = grouped ? `api/${r.group}/${r.version}` : `api/${r.version}`;
+  const controllerDir = grouped ? `internal/controller/${r.group}` : 'internal/controller';
+  const rbacPrefix = grouped ? `${r.group}_${lowerKind}` : lowerKind;
+  return {
+    apiDir,
+    typesFile: `${apiDir}/${lowerKind}_types.ts`,
+    groupVersionFile: `${apiDir}/groupversion_info.ts`,
+    resourcesFile: `${apiDir}/zz_generated.resources.ts`,
+    controllerFile: `${controllerDir}/${lowerKind}_controller.ts`,
+    controllerTestFile: `${controllerDir}/${lowerKind}_controller.test.ts`,
+    sampleFile: `config/samples/${r.group ? `${r.group}_` : ''}${r.version}_${lowerKind}.yaml`,
+    roleFile: (role: string) => `config/rbac/${rbacPrefix}_${role}_role.yaml`,
+    roleName: (role: string) => `${grouped ? `${r.group}-` : ''}${lowerKind}-${role}-role`,
+    controllerName: grouped ? `${r.group}-${lowerKind}` : lowerKind,
+    mainImport: `../${controllerDir}/${lowerKind}_controller.js`,
+    apiImportFromController: `${posix.relative(controllerDir, apiDir)}/zz_generated.resources.js`,
+  };
+}
+
+/** `scaffold create api`: validates everything first, then writes types, controller, test, sample, roles and wiring. */
+export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): CreateAPIResult {
+  const config = loadProject(root);
+  const { group, version, kind } = options;
+  if (!options.resource && !options.controller) {
+    throw new CliError('nothing to scaffold: --resource=false and --controller=false; keep at least one of them true');
+  }
+
+  const builtIn = builtInAPIGroup(group);
+  const isBuiltIn = builtIn !== undefined && !options.resource;
+  const domain = isBuiltIn ? '' : config.domain;
+  const apiGroup = isBuiltIn ? builtIn : qualifiedGroup(group, config.domain);
+
+  if (!isBuiltIn) {
+    if (apiGroup === '') throw new CliError('group cannot be empty if the domain is empty; pass --group');
+    const problem = checkDNS1123Subdomain(apiGroup);
+    if (problem) throw new CliError(`either Group or Domain is invalid: "${apiGroup}": ${problem}; fix --group (or the project's domain)`);
+  }
+  if (!version) throw new CliError('version cannot be empty; pass --version, e.g. --version v1');
+  if (checkDNS1123Subdomain(version)) throw new CliError(`version must respect DNS-1123 (was "${version}"); use a version such as v1, v1alpha1 or v2beta1`);
+  if (!kind) throw new CliError('kind cannot be empty; pass --kind, e.g. --kind CronJob');
+  if (kind.charAt(0) !== kind.charAt(0).toUpperCase() || !/^[A-Za-z]/.test(kind)) {
+    throw new CliError(`invalid Kind "${kind}": must start with an uppercase character, e.g. ${kind.charAt(0).toUpperCase()}${kind.slice(1)}`);
+  }
+  const kindProblem = checkDNS1035Label(kind.toLowerCase());
+  if (kindProblem || !/^[A-Za-z0-9]+$/.test(kind)) {
+    throw new CliError(`invalid Kind "${kind}": ${kindProblem ?? 'must hold only letters and digits'}; use a PascalCase name such as CronJob`);
+  }
+  const defaultPlural = pluralize(kind.toLowerCase());
+  const plural = options.plural ?? defaultPlural;
+  const pluralProblem = checkDNS1035Label(plural);
+  if (pluralProblem) throw new CliError(`invalid Plural "${plural}": ${pluralProblem}; pass a lowercase plural with --plural`);
+
+  const resources = config.resources ?? [];
+  const gvk = { group, version, kind, domain };
+  const existing = resources.find((r) => sameGVK(r, gvk));
+  if (options.resource && existing?.api && !options.force) {
+    throw new CliError(`API resource already exists: ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold its files again`);
+  }
+  if (options.controller && !options.resource && existing?.controller && !options.force) {
+    throw new CliError(`a controller already exists for ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold it again`);
+  }
+  if (options.resource && !config.multigroup) {
+    const ownGroups = new Set(resources.filter((r) => !r.core && !r.external).map((r) => r.group));
+    if (ownGroups.size > 0 && !ownGroups.has(group)) {
+      throw new CliError('multiple groups are not allowed by default; run `scaffold edit --multigroup` to enable them (see https://kubebuilder.io/migration/multi-group.html)');
+    }
+  }
+  if (!options.resource && !isBuiltIn && !existing?.api) {
+    throw new CliError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api\` with --resource first, or use a built-in group (apps, batch, core, networking, ...)`);
+  }
+  let builtInType: string | undefined;
+  if (isBuiltIn) {
+    builtInType = clientNodeModelName(version, kind);
+    if (!clientNodeHasModel(builtInType)) {
+      throw new CliError(`${builtIn || 'core'}/${version} ${kind} is not a Kubernetes built-in kind known to @kubernetes/client-node (no model ${builtInType}); check --group, --version and --kind`);
+    }
+  }
+  if (options.controller && !existsSync(join(root, 'cmd', 'main.ts'))) {
+    throw new CliError('cmd/main.ts file should be present in the root directory; restore it from `scaffold init`');
+  }
+
+  const namespaced = isBuiltIn ? !isClusterScopedBuiltIn(kind) : options.namespaced;
+  const paths = resourcePaths(config, { group, version, kind });
+  const header = projectFileHeader(root);
+  const lowerCamel = kind.charAt(0).toLowerCase() + kind.slice(1);
+  const data = {
+    boilerplate: header,
+    projectName: config.projectName,
+    group,
+    version,
+    kind,
+    plural,
+    lowerKind: kind.toLowerCase(),
+    lowerCamelKind: reservedWords.has(lowerCamel) ? `${lowerCamel}Object` : lowerCamel,
+    qualifiedGroup: apiGroup,
+    apiVersion: apiGroup ? `${apiGroup}/${version}` : version,
+    namespaced,
+    builtIn: isBuiltIn,
+    builtInType,
+    descriptorGroup: apiGroup,
+    rbacGroup: apiGroup === '' ? 'core' : apiGroup,
+    rbacNamespace: config.namespaced ? `,namespace=${config.projectName}-system` : '',
+    apiImport: paths.apiImportFromController,
+    controllerName: paths.controllerName,
+    testNamespace: namespaced ? 'default' : '',
+    roleKind: config.namespaced ? 'Role' : 'ClusterRole',
+  };
+
+  const plan = new Plan(root);
+  const overwriteIfForced = options.force ? 'overwrite' : 'error';
+  const entry: ProjectResource = existing ? { ...existing } : { group, version, kind, domain: domain || undefined };
+  if (plural !== defaultPlural) entry.plural = plural;
+
+  if (options.resource) {
+    entry.api = { crdVersion: 'v1', namespaced };
+    entry.path = paths.apiDir;
+    plan.template(paths.groupVersionFile, render('api/api/groupversion_info.ts', data), 'skip');
+    plan.template(paths.typesFile, render('api/api/types.ts', data), overwriteIfForced);
+    plan.template(paths.sampleFile, render('api/config/samples/sample.yaml', data), overwriteIfForced);
+    plan.template('config/samples/kustomization.yaml', render('api/config/samples/kustomization.yaml', data), 'skip');
+    plan.insert('config/samples/kustomization.yaml', { manifestskustomizesamples: [`- ${posix.basename(paths.sampleFile)}`] });
+    plan.template('config/crd/kustomization.yaml', render('api/config/crd/kustomization.yaml', data), 'skip');
+    plan.template('config/crd/kustomizeconfig.yaml', render('api/config/crd/kustomizeconfig.yaml', data), 'skip');
+    plan.insert('config/crd/kustomization.yaml', { crdkustomizeresource: [`- bases/${apiGroup}_${plural}.yaml`] });
+    for (const role of ['admin', 'editor', 'viewer']) {
+      plan.template(paths.roleFile(role), render(`api/config/rbac/${role}_role.yaml`, { ...data, rolePrefix: paths.roleName(role).replace(`-${role}-role`, '') }), 'overwrite');
+    }
+    plan.edit('config/rbac/kustomization.yaml', (content) => addRoleHelpers(content, ['admin', 'editor', 'viewer'].map((r) => posix.basename(paths.roleFile(r)))));
+    plan.edit('config/default/kustomization.yaml', (content) => content.replace(/^#- \.\.\/crd$/m, '- ../crd'), { ifMissing: 'ignore' });
+  }
+  if (options.controller) {
+    entry.controller = true;
+    if (isBuiltIn) {
+      entry.core = true;
+      entry.path = '@kubernetes/client-node';
+    }
+    plan.template(paths.controllerFile, render('api/controller/controller.ts', data), overwriteIfForced);
+    plan.template(paths.controllerTestFile, render('api/controller/controller.test.ts', data), options.force ? 'overwrite' : 'skip');
+    plan.insert('cmd/main.ts', {
+      imports: [`import { ${kind}Reconciler } from '${paths.mainImport}';`],
+      builder: [`new ${kind}Reconciler(mgr.getClient()).setupWithManager(mgr);`],
+    });
+  }
+
+  const nextResources = existing ? resources.map((r) => (r === existing ? entry : r)) : [...resources, entry];
+  const nextConfig: ProjectConfig = { ...config, resources: nextResources };
+  if (options.resource) {
+    // The descriptors of every Kind in this version folder, regenerated together (`scaffold generate` does the same from markers).
+    const inFolder = nextResources.filter((r) => r.api && r.path === paths.apiDir).sort((a, b) => a.kind.localeCompare(b.kind));
+    const descriptors = inFolder.map((r) => ({
+      kind: r.kind,
+      lowerKind: r.kind.toLowerCase(),
+      plural: r.plural ?? pluralize(r.kind.toLowerCase()),
+      qualifiedGroup: qualifiedGroup(r.group, r.domain),
+      version: r.version,
+      namespaced: Boolean(r.api?.namespaced),
+    }));
+    plan.template(paths.resourcesFile, render('api/api/zz_generated.resources.ts', { boilerplate: header, resources: descriptors }), 'overwrite');
+  }
+  plan.template('PROJECT', stringifyProject(nextConfig), 'overwrite');
+  return { written: plan.commit() };
+}
+
+const roleHelpersComment = `# For each CRD, "Admin", "Editor" and "Viewer" roles are scaffolded by
+# default, aiding admins in cluster management. Those roles are
+# not used by the project itself. You can comment the following lines
+# if you do not want those helpers be installed with your Project.`;
+
+/** Lists the role helper files in config/rbac/kustomization.yaml, below the helpers comment (kubebuilder's order). */
+function addRoleHelpers(content: string, files: string[]): string {
+  let next = content.endsWith('\n') ? content : `${content}\n`;
+  if (!next.includes(roleHelpersComment)) next += `${roleHelpersComment}\n`;
+  const missing = files.filter((file) => !next.split('\n').some((line) => line.trim() === `- ${file}`));
+  if (missing.length === 0) return next;
+  return next.replace(roleHelpersComment, `${roleHelpersComment}\n${missing.map((file) => `- ${file}`).join('\n')}`);
+}
+
+/** Whether @kubernetes/client-node (a dependency of this package) ships a model of this name. */
+function clientNodeHasModel(name: string): boolean {
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('@kubernetes/client-node');
+  const modelsDir = join(dirname(entry), 'gen', 'models');
+  return existsSync(join(modelsDir, `${name}.js`)) || existsSync(join(modelsDir, `${name}.d.ts`));
+}

@@ -1,0 +1,34 @@
+/** License headers: hack/boilerplate.txt holds the header that generated TypeScript files start with. */
+
+export type License = 'apache2' | 'copyright' | 'none';
+
+export const licenses: readonly License[] = ['apache2', 'copyright', 'none'];
+
+/** The text of hack/boilerplate.txt, with YEAR left for rendering time (as kubebuilder does). */
+export function boilerplateText(license: License, owner: string | undefined): string | undefined {
+  if (license === 'none') return undefined;
+  const holder = owner ? ` ${owner}` : '';
+  const copyright = `Copyright YEAR${holder}.`;
+  if (license === 'copyright') return `/*\n${copyright}\n*/`;
+  return `/*
+${copyright}
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/`;
+}
+
+/** The header to put at the top of a generated .ts file: the boilerplate with the current year, and a blank line. */
+export function fileHeader(boilerplate: string | undefined, year = new Date().getFullYear()): string {
+  if (!boilerplate || boilerplate.trim() === '') return '';
+  return `${boilerplate.trim().replaceAll('YEAR', String(year))}\n\n`;
+}

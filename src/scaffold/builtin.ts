@@ -1,0 +1,47 @@
+/**
+ * Kubernetes' own API groups, for controllers of built-in kinds (`create api --resource=false`): kubebuilder's
+ * coreGroups, mapped to the real API group name.
+ */
+const builtInGroups: Record<string, string> = {
+  core: '',
+  apps: 'apps',
+  autoscaling: 'autoscaling',
+  batch: 'batch',
+  extensions: 'extensions',
+  policy: 'policy',
+  admissionregistration: 'admissionregistration.k8s.io',
+  apiextensions: 'apiextensions.k8s.io',
+  authentication: 'authentication.k8s.io',
+  authorization: 'authorization.k8s.io',
+  certificates: 'certificates.k8s.io',
+  coordination: 'coordination.k8s.io',
+  discovery: 'discovery.k8s.io',
+  events: 'events.k8s.io',
+  networking: 'networking.k8s.io',
+  node: 'node.k8s.io',
+  'rbac.authorization': 'rbac.authorization.k8s.io',
+  scheduling: 'scheduling.k8s.io',
+  storage: 'storage.k8s.io',
+};
+
+// Built-in kinds that are not namespaced; every other built-in kind is.
+const clusterScopedKinds = new Set([
+  'APIService', 'CertificateSigningRequest', 'ClusterRole', 'ClusterRoleBinding', 'ComponentStatus', 'CSIDriver', 'CSINode',
+  'CustomResourceDefinition', 'FlowSchema', 'IngressClass', 'MutatingWebhookConfiguration', 'Namespace', 'Node',
+  'PersistentVolume', 'PriorityClass', 'PriorityLevelConfiguration', 'RuntimeClass', 'StorageClass',
+  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'ValidatingWebhookConfiguration', 'VolumeAttachment',
+]);
+
+/** The real API group of a built-in group name given to --group, or undefined when it is not one. */
+export function builtInAPIGroup(group: string): string | undefined {
+  return Object.hasOwn(builtInGroups, group) ? builtInGroups[group] : undefined;
+}
+
+export function isClusterScopedBuiltIn(kind: string): boolean {
+  return clusterScopedKinds.has(kind);
+}
+
+/** The @kubernetes/client-node model name of a built-in kind: v1 + Deployment → V1Deployment. */
+export function clientNodeModelName(version: string, kind: string): string {
+  return version.charAt(0).toUpperCase() + version.slice(1) + kind;
+}

@@ -1,0 +1,79 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { CliError } from '../cli/errors.js';
+import { boilerplateText, licenses, type License } from './boilerplate.js';
+import { loadProject } from './context.js';
+import { Plan } from './plan.js';
+import { stringifyProject, type ProjectConfig } from './project.js';
+import { render } from './render.js';
+
+export interface EditOptions {
+  multigroup?: boolean;
+  namespaced?: boolean;
+  license?: string;
+  owner?: string;
+}
+
+export interface EditResult {
+  written: string[];
+  /** Manual steps the user still has to take (existing code is never rewritten). */
+  notes: string[];
+}
+
+const watchNamespaceEnv = `        env:
+        - name: WATCH_NAMESPACE
+          valueFrom:
+            fieldRef:
+              fieldPath: metadata.namespace
+`;
+
+/** `scaffold edit`: changes project-wide settings; a flag that is not given keeps PROJECT's value. */
+export function scaffoldEdit(root: string, options: EditOptions): EditResult {
+  const config = loadProject(root);
+  if (options.license !== undefined && !licenses.includes(options.license as License)) {
+    throw new CliError(`unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`);
+  }
+  const next: ProjectConfig = { ...config };
+  const notes: string[] = [];
+  const plan = new Plan(root);
+  const data = { projectName: config.projectName, namespaced: options.namespaced ?? config.namespaced ?? false };
+
+  if (options.multigroup !== undefined && options.multigroup !== Boolean(config.multigroup)) {
+    next.multigroup = options.multigroup;
+    if (options.multigroup && (config.resources ?? []).some((r) => r.api)) {
+      notes.push('Existing APIs stay in api/<version>/ and internal/controller/; new groups go to api/<group>/<version>/ and internal/controller/<group>/. Move existing ones by hand if you want them grouped too (https://book.kubebuilder.io/migration/multi-group).');
+    }
+  }
+  if (options.namespaced !== undefined && options.namespaced !== Boolean(config.namespaced)) {
+    next.namespaced = options.namespaced;
+    const suffix = options.namespaced ? 'namespaced_' : '';
+    plan.template('config/rbac/role.yaml', render(`init/config/rbac/${suffix}role.yaml`, data), 'overwrite');
+    plan.template('config/rbac/role_binding.yaml', render(`init/config/rbac/${suffix}role_binding.yaml`, data), 'overwrite');
+    plan.edit('config/manager/manager.yaml', (content) => {
+      if (options.namespaced) {
+        return content.includes('WATCH_NAMESPACE') ? content : content.replace(/^(\s+name: manager\n)/m, `$1${watchNamespaceEnv}`);
+      }
+      return content.replace(watchNamespaceEnv, '');
+    }, { ifMissing: 'ignore' });
+    notes.push(options.namespaced
+      ? `Also: pass \`namespaces\` (from WATCH_NAMESPACE) to the Manager in cmd/main.ts, and add ",namespace=${config.projectName}-system" to your +kubebuilder:rbac markers, then run \`scaffold manifests\`.`
+      : 'Also: drop `namespaces` from the Manager options in cmd/main.ts and the namespace= argument from your +kubebuilder:rbac markers, then run `scaffold manifests`.');
+  }
+  let removeBoilerplate = false;
+  if (options.license !== undefined || options.owner !== undefined) {
+    const license = (options.license ?? config.license ?? 'apache2') as License;
+    const owner = options.owner ?? config.owner;
+    next.license = license;
+    next.owner = owner;
+    const text = boilerplateText(license, owner);
+    if (text === undefined) removeBoilerplate = existsSync(join(root, 'hack', 'boilerplate.txt'));
+    else plan.template('hack/boilerplate.txt', `${text}\n`, 'overwrite');
+  }
+  plan.template('PROJECT', stringifyProject(next), 'overwrite');
+  const written = plan.commit();
+  if (removeBoilerplate) {
+    rmSync(join(root, 'hack', 'boilerplate.txt'));
+    written.push('hack/boilerplate.txt (removed)');
+  }
+  return { written, notes };
+}

@@ -1,0 +1,126 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { CliError } from '../cli/errors.js';
+import { boilerplateText, fileHeader, licenses, type License } from './boilerplate.js';
+import { initializedMarkers } from './context.js';
+import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from './names.js';
+import { Plan, type IfExists } from './plan.js';
+import { LAYOUT, stringifyProject, type ProjectConfig } from './project.js';
+import { render } from './render.js';
+
+export interface InitOptions {
+  domain: string;
+  repo?: string;
+  owner?: string;
+  license: string;
+  projectName?: string;
+  multigroup: boolean;
+  namespaced: boolean;
+  /** The dependency spec the generated package.json uses for kubescaffold (a range, or file: to a checkout). */
+  kubescaffoldSpec: string;
+  cliVersion: string;
+}
+
+export interface InitResult {
+  written: string[];
+  warnings: string[];
+  project: ProjectConfig;
+}
+
+// Each generated file: its template under templates/init, and what to do when it exists (kubebuilder's choices).
+const initFiles: Array<{ template: string; ifExists: IfExists; when?: (o: { namespaced: boolean; license: boolean }) => boolean; path?: string }> = [
+  { template: 'package.json', ifExists: 'skip' },
+  { template: 'tsconfig.json', ifExists: 'skip' },
+  { template: 'eslint.config.js', ifExists: 'skip' },
+  { template: 'vitest.config.ts', ifExists: 'skip' },
+  { template: 'Makefile', ifExists: 'error' },
+  { template: 'Dockerfile', ifExists: 'skip' },
+  { template: '.dockerignore', ifExists: 'skip' },
+  { template: '.gitignore', ifExists: 'skip' },
+  { template: 'README.md', ifExists: 'skip' },
+  { template: 'cmd/main.ts', ifExists: 'skip' },
+  { template: 'hack/boilerplate.txt', ifExists: 'skip', when: (o) => o.license },
+  { template: 'test/e2e/e2e.test.ts', ifExists: 'skip' },
+  { template: 'config/default/kustomization.yaml', ifExists: 'error' },
+  { template: 'config/default/metrics_service.yaml', ifExists: 'skip' },
+  { template: 'config/default/manager_metrics_patch.yaml', ifExists: 'error' },
+  { template: 'config/default/cert_metrics_manager_patch.yaml', ifExists: 'skip' },
+  { template: 'config/manager/kustomization.yaml', ifExists: 'error' },
+  { template: 'config/manager/manager.yaml', ifExists: 'skip' },
+  { template: 'config/rbac/kustomization.yaml', ifExists: 'error' },
+  { template: 'config/rbac/service_account.yaml', ifExists: 'skip' },
+  { template: 'config/rbac/role.yaml', ifExists: 'overwrite', when: (o) => !o.namespaced },
+  { template: 'config/rbac/role_binding.yaml', ifExists: 'overwrite', when: (o) => !o.namespaced },
+  { template: 'config/rbac/namespaced_role.yaml', path: 'config/rbac/role.yaml', ifExists: 'overwrite', when: (o) => o.namespaced },
+  { template: 'config/rbac/namespaced_role_binding.yaml', path: 'config/rbac/role_binding.yaml', ifExists: 'overwrite', when: (o) => o.namespaced },
+  { template: 'config/rbac/leader_election_role.yaml', ifExists: 'skip' },
+  { template: 'config/rbac/leader_election_role_binding.yaml', ifExists: 'skip' },
+  { template: 'config/rbac/metrics_auth_role.yaml', ifExists: 'skip' },
+  { template: 'config/rbac/metrics_auth_role_binding.yaml', ifExists: 'skip' },
+  { template: 'config/rbac/metrics_reader_role.yaml', ifExists: 'skip' },
+  { template: 'config/prometheus/kustomization.yaml', ifExists: 'skip' },
+  { template: 'config/prometheus/monitor.yaml', ifExists: 'skip' },
+  { template: 'config/prometheus/monitor_tls_patch.yaml', ifExists: 'skip' },
+  { template: 'config/network-policy/kustomization.yaml', ifExists: 'skip' },
+  { template: 'config/network-policy/allow-metrics-traffic.yaml', ifExists: 'skip' },
+];
+
+/** Validates the options and the target directory, then writes the project; writes nothing if any check fails. */
+export function scaffoldInit(root: string, options: InitOptions): InitResult {
+  for (const marker of initializedMarkers) {
+    if (existsSync(join(root, marker))) {
+      throw new CliError(`target directory is already initialized: found ${marker} in ${root}; run \`scaffold init\` in an empty directory`);
+    }
+  }
+  if (!licenses.includes(options.license as License)) {
+    throw new CliError(`unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`);
+  }
+  const domainProblem = checkDNS1123Subdomain(options.domain);
+  if (domainProblem) throw new CliError(`--domain "${options.domain}" is invalid: ${domainProblem}`);
+  const projectName = options.projectName ?? basename(root).toLowerCase();
+  const nameProblem = checkDNS1123Label(projectName);
+  if (nameProblem) {
+    throw new CliError(`project name "${projectName}" is invalid: ${nameProblem}; pass a valid one with --project-name${options.projectName ? '' : ' (it defaults to the directory name)'}`);
+  }
+
+  const warnings: string[] = [];
+  const others = readdirSync(root).filter((entry) => !entry.startsWith('.') || entry === '.github');
+  if (others.length > 0) warnings.push(`The target directory is not empty (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}); existing files are kept.`);
+
+  const repo = options.repo ?? projectName;
+  const boilerplate = boilerplateText(options.license as License, options.owner);
+  const year = new Date().getFullYear();
+  const data = {
+    projectName,
+    domain: options.domain,
+    repo,
+    namespaced: options.namespaced,
+    multigroup: options.multigroup,
+    kubescaffoldSpec: options.kubescaffoldSpec,
+    leaderElectionID: `${fnv32a(repo).toString(16).padStart(8, '0')}.${options.domain}`,
+    boilerplate: fileHeader(boilerplate, year),
+    boilerplateText: boilerplate ?? '',
+    license: options.license === 'apache2',
+    licenseText: boilerplate ? boilerplate.replace(/^\/\*\n?/, '').replace(/\n?\*\/$/, '').replaceAll('YEAR', String(year)) : '',
+  };
+
+  const plan = new Plan(root);
+  for (const file of initFiles) {
+    if (file.when && !file.when({ namespaced: options.namespaced, license: boilerplate !== undefined })) continue;
+    plan.template(file.path ?? file.template, render(`init/${file.template}`, data), file.ifExists);
+  }
+  const project: ProjectConfig = {
+    version: '3',
+    domain: options.domain,
+    repo,
+    projectName,
+    cliVersion: options.cliVersion,
+    layout: [LAYOUT],
+    multigroup: options.multigroup,
+    namespaced: options.namespaced,
+    license: options.license,
+    owner: options.owner,
+  };
+  plan.template('PROJECT', stringifyProject(project), 'error');
+  return { written: plan.commit(), warnings, project };
+}

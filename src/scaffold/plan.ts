@@ -1,0 +1,121 @@
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { CliError } from '../cli/errors.js';
+import { insertFragments } from './inserter.js';
+
+/** What to do when a templated file already exists: kubebuilder's SkipFile, Error and OverwriteFile. */
+export type IfExists = 'skip' | 'error' | 'overwrite';
+
+interface FileModel {
+  content: string;
+  /** Whether the content must be written (false for a skipped file that exists). */
+  dirty: boolean;
+}
+
+/**
+ * One scaffold run: templates, marker insertions and edits are applied to in-memory models first; nothing touches
+ * the disk until commit(), which writes every file or, if any write fails, restores what was there.
+ */
+export class Plan {
+  private readonly models = new Map<string, FileModel>();
+  private readonly problems: string[] = [];
+
+  constructor(readonly root: string) {}
+
+  /** Adds a rendered file at a project-relative path. */
+  template(path: string, content: string, ifExists: IfExists): void {
+    const model = this.models.get(path);
+    if (model && ifExists === 'skip') return;
+    if (!model && this.existsOnDisk(path)) {
+      if (ifExists === 'skip') {
+        this.models.set(path, { content: this.readDisk(path), dirty: false });
+        return;
+      }
+      if (ifExists === 'error') {
+        this.problems.push(`${path} already exists; remove it or re-run with --force to overwrite it`);
+        return;
+      }
+    }
+    this.models.set(path, { content, dirty: true });
+  }
+
+  /** Inserts fragments above `+kubebuilder:scaffold:<marker>` lines of a planned or existing file. */
+  insert(path: string, fragments: Record<string, string[]>, options: { ifMissing?: 'error' | 'ignore' } = {}): void {
+    const base = this.current(path);
+    if (base === undefined) {
+      if (options.ifMissing !== 'ignore') this.problems.push(`${path} does not exist; it should hold +kubebuilder:scaffold markers (restore it from your initial scaffold)`);
+      return;
+    }
+    const result = insertFragments(path, base, fragments);
+    for (const marker of result.missingMarkers) {
+      this.problems.push(`${path} has no "+kubebuilder:scaffold:${marker}" marker; add the marker comment back where new code should go`);
+    }
+    if (result.content !== base) this.models.set(path, { content: result.content, dirty: true });
+  }
+
+  /** A string-level edit of a planned or existing file (kubebuilder's InsertCode/UncommentCode helpers). */
+  edit(path: string, apply: (content: string) => string, options: { ifMissing?: 'error' | 'ignore' } = {}): void {
+    const base = this.current(path);
+    if (base === undefined) {
+      if (options.ifMissing !== 'ignore') this.problems.push(`${path} does not exist`);
+      return;
+    }
+    const next = apply(base);
+    if (next !== base) this.models.set(path, { content: next, dirty: true });
+  }
+
+  /** The file's content as it will be after this plan (undefined when it neither exists nor is planned). */
+  current(path: string): string | undefined {
+    const model = this.models.get(path);
+    if (model) return model.content;
+    return this.existsOnDisk(path) ? this.readDisk(path) : undefined;
+  }
+
+  /** Records a validation problem; commit() refuses to write when any was recorded. */
+  fail(problem: string): void {
+    this.problems.push(problem);
+  }
+
+  /** The files commit() would write, project-relative. */
+  pendingPaths(): string[] {
+    return [...this.models].filter(([, m]) => m.dirty).map(([p]) => p).sort();
+  }
+
+  /** Writes every changed file, or nothing: on a failed write, files already written are put back. */
+  commit(): string[] {
+    if (this.problems.length > 0) throw new CliError(this.problems.join('\n'));
+    const written: Array<{ path: string; previous: string | undefined }> = [];
+    const createdDirs: string[] = [];
+    try {
+      for (const path of this.pendingPaths()) {
+        const absolute = join(this.root, path);
+        const previous = existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
+        const dir = dirname(absolute);
+        if (!existsSync(dir)) createdDirs.push(mkdirSync(dir, { recursive: true }) ?? dir);
+        const temp = `${absolute}.scaffold-tmp`;
+        writeFileSync(temp, this.models.get(path)!.content);
+        renameSync(temp, absolute);
+        written.push({ path: absolute, previous });
+      }
+    } catch (err) {
+      for (const { path, previous } of written.reverse()) {
+        if (previous === undefined) rmSync(path, { force: true });
+        else writeFileSync(path, previous);
+      }
+      for (const dir of createdDirs.reverse()) rmSync(dir, { recursive: true, force: true });
+      throw new CliError(`could not write ${relative(this.root, String((err as NodeJS.ErrnoException).path ?? ''))}: ${(err as Error).message}; nothing was changed`);
+    }
+    return written.map((w) => relative(this.root, w.path));
+  }
+
+  private existsOnDisk(path: string): boolean {
+    const absolute = join(this.root, path);
+    if (!existsSync(absolute)) return false;
+    if (lstatSync(absolute).isSymbolicLink()) this.problems.push(`cannot scaffold ${path}: it is a symbolic link`);
+    return true;
+  }
+
+  private readDisk(path: string): string {
+    return readFileSync(join(this.root, path), 'utf8');
+  }
+}
