@@ -6,7 +6,10 @@
 // API object types shared by generated code.
 export type * as k8s from '@kubernetes/client-node';
 export type { int32, int64, Condition } from './client/apitypes.js';
-export type { TypeMeta, ObjectMeta, KubeObject, Resource, ObjectKey, ListOptions, Client } from './rest/types.js';
+
+// client-go layer: REST client, resources, API errors, kubeconfig (rest/), informers (cache/), work queues (workqueue/).
+export * from './rest/index.js';
+export * from './workqueue/index.js';
 
 // Logging.
 export { log, newLogger, configureLog, parseLogLevel } from './log/index.js';
@@ -15,6 +18,46 @@ export type { Logger, LogLevel, LogSettings } from './log/index.js';
 // Reconcile.
 export { TerminalError, isTerminalError, reconcilerFunc, requestKey, parseRequestKey } from './reconcile/index.js';
 export type { Request, Result, ReconcileContext, Reconciler } from './reconcile/index.js';
+
+// Controllers: events, predicates, handlers.
+export {
+  Controller,
+  predicateFuncs,
+  objectPredicate,
+  generationChangedPredicate,
+  resourceVersionChangedPredicate,
+  labelChangedPredicate,
+  annotationChangedPredicate,
+  labelSelectorPredicate,
+  and,
+  or,
+  not,
+  enqueueRequestForObject,
+  enqueueRequestForOwner,
+  enqueueRequestsFromMapFunc,
+} from './controller/index.js';
+export type {
+  ControllerOptions,
+  CreateEvent,
+  UpdateEvent,
+  DeleteEvent,
+  GenericEvent,
+  EventHandler,
+  Predicate,
+  RequestQueue,
+  Source,
+  MapFunc,
+} from './controller/index.js';
+
+// Selectors.
+export {
+  parseSelector,
+  parseFieldSelector,
+  selectorFromSet,
+  selectorFromLabelSelector,
+  SelectorParseError,
+} from './client/selector.js';
+export type { Selector, LabelSelector, Requirement, FieldRequirement } from './client/selector.js';
 
 // Conditions (apimachinery meta helpers).
 export {

@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import { log as rootLog, type Logger } from '../log/index.js';
+import { ControllerMetrics } from '../metrics/controller.js';
+import { workqueueMetricsProvider } from '../metrics/workqueue.js';
+import {
+  isTerminalError,
+  parseRequestKey,
+  requestKey,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '../reconcile/index.js';
+import { RateLimitingQueue, type RateLimiter } from '../workqueue/index.js';
+import type { RequestQueue, Source } from './events.js';
+
+export interface ControllerOptions {
+  /** Unique per manager; names the queue, the metrics and the logger. */
+  name: string;
+  reconciler: Reconciler;
+  /** Workers reconciling different keys at once; one key is never reconciled twice at once. Default 1. */
+  maxConcurrentReconciles?: number;
+  /** Backoff for errors and `requeue: true`. Default: client-go's MaxOf(exponential 5 ms..1000 s, bucket 10 qps/100). */
+  rateLimiter?: RateLimiter;
+  /** How long start() waits for every source's initial list before failing (ms). Default 120000, as controller-runtime. */
+  cacheSyncTimeout?: number;
+  /** Aborts a reconcile's signal after this long (ms); 0 disables. Default 0. */
+  reconcileTimeout?: number;
+  /**
+   * After stop, how long in-flight reconciles may run on before their signals are aborted (ms). Default 30000.
+   * The manager passes its gracefulShutdownTimeout.
+   */
+  gracefulShutdownTimeout?: number;
+  /** Whether the controller runs only on the elected leader. Default true. */
+  needLeaderElection?: boolean;
+  /** Group and kind of the reconciled object, for log keys. */
+  forKind?: { group: string; kind: string };
+  /** Parent logger; the controller adds controller=<name>. Default: the root logger. */
+  log?: Logger;
+  /** Record controller-runtime's metrics in the shared registry. Default true. */
+  recordMetrics?: boolean;
+}
+
+const DEFAULT_CACHE_SYNC_TIMEOUT = 120_000;
+const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;
+
+/**
+ * A controller: sources fill a rate-limited queue of request keys, workers take keys off it and reconcile them.
+ * Mirrors controller-runtime's internal Controller, including how results map onto the queue.
+ */
+export class Controller {
+  readonly name: string;
+  readonly log: Logger;
+  private readonly reconciler: Reconciler;
+  private readonly maxConcurrentReconciles: number;
+  private readonly cacheSyncTimeout: number;
+  private readonly reconcileTimeout: number;
+  private readonly gracefulShutdownTimeout: number;
+  private readonly leaderElected: boolean;
+  private readonly rateLimiter: RateLimiter | undefined;
+  private readonly recordMetrics: boolean;
+  private readonly sources: Source[] = [];
+  private queue: RateLimitingQueue<string> | undefined;
+  private metrics: ControllerMetrics | undefined;
+  private runSignal: AbortSignal | undefined;
+  private stopping = false;
+  // Aborted when in-flight reconciles must give up (graceful timeout passed).
+  private readonly hardStop = new AbortController();
+  private started = false;
+
+  constructor(opts: ControllerOptions) {
+    if (opts.name === '') throw new Error('a controller needs a name');
+    const workers = opts.maxConcurrentReconciles ?? 1;
+    if (!Number.isInteger(workers) || workers < 1) throw new Error(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
+    this.name = opts.name;
+    this.reconciler = opts.reconciler;
+    this.maxConcurrentReconciles = workers;
+    this.cacheSyncTimeout = opts.cacheSyncTimeout ?? DEFAULT_CACHE_SYNC_TIMEOUT;
+    this.reconcileTimeout = opts.reconcileTimeout ?? 0;
+    this.gracefulShutdownTimeout = opts.gracefulShutdownTimeout ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
+    this.leaderElected = opts.needLeaderElection ?? true;
+    this.rateLimiter = opts.rateLimiter;
+    this.recordMetrics = opts.recordMetrics ?? true;
+    const kv: Record<string, unknown> = { controller: opts.name };
+    if (opts.forKind) {
+      kv.controllerGroup = opts.forKind.group;
+      kv.controllerKind = opts.forKind.kind;
+    }
+    this.log = (opts.log ?? rootLog).withValues(kv);
+  }
+
+  /** Adds a source. Before start it is started with the others; after start it is started at once. */
+  watch(source: Source): Promise<void> {
+    this.sources.push(source);
+    if (!this.started || this.runSignal === undefined || this.queue === undefined) return Promise.resolve();
+    return source.start(this.runSignal, this.requestQueue(this.queue));
+  }
+
+  needLeaderElection(): boolean {
+    return this.leaderElected;
+  }
+
+  /**
+   * Starts the sources, waits for their caches, runs the workers, and resolves once stopped: after `signal` aborts,
+   * no new reconcile begins, in-flight ones finish (their signals abort after gracefulShutdownTimeout), then it returns.
+   * Rejects if the caches do not sync within cacheSyncTimeout.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`controller ${this.name} was already started`);
+    this.started = true;
+    if (signal.aborted) return;
+    // Sources stop with the controller, also when start fails before the signal aborts.
+    const sourcesRun = new AbortController();
+    const stopSources = (): void => sourcesRun.abort();
+    signal.addEventListener('abort', stopSources, { once: true });
+    this.runSignal = sourcesRun.signal;
+    const queue = new RateLimitingQueue<string>({
+      name: this.name,
+      ...(this.recordMetrics ? { metricsProvider: workqueueMetricsProvider } : {}),
+      ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
+    });
+    this.queue = queue;
+    if (this.recordMetrics) this.metrics = new ControllerMetrics(this.name, this.maxConcurrentReconciles);
+    const onAbort = (): void => {
+      this.stopping = true;
+      queue.shutDown();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      this.log.info('Starting EventSource', { sources: this.sources.map(String) });
+      for (const s of [...this.sources]) await s.start(sourcesRun.signal, this.requestQueue(queue));
+      await this.waitForSync(signal);
+      if (signal.aborted) return;
+      this.log.info('Starting workers', { workerCount: this.maxConcurrentReconciles });
+      const workers = Array.from({ length: this.maxConcurrentReconciles }, () => this.worker(queue));
+      await this.drain(signal, Promise.all(workers));
+      this.log.info('All workers finished');
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', stopSources);
+      onAbort();
+      stopSources();
+    }
+  }
+
+  private async waitForSync(signal: AbortSignal): Promise<void> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.cacheSyncTimeout);
+    const either = AbortSignal.any([signal, timeout.signal]);
+    try {
+      for (const s of this.sources) {
+        const synced = await s.waitForSync(either);
+        if (signal.aborted) return;
+        if (!synced) throw new Error(`controller ${this.name}: timed out after ${this.cacheSyncTimeout} ms waiting for ${String(s)} to sync`);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Waits for the workers; once stopping, gives in-flight reconciles gracefulShutdownTimeout before aborting them. */
+  private async drain(signal: AbortSignal, workers: Promise<unknown>): Promise<void> {
+    await Promise.race([workers, abortPromise(signal)]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.gracefulShutdownTimeout);
+    });
+    try {
+      const finished = await Promise.race([workers.then(() => true), timedOut.then(() => false)]);
+      if (!finished) {
+        this.log.info('Graceful shutdown timed out; aborting in-flight reconciles', { timeoutMs: this.gracefulShutdownTimeout });
+        this.hardStop.abort(new Error('graceful shutdown timed out'));
+        await workers;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private requestQueue(queue: RateLimitingQueue<string>): RequestQueue {
+    return {
+      add: (req) => queue.add(requestKey(req)),
+      addAfter: (req, ms) => queue.addAfter(requestKey(req), ms),
+    };
+  }
+
+  private async worker(queue: RateLimitingQueue<string>): Promise<void> {
+    for (;;) {
+      const next = await queue.get();
+      if (next.shutdown) return;
+      const key = next.item;
+      try {
+        // After stop, items still queued are handed out; they are dropped rather than reconciled.
+        if (this.stopping) continue;
+        this.metrics?.active.inc();
+        try {
+          await this.reconcileHandler(queue, key);
+        } finally {
+          this.metrics?.active.dec();
+        }
+      } catch (err) {
+        // reconcileHandler catches the reconciler's errors; this guards against our own bugs killing a worker.
+        this.log.error(err, 'Unexpected error in controller worker', { key });
+      } finally {
+        queue.done(key);
+      }
+    }
+  }
+
+  private async reconcileHandler(queue: RateLimitingQueue<string>, key: string): Promise<void> {
+    const req = parseRequestKey(key);
+    const reconcileID = randomUUID();
+    const log = this.log.withValues({ namespace: req.namespace, name: req.name, reconcileID });
+    const started = performance.now();
+    const { result, error, timedOut } = await this.invoke(req, { log, reconcileID });
+    this.metrics?.time.observe((performance.now() - started) / 1000);
+    if (timedOut) this.metrics?.timeouts.inc();
+
+    if (error !== undefined) {
+      this.metrics?.errors.inc();
+      this.metrics?.total.error.inc();
+      if (isTerminalError(error)) {
+        // Retrying cannot help; forget the failure history so the next real change starts without backoff.
+        this.metrics?.terminalErrors.inc();
+        queue.forget(key);
+      } else {
+        queue.addRateLimited(key);
+      }
+      log.error(error, 'Reconciler error');
+      return;
+    }
+    const after = result.requeueAfter;
+    if (after !== undefined && Number.isFinite(after) && after > 0) {
+      queue.forget(key);
+      queue.addAfter(key, after);
+      this.metrics?.total.requeue_after.inc();
+    } else if (result.requeue === true) {
+      queue.addRateLimited(key);
+      this.metrics?.total.requeue.inc();
+    } else {
+      queue.forget(key);
+      this.metrics?.total.success.inc();
+    }
+  }
+
+  /** Runs the reconciler with its own signal; a throw, a rejection or a non-Error thrown value all become `error`. */
+  private async invoke(
+    req: Request,
+    ids: { log: Logger; reconcileID: string },
+  ): Promise<{ result: Result; error?: unknown; timedOut: boolean }> {
+    const ac = new AbortController();
+    const onHardStop = (): void => ac.abort(this.hardStop.signal.reason);
+    this.hardStop.signal.addEventListener('abort', onHardStop, { once: true });
+    let timedOut = false;
+    const timer =
+      this.reconcileTimeout > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            ac.abort(new Error(`reconcile timed out after ${this.reconcileTimeout} ms`));
+          }, this.reconcileTimeout)
+        : undefined;
+    const ctx: ReconcileContext = { signal: ac.signal, log: ids.log, reconcileID: ids.reconcileID, controller: this.name };
+    try {
+      const out = await this.reconciler.reconcile(req, ctx);
+      return { result: out ?? {}, timedOut };
+    } catch (err) {
+      return { result: {}, error: err ?? new Error('reconciler threw a nullish value'), timedOut };
+    } finally {
+      clearTimeout(timer);
+      this.hardStop.signal.removeEventListener('abort', onHardStop);
+    }
+  }
+}
+
+function abortPromise(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
