@@ -1,0 +1,136 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scaffoldCreateAPI, type CreateAPIOptions } from '../../src/scaffold/api.js';
+import { scaffoldEdit } from '../../src/scaffold/edit.js';
+import { scaffoldInit } from '../../src/scaffold/init.js';
+import { defaultInit, initProject, snapshotTree, tempProjectDir } from './helpers.js';
+
+const api: CreateAPIOptions = { group: 'crew', version: 'v1', kind: 'Captain', resource: true, controller: true, namespaced: true, force: false };
+
+let root: string;
+let cleanup: () => void;
+
+beforeEach(() => {
+  ({ root, cleanup } = tempProjectDir('project'));
+});
+afterEach(() => cleanup());
+
+/** Runs a command that must fail, and checks its message and that no file changed. */
+function expectRejected(run: () => unknown, message: RegExp): void {
+  const before = snapshotTree(root);
+  expect(run).toThrow(message);
+  expect(snapshotTree(root)).toEqual(before);
+}
+
+describe('scaffold init refuses bad input and changes nothing', () => {
+  it.each(['PROJECT', 'Makefile', 'cmd/main.ts'])('refuses a directory that holds %s', (file) => {
+    mkdirSync(join(root, 'cmd'), { recursive: true });
+    writeFileSync(join(root, file), 'mine\n');
+    expectRejected(() => scaffoldInit(root, defaultInit), new RegExp(`already initialized: found ${file}`));
+  });
+
+  it('refuses an unknown license', () => {
+    expectRejected(() => scaffoldInit(root, { ...defaultInit, license: 'mit' }), /unknown license "mit".*apache2, copyright, none/);
+  });
+
+  it('refuses an invalid domain', () => {
+    expectRejected(() => scaffoldInit(root, { ...defaultInit, domain: 'Example_COM' }), /--domain "Example_COM" is invalid/);
+  });
+
+  it('refuses an invalid project name and says how to pass one', () => {
+    expectRejected(() => scaffoldInit(root, { ...defaultInit, projectName: 'My_Project' }), /project name "My_Project" is invalid.*--project-name/);
+  });
+
+  it('warns about other files and keeps them', () => {
+    writeFileSync(join(root, 'notes.txt'), 'keep me\n');
+    const result = scaffoldInit(root, defaultInit);
+    expect(result.warnings.join()).toMatch(/not empty \(notes.txt\)/);
+    expect(snapshotTree(root).get('notes.txt')).toBe('keep me\n');
+  });
+});
+
+describe('scaffold create api refuses bad input and changes nothing', () => {
+  beforeEach(() => initProject(root));
+
+  it('needs an initialized project', () => {
+    cleanup();
+    ({ root, cleanup } = tempProjectDir('empty'));
+    expectRejected(() => scaffoldCreateAPI(root, api), /no PROJECT file.*scaffold init/);
+  });
+
+  it.each([
+    [{ group: 'Crew' }, /either Group or Domain is invalid: "Crew.example.com"/],
+    [{ group: 'crew_x' }, /either Group or Domain is invalid/],
+    [{ version: 'V1' }, /version must respect DNS-1123 \(was "V1"\)/],
+    [{ version: '' }, /version cannot be empty/],
+    [{ kind: 'captain' }, /invalid Kind "captain": must start with an uppercase character, e.g. Captain/],
+    [{ kind: 'Cap-tain' }, /invalid Kind "Cap-tain"/],
+    [{ kind: '' }, /kind cannot be empty/],
+    [{ plural: 'Captains' }, /invalid Plural "Captains"/],
+    [{ resource: false, controller: false }, /nothing to scaffold/],
+    [{ resource: false }, /no API found for crew.example.com\/v1, Kind Captain/],
+    [{ group: 'apps', version: 'v1', kind: 'Deploymnt', resource: false }, /not a Kubernetes built-in kind.*V1Deploymnt/],
+  ] as Array<[Partial<CreateAPIOptions>, RegExp]>)('rejects %o', (flags, message) => {
+    expectRejected(() => scaffoldCreateAPI(root, { ...api, ...flags }), message);
+  });
+
+  it('rejects an API that already exists, unless --force', () => {
+    scaffoldCreateAPI(root, api);
+    expectRejected(() => scaffoldCreateAPI(root, api), /API resource already exists: crew.example.com\/v1, Kind=Captain; pass --force/);
+    expect(() => scaffoldCreateAPI(root, { ...api, force: true })).not.toThrow();
+  });
+
+  it('rejects a second group unless the project is multigroup', () => {
+    scaffoldCreateAPI(root, api);
+    expectRejected(() => scaffoldCreateAPI(root, { ...api, group: 'ship', kind: 'Frigate' }), /multiple groups are not allowed.*scaffold edit --multigroup/);
+    scaffoldEdit(root, { multigroup: true });
+    expect(() => scaffoldCreateAPI(root, { ...api, group: 'ship', kind: 'Frigate' })).not.toThrow();
+  });
+
+  it('refuses to overwrite a file the user created outside PROJECT', () => {
+    mkdirSync(join(root, 'api', 'v1'), { recursive: true });
+    writeFileSync(join(root, 'api', 'v1', 'captain_types.ts'), '// mine\n');
+    expectRejected(() => scaffoldCreateAPI(root, api), /api\/v1\/captain_types.ts already exists; remove it or re-run with --force/);
+  });
+
+  it('reports a scaffold marker the user removed', () => {
+    const main = join(root, 'cmd', 'main.ts');
+    writeFileSync(main, snapshotTree(root).get('cmd/main.ts')!.replace('// +kubebuilder:scaffold:builder', ''));
+    expectRejected(() => scaffoldCreateAPI(root, api), /cmd\/main.ts has no "\+kubebuilder:scaffold:builder" marker/);
+  });
+
+  it('never duplicates anything when a command is re-run', () => {
+    scaffoldCreateAPI(root, api);
+    const once = snapshotTree(root);
+    scaffoldCreateAPI(root, { ...api, force: true });
+    scaffoldCreateAPI(root, { ...api, resource: false, force: true });
+    expect(snapshotTree(root)).toEqual(once);
+  });
+});
+
+describe('scaffold edit', () => {
+  beforeEach(() => initProject(root));
+
+  it('refuses an unknown license and changes nothing', () => {
+    expectRejected(() => scaffoldEdit(root, { license: 'gpl' }), /unknown license "gpl"/);
+  });
+
+  it('switches to namespaced RBAC and sets WATCH_NAMESPACE', () => {
+    scaffoldEdit(root, { namespaced: true });
+    const tree = snapshotTree(root);
+    expect(tree.get('PROJECT')).toContain('namespaced: true');
+    expect(tree.get('config/rbac/role.yaml')).toContain('kind: Role\n');
+    expect(tree.get('config/rbac/role_binding.yaml')).toContain('kind: RoleBinding\n');
+    expect(tree.get('config/manager/manager.yaml')).toContain('WATCH_NAMESPACE');
+    scaffoldEdit(root, { namespaced: false });
+    expect(snapshotTree(root).get('config/manager/manager.yaml')).not.toContain('WATCH_NAMESPACE');
+  });
+
+  it('rewrites the license header, or removes it for --license none', () => {
+    scaffoldEdit(root, { license: 'copyright', owner: 'The Crew' });
+    expect(snapshotTree(root).get('hack/boilerplate.txt')).toBe('/*\nCopyright YEAR The Crew.\n*/\n');
+    scaffoldEdit(root, { license: 'none' });
+    expect(snapshotTree(root).has('hack/boilerplate.txt')).toBe(false);
+  });
+});
