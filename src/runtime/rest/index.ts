@@ -42,3 +42,27 @@ export {
   isTooManyRequests,
   isUnauthorized,
 } from './errors.js';
+export { loadKubeConfig, currentNamespace, type LoadKubeConfigOptions } from './kubeconfig.js';
+export {
+  HttpTransport,
+  IdleTimeoutError,
+  encodeQuery,
+  isAbortError,
+  type HttpMethod,
+  type HttpRequest,
+  type QueryValue,
+  type TransportOptions,
+} from './transport.js';
+export { RestClient, newClient, type RequestOptions, type Scale, type SubResourceClient } from './client.js';
+export { decodeWatchStream, errorFromWatchEvent } from './watch.js';
+export {
+  DiscoveryClient,
+  type APIGroup,
+  type APIGroupVersion,
+  type APIResource,
+  type APIResourceList,
+  type ServerVersion,
+} from './discovery.js';
+export { RESTMapper, NoKindMatchError, isNoMatch } from './restmapper.js';
+export { Scheme, newScheme } from './scheme.js';
+export * from './builtins.js';

@@ -1,0 +1,293 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { collectionPath, objectPath } from './resource.js';
+import { HttpTransport, isAbortError, type HttpRequest, type QueryValue, type TransportOptions } from './transport.js';
+import type {
+  Client,
+  CreateOptions,
+  DeleteCollectionOptions,
+  DeleteOptions,
+  KubeObject,
+  ListOptions,
+  ObjectKey,
+  ObjectList,
+  PatchOptions,
+  PatchType,
+  Resource,
+  SubResourceWriter,
+  UpdateOptions,
+  WatchEvent,
+  WatchOptions,
+} from './types.js';
+import { decodeWatchStream } from './watch.js';
+
+const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  apply: 'application/apply-patch+yaml',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+/** The scale subresource (autoscaling/v1 Scale). */
+export interface Scale extends KubeObject {
+  spec?: { replicas?: number };
+  status?: { replicas: number; selector?: string };
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** Reads and writes one named subresource (status, scale, ...) of objects of any resource. */
+export interface SubResourceClient extends SubResourceWriter {
+  get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T>;
+}
+
+/**
+ * The uncached client: every call is one HTTP request to the API server, objects are plain JSON. Implements the
+ * Client interface generated code uses, plus watch, deleteCollection and subresources for the cache layer.
+ */
+export class RestClient implements Client {
+  readonly transport: HttpTransport;
+
+  constructor(kc: KubeConfig, opts: TransportOptions = {}) {
+    this.transport = new HttpTransport(kc, opts);
+  }
+
+  async get<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts: RequestOptions = {}): Promise<T> {
+    return this.transport.requestJson<T>({ method: 'GET', path: objectPath(res, key.namespace, key.name), signal: opts.signal });
+  }
+
+  /** Lists one page (or everything when no limit is given); items get apiVersion and kind, which lists omit. */
+  async list<T extends KubeObject>(res: Resource<T>, opts: ListOptions & RequestOptions = {}): Promise<ObjectList<T>> {
+    const list = await this.transport.requestJson<ObjectList<T>>({
+      method: 'GET',
+      path: collectionPath(res, opts.namespace),
+      query: listQuery(opts),
+      signal: opts.signal,
+    });
+    list.items ??= [];
+    list.metadata ??= {};
+    for (const item of list.items) {
+      item.apiVersion ??= res.apiVersion;
+      item.kind ??= res.kind;
+    }
+    return list;
+  }
+
+  /** Lists every page, following continue tokens; the result carries the first page's resourceVersion. */
+  async listAll<T extends KubeObject>(res: Resource<T>, opts: ListOptions & RequestOptions = {}): Promise<ObjectList<T>> {
+    const first = await this.list(res, opts);
+    let cont = first.metadata.continue;
+    while (cont) {
+      const page = await this.list(res, { ...opts, continue: cont, resourceVersion: undefined });
+      for (const item of page.items) first.items.push(item);
+      cont = page.metadata.continue;
+    }
+    first.metadata.continue = undefined;
+    return first;
+  }
+
+  /**
+   * Watches a collection: events until the server ends the stream, options.signal aborts (the iterator then just
+   * returns), or the connection fails (the iterator throws). ERROR events are yielded for the caller to judge.
+   */
+  async *watch<T extends KubeObject>(res: Resource<T>, opts: WatchOptions = {}): AsyncGenerator<WatchEvent<T>> {
+    const req: HttpRequest = {
+      method: 'GET',
+      path: collectionPath(res, opts.namespace),
+      query: {
+        watch: true,
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        resourceVersion: opts.resourceVersion,
+        resourceVersionMatch: opts.resourceVersionMatch,
+        allowWatchBookmarks: opts.allowWatchBookmarks || undefined,
+        timeoutSeconds: opts.timeoutSeconds,
+        sendInitialEvents: opts.sendInitialEvents,
+      },
+      signal: opts.signal,
+      idleTimeoutMs: opts.idleTimeoutMs ?? 0,
+    };
+    try {
+      const stream = await this.transport.stream(req);
+      yield* decodeWatchStream<T>(stream);
+    } catch (e) {
+      if (opts.signal?.aborted && (isAbortError(e) || isPrematureClose(e))) return;
+      throw e;
+    }
+  }
+
+  async create<T extends KubeObject>(res: Resource<T>, obj: T, opts: CreateOptions & RequestOptions = {}): Promise<T> {
+    return this.transport.requestJson<T>({
+      method: 'POST',
+      path: collectionPath(res, namespaceOf(res, obj)),
+      query: writeQuery(opts),
+      body: withTypeMeta(res, obj),
+      signal: opts.signal,
+    });
+  }
+
+  async update<T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions & RequestOptions = {}): Promise<T> {
+    return this.transport.requestJson<T>({
+      method: 'PUT',
+      path: objectPath(res, namespaceOf(res, obj), nameOf(res, obj)),
+      query: writeQuery(opts),
+      body: withTypeMeta(res, obj),
+      signal: opts.signal,
+    });
+  }
+
+  async patch<T extends KubeObject>(
+    res: Resource<T>,
+    key: ObjectKey,
+    patch: unknown,
+    opts: PatchOptions & RequestOptions,
+  ): Promise<T> {
+    return this.patchAt(res, key, undefined, patch, opts);
+  }
+
+  async delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts: DeleteOptions & RequestOptions = {}): Promise<void> {
+    await this.transport.requestText({
+      method: 'DELETE',
+      path: objectPath(res, key.namespace, key.name),
+      body: deleteBody(opts),
+      signal: opts.signal,
+    });
+  }
+
+  /** Deletes every object matching the selectors (in one namespace, or all for cluster-wide calls). */
+  async deleteCollection<T extends KubeObject>(res: Resource<T>, opts: DeleteCollectionOptions & RequestOptions = {}): Promise<void> {
+    await this.transport.requestText({
+      method: 'DELETE',
+      path: collectionPath(res, opts.namespace),
+      query: listQuery(opts),
+      body: deleteBody(opts),
+      signal: opts.signal,
+    });
+  }
+
+  /** Writes to the status subresource (needs `+kubebuilder:subresource:status` on custom resources). */
+  status(): SubResourceClient {
+    return this.subResource('status');
+  }
+
+  /** A client for any subresource; the scale subresource has getScale/updateScale/patchScale shortcuts below. */
+  subResource(name: string): SubResourceClient {
+    return {
+      get: <T extends KubeObject>(res: Resource<T>, key: ObjectKey) =>
+        this.transport.requestJson<T>({ method: 'GET', path: objectPath(res, key.namespace, key.name, name) }),
+      update: <T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions = {}) =>
+        this.transport.requestJson<T>({
+          method: 'PUT',
+          path: objectPath(res, namespaceOf(res, obj), nameOf(res, obj), name),
+          query: writeQuery(opts),
+          body: withTypeMeta(res, obj),
+        }),
+      patch: <T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions) =>
+        this.patchAt(res, key, name, patch, opts),
+    };
+  }
+
+  getScale(res: Resource, key: ObjectKey): Promise<Scale> {
+    return this.transport.requestJson<Scale>({ method: 'GET', path: objectPath(res, key.namespace, key.name, 'scale') });
+  }
+
+  updateScale(res: Resource, key: ObjectKey, scale: Scale): Promise<Scale> {
+    return this.transport.requestJson<Scale>({
+      method: 'PUT',
+      path: objectPath(res, key.namespace, key.name, 'scale'),
+      body: { apiVersion: 'autoscaling/v1', kind: 'Scale', ...scale },
+    });
+  }
+
+  /** Sets spec.replicas through the scale subresource with a merge patch. */
+  scale(res: Resource, key: ObjectKey, replicas: number): Promise<Scale> {
+    return this.patchAt<Scale>(res as Resource<Scale>, key, 'scale', { spec: { replicas } }, { type: 'merge' });
+  }
+
+  /** Releases the client's sockets. */
+  close(): void {
+    this.transport.close();
+  }
+
+  private async patchAt<T extends KubeObject>(
+    res: Resource<T>,
+    key: ObjectKey,
+    subresource: string | undefined,
+    patch: unknown,
+    opts: PatchOptions & RequestOptions,
+  ): Promise<T> {
+    if (opts.type === 'apply' && !opts.fieldManager) {
+      throw new Error('server-side apply needs a fieldManager');
+    }
+    const body = opts.type === 'apply' && isPlainObject(patch) ? withTypeMeta(res, patch as T) : patch;
+    return this.transport.requestJson<T>({
+      method: 'PATCH',
+      path: objectPath(res, key.namespace, key.name, subresource),
+      query: { ...writeQuery(opts), force: opts.type === 'apply' && opts.force ? true : undefined },
+      body,
+      contentType: PATCH_CONTENT_TYPES[opts.type],
+      signal: opts.signal,
+    });
+  }
+}
+
+/** The plain API client for kc (no cache); close() it when done to release its sockets. */
+export function newClient(kc: KubeConfig, opts: TransportOptions = {}): RestClient {
+  return new RestClient(kc, opts);
+}
+
+function listQuery(opts: ListOptions): Record<string, QueryValue> {
+  return {
+    labelSelector: opts.labelSelector,
+    fieldSelector: opts.fieldSelector,
+    limit: opts.limit,
+    continue: opts.continue,
+    resourceVersion: opts.resourceVersion,
+    resourceVersionMatch: opts.resourceVersionMatch,
+    timeoutSeconds: opts.timeoutSeconds,
+  };
+}
+
+function writeQuery(opts: CreateOptions): Record<string, QueryValue> {
+  return {
+    dryRun: opts.dryRun ? 'All' : undefined,
+    fieldManager: opts.fieldManager,
+    fieldValidation: opts.fieldValidation,
+  };
+}
+
+function deleteBody(opts: DeleteOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+  if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
+  if (opts.preconditions) body.preconditions = opts.preconditions;
+  if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
+  if (opts.dryRun) body.dryRun = ['All'];
+  return body;
+}
+
+function withTypeMeta<T extends KubeObject>(res: Resource<T>, obj: T): T {
+  if (obj.apiVersion && obj.kind) return obj;
+  return { ...obj, apiVersion: obj.apiVersion ?? res.apiVersion, kind: obj.kind ?? res.kind };
+}
+
+function namespaceOf(res: Resource, obj: KubeObject): string | undefined {
+  const ns = obj.metadata?.namespace;
+  if (res.namespaced && !ns) throw new Error(`${res.kind} ${obj.metadata?.name ?? ''}: metadata.namespace is required`);
+  return res.namespaced ? ns : undefined;
+}
+
+function nameOf(res: Resource, obj: KubeObject): string {
+  const name = obj.metadata?.name;
+  if (!name) throw new Error(`${res.kind}: metadata.name is required`);
+  return name;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isPrematureClose(e: unknown): boolean {
+  const code = (e as { code?: string } | undefined)?.code;
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET';
+}

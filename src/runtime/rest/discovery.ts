@@ -1,0 +1,82 @@
+import { isNotFound } from './errors.js';
+import type { HttpTransport } from './transport.js';
+
+export interface APIResource {
+  name: string;
+  singularName?: string;
+  namespaced: boolean;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  /** Set for resources whose group/version differ from the list's (rare). */
+  group?: string;
+  version?: string;
+}
+
+export interface APIGroupVersion {
+  groupVersion: string;
+  version: string;
+}
+
+export interface APIGroup {
+  /** '' for the core group. */
+  name: string;
+  versions: APIGroupVersion[];
+  preferredVersion?: APIGroupVersion;
+}
+
+export interface APIResourceList {
+  groupVersion: string;
+  resources: APIResource[];
+}
+
+export interface ServerVersion {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  platform?: string;
+}
+
+/** client-go's discovery client over the legacy (per group-version) discovery endpoints. */
+export class DiscoveryClient {
+  constructor(private readonly transport: HttpTransport) {}
+
+  serverVersion(): Promise<ServerVersion> {
+    return this.transport.requestJson<ServerVersion>({ method: 'GET', path: '/version' });
+  }
+
+  /** Every API group, the core group ('') first. */
+  async serverGroups(): Promise<APIGroup[]> {
+    const [core, groups] = await Promise.all([
+      this.transport.requestJson<{ versions?: string[] }>({ method: 'GET', path: '/api' }),
+      this.transport.requestJson<{ groups?: APIGroup[] }>({ method: 'GET', path: '/apis' }),
+    ]);
+    return [coreGroup(core.versions ?? []), ...(groups.groups ?? [])];
+  }
+
+  /** One group, or undefined when the server does not serve it. */
+  async serverGroup(name: string): Promise<APIGroup | undefined> {
+    if (name === '') {
+      const core = await this.transport.requestJson<{ versions?: string[] }>({ method: 'GET', path: '/api' });
+      return coreGroup(core.versions ?? []);
+    }
+    try {
+      return await this.transport.requestJson<APIGroup>({ method: 'GET', path: `/apis/${name}` });
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
+  /** The resources of one group version ('v1' or 'apps/v1'); subresources ('pods/status') are included. */
+  serverResourcesForGroupVersion(groupVersion: string): Promise<APIResourceList> {
+    const path = groupVersion.includes('/') ? `/apis/${groupVersion}` : `/api/${groupVersion}`;
+    return this.transport.requestJson<APIResourceList>({ method: 'GET', path });
+  }
+}
+
+function coreGroup(versions: string[]): APIGroup {
+  const gvs = versions.map((v) => ({ groupVersion: v, version: v }));
+  return { name: '', versions: gvs, preferredVersion: gvs[0] };
+}

@@ -1,0 +1,263 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiError } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined;
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Path below the server URL, starting with '/'. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** A string is sent as is; anything else as JSON. */
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+  /** Destroy the request when its socket is idle this long (ms); 0 disables. Defaults to the transport's. */
+  idleTimeoutMs?: number;
+}
+
+export interface TransportOptions {
+  /** Sent as User-Agent. */
+  userAgent?: string;
+  /** Idle bound for ordinary (non-watch) requests: a half-open connection fails instead of hanging. Default 60 s. */
+  requestIdleTimeoutMs?: number;
+  /** Re-read credentials from the kubeconfig's auth provider or exec plugin at most this often (ms). Default 30 s. */
+  credentialRefreshMs?: number;
+}
+
+type TlsMaterial = Pick<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
+
+interface Credentials {
+  headers: Record<string, string>;
+  fetchedAt: number;
+}
+
+/** Raised when a watch or request receives no bytes for its idle bound. */
+export class IdleTimeoutError extends Error {
+  readonly code = 'EIDLETIMEOUT';
+  constructor(ms: number) {
+    super(`no data from the server for ${ms} ms`);
+    this.name = 'IdleTimeoutError';
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : Object.assign(new Error('the operation was aborted'), { name: 'AbortError' });
+}
+
+/** True for the errors an aborted signal produces, so callers can stop quietly. */
+export function isAbortError(e: unknown): boolean {
+  return e instanceof Error && (e.name === 'AbortError' || (e as { code?: string }).code === 'ABORT_ERR');
+}
+
+/**
+ * HTTP(S) to one API server with the kubeconfig's TLS material and credentials, over one keep-alive agent.
+ * KubeConfig.applyToHTTPSOptions supplies the TLS files and auth headers (tokens, exec plugins, auth providers);
+ * we keep the agent ourselves so connections are reused. close() destroys every socket.
+ */
+export class HttpTransport {
+  readonly server: URL;
+  private readonly basePath: string;
+  private readonly isHttps: boolean;
+  private readonly dynamicCredentials: boolean;
+  private readonly opts: Required<TransportOptions>;
+  private agent: http.Agent | undefined;
+  private tlsKey = '';
+  private credentials: Credentials | undefined;
+  private pendingCredentials: Promise<Credentials> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    opts: TransportOptions = {},
+  ) {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new Error(`kubeconfig context "${kc.getCurrentContext()}" names no cluster`);
+    this.server = new URL(cluster.server);
+    this.basePath = this.server.pathname.replace(/\/+$/, '');
+    this.isHttps = this.server.protocol === 'https:';
+    const user = kc.getCurrentUser();
+    this.dynamicCredentials = Boolean(user?.exec || user?.authProvider);
+    this.opts = {
+      userAgent: opts.userAgent ?? `kubescaffold/${process.version}`,
+      requestIdleTimeoutMs: opts.requestIdleTimeoutMs ?? 60_000,
+      credentialRefreshMs: opts.credentialRefreshMs ?? 30_000,
+    };
+  }
+
+  /** Sends a request and returns the parsed JSON body; non-2xx answers throw ApiError. */
+  async requestJson<R>(req: HttpRequest): Promise<R> {
+    const text = await this.requestText(req);
+    return (text === '' ? {} : JSON.parse(text)) as R;
+  }
+
+  /** Sends a request and returns the body as text; non-2xx answers throw ApiError. */
+  async requestText(req: HttpRequest): Promise<string> {
+    const res = await this.exchange(req);
+    const text = await readBody(res);
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code >= 300) throw ApiError.fromResponse(code, text, req.method, req.path);
+    return text;
+  }
+
+  /** Opens a streaming request (a watch); the caller consumes and closes the response. Non-2xx throws ApiError. */
+  async stream(req: HttpRequest): Promise<IncomingMessage> {
+    const res = await this.exchange(req);
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code >= 300) {
+      const text = await readBody(res);
+      throw ApiError.fromResponse(code, text, req.method, req.path);
+    }
+    return res;
+  }
+
+  /** Destroys the agent and all of its sockets; later requests fail. */
+  close(): void {
+    this.closed = true;
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  // An expired token from an exec plugin or auth provider gets one refresh and one retry.
+  private async exchange(req: HttpRequest): Promise<IncomingMessage> {
+    const res = await this.send(req);
+    if (res.statusCode !== 401 || !this.dynamicCredentials) return res;
+    res.resume();
+    this.credentials = undefined;
+    return this.send(req);
+  }
+
+  private async send(req: HttpRequest, retried = false): Promise<IncomingMessage> {
+    if (this.closed) throw new Error('the API transport is closed');
+    if (req.signal?.aborted) throw abortError(req.signal);
+    const creds = await this.currentCredentials();
+    try {
+      return await this.sendOnce(req, creds);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      const idempotent = req.method === 'GET' || req.method === 'PUT' || req.method === 'DELETE';
+      // A keep-alive socket the server closed just before we wrote is the usual cause; Go retries these too.
+      if (!retried && idempotent && (e as { reusedSocket?: boolean }).reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
+        return this.send(req, true);
+      }
+      throw e;
+    }
+  }
+
+  private sendOnce(req: HttpRequest, creds: Credentials): Promise<IncomingMessage> {
+    const headers: Record<string, string> = {
+      ...creds.headers,
+      Accept: 'application/json',
+      'User-Agent': this.opts.userAgent,
+    };
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(body));
+    }
+    const path = this.basePath + req.path + encodeQuery(req.query);
+    const idle = req.idleTimeoutMs ?? this.opts.requestIdleTimeoutMs;
+    const mod = this.isHttps ? https : http;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const r = mod.request({
+        protocol: this.server.protocol,
+        hostname: this.server.hostname.replace(/^\[|\]$/g, ''),
+        port: this.server.port || (this.isHttps ? 443 : 80),
+        method: req.method,
+        path,
+        headers,
+        agent: this.agent,
+      });
+      const signal = req.signal;
+      let response: IncomingMessage | undefined;
+      // Once the body streams, the response must carry the error, or its reader only sees "aborted".
+      const fail = (err: Error): void => void (response ?? r).destroy(err);
+      const onAbort = (): void => fail(abortError(signal!));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const cleanup = (): void => signal?.removeEventListener('abort', onAbort);
+      if (idle > 0) r.setTimeout(idle, () => fail(new IdleTimeoutError(idle)));
+      r.once('response', (res) => {
+        response = res;
+        // The abort listener stays until the body is consumed or the stream ends.
+        res.once('close', cleanup);
+        resolve(res);
+      });
+      r.once('error', (err) => {
+        cleanup();
+        if (r.reusedSocket) Object.assign(err, { reusedSocket: true });
+        reject(err);
+      });
+      r.end(body);
+    });
+  }
+
+  private async currentCredentials(): Promise<Credentials> {
+    const c = this.credentials;
+    if (c && (!this.dynamicCredentials || performance.now() - c.fetchedAt < this.opts.credentialRefreshMs)) return c;
+    this.pendingCredentials ??= this.loadCredentials().finally(() => (this.pendingCredentials = undefined));
+    return this.pendingCredentials;
+  }
+
+  private async loadCredentials(): Promise<Credentials> {
+    const o: https.RequestOptions = {};
+    await this.kc.applyToHTTPSOptions(o);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(o.headers ?? {})) {
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    }
+    if (o.auth) headers.Authorization = `Basic ${Buffer.from(o.auth).toString('base64')}`;
+    const tls: TlsMaterial = {
+      ca: o.ca,
+      cert: o.cert,
+      key: o.key,
+      pfx: o.pfx,
+      passphrase: o.passphrase,
+      rejectUnauthorized: o.rejectUnauthorized,
+      servername: o.servername,
+    };
+    const key = tlsFingerprint(tls);
+    // Exec plugins may rotate client certificates: rebuild the agent only when the material changed.
+    if (!this.agent || key !== this.tlsKey) {
+      this.agent?.destroy();
+      this.agent = this.makeAgent(tls);
+      this.tlsKey = key;
+    }
+    const creds = { headers, fetchedAt: performance.now() };
+    this.credentials = creds;
+    return creds;
+  }
+
+  private makeAgent(tls: TlsMaterial): http.Agent {
+    const common = { keepAlive: true, keepAliveMsecs: 30_000, scheduling: 'lifo' as const };
+    if (!this.isHttps) return new http.Agent(common);
+    const opts: https.AgentOptions = { ...common, ca: tls.ca, cert: tls.cert, key: tls.key, pfx: tls.pfx, passphrase: tls.passphrase };
+    if (tls.rejectUnauthorized !== undefined) opts.rejectUnauthorized = tls.rejectUnauthorized;
+    if (tls.servername) opts.servername = tls.servername;
+    return new https.Agent(opts);
+  }
+}
+
+function tlsFingerprint(t: TlsMaterial): string {
+  const s = (v: unknown): string => (v === undefined ? '' : Array.isArray(v) ? v.map(String).join('|') : String(v));
+  return [s(t.ca), s(t.cert), s(t.key), s(t.pfx), s(t.passphrase), s(t.rejectUnauthorized), s(t.servername)].join('\u0000');
+}
+
+export function encodeQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  let out = '';
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === '') continue;
+    out += `${out ? '&' : '?'}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+  }
+  return out;
+}
+
+async function readBody(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
