@@ -5,7 +5,6 @@
 
 // API object types shared by generated code.
 export type * as k8s from '@kubernetes/client-node';
-export type { int32, int64, Condition } from './client/apitypes.js';
 
 // client-go layer: REST client, resources, API errors, kubeconfig (rest/), informers (cache/), work queues (workqueue/).
 export * from './rest/index.js';
@@ -49,25 +48,8 @@ export type {
   MapFunc,
 } from './controller/index.js';
 
-// Selectors.
-export {
-  parseSelector,
-  parseFieldSelector,
-  selectorFromSet,
-  selectorFromLabelSelector,
-  SelectorParseError,
-} from './client/selector.js';
-export type { Selector, LabelSelector, Requirement, FieldRequirement } from './client/selector.js';
-
-// Conditions (apimachinery meta helpers).
-export {
-  setStatusCondition,
-  findStatusCondition,
-  removeStatusCondition,
-  isStatusConditionTrue,
-  isStatusConditionFalse,
-} from './client/conditions.js';
-export type { NewCondition } from './client/conditions.js';
+// Client helpers: selectors, conditions, patches, retries, finalizers, owner references, create-or-update.
+export * from './client/index.js';
 
 // Process lifecycle.
 export { setupSignalHandler } from './manager/signals.js';

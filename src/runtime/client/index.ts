@@ -1,0 +1,44 @@
+export type { int32, int64, Condition } from './apitypes.js';
+export {
+  setStatusCondition,
+  findStatusCondition,
+  removeStatusCondition,
+  isStatusConditionTrue,
+  isStatusConditionFalse,
+  type NewCondition,
+} from './conditions.js';
+export {
+  parseSelector,
+  parseFieldSelector,
+  selectorFromSet,
+  selectorFromLabelSelector,
+  everything,
+  nothing,
+  SelectorParseError,
+  type Selector,
+  type LabelSelector,
+  type Requirement,
+  type SelectorOperator,
+  type FieldRequirement,
+} from './selector.js';
+export { createMergePatch, mergeFrom, patchFrom, jsonPointerEscape, keyOf, type MergeFromOptions, type JsonPatchOperation } from './patch.js';
+export { retryOnConflict, onError as retryOnError, defaultRetry, defaultBackoff, type Backoff } from './retry.js';
+export {
+  addFinalizer,
+  removeFinalizer,
+  containsFinalizer,
+  reconcileWithFinalizer,
+  type FinalizerHandlers,
+} from './finalizers.js';
+export {
+  setControllerReference,
+  setOwnerReference,
+  removeOwnerReference,
+  getControllerOf,
+  hasControllerReference,
+  isControlledBy,
+  AlreadyOwnedError,
+  type OwnerReferenceOptions,
+} from './ownerref.js';
+export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create_or_update.js';
+export { deepEqual } from './json.js';

@@ -1,0 +1,97 @@
+import type { V1OwnerReference } from '@kubernetes/client-node';
+import type { KubeObject, Resource } from '../rest/types.js';
+import { parseApiVersion } from '../rest/resource.js';
+
+/** The object already has a controller owner other than the one being set (controllerutil.AlreadyOwnedError). */
+export class AlreadyOwnedError extends Error {
+  constructor(readonly object: KubeObject, readonly owner: V1OwnerReference) {
+    super(
+      `Object ${object.metadata?.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata?.name ?? ''} is already owned by another ${owner.kind} controller ${owner.name}`,
+    );
+    this.name = 'AlreadyOwnedError';
+  }
+}
+
+export interface OwnerReferenceOptions {
+  /** The owner's resource, when the owner object lacks apiVersion/kind (objects from list responses do). */
+  ownerType?: Pick<Resource, 'apiVersion' | 'kind'>;
+  /** Default true for controller references, as controller-runtime sets it. */
+  blockOwnerDeletion?: boolean;
+}
+
+function referenceTo(owner: KubeObject, opts: OwnerReferenceOptions): V1OwnerReference {
+  const apiVersion = owner.apiVersion ?? opts.ownerType?.apiVersion;
+  const kind = owner.kind ?? opts.ownerType?.kind;
+  if (!apiVersion || !kind) throw new Error('the owner has no apiVersion/kind; pass ownerType');
+  const name = owner.metadata?.name;
+  const uid = owner.metadata?.uid;
+  if (!name || !uid) throw new Error(`the owner ${kind} must have a name and uid (create it first)`);
+  return { apiVersion, kind, name, uid };
+}
+
+function validateOwner(owner: KubeObject, object: KubeObject): void {
+  const ownerNs = owner.metadata?.namespace ?? '';
+  if (ownerNs === '') return;
+  const objNs = object.metadata?.namespace ?? '';
+  if (objNs === '') throw new Error(`cluster-scoped resource must not have a namespace-scoped owner, owner's namespace ${ownerNs}`);
+  if (objNs !== ownerNs) throw new Error(`cross-namespace owner references are disallowed, owner's namespace ${ownerNs}, obj's namespace ${objNs}`);
+}
+
+// Same owner: same group, kind and name (the version may differ).
+function sameOwner(a: V1OwnerReference, b: V1OwnerReference): boolean {
+  return a.kind === b.kind && a.name === b.name && parseApiVersion(a.apiVersion).group === parseApiVersion(b.apiVersion).group;
+}
+
+function upsert(object: KubeObject, ref: V1OwnerReference): void {
+  object.metadata ??= {};
+  const refs = (object.metadata.ownerReferences ??= []);
+  const i = refs.findIndex((r) => sameOwner(r, ref));
+  if (i >= 0) refs[i] = ref;
+  else refs.push(ref);
+}
+
+/**
+ * Makes `owner` the managing controller of `object` (controllerutil.SetControllerReference): garbage collection
+ * deletes `object` with its owner, and enqueueRequestForOwner({onlyController}) maps events back to the owner.
+ */
+export function setControllerReference(owner: KubeObject, object: KubeObject, opts: OwnerReferenceOptions = {}): void {
+  const ref: V1OwnerReference = { ...referenceTo(owner, opts), blockOwnerDeletion: opts.blockOwnerDeletion ?? true, controller: true };
+  validateOwner(owner, object);
+  const existing = getControllerOf(object);
+  if (existing && !sameOwner(existing, ref)) throw new AlreadyOwnedError(object, existing);
+  upsert(object, ref);
+}
+
+/** Adds (or refreshes) a non-controller owner reference (controllerutil.SetOwnerReference). */
+export function setOwnerReference(owner: KubeObject, object: KubeObject, opts: OwnerReferenceOptions = {}): void {
+  const ref = referenceTo(owner, opts);
+  if (opts.blockOwnerDeletion !== undefined) ref.blockOwnerDeletion = opts.blockOwnerDeletion;
+  validateOwner(owner, object);
+  upsert(object, ref);
+}
+
+/** Removes the reference to `owner`; returns true when one was removed. */
+export function removeOwnerReference(owner: KubeObject, object: KubeObject, opts: OwnerReferenceOptions = {}): boolean {
+  const ref = referenceTo(owner, opts);
+  const refs = object.metadata?.ownerReferences;
+  if (!refs) return false;
+  const kept = refs.filter((r) => !sameOwner(r, ref));
+  if (kept.length === refs.length) return false;
+  object.metadata!.ownerReferences = kept;
+  return true;
+}
+
+/** The owner reference marked controller: true, if any (metav1.GetControllerOf). */
+export function getControllerOf(object: KubeObject): V1OwnerReference | undefined {
+  return object.metadata?.ownerReferences?.find((r) => r.controller === true);
+}
+
+export function hasControllerReference(object: KubeObject): boolean {
+  return getControllerOf(object) !== undefined;
+}
+
+/** True when `owner` is the controller of `object` (matched by uid). */
+export function isControlledBy(object: KubeObject, owner: KubeObject): boolean {
+  const ref = getControllerOf(object);
+  return ref !== undefined && ref.uid === owner.metadata?.uid;
+}

@@ -1,0 +1,59 @@
+import { isConflict } from '../rest/errors.js';
+
+/** client-go's wait.Backoff: `steps` attempts, waits growing by `factor`, each stretched by up to `jitter`. */
+export interface Backoff {
+  steps: number;
+  /** First wait, in ms. */
+  duration: number;
+  factor: number;
+  jitter: number;
+  /** Upper bound for a wait, in ms. */
+  cap?: number;
+}
+
+/** client-go's retry.DefaultRetry: 5 attempts, 10 ms apart, 10% jitter. */
+export const defaultRetry: Readonly<Backoff> = Object.freeze({ steps: 5, duration: 10, factor: 1.0, jitter: 0.1 });
+/** client-go's retry.DefaultBackoff: 4 attempts, 10 ms growing ×5, for calls that may hit a busy server. */
+export const defaultBackoff: Readonly<Backoff> = Object.freeze({ steps: 4, duration: 10, factor: 5.0, jitter: 0.1 });
+
+/** Runs `fn` until it succeeds, throws an error `retriable` rejects, or the backoff's steps run out (then rethrows). */
+export async function onError<T>(
+  backoff: Backoff,
+  retriable: (err: unknown) => boolean,
+  fn: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  let wait = backoff.duration;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= backoff.steps || !retriable(err) || signal?.aborted) throw err;
+    }
+    const jittered = backoff.jitter > 0 ? wait * (1 + Math.random() * backoff.jitter) : wait;
+    await sleep(jittered, signal);
+    wait = Math.min(wait * backoff.factor, backoff.cap ?? Number.POSITIVE_INFINITY);
+  }
+}
+
+/**
+ * Runs `fn` again while it fails with 409 Conflict (client-go's retry.RetryOnConflict). `fn` must re-read the
+ * object each time, so the update it makes is based on the latest version.
+ */
+export function retryOnConflict<T>(fn: () => Promise<T>, opts: { backoff?: Backoff; signal?: AbortSignal } = {}): Promise<T> {
+  return onError(opts.backoff ?? defaultRetry, isConflict, fn, opts.signal);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
