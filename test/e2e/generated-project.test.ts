@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The whole user journey: scaffold a project with the built CLI, install it linked to this checkout, and run the
+// project's own build, lint and tests (which start a real kube-apiserver and etcd).
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const scaffoldBin = join(repoRoot, 'bin', 'scaffold.js');
+const minutes = (n: number): number => n * 60_000;
+
+function run(cwd: string, command: string, args: string[], timeout = minutes(10)): { status: number | null; output: string } {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+  return { status: result.status, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
+}
+
+function expectSuccess(result: { status: number | null; output: string }): void {
+  if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.output.slice(-6000)}`);
+}
+
+describe('a project scaffolded by scaffold init + create api', () => {
+  let base: string;
+  let project: string;
+
+  beforeAll(() => {
+    if (!existsSync(join(repoRoot, 'dist', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    base = mkdtempSync(join(tmpdir(), 'kubescaffold-e2e-'));
+    project = join(base, 'guestbook');
+    mkdirSync(project);
+    expectSuccess(run(project, process.execPath, [scaffoldBin, 'init', '--domain', 'example.com', '--skip-install']));
+    expectSuccess(run(project, process.execPath, [scaffoldBin, 'create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Guestbook']));
+    expectSuccess(run(project, process.execPath, [scaffoldBin, 'create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Gateway', '--namespaced=false']));
+    expectSuccess(run(project, 'npm', ['install', '--no-audit', '--no-fund']));
+  }, minutes(12));
+
+  afterAll(() => {
+    if (base) rmSync(base, { recursive: true, force: true });
+  });
+
+  it('depends on this checkout through a file: link', () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies.kubescaffold).toBe(`file:${repoRoot.replace(/\/$/, '')}`);
+  });
+
+  it('compiles with strict tsc', () => {
+    expectSuccess(run(project, 'npm', ['run', 'build']));
+    expect(existsSync(join(project, 'dist', 'cmd', 'main.js'))).toBe(true);
+  }, minutes(5));
+
+  it('passes eslint', () => {
+    expectSuccess(run(project, 'npm', ['run', 'lint']));
+  }, minutes(5));
+
+  it('generates its manifests and passes its own controller tests on a real control plane', () => {
+    const result = run(project, 'npm', ['test']);
+    expectSuccess(result);
+    expect(result.output).toMatch(/Tests\s+\d+ passed/);
+    expect(existsSync(join(project, 'config', 'crd', 'bases', 'webapp.example.com_guestbooks.yaml'))).toBe(true);
+    expect(existsSync(join(project, 'config', 'rbac', 'role.yaml'))).toBe(true);
+  }, minutes(10));
+});
