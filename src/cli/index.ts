@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerCreateCommand } from './create-api.js';
 import { registerEditCommand } from './edit.js';
+import { registerEnvtestCommand } from './envtest.js';
 import { CliError } from './errors.js';
 import { registerInitCommand } from './init.js';
 import { readPackageVersion } from './version.js';
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerInitCommand(program);
   registerCreateCommand(program);
   registerEditCommand(program);
+  registerEnvtestCommand(program);
   return program;
 }
 
