@@ -1,0 +1,1 @@
+export { HealthzHandler, ping, type Checker } from './healthz.js';

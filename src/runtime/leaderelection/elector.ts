@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { log as rootLog, type Logger } from '../log/index.js';
+import { leaderElectionMasterStatus, leaderElectionSlowpathTotal } from '../metrics/leaderelection.js';
+import { isNotFound } from '../rest/errors.js';
+import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElectionRecord } from './lease.js';
+
+export interface LeaderElectorOptions {
+  /** A client of its own, so lease renewals never wait behind the controllers' requests. */
+  client: LeaseClient;
+  namespace: string;
+  /** The Lease's name (the manager's leaderElectionID). */
+  name: string;
+  /** Unique per candidate. Default: hostname + '_' + a random UUID, as controller-runtime. */
+  identity?: string;
+  /** How long a lease holds without renewal before others may take it (ms). Default 15000. */
+  leaseDuration?: number;
+  /** How long the leader keeps retrying a failed renewal before giving up leadership (ms). Default 10000. */
+  renewDeadline?: number;
+  /** Wait between attempts (ms). Default 2000. */
+  retryPeriod?: number;
+  /** On stop, clear the holder so a follower takes over at once instead of after leaseDuration. Default true. */
+  releaseOnCancel?: boolean;
+  /** Called once leadership is acquired; `signal` aborts when it is lost or the elector stops. */
+  onStartedLeading: (signal: AbortSignal) => void;
+  /** Called when run() ends, whether or not it ever led. */
+  onStoppedLeading: () => void;
+  /** Called when a different holder is observed (including ourselves). */
+  onNewLeader?: (identity: string) => void;
+  log?: Logger;
+}
+
+const JITTER_FACTOR = 1.2;
+
+/** Leader election on a coordination.k8s.io Lease, following client-go's tools/leaderelection step by step. */
+export class LeaderElector {
+  readonly identity: string;
+  private readonly leaseDuration: number;
+  private readonly renewDeadline: number;
+  private readonly retryPeriod: number;
+  private readonly releaseOnCancel: boolean;
+  private readonly log: Logger;
+  private readonly requestTimeout: number;
+  // The last record seen, when we saw it (local monotonic clock: skew between hosts does not matter), and the Lease
+  // it came from (its resourceVersion makes our update fail if anyone wrote in between).
+  private observedRecord: LeaderElectionRecord = {};
+  private observedRaw = '';
+  private observedTime = 0;
+  private lease: Lease | undefined;
+  private reportedLeader = '';
+
+  constructor(private readonly opts: LeaderElectorOptions) {
+    this.leaseDuration = opts.leaseDuration ?? 15_000;
+    this.renewDeadline = opts.renewDeadline ?? 10_000;
+    this.retryPeriod = opts.retryPeriod ?? 2_000;
+    this.releaseOnCancel = opts.releaseOnCancel ?? true;
+    this.identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
+    if (this.identity === '') throw new Error('leader election: identity must not be empty');
+    if (!(this.leaseDuration > this.renewDeadline)) throw new Error('leaseDuration must be greater than renewDeadline');
+    if (!(this.renewDeadline > JITTER_FACTOR * this.retryPeriod)) throw new Error('renewDeadline must be greater than retryPeriod*1.2');
+    if (!(this.retryPeriod > 0)) throw new Error('retryPeriod must be greater than zero');
+    // One hung request must not cost the lease (controller-runtime: max(1s, renewDeadline/2)).
+    this.requestTimeout = Math.max(1000, this.renewDeadline / 2);
+    this.log = (opts.log ?? rootLog).withName('leaderelection').withValues({ lease: `${opts.namespace}/${opts.name}` });
+  }
+
+  isLeader(): boolean {
+    return this.observedRecord.holderIdentity === this.identity;
+  }
+
+  /** The holder last observed ('' if none). */
+  getLeader(): string {
+    return this.observedRecord.holderIdentity ?? '';
+  }
+
+  /**
+   * Campaigns until leadership is acquired, then renews until it is lost or `signal` aborts; releases the lease
+   * on the way out when releaseOnCancel. Resolves when done; never rejects for API errors.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    const gauge = leaderElectionMasterStatus.labels({ name: this.opts.name });
+    try {
+      if (!(await this.acquire(signal))) return;
+      gauge.set(1);
+      const leading = new AbortController();
+      try {
+        this.opts.onStartedLeading(leading.signal);
+        await this.renew(signal);
+      } finally {
+        leading.abort(new Error('leader election lost'));
+        if (this.releaseOnCancel) await this.release();
+      }
+    } finally {
+      gauge.set(0);
+      this.opts.onStoppedLeading();
+    }
+  }
+
+  private async acquire(signal: AbortSignal): Promise<boolean> {
+    this.log.info('attempting to acquire leader lease');
+    while (!signal.aborted) {
+      if (await this.tryAcquireOrRenew(signal)) {
+        this.log.info('successfully acquired lease', { identity: this.identity });
+        return true;
+      }
+      await sleep(this.retryPeriod * (1 + Math.random() * JITTER_FACTOR), signal);
+    }
+    return false;
+  }
+
+  /** Returns when renewal has failed for renewDeadline (leadership lost) or `signal` aborted. */
+  private async renew(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const deadline = performance.now() + this.renewDeadline;
+      let renewed = false;
+      for (;;) {
+        if (await this.tryAcquireOrRenew(signal)) {
+          renewed = true;
+          break;
+        }
+        if (signal.aborted || performance.now() + this.retryPeriod > deadline) break;
+        await sleep(this.retryPeriod, signal);
+      }
+      if (signal.aborted) return;
+      if (!renewed) {
+        this.log.info('failed to renew lease: timed out', { renewDeadlineMs: this.renewDeadline });
+        return;
+      }
+      await sleep(this.retryPeriod, signal);
+    }
+  }
+
+  /** Gives the lease up: holder cleared, duration 1 s, so followers acquire on their next try. */
+  private async release(): Promise<void> {
+    if (!this.isLeader() || this.lease === undefined) return;
+    const now = microTime(new Date());
+    const record: LeaderElectionRecord = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      renewTime: now,
+      acquireTime: now,
+      leaseTransitions: this.observedRecord.leaseTransitions ?? 0,
+    };
+    try {
+      const updated = await this.withTimeout(undefined, (s) =>
+        this.opts.client.update(LeaseResource, { ...this.lease!, spec: { ...this.lease!.spec, ...record } }, { signal: s }),
+      );
+      this.setObserved(updated);
+      this.log.info('released leader lease');
+    } catch (err) {
+      this.log.error(err, 'failed to release lease');
+    }
+  }
+
+  private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+    const now = new Date();
+    const record: LeaderElectionRecord = {
+      holderIdentity: this.identity,
+      leaseDurationSeconds: Math.max(1, Math.round(this.leaseDuration / 1000)),
+      renewTime: microTime(now),
+      acquireTime: microTime(now),
+    };
+
+    // Fast path: while we lead and our view is fresh, update straight from the cached Lease.
+    if (this.isLeader() && this.isLeaseValid() && this.lease !== undefined) {
+      record.acquireTime = this.observedRecord.acquireTime;
+      record.leaseTransitions = this.observedRecord.leaseTransitions;
+      try {
+        const updated = await this.withTimeout(signal, (s) =>
+          this.opts.client.update(LeaseResource, { ...this.lease!, spec: { ...this.lease!.spec, ...record } }, { signal: s }),
+        );
+        this.setObserved(updated);
+        return true;
+      } catch (err) {
+        if (signal.aborted) return false;
+        this.log.debug('failed to update lease optimistically, falling back to slow path', { error: String(err) });
+        leaderElectionSlowpathTotal.labels({ name: this.opts.name }).inc();
+      }
+    }
+
+    // 1. Get or create the Lease.
+    let current: Lease;
+    try {
+      current = await this.withTimeout(signal, (s) =>
+        this.opts.client.get(LeaseResource, { namespace: this.opts.namespace, name: this.opts.name }, { signal: s }),
+      );
+    } catch (err) {
+      if (signal.aborted) return false;
+      if (!isNotFound(err)) {
+        this.log.error(err, 'error retrieving resource lock');
+        return false;
+      }
+      try {
+        const created = await this.withTimeout(signal, (s) =>
+          this.opts.client.create(
+            LeaseResource,
+            {
+              apiVersion: LeaseResource.apiVersion,
+              kind: LeaseResource.kind,
+              metadata: { namespace: this.opts.namespace, name: this.opts.name },
+              spec: { ...record, leaseTransitions: 0 },
+            },
+            { signal: s },
+          ),
+        );
+        this.setObserved(created);
+        return true;
+      } catch (createErr) {
+        if (!signal.aborted) this.log.error(createErr, 'error initially creating leader election record');
+        return false;
+      }
+    }
+
+    // 2. Note when the record last changed; an unexpired lease held by another blocks us.
+    const raw = JSON.stringify(current.spec ?? {});
+    if (raw !== this.observedRaw) this.setObserved(current);
+    else this.lease = current;
+    const holder = current.spec?.holderIdentity ?? '';
+    if (holder !== '' && this.isLeaseValid() && !this.isLeader()) {
+      this.log.debug('lock is held and has not yet expired', { holder });
+      return false;
+    }
+
+    // 3. Take it (or keep it), counting a transition when the holder changes.
+    if (this.isLeader()) {
+      record.acquireTime = current.spec?.acquireTime;
+      record.leaseTransitions = current.spec?.leaseTransitions ?? 0;
+    } else {
+      record.leaseTransitions = (current.spec?.leaseTransitions ?? 0) + 1;
+    }
+    try {
+      const updated = await this.withTimeout(signal, (s) =>
+        this.opts.client.update(LeaseResource, { ...current, spec: { ...current.spec, ...record } }, { signal: s }),
+      );
+      this.setObserved(updated);
+      return true;
+    } catch (err) {
+      if (!signal.aborted) this.log.debug('failed to update lock', { error: String(err) });
+      return false;
+    }
+  }
+
+  private setObserved(lease: Lease): void {
+    this.lease = lease;
+    this.observedRecord = { ...(lease.spec ?? {}) };
+    this.observedRaw = JSON.stringify(lease.spec ?? {});
+    this.observedTime = performance.now();
+    const holder = this.observedRecord.holderIdentity ?? '';
+    if (holder !== this.reportedLeader) {
+      this.reportedLeader = holder;
+      if (holder !== '') {
+        this.log.info('new leader elected', { identity: holder });
+        try {
+          this.opts.onNewLeader?.(holder);
+        } catch (err) {
+          this.log.error(err, 'onNewLeader callback failed');
+        }
+      }
+    }
+  }
+
+  private isLeaseValid(): boolean {
+    const seconds = this.observedRecord.leaseDurationSeconds ?? 0;
+    return this.observedTime + seconds * 1000 > performance.now();
+  }
+
+  /** Bounds one request by requestTimeout and by `signal`. */
+  private async withTimeout<T>(signal: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(new Error(`lease request timed out after ${this.requestTimeout} ms`)), this.requestTimeout);
+    const onAbort = (): void => ac.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await fn(ac.signal);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

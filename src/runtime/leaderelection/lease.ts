@@ -1,0 +1,36 @@
+import { defineResource } from '../rest/resource.js';
+import type { KubeObject, ObjectKey, Resource } from '../rest/types.js';
+
+/** coordination.k8s.io/v1 Lease as JSON (times are MicroTime strings on the wire). */
+export interface Lease extends KubeObject {
+  spec?: LeaderElectionRecord;
+}
+
+/** The lease fields leader election reads and writes (client-go's LeaderElectionRecord). */
+export interface LeaderElectionRecord {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string;
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+export const LeaseResource: Resource<Lease> = defineResource<Lease>({
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  kind: 'Lease',
+  plural: 'leases',
+  namespaced: true,
+});
+
+/** What the elector needs from a client; RestClient satisfies it (the signal bounds each request). */
+export interface LeaseClient {
+  get<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts?: { signal?: AbortSignal }): Promise<T>;
+  create<T extends KubeObject>(res: Resource<T>, obj: T, opts?: { signal?: AbortSignal }): Promise<T>;
+  update<T extends KubeObject>(res: Resource<T>, obj: T, opts?: { signal?: AbortSignal }): Promise<T>;
+}
+
+/** metav1.MicroTime: RFC 3339 with microseconds. */
+export function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}

@@ -1,0 +1,66 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../log/index.js';
+
+/** A server the manager runs: something that listens and can be closed, such as http.Server or https.Server. */
+export interface ListeningServer {
+  listen(port: number, host: string | undefined, cb: () => void): unknown;
+  close(cb?: (err?: Error) => void): unknown;
+  address(): AddressInfo | string | null;
+  once(event: 'error', cb: (err: Error) => void): unknown;
+  off(event: 'error', cb: (err: Error) => void): unknown;
+}
+
+/** True when a bind address means "do not serve" ('0' or empty, as controller-runtime's options). */
+export function isDisabledAddress(addr: string | undefined): boolean {
+  return addr === undefined || addr === '' || addr === '0';
+}
+
+/** Splits ':8080', '127.0.0.1:8080' or '[::1]:8080'; an empty host listens on every interface. */
+export function parseBindAddress(addr: string): { host: string | undefined; port: number } {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(addr.trim());
+  if (!m) throw new Error(`invalid bind address "${addr}": want [host]:port`);
+  const host = m[1] ?? m[2];
+  const port = Number(m[3]);
+  if (port > 65535) throw new Error(`invalid bind address "${addr}": port out of range`);
+  return { host: host === '' ? undefined : host, port };
+}
+
+/**
+ * Runs `server` on `bindAddress` until `signal` aborts, then closes it (and its idle and active connections) and
+ * resolves. `onListening` gets the bound address (useful with port 0). Rejects if listening fails.
+ */
+export async function serveUntil(
+  server: ListeningServer,
+  bindAddress: string,
+  signal: AbortSignal,
+  log: Logger,
+  onListening?: (addr: AddressInfo) => void,
+): Promise<void> {
+  if (signal.aborted) return;
+  const { host, port } = parseBindAddress(bindAddress);
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const addr = server.address();
+  if (addr !== null && typeof addr === 'object') {
+    onListening?.(addr);
+    log.info('Serving', { address: `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` });
+  }
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    // Keep-alive sockets would hold close() open; drop them (http2 servers have no such method).
+    const s = server as Partial<http.Server>;
+    s.closeIdleConnections?.();
+    s.closeAllConnections?.();
+  });
+}

@@ -1,0 +1,18 @@
+export { registry, registerProcessMetrics } from './registry.js';
+export { MetricsServer, type MetricsServerOptions } from './server.js';
+export { DelegatingAuth, type AuthDecision } from './auth.js';
+export { generateSelfSignedCert, type CertKeyPair } from './selfsigned.js';
+export { workqueueMetricsProvider } from './workqueue.js';
+export { leaderElectionMasterStatus, leaderElectionSlowpathTotal } from './leaderelection.js';
+export {
+  ControllerMetrics,
+  reconcileTotal,
+  reconcileErrors,
+  terminalReconcileErrors,
+  reconcilePanics,
+  reconcileTimeouts,
+  reconcileTime,
+  workerCount,
+  activeWorkers,
+  type ReconcileOutcome,
+} from './controller.js';
