@@ -13,7 +13,7 @@ class LeaseStore {
   writes = 0;
   client(): LeaseClient {
     const fail = (code: number, reason: string) => new ApiError({ kind: 'Status', code, reason, message: reason });
-    const self = this as LeaseStore; // eslint-disable-line @typescript-eslint/no-this-alias -- closures over the store
+    const self = this as LeaseStore;
     return {
       async get<T extends KubeObject>(_r: Resource<T>, _k: ObjectKey): Promise<T> {
         if (self.failing) throw fail(500, 'InternalError');
