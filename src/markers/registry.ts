@@ -119,7 +119,7 @@ function define(): MarkerDefinition[] {
     }),
     'an admission webhook, e.g. +kubebuilder:webhook:path=/mutate-...,mutating=true,failurePolicy=fail,sideEffects=None,groups=...,resources=...,verbs=create;update,versions=v1,name=m....io,admissionReviewVersions=v1',
   );
-  add('kubebuilder:webhookconfiguration', PKG, struct({ mutating: bool, name: string }), 'names the webhook configuration object');
+  add('kubebuilder:webhookconfiguration', PKG, struct({ mutating: bool, name: opt(string) }), 'names the webhook configuration object');
 
   // type level (CRD)
   add('kubebuilder:object:root', TYPE, anon(bool, true), 'marks a Kind: +kubebuilder:object:root=true');

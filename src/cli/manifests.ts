@@ -1,0 +1,61 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { CliError } from './errors.js';
+import { readPackageVersion } from './version.js';
+
+interface ManifestsFlags {
+  paths: string[];
+  crdDir: string;
+  roleName: string;
+  maxDescLen?: number;
+  allowDangerousTypes?: boolean;
+  watch?: boolean;
+}
+
+const collectPaths = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  ...value
+    .split(/[,;]/)
+    .map((p) => p.trim())
+    .filter(Boolean),
+];
+
+const parseLength = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
+  return n;
+};
+
+/** `scaffold manifests`: CRDs, RBAC roles and webhook configurations from the `+kubebuilder` markers. */
+export function registerManifestsCommand(program: Command): void {
+  program
+    .command('manifests')
+    .description('Generate CustomResourceDefinitions, RBAC roles and webhook configurations from +kubebuilder markers')
+    .option('--paths <patterns>', 'folders to read, comma-separated; dir/... includes subfolders', collectPaths)
+    .option('--crd-dir <dir>', 'where CRDs are written', 'config/crd/bases')
+    .option('--role-name <name>', 'name of the generated ClusterRole/Roles', 'manager-role')
+    .option('--max-desc-len <n>', 'truncate descriptions to n bytes (0 drops them)', parseLength)
+    .option('--allow-dangerous-types', 'allow `number` (emitted as type: number)')
+    .option('--watch', 'regenerate whenever a source file changes')
+    .action(async (flags: ManifestsFlags) => {
+      const { runManifests } = await import('../generate/command.js');
+      const root = process.cwd();
+      const options = {
+        root,
+        paths: flags.paths && flags.paths.length > 0 ? flags.paths : undefined,
+        crdDir: flags.crdDir,
+        roleName: flags.roleName,
+        maxDescLen: flags.maxDescLen,
+        allowDangerousTypes: flags.allowDangerousTypes ?? false,
+        generatorVersion: readPackageVersion(),
+      };
+      try {
+        if (flags.watch) {
+          const { watchManifests } = await import('../generate/watch.js');
+          await watchManifests(options);
+        } else runManifests(options);
+      } catch (err) {
+        if (err instanceof Error && err.name === 'DiagnosticsError') throw new CliError(err.message);
+        throw err;
+      }
+    });
+}

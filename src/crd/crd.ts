@@ -1,0 +1,263 @@
+/**
+ * CRD assembly (controller-gen's pkg/crd/spec.go and pkg/crd/markers/crd.go): one CRD per group and Kind, one
+ * version per API folder that declares the Kind, names, scope, subresources, printer columns and the storage
+ * version rules.
+ */
+import type { Marker, TypeDecl } from '../markers/collector.js';
+import type { DiagnosticBag } from '../markers/diagnostics.js';
+import type { Package, SourceProgram } from '../markers/program.js';
+import { pluralize } from '../scaffold/flect.js';
+import { truncateDescriptions } from './description.js';
+import type { SchemaGenerator } from './schema.js';
+import type { CRDVersion, CustomResourceDefinition } from './types.js';
+import { ts } from 'ts-morph';
+
+export const VERSION_ANNOTATION = 'kubescaffold.io/version';
+
+/** An API folder: a package with +groupName (and without +kubebuilder:skip). */
+export interface GroupVersion {
+  group: string;
+  version: string;
+  pkg: Package;
+}
+
+/** A root kind found in an API folder. */
+export interface KindInfo {
+  gv: GroupVersion;
+  decl: TypeDecl;
+}
+
+export interface CRDOptions {
+  /** Our package version, recorded in the kubescaffold.io/version annotation. */
+  generatorVersion: string;
+  maxDescLen?: number;
+}
+
+export function groupVersionOf(pkg: Package): GroupVersion | undefined {
+  const groupName = pkg.markers.get('groupName');
+  if (!groupName || pkg.markers.has('kubebuilder:skip')) return undefined;
+  const versionName = pkg.markers.get('versionName');
+  return {
+    group: typeof groupName.value === 'string' ? groupName.value : '',
+    version: typeof versionName?.value === 'string' && versionName.value !== '' ? versionName.value : pkg.name,
+    pkg,
+  };
+}
+
+/** Kinds: exported interfaces marked +kubebuilder:object:root=true that have `metadata: ObjectMeta`. */
+export function findKinds(program: SourceProgram, gv: GroupVersion, diags: DiagnosticBag): KindInfo[] {
+  const out: KindInfo[] = [];
+  for (const file of gv.pkg.files) {
+    for (const decl of file.types.values()) {
+      const root = decl.markers.get('kubebuilder:object:root');
+      if (!root || root.value === false) continue;
+      if (!ts.isInterfaceDeclaration(decl.node)) {
+        diags.at(decl.pos, `+kubebuilder:object:root marks ${decl.name}, which is not an interface; declare the Kind as an exported interface`);
+        continue;
+      }
+      if (!hasObjectMeta(program, decl)) continue; // a List type or other root object: not a Kind
+      if (!decl.exported) {
+        diags.at(decl.pos, `Kind ${decl.name} must be exported (export interface ${decl.name} ...)`);
+        continue;
+      }
+      out.push({ gv, decl });
+    }
+  }
+  return out;
+}
+
+function hasObjectMeta(program: SourceProgram, decl: TypeDecl): boolean {
+  const node = decl.node as ts.InterfaceDeclaration;
+  for (const m of node.members) {
+    if (!ts.isPropertySignature(m) || !m.type || !ts.isTypeReferenceNode(m.type)) continue;
+    if (!ts.isIdentifier(m.name) || m.name.text !== 'metadata') continue;
+    const name = m.type.typeName.getText(decl.file.source);
+    const r = program.resolveName(decl.file, name);
+    if (r.kind === 'external' && ['ObjectMeta', 'V1ObjectMeta', 'k8s.V1ObjectMeta'].includes(r.name)) return true;
+  }
+  return false;
+}
+
+interface VersionedKind {
+  kind: KindInfo;
+  version: CRDVersion;
+}
+
+/** Kinds grouped by GroupKind, in controller-gen's order (by "Kind.group"). */
+export function groupKinds(kinds: readonly KindInfo[]): KindInfo[][] {
+  const byGroupKind = new Map<string, KindInfo[]>();
+  for (const k of kinds) {
+    const key = `${k.decl.name}.${k.gv.group}`;
+    byGroupKind.set(key, [...(byGroupKind.get(key) ?? []), k]);
+  }
+  return [...byGroupKind.keys()].sort().map((key) => byGroupKind.get(key)!);
+}
+
+/** Builds every CRD; problems go to `diags`. */
+export function buildCRDs(kinds: readonly KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag, opts: CRDOptions): CustomResourceDefinition[] {
+  const crds: CustomResourceDefinition[] = [];
+  for (const group of groupKinds(kinds)) {
+    const crd = buildCRD(group, gen, diags, opts);
+    if (crd) crds.push(crd);
+  }
+  return crds;
+}
+
+/** A CRD without versions: names, scope and metadata from the markers of one GroupKind's versions. */
+export function crdSkeleton(kinds: readonly KindInfo[], diags: DiagnosticBag, generatorVersion: string): CustomResourceDefinition {
+  const first = kinds[0]!;
+  const kind = first.decl.name;
+  const group = first.gv.group;
+  const plural = pluralize(kind.toLowerCase()).toLowerCase();
+  const crd: CustomResourceDefinition = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}`, annotations: { [VERSION_ANNOTATION]: generatorVersion } },
+    spec: {
+      group,
+      names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() },
+      scope: 'Namespaced',
+      versions: [],
+    },
+  };
+  applyResourceMarkers(crd, kinds, diags);
+  crd.metadata.name = `${crd.spec.names.plural}.${group}`;
+  return crd;
+}
+
+function buildCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag, opts: CRDOptions): CustomResourceDefinition | undefined {
+  const first = kinds[0]!;
+  const kind = first.decl.name;
+  const group = first.gv.group;
+  const crd = crdSkeleton(kinds, diags, opts.generatorVersion);
+  const seenVersions = new Map<string, KindInfo>();
+  const versions: VersionedKind[] = [];
+  for (const k of kinds) {
+    const dup = seenVersions.get(k.gv.version);
+    if (dup) {
+      diags.at(k.decl.pos, `Kind ${kind} of ${group} is declared twice for version ${k.gv.version} (also at ${dup.decl.pos.file}:${dup.decl.pos.line}); keep one`);
+      continue;
+    }
+    seenVersions.set(k.gv.version, k);
+    const schema = gen.kindSchema(k.decl);
+    if (opts.maxDescLen !== undefined) truncateDescriptions(schema, opts.maxDescLen);
+    versions.push({ kind: k, version: { name: k.gv.version, served: true, storage: false, schema: { openAPIV3Schema: schema } } });
+  }
+  for (const v of versions) applyVersionMarkers(v, diags);
+
+  const kept = versions.filter((v) => !v.kind.decl.markers.has('kubebuilder:skipversion'));
+  if (kept.length === 0) {
+    const skip = first.decl.markers.get('kubebuilder:skipversion');
+    if (skip && versions.length === 1) diags.at(skip.pos, 'cannot skip a version if there is only a single version; remove +kubebuilder:skipversion');
+    return undefined;
+  }
+  kept.sort((a, b) => (a.version.name < b.version.name ? -1 : a.version.name > b.version.name ? 1 : 0));
+  crd.spec.versions = kept.map((v) => v.version);
+  if (kept.length === 1) kept[0]!.version.storage = true;
+  const storage = kept.filter((v) => v.version.storage);
+  if (storage.length === 0) {
+    diags.at(
+      first.decl.pos,
+      `CRD for ${kind}.${group} has no storage version: mark the ${kind} of one version (${kept.map((v) => v.version.name).join(', ')}) with +kubebuilder:storageversion`,
+    );
+  } else if (storage.length > 1) {
+    diags.at(storage[1]!.kind.decl.pos, `CRD for ${kind}.${group} has several storage versions (${storage.map((v) => v.version.name).join(', ')}); keep +kubebuilder:storageversion on one`);
+  }
+  if (!kept.some((v) => v.version.served)) {
+    diags.at(first.decl.pos, `CRD for ${kind}.${group} does not serve any version; remove +kubebuilder:unservedversion from one`);
+  }
+  return crd;
+}
+
+/** +kubebuilder:resource and +kubebuilder:metadata are CRD-wide: every version must agree. */
+function applyResourceMarkers(crd: CustomResourceDefinition, versions: readonly KindInfo[], diags: DiagnosticBag): void {
+  const markers = versions.map((v) => v.decl.markers.get('kubebuilder:resource'));
+  const texts = new Set(markers.map((m) => JSON.stringify(m?.value ?? null)));
+  const marker = markers.find((m): m is Marker => m !== undefined);
+  if (texts.size > 1 && marker) {
+    diags.at(marker.pos, `+kubebuilder:resource differs between versions of ${crd.spec.names.kind}; write the same marker on every version`);
+    return;
+  }
+  const resource = marker ? { marker } : undefined;
+  if (resource) {
+    const r = resource.marker.value as { path?: string; singular?: string; shortName?: string[]; categories?: string[]; scope?: string };
+    if (r.path) crd.spec.names.plural = r.path;
+    if (r.singular) crd.spec.names.singular = r.singular;
+    if (r.shortName && r.shortName.length > 0) crd.spec.names.shortNames = r.shortName;
+    if (r.categories && r.categories.length > 0) crd.spec.names.categories = r.categories;
+    if (r.scope) {
+      if (r.scope !== 'Namespaced' && r.scope !== 'Cluster') {
+        diags.at(resource.marker.pos, `+kubebuilder:resource:scope must be Namespaced or Cluster, not ${JSON.stringify(r.scope)}`);
+      }
+      crd.spec.scope = r.scope;
+    }
+  }
+  for (const v of versions) {
+    for (const m of v.decl.markers.all('kubebuilder:metadata')) {
+      const x = m.value as { annotations?: string[]; labels?: string[] };
+      for (const [list, into] of [
+        [x.annotations, 'annotations'],
+        [x.labels, 'labels'],
+      ] as const) {
+        for (const kv of list ?? []) {
+          const eq = kv.indexOf('=');
+          if (eq < 0) {
+            diags.at(m.pos, `${into === 'annotations' ? 'annotation' : 'label'} ${kv} is not in 'xxx=xxx' format`);
+            continue;
+          }
+          (crd.metadata[into] ??= {})[kv.slice(0, eq)] = kv.slice(eq + 1);
+        }
+      }
+    }
+  }
+}
+
+function applyVersionMarkers(v: VersionedKind, diags: DiagnosticBag): void {
+  const ver = v.version;
+  for (const m of v.kind.decl.markers.list) {
+    switch (m.name) {
+      case 'kubebuilder:subresource:status':
+        (ver.subresources ??= {}).status = {};
+        break;
+      case 'kubebuilder:subresource:scale': {
+        const x = m.value as { specpath: string; statuspath: string; selectorpath?: string };
+        const scale: NonNullable<CRDVersion['subresources']>['scale'] = { specReplicasPath: x.specpath, statusReplicasPath: x.statuspath };
+        if (x.selectorpath !== undefined) scale.labelSelectorPath = x.selectorpath;
+        (ver.subresources ??= {}).scale = scale;
+        break;
+      }
+      case 'kubebuilder:printcolumn': {
+        const x = m.value as { name: string; type: string; JSONPath: string; description?: string; format?: string; priority?: number };
+        const types = ['integer', 'number', 'string', 'boolean', 'date'];
+        if (!types.includes(x.type)) diags.at(m.pos, `printcolumn type must be one of ${types.join(', ')}, not ${JSON.stringify(x.type)}`);
+        ver.subresources ??= {}; // controller-gen's quirk: a printer column always brings `subresources: {}`
+        (ver.additionalPrinterColumns ??= []).push({
+          name: x.name,
+          type: x.type,
+          jsonPath: x.JSONPath,
+          ...(x.description ? { description: x.description } : {}),
+          ...(x.format ? { format: x.format } : {}),
+          ...(x.priority ? { priority: x.priority } : {}),
+        });
+        break;
+      }
+      case 'kubebuilder:storageversion':
+        ver.storage = true;
+        break;
+      case 'kubebuilder:unservedversion':
+        ver.served = false;
+        break;
+      case 'kubebuilder:deprecatedversion': {
+        const x = m.value as { warning?: string };
+        ver.deprecated = true;
+        if (x.warning !== undefined) ver.deprecationWarning = x.warning;
+        break;
+      }
+      case 'kubebuilder:selectablefield': {
+        const x = m.value as { JSONPath: string };
+        (ver.selectableFields ??= []).push({ jsonPath: x.JSONPath });
+        break;
+      }
+    }
+  }
+}

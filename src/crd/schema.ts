@@ -1,0 +1,419 @@
+/**
+ * TypeScript types -> OpenAPI v3 schemas (DESIGN §4), with controller-gen's rules for required fields,
+ * descriptions and marker application. Named types are inlined (no $ref survives); a field that refers to a
+ * named type gets the type's schema with the field's description and markers on top, which is what
+ * controller-gen's allOf flattening produces.
+ */
+import { dirname } from 'node:path';
+import { ts } from 'ts-morph';
+import type { MemberInfo, SourceInfo, TypeDecl } from '../markers/collector.js';
+import { MarkerSet } from '../markers/collector.js';
+import type { DiagnosticBag, SourcePosition } from '../markers/diagnostics.js';
+import type { SourceProgram } from '../markers/program.js';
+import { applySchemaMarkers } from './apply.js';
+import { knownTypeSchema, RUNTIME_MODULE, typeMetaProperties } from './known.js';
+import type { JSONSchemaProps, JSONValue } from './types.js';
+
+export interface SchemaOptions {
+  /** Allow `number` (emitted as `type: number`); controller-gen's allowDangerousTypes. */
+  allowDangerousTypes?: boolean;
+}
+
+const looseMarkers = ['kubebuilder:validation:Schemaless', 'kubebuilder:pruning:PreserveUnknownFields', 'kubebuilder:validation:XPreserveUnknownFields', 'kubebuilder:validation:Type'];
+
+export class SchemaGenerator {
+  private readonly cache = new Map<TypeDecl, JSONSchemaProps>();
+  private readonly inProgress: TypeDecl[] = [];
+  private readonly packageOptional = new Map<string, boolean>();
+
+  constructor(
+    private readonly program: SourceProgram,
+    private readonly diags: DiagnosticBag,
+    private readonly options: SchemaOptions = {},
+  ) {}
+
+  /** The openAPIV3Schema of a Kind: its interface, with controller-gen's fixes for the top-level metadata. */
+  kindSchema(decl: TypeDecl): JSONSchemaProps {
+    const schema = this.declSchema(decl);
+    const props = schema.properties ?? {};
+    if (props.metadata) props.metadata = { type: 'object' };
+    if (schema.required) {
+      schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind' && r !== 'metadata');
+      if (schema.required.length === 0) delete schema.required;
+    }
+    return schema;
+  }
+
+  /** The schema of a named type with its description and type-level markers (cached; callers get a copy). */
+  declSchema(decl: TypeDecl, from?: SourcePosition): JSONSchemaProps {
+    const cached = this.cache.get(decl);
+    if (cached) return structuredClone(cached);
+    if (this.inProgress.includes(decl)) {
+      const cycle = [...this.inProgress.slice(this.inProgress.indexOf(decl)), decl].map((d) => d.name).join(' -> ');
+      this.diags.at(
+        from ?? decl.pos,
+        `recursive type ${cycle} cannot be described by a structural CRD schema; break the cycle, or mark the property +kubebuilder:validation:Schemaless and +kubebuilder:pruning:PreserveUnknownFields`,
+      );
+      return {};
+    }
+    this.inProgress.push(decl);
+    let schema: JSONSchemaProps;
+    try {
+      schema = this.declBody(decl);
+    } finally {
+      this.inProgress.pop();
+    }
+    if (decl.doc) schema.description = decl.doc;
+    this.checkOneOfMembers(decl, schema);
+    applySchemaMarkers(schema, decl.markers.list, 'type', this.diags);
+    this.cache.set(decl, schema);
+    return structuredClone(schema);
+  }
+
+  private declBody(decl: TypeDecl): JSONSchemaProps {
+    const node = decl.node;
+    if (!ts.isEnumDeclaration(node) && node.typeParameters && node.typeParameters.length > 0) {
+      this.diags.at(decl.pos, `generic type ${decl.name} cannot be used in a CRD schema; declare a concrete type`);
+      return {};
+    }
+    if (ts.isInterfaceDeclaration(node)) return this.objectSchema(node.members, decl.file, node.heritageClauses);
+    if (ts.isEnumDeclaration(node)) return this.enumSchema(node, decl.file);
+    if (isLoose(node.type) && looseMarkers.some((m) => decl.markers.has(m))) return {};
+    return this.typeSchema(node.type, decl.file);
+  }
+
+  private at(file: SourceInfo, node: ts.Node): SourcePosition {
+    const lc = file.source.getLineAndCharacterOfPosition(node.getStart(file.source));
+    return { file: file.path, line: lc.line + 1, column: lc.character + 1 };
+  }
+
+  private error(file: SourceInfo, node: ts.Node, message: string): JSONSchemaProps {
+    this.diags.at(this.at(file, node), message);
+    return {};
+  }
+
+  typeSchema(node: ts.TypeNode, file: SourceInfo): JSONSchemaProps {
+    switch (node.kind) {
+      case ts.SyntaxKind.StringKeyword:
+        return { type: 'string' };
+      case ts.SyntaxKind.BooleanKeyword:
+        return { type: 'boolean' };
+      case ts.SyntaxKind.NumberKeyword:
+        if (this.options.allowDangerousTypes) return { type: 'number' };
+        return this.error(
+          file,
+          node,
+          "number is a float, the usage of which is highly discouraged (support varies across languages): use int32 or int64 (import type { int32 } from 'kubescaffold/runtime'), a string, or run with --allow-dangerous-types to emit type: number",
+        );
+      case ts.SyntaxKind.AnyKeyword:
+      case ts.SyntaxKind.UnknownKeyword:
+        return this.error(
+          file,
+          node,
+          `${node.getText(file.source)} cannot be described by a CRD schema: use a concrete type, JSONValue from 'kubescaffold/runtime' for arbitrary JSON, or mark the property +kubebuilder:validation:Schemaless with +kubebuilder:pruning:PreserveUnknownFields`,
+        );
+      case ts.SyntaxKind.ObjectKeyword:
+        return this.error(file, node, 'object has no schema: declare an interface, or use Record<string, T> for a map');
+      case ts.SyntaxKind.BigIntKeyword:
+        return this.error(file, node, 'bigint does not survive JSON: use int64 or a string');
+      case ts.SyntaxKind.NullKeyword:
+      case ts.SyntaxKind.UndefinedKeyword:
+      case ts.SyntaxKind.VoidKeyword:
+      case ts.SyntaxKind.NeverKeyword:
+        return this.error(file, node, `${node.getText(file.source)} alone has no schema; write T | null for a nullable value`);
+    }
+    if (ts.isParenthesizedTypeNode(node)) return this.typeSchema(node.type, file);
+    if (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword) return this.typeSchema(node.type, file);
+    if (ts.isLiteralTypeNode(node)) return this.literalSchema(node, file);
+    if (ts.isArrayTypeNode(node)) return { type: 'array', items: this.typeSchema(node.elementType, file) };
+    if (ts.isUnionTypeNode(node)) return this.unionSchema(node, file);
+    if (ts.isIntersectionTypeNode(node)) return this.intersectionSchema(node, file);
+    if (ts.isTypeLiteralNode(node)) return this.objectSchema(node.members, file);
+    if (ts.isTypeReferenceNode(node)) return this.referenceSchema(node, file);
+    if (ts.isTupleTypeNode(node)) return this.error(file, node, 'tuples cannot be described by a CRD schema: use an array (T[]) or an interface');
+    if (ts.isFunctionTypeNode(node) || ts.isConstructorTypeNode(node)) return this.error(file, node, 'functions cannot be part of an API type');
+    if (ts.isTemplateLiteralTypeNode(node)) return this.error(file, node, 'template literal types are not supported: use string with +kubebuilder:validation:Pattern');
+    return this.error(file, node, `${ts.SyntaxKind[node.kind]} types are not supported in CRD schemas: write the type out as an interface, union of literals, array or Record`);
+  }
+
+  private literalSchema(node: ts.LiteralTypeNode, file: SourceInfo): JSONSchemaProps {
+    const lit = node.literal;
+    if (ts.isStringLiteral(lit) || ts.isNoSubstitutionTemplateLiteral(lit)) return { type: 'string', enum: [lit.text] };
+    if (lit.kind === ts.SyntaxKind.TrueKeyword || lit.kind === ts.SyntaxKind.FalseKeyword) return { type: 'boolean', enum: [lit.kind === ts.SyntaxKind.TrueKeyword] };
+    if (ts.isNumericLiteral(lit) || ts.isPrefixUnaryExpression(lit)) {
+      const value = Number(lit.getText(file.source));
+      if (Number.isInteger(value)) return { type: 'integer', enum: [value] };
+      if (this.options.allowDangerousTypes) return { type: 'number', enum: [value] };
+      return this.error(file, node, 'non-integer number literals need --allow-dangerous-types (floats are discouraged in CRDs)');
+    }
+    return this.error(file, node, `${node.getText(file.source)} cannot be described by a CRD schema`);
+  }
+
+  /** `'A' | 'B'` -> enum; `T | null` -> nullable; `int32 | string` -> int-or-string. */
+  private unionSchema(node: ts.UnionTypeNode, file: SourceInfo): JSONSchemaProps {
+    let nullable = false;
+    const members: ts.TypeNode[] = [];
+    for (const t of node.types) {
+      if (t.kind === ts.SyntaxKind.UndefinedKeyword) continue;
+      if (ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) {
+        nullable = true;
+        continue;
+      }
+      members.push(t);
+    }
+    if (members.length === 0) return this.error(file, node, 'a union of only null/undefined has no schema');
+    const schemas = members.map((m) => this.typeSchema(m, file));
+    let out: JSONSchemaProps | undefined;
+    if (schemas.length === 1) out = schemas[0];
+    else if (schemas.every((s) => s.enum && s.type === schemas[0]!.type)) {
+      const values: JSONValue[] = [];
+      for (const s of schemas) for (const v of s.enum ?? []) if (!values.some((x) => JSON.stringify(x) === JSON.stringify(v))) values.push(v);
+      out = schemas[0]!.type === 'boolean' && values.length === 2 ? { type: 'boolean' } : { type: schemas[0]!.type!, enum: values };
+    } else if (schemas.every((s) => s.type === 'string' && (s.enum || Object.keys(s).length === 1 || s.format === undefined))) {
+      out = { type: 'string' }; // 'a' | string: an open set of strings
+    } else if (schemas.length === 2 && schemas.some((s) => s.type === 'string' && !s.enum) && schemas.some((s) => (s.type === 'integer' || s.type === 'number') && !s.enum)) {
+      out = knownTypeSchema('IntOrString')!;
+    }
+    if (!out) {
+      return this.error(
+        file,
+        node,
+        `the union ${node.getText(file.source)} cannot be described by a structural CRD schema: use a union of literals of one type, T | null, int32 | string (int-or-string), or one interface with optional properties`,
+      );
+    }
+    if (nullable) out.nullable = true;
+    return out;
+  }
+
+  /** `A & B` of object types merges their properties, like extends. */
+  private intersectionSchema(node: ts.IntersectionTypeNode, file: SourceInfo): JSONSchemaProps {
+    const out: JSONSchemaProps = { type: 'object', properties: {} };
+    for (const t of node.types) {
+      const s = this.typeSchema(t, file);
+      if (s.type !== 'object' || !s.properties) return this.error(file, t, 'only object types can be intersected (A & B)');
+      mergeObject(out, s);
+    }
+    return finishObject(out);
+  }
+
+  private enumSchema(node: ts.EnumDeclaration, file: SourceInfo): JSONSchemaProps {
+    const values: JSONValue[] = [];
+    let next = 0;
+    for (const m of node.members) {
+      const init = m.initializer;
+      if (!init) values.push(next++);
+      else if (ts.isStringLiteral(init) || ts.isNoSubstitutionTemplateLiteral(init)) values.push(init.text);
+      else if (ts.isNumericLiteral(init)) {
+        next = Number(init.text) + 1;
+        values.push(Number(init.text));
+      } else if (ts.isPrefixUnaryExpression(init) && init.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(init.operand)) {
+        next = -Number(init.operand.text) + 1;
+        values.push(-Number(init.operand.text));
+      } else return this.error(file, m, 'enum members must be string or number literals');
+    }
+    const strings = values.filter((v) => typeof v === 'string').length;
+    if (strings > 0 && strings < values.length) return this.error(file, node.name, 'an enum mixing strings and numbers cannot be described by a CRD schema');
+    if (strings === 0 && values.some((v) => !Number.isInteger(v))) return this.error(file, node.name, 'enum values must be integers or strings');
+    return { type: strings > 0 ? 'string' : 'integer', enum: values };
+  }
+
+  private referenceSchema(node: ts.TypeReferenceNode, file: SourceInfo): JSONSchemaProps {
+    const name = entityName(node.typeName);
+    const args = node.typeArguments ?? [];
+    const local = file.types.has(name) || file.imports.has(name.split('.')[0]!);
+    if (!local) {
+      switch (name) {
+        case 'Array':
+        case 'ReadonlyArray':
+          if (args.length === 1) return { type: 'array', items: this.typeSchema(args[0]!, file) };
+          break;
+        case 'Record':
+          if (args.length === 2) return this.recordSchema(args[0]!, args[1]!, file);
+          break;
+        case 'Date':
+          return this.error(file, node, "Date does not survive JSON: use Time from 'kubescaffold/runtime' (a string with format date-time)");
+        case 'Map':
+        case 'Set':
+          return this.error(file, node, `${name} does not survive JSON: use Record<string, T> or an array`);
+      }
+    }
+    if (args.length > 0) return this.error(file, node, `generic type ${node.getText(file.source)} cannot be used in a CRD schema; declare a concrete type`);
+    const resolved = this.program.resolveName(file, name);
+    switch (resolved.kind) {
+      case 'decl':
+        return this.declSchema(resolved.decl, this.at(file, node));
+      case 'external':
+        return this.externalSchema(resolved.module, resolved.name, file, node);
+      case 'unresolved':
+        return this.error(file, node, resolved.why);
+    }
+  }
+
+  private externalSchema(module: string, name: string, file: SourceInfo, node: ts.Node): JSONSchemaProps {
+    if (module === RUNTIME_MODULE || module === '@kubernetes/client-node') {
+      const k8sName = name.startsWith('k8s.') ? name.slice(4) : module === '@kubernetes/client-node' ? name : undefined;
+      const known = knownTypeSchema(name) ?? (k8sName ? knownTypeSchema(k8sName) : undefined);
+      if (known) return known;
+      if (k8sName) {
+        return this.error(file, node, `the Kubernetes type ${k8sName} has no bundled schema; declare the fields you need as an interface`);
+      }
+      return this.error(file, node, `${name} from '${module}' has no CRD schema`);
+    }
+    return this.error(file, node, `types from the package '${module}' cannot be read; declare ${name} in the project, or import it from 'kubescaffold/runtime'`);
+  }
+
+  private recordSchema(key: ts.TypeNode, value: ts.TypeNode, file: SourceInfo): JSONSchemaProps {
+    const keySchema = this.typeSchema(key, file);
+    if (keySchema.type !== 'string') return this.error(file, key, 'map keys must be strings (Record<string, T>)');
+    return { type: 'object', additionalProperties: this.typeSchema(value, file) };
+  }
+
+  /** An interface or object literal: properties, index signature, `extends` (merged like Go embedding). */
+  private objectSchema(members: ts.NodeArray<ts.TypeElement>, file: SourceInfo, heritage?: ts.NodeArray<ts.HeritageClause>): JSONSchemaProps {
+    const out: JSONSchemaProps = { type: 'object', properties: {} };
+    for (const clause of heritage ?? []) {
+      for (const base of clause.types) this.mergeBase(out, base, file);
+    }
+    const required: string[] = [];
+    const immutableOptional: string[] = [];
+    const packageOptional = this.isPackageOptional(file);
+    for (const m of members) {
+      if (ts.isIndexSignatureDeclaration(m)) {
+        const param = m.parameters[0];
+        if (!param?.type || param.type.kind !== ts.SyntaxKind.StringKeyword) {
+          this.error(file, m, 'index signatures must have string keys ({ [key: string]: T })');
+          continue;
+        }
+        out.additionalProperties = this.typeSchema(m.type, file);
+        continue;
+      }
+      if (!ts.isPropertySignature(m)) {
+        this.error(file, m, 'only properties can be part of an API type (no methods or call signatures)');
+        continue;
+      }
+      const name = propertyName(m.name);
+      if (name === undefined) {
+        this.error(file, m.name, 'property names must be identifiers or string literals');
+        continue;
+      }
+      if (!m.type) {
+        this.error(file, m, `property ${name} needs a type annotation`);
+        continue;
+      }
+      const info = file.members.get(m) ?? { markers: new MarkerSet(), doc: '' };
+      const isRequired = fieldRequired(info, m.questionToken !== undefined, packageOptional);
+      if (isRequired) required.push(name);
+      else if (info.markers.has('k8s:immutable')) immutableOptional.push(name);
+      out.properties![name] = this.fieldSchema(m.type, info, file);
+    }
+    if (required.length > 0) out.required = [...new Set([...(out.required ?? []), ...required])].sort();
+    for (const f of immutableOptional) {
+      (out['x-kubernetes-validations'] ??= []).push({ rule: `!has(oldSelf.${f}) || has(self.${f})`, message: `field ${f} is immutable once set` });
+    }
+    if (out.additionalProperties && Object.keys(out.properties!).length > 0) {
+      this.diags.at(this.at(file, members[0]!), 'an object cannot have both properties and an index signature in a structural CRD schema; use one or the other');
+    }
+    return finishObject(out);
+  }
+
+  private fieldSchema(type: ts.TypeNode, info: MemberInfo, file: SourceInfo): JSONSchemaProps {
+    let schema: JSONSchemaProps;
+    if (info.markers.has('kubebuilder:validation:Schemaless') || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m)))) schema = {};
+    else schema = this.typeSchema(type, file);
+    if (info.doc) schema.description = info.doc;
+    // Field rules come before the type's rules, as controller-gen's allOf flattening orders them.
+    const typeRules = schema['x-kubernetes-validations'];
+    delete schema['x-kubernetes-validations'];
+    applySchemaMarkers(schema, info.markers.list, 'field', this.diags);
+    if (typeRules) schema['x-kubernetes-validations'] = [...(schema['x-kubernetes-validations'] ?? []), ...typeRules];
+    return schema;
+  }
+
+  /** Members of AtMostOneOf/ExactlyOneOf/AtLeastOneOf groups must be optional (controller-gen's rule). */
+  private checkOneOfMembers(decl: TypeDecl, schema: JSONSchemaProps): void {
+    for (const name of ['kubebuilder:validation:AtMostOneOf', 'kubebuilder:validation:ExactlyOneOf', 'kubebuilder:validation:AtLeastOneOf']) {
+      for (const m of decl.markers.all(name)) {
+        for (const f of (m.value as string[] | null) ?? []) {
+          if (schema.required?.includes(f)) {
+            this.diags.at(m.pos, `field ${f} is part of OneOf constraint and cannot be required; make it optional (${f}?: ...)`);
+          }
+        }
+      }
+    }
+  }
+
+  private mergeBase(out: JSONSchemaProps, base: ts.ExpressionWithTypeArguments, file: SourceInfo): void {
+    const name = base.expression.getText(file.source);
+    const resolved = this.program.resolveName(file, name);
+    if (resolved.kind === 'external' && (resolved.name === 'TypeMeta' || resolved.name === 'KubeObject')) {
+      Object.assign(out.properties!, typeMetaProperties());
+      if (resolved.name === 'KubeObject') out.properties!.metadata = { type: 'object' };
+      return;
+    }
+    if (base.typeArguments && base.typeArguments.length > 0) {
+      this.error(file, base, `generic type ${name} cannot be used in a CRD schema; declare a concrete type`);
+      return;
+    }
+    let s: JSONSchemaProps;
+    if (resolved.kind === 'decl') s = this.declSchema(resolved.decl, this.at(file, base));
+    else if (resolved.kind === 'external') s = this.externalSchema(resolved.module, resolved.name, file, base);
+    else {
+      this.error(file, base, resolved.why);
+      return;
+    }
+    if (s.type !== 'object') {
+      this.error(file, base, `${name} is not an object type and cannot be extended`);
+      return;
+    }
+    mergeObject(out, s);
+  }
+
+  private isPackageOptional(file: SourceInfo): boolean {
+    const dir = dirname(file.path);
+    let v = this.packageOptional.get(dir);
+    if (v === undefined) {
+      v = this.program.loadPackage(dir).markers.has('kubebuilder:validation:Optional');
+      this.packageOptional.set(dir, v);
+    }
+    return v;
+  }
+}
+
+/** controller-gen's required rules (pkg/crd/schema.go structToSchema), with `?` in the role of omitempty. */
+export function fieldRequired(info: MemberInfo, questionToken: boolean, packageOptional: boolean): boolean {
+  const m = info.markers;
+  if (m.has('kubebuilder:validation:Optional')) return false;
+  if (m.has('kubebuilder:validation:Required')) return true;
+  if (m.has('optional') || m.has('k8s:optional')) return false;
+  if (m.has('required') || m.has('k8s:required')) return true;
+  if (packageOptional) return false;
+  return !questionToken;
+}
+
+/** Embedded object: properties and required merged into the parent (controller-gen's allOf flattening). */
+function mergeObject(out: JSONSchemaProps, s: JSONSchemaProps): void {
+  Object.assign(out.properties!, s.properties ?? {});
+  if (s.required) out.required = [...new Set([...(out.required ?? []), ...s.required])].sort();
+  if (s['x-kubernetes-validations']) out['x-kubernetes-validations'] = [...(out['x-kubernetes-validations'] ?? []), ...s['x-kubernetes-validations']];
+  if (s.additionalProperties !== undefined) out.additionalProperties = s.additionalProperties;
+}
+
+function finishObject(s: JSONSchemaProps): JSONSchemaProps {
+  if (s.properties && Object.keys(s.properties).length === 0) delete s.properties;
+  return s;
+}
+
+function isLoose(t: ts.TypeNode): boolean {
+  if (t.kind === ts.SyntaxKind.AnyKeyword || t.kind === ts.SyntaxKind.UnknownKeyword) return true;
+  if (ts.isUnionTypeNode(t)) return t.types.some(isLoose);
+  return false;
+}
+
+function entityName(n: ts.EntityName): string {
+  return ts.isIdentifier(n) ? n.text : `${entityName(n.left)}.${n.right.text}`;
+}
+
+function propertyName(n: ts.PropertyName): string | undefined {
+  if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return n.text;
+  return undefined;
+}

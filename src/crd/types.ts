@@ -1,0 +1,90 @@
+/** The OpenAPI v3 schema subset of apiextensions.k8s.io/v1 JSONSchemaProps, and the CRD object we emit. */
+
+export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
+export interface JSONSchemaProps {
+  type?: string;
+  format?: string;
+  title?: string;
+  description?: string;
+  default?: JSONValue;
+  example?: JSONValue;
+  enum?: JSONValue[];
+  nullable?: boolean;
+  maximum?: number;
+  exclusiveMaximum?: boolean;
+  minimum?: number;
+  exclusiveMinimum?: boolean;
+  multipleOf?: number;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  maxItems?: number;
+  minItems?: number;
+  uniqueItems?: boolean;
+  maxProperties?: number;
+  minProperties?: number;
+  required?: string[];
+  items?: JSONSchemaProps;
+  properties?: Record<string, JSONSchemaProps>;
+  additionalProperties?: JSONSchemaProps | boolean;
+  allOf?: JSONSchemaProps[];
+  anyOf?: JSONSchemaProps[];
+  oneOf?: JSONSchemaProps[];
+  not?: JSONSchemaProps;
+  externalDocs?: { url: string; description?: string };
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-list-type'?: string;
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: string;
+  'x-kubernetes-validations'?: ValidationRule[];
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  priority?: number;
+}
+
+export interface CRDVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  deprecated?: boolean;
+  deprecationWarning?: string;
+  schema: { openAPIV3Schema: JSONSchemaProps };
+  subresources?: { status?: Record<string, never>; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
+  additionalPrinterColumns?: PrinterColumn[];
+  selectableFields?: Array<{ jsonPath: string }>;
+}
+
+export interface CustomResourceDefinition {
+  apiVersion: 'apiextensions.k8s.io/v1';
+  kind: 'CustomResourceDefinition';
+  metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  spec: {
+    group: string;
+    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[]; categories?: string[] };
+    scope: string;
+    versions: CRDVersion[];
+  };
+}
+
+/** A deep copy of a schema (schemas are shared between fields and must not be mutated in place). */
+export function cloneSchema(s: JSONSchemaProps): JSONSchemaProps {
+  return structuredClone(s);
+}

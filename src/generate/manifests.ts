@@ -1,0 +1,69 @@
+/**
+ * `scaffold manifests`: reads the project's sources once, validates everything, and only then returns the files
+ * to write (CRDs, RBAC roles, webhook configurations). Nothing here touches the disk except reading sources.
+ */
+import { join, relative } from 'node:path';
+import { buildCRDs, findKinds, groupVersionOf, type GroupVersion, type KindInfo } from '../crd/crd.js';
+import { SchemaGenerator } from '../crd/schema.js';
+import { checkStructural } from '../crd/structural.js';
+import type { CustomResourceDefinition } from '../crd/types.js';
+import type { Marker } from '../markers/collector.js';
+import { DiagnosticBag, DiagnosticsError } from '../markers/diagnostics.js';
+import { expandPaths, SourceProgram, type Package } from '../markers/program.js';
+import { generateRoles } from '../rbac/index.js';
+import { generateWebhookConfigurations } from '../webhook/index.js';
+import { toYamlFile } from './yaml.js';
+
+export interface ManifestsOptions {
+  /** The project root (where PROJECT is); relative paths below are relative to it. */
+  root: string;
+  /** Go-style package patterns: `./...` (default), `./api/...`, `./internal/controller`. */
+  paths?: readonly string[];
+  crdDir?: string;
+  rbacDir?: string;
+  webhookDir?: string;
+  roleName?: string;
+  maxDescLen?: number;
+  allowDangerousTypes?: boolean;
+  /** Recorded in the CRDs' kubescaffold.io/version annotation. */
+  generatorVersion: string;
+}
+
+export interface OutputFile {
+  /** Absolute path. */
+  path: string;
+  content: string;
+}
+
+export interface ManifestsResult {
+  files: OutputFile[];
+  crds: CustomResourceDefinition[];
+}
+
+/** Everything `scaffold manifests` would write; throws DiagnosticsError (and returns nothing) on any problem. */
+export function planManifests(opts: ManifestsOptions, program = new SourceProgram(opts.root)): ManifestsResult {
+  const diags = new DiagnosticBag();
+  const packages = expandPaths(opts.root, opts.paths ?? ['./...']).map((dir) => program.loadPackage(dir));
+  const gvs = packages.map(groupVersionOf).filter((gv): gv is GroupVersion => gv !== undefined);
+  const kinds: KindInfo[] = gvs.flatMap((gv) => findKinds(program, gv, diags));
+  const gen = new SchemaGenerator(program, diags, { allowDangerousTypes: opts.allowDangerousTypes ?? false });
+  const crds = buildCRDs(kinds, gen, diags, { generatorVersion: opts.generatorVersion, maxDescLen: opts.maxDescLen });
+  for (const crd of crds) checkStructural(crd, kinds, diags);
+  const packageMarkers: Marker[] = packages.flatMap((p: Package) => p.markers.list);
+  const roles = generateRoles(packageMarkers, opts.roleName ?? 'manager-role');
+  const webhooks = generateWebhookConfigurations(packageMarkers, diags);
+  for (const f of program.loadedFiles()) diags.items.push(...f.diagnostics.items);
+  if (!diags.empty) throw new DiagnosticsError(diags.items, opts.root);
+
+  const files: OutputFile[] = [];
+  const crdDir = join(opts.root, opts.crdDir ?? 'config/crd/bases');
+  for (const crd of crds) files.push({ path: join(crdDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`), content: toYamlFile([crd]) });
+  if (roles.length > 0) files.push({ path: join(opts.root, opts.rbacDir ?? 'config/rbac', 'role.yaml'), content: toYamlFile(roles) });
+  if (webhooks.length > 0) files.push({ path: join(opts.root, opts.webhookDir ?? 'config/webhook', 'manifests.yaml'), content: toYamlFile(webhooks) });
+  return { files, crds };
+}
+
+/** A file path for messages. */
+export function displayPath(root: string, path: string): string {
+  return relative(root, path) || path;
+}

@@ -1,0 +1,27 @@
+/** Writes generated files, touching only those whose content changed (so watchers and make see real changes). */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface GeneratedFile {
+  /** Absolute path. */
+  path: string;
+  content: string;
+}
+
+/** Returns the paths that were written (new or changed). */
+export function writeChanged(files: readonly GeneratedFile[]): string[] {
+  const written: string[] = [];
+  for (const f of files) {
+    let old: string | undefined;
+    try {
+      old = readFileSync(f.path, 'utf8');
+    } catch {
+      old = undefined;
+    }
+    if (old === f.content) continue;
+    mkdirSync(dirname(f.path), { recursive: true });
+    writeFileSync(f.path, f.content);
+    written.push(f.path);
+  }
+  return written;
+}
