@@ -3,7 +3,9 @@ import { registerCreateCommand } from './create-api.js';
 import { registerEditCommand } from './edit.js';
 import { registerEnvtestCommand } from './envtest.js';
 import { CliError } from './errors.js';
+import { registerGenerateCommand } from './generate.js';
 import { registerInitCommand } from './init.js';
+import { registerManifestsCommand } from './manifests.js';
 import { readPackageVersion } from './version.js';
 
 /** Builds the `scaffold` program. Command modules load their heavy dependencies lazily, inside actions. */
@@ -17,6 +19,8 @@ export function buildProgram(): Command {
   registerInitCommand(program);
   registerCreateCommand(program);
   registerEditCommand(program);
+  registerManifestsCommand(program);
+  registerGenerateCommand(program);
   registerEnvtestCommand(program);
   return program;
 }
