@@ -1,0 +1,236 @@
+/**
+ * TestEnvironment: a real etcd + kube-apiserver for integration tests, started the way
+ * controller-runtime's envtest starts them (reference/envtest.md §1).
+ *
+ * Lifecycle: start() → use kubeConfig → stop(). Everything lives in one temp directory, removed on stop.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { APIServer, CERT_FILES, type APIServerConfig } from './apiserver.js';
+import { findBinaries, type Binaries } from './binaries.js';
+import { generateControlPlaneCerts, type ControlPlaneCerts } from './certs.js';
+import { onProcessExit } from './cleanup.js';
+import { asCRD, installCRDs, readCRDs, waitForCRDs, type CustomResourceDefinition } from './crds.js';
+import { Etcd } from './etcd.js';
+import { kubeconfigYaml, toKubeConfig } from './kubeconfig.js';
+import { freePort } from './ports.js';
+import { AdminClient, type AdminCredentials } from './request.js';
+import { pollUntil, ProcessExitedError } from './wait.js';
+
+export interface TestEnvironmentOptions {
+  /** Files or directories of CRD manifests (YAML or JSON) to install before start() resolves. */
+  crdDirectoryPaths?: string[];
+  /** CRD objects to install, in addition to those read from crdDirectoryPaths. */
+  crds?: object[];
+  /** Fail when a crdDirectoryPaths entry does not exist. Default false, as in envtest. */
+  errorIfCRDPathMissing?: boolean;
+  /** Directory holding kube-apiserver and etcd; KUBEBUILDER_ASSETS takes precedence. Default: the cache. */
+  binaryAssetsDirectory?: string;
+  /** Copy etcd's and kube-apiserver's output to stderr. Default: KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true. */
+  attachControlPlaneOutput?: boolean;
+  /** Milliseconds allowed for each of: etcd ready, apiserver ready, CRDs served. Default 60000. */
+  startTimeout?: number;
+  /** Milliseconds to wait after SIGTERM before SIGKILL. Default 20000. */
+  stopTimeout?: number;
+  /** Extra kube-apiserver flags, overriding the defaults: { 'feature-gates': 'Foo=true' }. */
+  apiServerFlags?: Record<string, string>;
+}
+
+/** Attempts at starting the control plane: a freshly probed port can be taken by someone else before we bind it. */
+const START_ATTEMPTS = 5;
+
+function isPortConflict(err: unknown): boolean {
+  return err instanceof ProcessExitedError && /address already in use|bind: /i.test(err.process.recentOutput());
+}
+
+export class TestEnvironment {
+  /** @kubernetes/client-node configuration for the admin user (group system:masters). */
+  readonly kubeConfig: KubeConfig;
+  /** https://127.0.0.1:<port> */
+  readonly server: string;
+  /** The binaries this environment runs, and their Kubernetes version. */
+  readonly binaries: Binaries;
+  /** This environment's temporary directory (certificates, etcd data); removed by stop(). */
+  readonly tempDir: string;
+
+  private apiServer: APIServer | undefined;
+  private stopping: Promise<void> | undefined;
+  /** Every CRD installed so far, by name: a restarted apiserver is ready only once they serve again. */
+  private readonly crds = new Map<string, CustomResourceDefinition>();
+
+  private constructor(
+    binaries: Binaries,
+    dir: string,
+    private readonly etcd: Etcd,
+    apiServer: APIServer,
+    private readonly apiServerConfig: APIServerConfig,
+    private readonly creds: AdminCredentials,
+    private readonly admin: AdminClient,
+    private readonly opts: Required<Pick<TestEnvironmentOptions, 'startTimeout' | 'stopTimeout'>>,
+    private readonly forgetOnExit: () => void,
+  ) {
+    this.binaries = binaries;
+    this.tempDir = dir;
+    this.apiServer = apiServer;
+    this.server = creds.server;
+    this.kubeConfig = toKubeConfig(creds);
+  }
+
+  /** Starts etcd and kube-apiserver, waits until they serve, and installs the CRDs. */
+  static async start(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
+    const startTimeout = options.startTimeout ?? 60_000;
+    const stopTimeout = options.stopTimeout ?? 20_000;
+    const attachOutput = options.attachControlPlaneOutput ?? process.env.KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT === 'true';
+    const binaries = await findBinaries({ binaryAssetsDirectory: options.binaryAssetsDirectory });
+    // Read CRDs first: a bad manifest should fail before any process starts.
+    const crds = [
+      ...(await readCRDs(options.crdDirectoryPaths ?? [], options.errorIfCRDPathMissing ?? false)),
+      ...(options.crds ?? []).map((c, i) => asCRD(c, `crds[${i}]`)),
+    ];
+
+    const dir = await mkdtemp(join(tmpdir(), 'kubescaffold-envtest-'));
+    const forgetOnExit = onProcessExit(() => rmSync(dir, { recursive: true, force: true }));
+    const started: Array<Etcd | APIServer> = [];
+    let admin: AdminClient | undefined;
+    try {
+      const certDir = join(dir, 'certs');
+      await writeCerts(certDir, await generateControlPlaneCerts());
+      for (let attempt = 1; ; attempt++) {
+        const [clientPort, peerPort, port] = [await freePort(), await freePort(), await freePort()];
+        const etcdDataDir = join(dir, 'etcd');
+        await rm(etcdDataDir, { recursive: true, force: true });
+        const creds = await credentials(certDir, port);
+        admin = new AdminClient(creds);
+        try {
+          const etcd = await Etcd.start({ binary: binaries.etcd, dataDir: etcdDataDir, clientPort, peerPort, attachOutput, removeOnOrphan: dir }, startTimeout);
+          started.push(etcd);
+          const apiConfig: APIServerConfig = { binary: binaries.kubeApiserver, certDir, port, etcdURL: etcd.url, flags: options.apiServerFlags, attachOutput };
+          const apiServer = await APIServer.start(apiConfig, admin, startTimeout);
+          started.push(apiServer);
+          await waitForDefaultNamespace(admin, apiServer, startTimeout);
+          await installAndWait(admin, crds, startTimeout);
+          const env = new TestEnvironment(binaries, dir, etcd, apiServer, apiConfig, creds, admin, { startTimeout, stopTimeout }, forgetOnExit);
+          env.remember(crds);
+          return env;
+        } catch (err) {
+          await stopAll(started.splice(0), stopTimeout);
+          admin.close();
+          if (!isPortConflict(err) || attempt >= START_ATTEMPTS) throw err;
+        }
+      }
+    } catch (err) {
+      await stopAll(started, stopTimeout);
+      admin?.close();
+      await rm(dir, { recursive: true, force: true });
+      forgetOnExit();
+      throw err;
+    }
+  }
+
+  /** A kubeconfig file body for the admin user, with embedded certificates. */
+  kubeconfigYaml(): string {
+    return kubeconfigYaml(this.creds);
+  }
+
+  /** Installs CRDs (file/directory paths, or CRD objects) and waits until discovery serves them. */
+  async installCRDs(sources: ReadonlyArray<string | object>): Promise<void> {
+    const paths = sources.filter((s): s is string => typeof s === 'string');
+    const crds: CustomResourceDefinition[] = [
+      ...(await readCRDs(paths, true)),
+      ...sources.filter((s): s is object => typeof s !== 'string').map((c, i) => asCRD(c, `crds[${i}]`)),
+    ];
+    await installAndWait(this.admin, crds, this.opts.startTimeout);
+    this.remember(crds);
+  }
+
+  private remember(crds: readonly CustomResourceDefinition[]): void {
+    for (const crd of crds) this.crds.set(crd.metadata.name, crd);
+  }
+
+  /** Stops only kube-apiserver (etcd and its data stay), e.g. to test how clients ride out an outage. */
+  async stopAPIServer(): Promise<void> {
+    const api = this.apiServer;
+    this.apiServer = undefined;
+    this.admin.close();
+    await api?.stop(this.opts.stopTimeout);
+  }
+
+  /** Starts kube-apiserver again on the same port, certificates and etcd; a no-op if it is running. */
+  async startAPIServer(): Promise<void> {
+    if (this.stopping) throw new Error('the test environment is stopped');
+    if (this.apiServer) return;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        this.apiServer = await APIServer.start(this.apiServerConfig, this.admin, this.opts.startTimeout);
+        await waitForCRDs(this.admin, [...this.crds.values()], this.opts.startTimeout);
+        return;
+      } catch (err) {
+        // The port was ours a moment ago; if something grabbed it meanwhile, wait for it to let go.
+        if (!isPortConflict(err) || attempt >= START_ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  /** Stops kube-apiserver, then etcd (SIGTERM, SIGKILL after stopTimeout), and removes the temp directory. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      const api = this.apiServer;
+      this.apiServer = undefined;
+      this.admin.close();
+      try {
+        await stopAll([this.etcd, ...(api ? [api] : [])], this.opts.stopTimeout);
+      } finally {
+        await rm(this.tempDir, { recursive: true, force: true });
+        this.forgetOnExit();
+      }
+    })();
+    return this.stopping;
+  }
+}
+
+/** Stops in reverse start order: the apiserver before the etcd it depends on. */
+async function stopAll(started: Array<Etcd | APIServer>, timeoutMs: number): Promise<void> {
+  for (const p of [...started].reverse()) await p.stop(timeoutMs);
+}
+
+async function writeCerts(certDir: string, certs: ControlPlaneCerts): Promise<void> {
+  await mkdir(certDir, { recursive: true, mode: 0o700 });
+  const files: Array<[string, string]> = [
+    [CERT_FILES.servingCert, certs.serving.certPem],
+    [CERT_FILES.servingKey, certs.serving.keyPem],
+    [CERT_FILES.clientCA, certs.clientCA],
+    [CERT_FILES.saKey, certs.serviceAccount.keyPem],
+    [CERT_FILES.saPub, certs.serviceAccount.publicKeyPem],
+    // Kept for whoever builds more users later (not read by the apiserver).
+    ['serving-ca.crt', certs.servingCA],
+    ['admin.crt', certs.admin.certPem],
+    ['admin.key', certs.admin.keyPem],
+  ];
+  await Promise.all(files.map(([name, text]) => writeFile(join(certDir, name), text, { mode: 0o600 })));
+}
+
+async function credentials(certDir: string, port: number): Promise<AdminCredentials> {
+  const { readFile } = await import('node:fs/promises');
+  const read = (name: string) => readFile(join(certDir, name), 'utf8');
+  const [caPem, certPem, keyPem] = await Promise.all([read('serving-ca.crt'), read('admin.crt'), read('admin.key')]);
+  return { server: `https://127.0.0.1:${port}`, caPem, certPem, keyPem };
+}
+
+/** The bootstrap controller creates `default` shortly after /healthz; envtest waits for it too. */
+async function waitForDefaultNamespace(admin: AdminClient, api: APIServer, timeoutMs: number): Promise<void> {
+  await pollUntil(async () => (await admin.request('GET', '/api/v1/namespaces/default', undefined, 2000)).status === 200, {
+    what: 'namespace "default"',
+    timeoutMs,
+    process: api.process,
+  });
+}
+
+async function installAndWait(admin: AdminClient, crds: readonly CustomResourceDefinition[], timeoutMs: number): Promise<void> {
+  if (crds.length === 0) return;
+  await installCRDs(admin, crds);
+  await waitForCRDs(admin, crds, timeoutMs);
+}

@@ -1,0 +1,54 @@
+/** The admin kubeconfig of a test environment: embedded certificates, one cluster/user/context named "envtest". */
+import { readFile, writeFile } from 'node:fs/promises';
+import { KubeConfig } from '@kubernetes/client-node';
+import { parse, stringify } from 'yaml';
+import type { AdminCredentials } from './request.js';
+
+export const KUBECONFIG_NAME = 'envtest';
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+/** A kubeconfig (v1 Config) for the admin user. */
+export function kubeconfigYaml(c: AdminCredentials): string {
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: KUBECONFIG_NAME, cluster: { server: c.server, 'certificate-authority-data': b64(c.caPem) } }],
+    users: [{ name: `${KUBECONFIG_NAME}-admin`, user: { 'client-certificate-data': b64(c.certPem), 'client-key-data': b64(c.keyPem) } }],
+    contexts: [{ name: KUBECONFIG_NAME, context: { cluster: KUBECONFIG_NAME, user: `${KUBECONFIG_NAME}-admin` } }],
+    'current-context': KUBECONFIG_NAME,
+    preferences: {},
+  });
+}
+
+/** The same configuration loaded into @kubernetes/client-node. */
+export function toKubeConfig(c: AdminCredentials): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfigYaml(c));
+  return kc;
+}
+
+/**
+ * Writes a kubeconfig file (mode 0600). An existing file is replaced only if it is one of ours, so
+ * that `--kubeconfig-out ~/.kube/config` cannot wipe a user's real clusters.
+ */
+export async function writeKubeconfigFile(path: string, yamlText: string): Promise<void> {
+  let existing: string | undefined;
+  try {
+    existing = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  if (existing !== undefined && existing.trim() !== '') {
+    let clusters: Array<{ name?: string }> = [];
+    try {
+      clusters = ((parse(existing) as { clusters?: Array<{ name?: string }> } | null)?.clusters ?? []);
+    } catch {
+      clusters = [{ name: '(unparsable)' }];
+    }
+    if (clusters.some((cl) => cl.name !== KUBECONFIG_NAME)) {
+      throw new Error(`refusing to overwrite ${path}: it holds other clusters; choose another --kubeconfig-out`);
+    }
+  }
+  await writeFile(path, yamlText, { mode: 0o600 });
+}

@@ -1,0 +1,107 @@
+// Behaviour of a running control plane; one environment is shared by every test here.
+import { request } from 'node:https';
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestEnvironment } from '../../src/envtest/index.js';
+import { clients, CRD_DIR, widget, WIDGETS } from './helpers.js';
+
+let env: TestEnvironment;
+const NS = 'server-test';
+
+beforeAll(async () => {
+  env = await TestEnvironment.start({ crdDirectoryPaths: [CRD_DIR] });
+  await clients(env).core.createNamespace({ body: { metadata: { name: NS } } });
+});
+afterAll(async () => {
+  await env?.stop();
+});
+
+/** The server's Status for a rejected create. */
+async function rejection(body: object): Promise<{ code: number; status: { reason?: string; message?: string; details?: { causes?: Array<{ field?: string; message?: string }> } } }> {
+  try {
+    await clients(env).custom.createNamespacedCustomObject({ ...WIDGETS, namespace: NS, body });
+  } catch (err) {
+    const e = err as k8s.ApiException<string>;
+    return { code: e.code, status: JSON.parse(e.body) as never };
+  }
+  throw new Error('the server accepted an invalid object');
+}
+
+describe('a running TestEnvironment', () => {
+  it('rejects a custom object that violates its CRD schema, naming the field', async () => {
+    const { code, status } = await rejection(widget(NS, 'too-big', { size: 11, color: 'blue' }));
+    expect(code).toBe(422);
+    expect(status.reason).toBe('Invalid');
+    const fields = status.details?.causes?.map((c) => c.field);
+    expect(fields).toEqual(expect.arrayContaining(['spec.size', 'spec.color']));
+    expect(status.message).toMatch(/spec\.size: Invalid value: 11: spec\.size in body should be less than or equal to 10/);
+    expect(status.message).toMatch(/spec\.color: Unsupported value: "blue"/);
+  });
+
+  it('rejects a custom object that lacks a required field', async () => {
+    const { code, status } = await rejection(widget(NS, 'no-size', { color: 'red' }));
+    expect(code).toBe(422);
+    expect(status.message).toMatch(/spec\.size: Required value/);
+  });
+
+  it('authorizes with RBAC: the admin may do anything, an anonymous client may not list namespaces', async () => {
+    const caPem = Buffer.from(env.kubeConfig.getCurrentCluster()!.caData!, 'base64').toString('utf8');
+    const status = await new Promise<number>((resolve, reject) => {
+      request(`${env.server}/api/v1/namespaces`, { ca: caPem }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(403);
+    const review = await env.kubeConfig.makeApiClient(k8s.AuthenticationV1Api).createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+    expect(review.status?.userInfo).toMatchObject({ username: 'admin', groups: expect.arrayContaining(['system:masters']) });
+  });
+
+  it('writes a kubeconfig that another client can load', async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(env.kubeconfigYaml());
+    expect(kc.getCurrentCluster()?.server).toBe(env.server);
+    const ns = await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' });
+    expect(ns.metadata?.name).toBe('default');
+  });
+
+  it('installs more CRDs on demand and waits until they are served', async () => {
+    await env.installCRDs([
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'sprockets.test.kubescaffold.io' },
+        spec: {
+          group: 'test.kubescaffold.io',
+          names: { kind: 'Sprocket', plural: 'sprockets' },
+          scope: 'Namespaced',
+          versions: [
+            { name: 'v1alpha1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+            { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+          ],
+        },
+      },
+    ]);
+    const custom = clients(env).custom;
+    for (const version of ['v1alpha1', 'v1']) {
+      const list = (await custom.listNamespacedCustomObject({ group: 'test.kubescaffold.io', version, namespace: NS, plural: 'sprockets' })) as { items: unknown[] };
+      expect(list.items).toEqual([]);
+    }
+    // Installing the same CRD again updates it instead of failing.
+    await expect(env.installCRDs([CRD_DIR])).resolves.toBeUndefined();
+  });
+
+  it('restarts only the apiserver on the same etcd, keeping the URL and the data', async () => {
+    const { custom } = clients(env);
+    await custom.createNamespacedCustomObject({ ...WIDGETS, namespace: NS, body: widget(NS, 'survivor', { size: 1 }) });
+    const server = env.server;
+    await env.stopAPIServer();
+    await expect(clients(env).core.readNamespace({ name: 'default' })).rejects.toThrow();
+    await env.startAPIServer();
+    expect(env.server).toBe(server);
+    const got = (await clients(env).custom.getNamespacedCustomObject({ ...WIDGETS, namespace: NS, name: 'survivor' })) as { spec: unknown };
+    expect(got.spec).toEqual({ size: 1 });
+  });
+});
