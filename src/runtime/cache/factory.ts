@@ -1,0 +1,104 @@
+import { log as rootLog, type Logger } from '../log/index.js';
+import { RestClient } from '../rest/client.js';
+import { resourceId } from '../rest/resource.js';
+import type { KubeObject, Resource } from '../rest/types.js';
+import type { TransformFunc } from './delta_fifo.js';
+import { Lister } from './lister.js';
+import { newListWatch, type ListerWatcher, type ListWatchScope } from './listwatch.js';
+import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared_informer.js';
+import { waitForCacheSync } from './wait.js';
+
+/** Builds the ListerWatcher for a resource and scope (the RestClient's by default; a fake in tests). */
+export type ListerWatcherFactory = <T extends KubeObject>(res: Resource<T>, scope: ListWatchScope) => ListerWatcher<T>;
+
+export interface SharedInformerFactoryOptions {
+  /** Resync period of informers that ask for none (ms); 0 (default) means none. */
+  defaultResyncMs?: number;
+  /** Scope used when informerFor gives no namespace ('' or unset: all namespaces). */
+  namespace?: string;
+  /** Applied to every object before it is cached (e.g. stripManagedFields). */
+  transform?: TransformFunc<KubeObject>;
+  reflector?: SharedIndexInformerOptions<KubeObject>['reflector'];
+  logger?: Logger;
+}
+
+export interface InformerRequest extends ListWatchScope {
+  resyncPeriodMs?: number;
+}
+
+interface Entry {
+  informer: SharedIndexInformer<KubeObject>;
+  name: string;
+  run?: Promise<void>;
+}
+
+/**
+ * client-go's SharedInformerFactory: one informer per resource + namespace + selectors, shared by everyone who asks.
+ * start(signal) starts the informers not yet started (call it again after asking for more).
+ */
+export class SharedInformerFactory {
+  private readonly informers = new Map<string, Entry>();
+  private readonly lwFactory: ListerWatcherFactory;
+  private readonly log: Logger;
+
+  constructor(
+    source: RestClient | ListerWatcherFactory,
+    private readonly opts: SharedInformerFactoryOptions = {},
+  ) {
+    this.lwFactory = source instanceof RestClient ? (res, scope) => newListWatch(source, res, scope) : source;
+    this.log = opts.logger ?? rootLog.withName('informers');
+  }
+
+  /** The shared informer for res in this scope, created on first request. */
+  informerFor<T extends KubeObject>(res: Resource<T>, req: InformerRequest = {}): SharedIndexInformer<T> {
+    const scope: ListWatchScope = {
+      namespace: res.namespaced ? (req.namespace ?? this.opts.namespace) || undefined : undefined,
+      labelSelector: req.labelSelector || undefined,
+      fieldSelector: req.fieldSelector || undefined,
+    };
+    const key = informerKey(res, scope);
+    const existing = this.informers.get(key);
+    if (existing) return existing.informer as unknown as SharedIndexInformer<T>;
+    const name = `${res.plural}.${res.group || 'core'}/${res.version}${scope.namespace ? ` ns=${scope.namespace}` : ''}${
+      scope.labelSelector ? ` labels=${scope.labelSelector}` : ''
+    }${scope.fieldSelector ? ` fields=${scope.fieldSelector}` : ''}`;
+    const informer = new SharedIndexInformer<T>(this.lwFactory(res, scope), {
+      name,
+      resyncPeriodMs: req.resyncPeriodMs ?? this.opts.defaultResyncMs ?? 0,
+      transform: this.opts.transform as TransformFunc<T> | undefined,
+      reflector: this.opts.reflector,
+      logger: this.log.withValues({ informer: name }),
+    });
+    this.informers.set(key, { informer: informer as unknown as SharedIndexInformer<KubeObject>, name });
+    return informer;
+  }
+
+  /** A Lister over the shared informer's cache. */
+  listerFor<T extends KubeObject>(res: Resource<T>, req: InformerRequest = {}): Lister<T> {
+    return new Lister(this.informerFor(res, req).getIndexer());
+  }
+
+  /** Starts every informer not yet started; each runs until signal aborts. Does not wait. */
+  start(signal: AbortSignal): void {
+    for (const e of this.informers.values()) {
+      if (e.run || signal.aborted) continue;
+      e.run = e.informer.run(signal).catch((err: unknown) => this.log.error(err, 'informer stopped with an error', { informer: e.name }));
+    }
+  }
+
+  /** Waits for every started informer's initial list; maps informer names to whether each synced before signal aborted. */
+  async waitForCacheSync(signal: AbortSignal): Promise<Map<string, boolean>> {
+    const started = [...this.informers.values()].filter((e) => e.run);
+    const results = await Promise.all(started.map((e) => waitForCacheSync(signal, () => e.informer.hasSynced())));
+    return new Map(started.map((e, i) => [e.name, results[i] ?? false]));
+  }
+
+  /** Resolves once every started informer has stopped (after the signal given to start aborted). */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((e) => e.run));
+  }
+}
+
+function informerKey(res: Resource, scope: ListWatchScope): string {
+  return `${resourceId(res)}|${scope.namespace ?? ''}|${scope.labelSelector ?? ''}|${scope.fieldSelector ?? ''}`;
+}

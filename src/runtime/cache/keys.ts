@@ -1,0 +1,42 @@
+import type { KubeObject } from '../rest/types.js';
+
+/** Computes the store key of an object. */
+export type KeyFunc<T> = (obj: T) => string;
+
+/**
+ * The last known state of an object whose deletion was not observed (a relist found it gone). The object may be
+ * stale; handlers get this instead of the object on such deletes.
+ */
+export class DeletedFinalStateUnknown<T> {
+  constructor(
+    readonly key: string,
+    readonly obj: T,
+  ) {}
+}
+
+export function isDeletedFinalStateUnknown<T>(v: T | DeletedFinalStateUnknown<T>): v is DeletedFinalStateUnknown<T> {
+  return v instanceof DeletedFinalStateUnknown;
+}
+
+/** 'namespace/name', or 'name' for cluster-scoped objects; tombstones keep their key. */
+export function metaNamespaceKeyFunc(obj: KubeObject | DeletedFinalStateUnknown<unknown>): string {
+  if (obj instanceof DeletedFinalStateUnknown) return obj.key;
+  const meta = obj.metadata;
+  if (!meta?.name) throw new Error('object has no metadata.name');
+  return meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
+}
+
+/** client-go's name for the same function, which also accepts tombstones. */
+export const deletionHandlingMetaNamespaceKeyFunc = metaNamespaceKeyFunc;
+
+export function splitMetaNamespaceKey(key: string): { namespace: string; name: string } {
+  const slash = key.indexOf('/');
+  if (slash < 0) return { namespace: '', name: key };
+  if (key.indexOf('/', slash + 1) >= 0) throw new Error(`unexpected key format: "${key}"`);
+  return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
+/** The object itself, or the last state carried by its tombstone. */
+export function unwrapTombstone<T>(obj: T | DeletedFinalStateUnknown<T>): T {
+  return obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+}

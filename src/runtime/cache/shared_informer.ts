@@ -1,0 +1,232 @@
+import { log as rootLog, type Logger } from '../log/index.js';
+import type { KubeObject } from '../rest/types.js';
+import { DeltaFIFO, type Deltas, type TransformFunc } from './delta_fifo.js';
+import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, type KeyFunc } from './keys.js';
+import type { ListerWatcher } from './listwatch.js';
+import { ProcessorListener, SharedProcessor, type ResourceEventHandler } from './listener.js';
+import { Reflector, type ReflectorOptions } from './reflector.js';
+import { Cache, NAMESPACE_INDEX, metaNamespaceIndexFunc, type Indexer, type Indexers, type Store } from './store.js';
+
+/** client-go's minimum handler resync period. */
+export const MINIMUM_RESYNC_PERIOD_MS = 1000;
+
+export interface SharedIndexInformerOptions<T extends KubeObject> {
+  /** Names the informer in logs. */
+  name?: string;
+  /** Default resync period for handlers that give none (ms); 0 (default) means no resync. */
+  resyncPeriodMs?: number;
+  /** Extra indexes; the namespace index is always there. */
+  indexers?: Indexers<T>;
+  /** Applied to each object before it is cached, e.g. stripManagedFields. */
+  transform?: TransformFunc<T>;
+  keyFunc?: KeyFunc<T | DeletedFinalStateUnknown<T>>;
+  /** Passed to the Reflector (page size, watch timeouts, idle bound, WatchList, backoff). */
+  reflector?: Omit<ReflectorOptions, 'name' | 'resyncPeriodMs' | 'shouldResync' | 'logger'>;
+  logger?: Logger;
+}
+
+export interface HandlerOptions {
+  /** This handler's resync period (ms); at least 1 s; 0 for none. Defaults to the informer's. */
+  resyncPeriodMs?: number;
+}
+
+/** Returned by addEventHandler: whether this handler has seen the initial state, and how to remove it. */
+export interface ResourceEventHandlerRegistration {
+  hasSynced(): boolean;
+  remove(): void;
+}
+
+// Process this many deltas, then let I/O and listeners run.
+const YIELD_EVERY = 1000;
+
+/**
+ * client-go's SharedIndexInformer: one Reflector → DeltaFIFO → Indexer pipeline, shared by any number of handlers,
+ * each fed through its own buffered listener. run(signal) drives it until the signal aborts.
+ */
+export class SharedIndexInformer<T extends KubeObject> {
+  private readonly indexer: Cache<T>;
+  private readonly processor = new SharedProcessor<T>();
+  private readonly log: Logger;
+  private readonly name: string;
+  private readonly defaultResyncMs: number;
+  private resyncCheckPeriodMs: number;
+  private transform: TransformFunc<T> | undefined;
+  private readonly keyFunc: KeyFunc<T | DeletedFinalStateUnknown<T>>;
+  private fifo: DeltaFIFO<T> | undefined;
+  private reflector: Reflector<T> | undefined;
+  private started = false;
+  private stopped = false;
+  private watchErrorHandler: ((err: unknown) => void) | undefined;
+
+  constructor(
+    private readonly lw: ListerWatcher<T>,
+    private readonly opts: SharedIndexInformerOptions<T> = {},
+  ) {
+    this.name = opts.name ?? 'informer';
+    this.keyFunc = opts.keyFunc ?? (metaNamespaceKeyFunc as KeyFunc<T | DeletedFinalStateUnknown<T>>);
+    this.indexer = new Cache<T>(this.keyFunc, { [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...opts.indexers });
+    this.defaultResyncMs = opts.resyncPeriodMs ?? 0;
+    this.resyncCheckPeriodMs = this.defaultResyncMs;
+    this.transform = opts.transform;
+    this.log = opts.logger ?? rootLog.withName('informer').withValues({ informer: this.name });
+  }
+
+  /**
+   * Adds a handler. Before run() it sees the initial list as adds; after, it first gets an add for every cached
+   * object (isInInitialList true). A handler that throws is logged and keeps receiving events.
+   */
+  addEventHandler(handler: ResourceEventHandler<T>, hopts: HandlerOptions = {}): ResourceEventHandlerRegistration {
+    if (this.stopped) throw new Error(`informer ${this.name} has stopped; handlers can no longer be added`);
+    let resync = hopts.resyncPeriodMs ?? this.defaultResyncMs;
+    if (resync > 0 && resync < MINIMUM_RESYNC_PERIOD_MS) resync = MINIMUM_RESYNC_PERIOD_MS;
+    if (resync > 0 && resync < this.resyncCheckPeriodMs) {
+      if (this.started) {
+        // The reflector's resync timer is already running; the handler cannot get more frequent resyncs.
+        resync = this.resyncCheckPeriodMs;
+      } else {
+        this.resyncCheckPeriodMs = resync;
+      }
+    } else if (resync > 0 && this.resyncCheckPeriodMs === 0) {
+      if (this.started) {
+        this.log.info('the informer runs without resync; the handler gets none', { requestedMs: resync });
+        resync = 0;
+      } else {
+        this.resyncCheckPeriodMs = resync;
+      }
+    }
+    const listener = new ProcessorListener<T>(handler, resync, this.log);
+    listener.determineNextResync(performance.now());
+    listener.setUpstreamSynced(() => this.hasSynced());
+    this.processor.addListener(listener);
+    // Catch the late handler up on the current state before any newer change reaches it.
+    if (this.started) for (const obj of this.indexer.list()) listener.add({ kind: 'add', obj, isInInitialList: true });
+    return {
+      hasSynced: () => listener.hasSynced(),
+      remove: () => this.processor.removeListener(listener),
+    };
+  }
+
+  removeEventHandler(reg: ResourceEventHandlerRegistration): void {
+    reg.remove();
+  }
+
+  /** Sets the transform applied before caching; only before run(). */
+  setTransform(fn: TransformFunc<T>): void {
+    if (this.started) throw new Error(`informer ${this.name} has already started`);
+    this.transform = fn;
+  }
+
+  /** Replaces the default (logging) handling of list and watch errors; only before run(). */
+  setWatchErrorHandler(fn: (err: unknown) => void): void {
+    if (this.started) throw new Error(`informer ${this.name} has already started`);
+    this.watchErrorHandler = fn;
+  }
+
+  addIndexers(indexers: Indexers<T>): void {
+    this.indexer.addIndexers(indexers);
+  }
+
+  getStore(): Store<T> {
+    return this.indexer;
+  }
+
+  getIndexer(): Indexer<T> {
+    return this.indexer;
+  }
+
+  /** True once the first list is in the cache. */
+  hasSynced(): boolean {
+    return this.fifo?.hasSynced() ?? false;
+  }
+
+  hasStarted(): boolean {
+    return this.started;
+  }
+
+  isStopped(): boolean {
+    return this.stopped;
+  }
+
+  lastSyncResourceVersion(): string {
+    return this.reflector?.lastSyncResourceVersion() ?? '';
+  }
+
+  /**
+   * Lists, watches and delivers until signal aborts; resolves after every loop, request and timer has ended.
+   * An informer runs once.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error(`informer ${this.name} has already been started`);
+    this.started = true;
+    const fifo = new DeltaFIFO<T>({ keyFunction: this.keyFunc, knownObjects: this.indexer, emitDeltaTypeReplaced: true, transformer: this.transform });
+    this.fifo = fifo;
+    const reflector = new Reflector<T>(this.lw, fifo, {
+      ...this.opts.reflector,
+      name: this.name,
+      resyncPeriodMs: this.resyncCheckPeriodMs,
+      shouldResync: () => this.processor.shouldResync(),
+      logger: this.log,
+      onError: this.watchErrorHandler,
+    });
+    this.reflector = reflector;
+    const onAbort = (): void => fifo.close();
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) fifo.close();
+    this.processor.run(signal);
+    try {
+      await Promise.all([reflector.run(signal), this.processLoop(fifo, signal)]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      fifo.close();
+      this.stopped = true;
+      await this.processor.stopped();
+    }
+  }
+
+  private async processLoop(fifo: DeltaFIFO<T>, signal: AbortSignal): Promise<void> {
+    const process = (deltas: Deltas<T>, isInInitialList: boolean): void => {
+      try {
+        this.handleDeltas(deltas, isInInitialList);
+      } catch (e) {
+        // Only a malformed object (say, without a name) gets here; dropping it must not stop the informer.
+        this.log.error(e, 'could not process deltas');
+      }
+    };
+    while (!signal.aborted) {
+      let n = 0;
+      while (!signal.aborted && fifo.tryPop(process)) {
+        if (++n >= YIELD_EVERY) {
+          n = 0;
+          await new Promise((r) => setImmediate(r));
+        }
+      }
+      if (signal.aborted || !(await fifo.waitForItems())) return;
+    }
+  }
+
+  // client-go's processDeltas: apply each delta to the indexer and tell the handlers.
+  private handleDeltas(deltas: Deltas<T>, isInInitialList: boolean): void {
+    for (const d of deltas) {
+      const obj = d.object;
+      if (d.type === 'Deleted') {
+        this.indexer.delete(obj);
+        this.processor.distribute({ kind: 'delete', obj }, false);
+        continue;
+      }
+      const cur = obj as T;
+      const old = this.indexer.get(cur);
+      if (old !== undefined) {
+        this.indexer.update(cur);
+        // A Replaced delta with an unchanged resourceVersion is a resync in disguise: only due handlers hear it.
+        const isSync =
+          d.type === 'Sync' ||
+          (d.type === 'Replaced' && old.metadata?.resourceVersion !== undefined && old.metadata.resourceVersion === cur.metadata?.resourceVersion);
+        this.processor.distribute({ kind: 'update', oldObj: old, newObj: cur }, isSync);
+      } else {
+        this.indexer.add(cur);
+        this.processor.distribute({ kind: 'add', obj: cur, isInInitialList }, false);
+      }
+    }
+  }
+}
+
