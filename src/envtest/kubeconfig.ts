@@ -29,26 +29,31 @@ export function toKubeConfig(c: AdminCredentials): KubeConfig {
 }
 
 /**
- * Writes a kubeconfig file (mode 0600). An existing file is replaced only if it is one of ours, so
- * that `--kubeconfig-out ~/.kube/config` cannot wipe a user's real clusters.
+ * Throws unless `path` may receive our kubeconfig: it is absent, empty, or one we wrote before. This
+ * keeps `--kubeconfig-out ~/.kube/config` from wiping a user's real clusters.
  */
-export async function writeKubeconfigFile(path: string, yamlText: string): Promise<void> {
-  let existing: string | undefined;
+export async function checkKubeconfigTarget(path: string): Promise<void> {
+  let existing: string;
   try {
     existing = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
   }
-  if (existing !== undefined && existing.trim() !== '') {
-    let clusters: Array<{ name?: string }> = [];
-    try {
-      clusters = ((parse(existing) as { clusters?: Array<{ name?: string }> } | null)?.clusters ?? []);
-    } catch {
-      clusters = [{ name: '(unparsable)' }];
-    }
-    if (clusters.some((cl) => cl.name !== KUBECONFIG_NAME)) {
-      throw new Error(`refusing to overwrite ${path}: it holds other clusters; choose another --kubeconfig-out`);
-    }
+  if (existing.trim() === '') return;
+  let clusters: Array<{ name?: string }>;
+  try {
+    clusters = (parse(existing) as { clusters?: Array<{ name?: string }> } | null)?.clusters ?? [];
+  } catch {
+    clusters = [{ name: '(unparsable)' }];
   }
+  if (clusters.some((cl) => cl.name !== KUBECONFIG_NAME)) {
+    throw new Error(`refusing to overwrite ${path}: it holds other clusters; choose another --kubeconfig-out`);
+  }
+}
+
+/** Writes a kubeconfig file, readable by its owner only, after checkKubeconfigTarget. */
+export async function writeKubeconfigFile(path: string, yamlText: string): Promise<void> {
+  await checkKubeconfigTarget(path);
   await writeFile(path, yamlText, { mode: 0o600 });
 }

@@ -34,7 +34,7 @@ export function processesMentioning(text: string): string[] {
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cmd.includes(text)) found.push(`${pid}: ${cmd.slice(0, 200)}`);
+      if (cmd.includes(text)) found.push(`${pid}: ${cmd}`);
     } catch {
       // exited while we looked
     }
