@@ -8,6 +8,7 @@ export type * as k8s from '@kubernetes/client-node';
 
 // client-go layer: REST client, resources, API errors, kubeconfig (rest/), informers (cache/), work queues (workqueue/).
 export * from './rest/index.js';
+export * from './cache/index.js';
 export * from './workqueue/index.js';
 
 // Logging.
@@ -34,6 +35,8 @@ export {
   enqueueRequestForObject,
   enqueueRequestForOwner,
   enqueueRequestsFromMapFunc,
+  KindSource,
+  GenericSource,
 } from './controller/index.js';
 export type {
   ControllerOptions,
@@ -46,10 +49,24 @@ export type {
   RequestQueue,
   Source,
   MapFunc,
+  InformerProvider,
 } from './controller/index.js';
 
 // Client helpers: selectors, conditions, patches, retries, finalizers, owner references, create-or-update.
 export * from './client/index.js';
 
-// Process lifecycle.
-export { setupSignalHandler } from './manager/signals.js';
+// The cache behind the manager's client.
+export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions } from './client/informer_cache.js';
+export { CachedClient } from './client/cached_client.js';
+
+// Manager, builder, and what the manager runs.
+export { Manager, LeaderElectionLostError, runnableFunc, setupSignalHandler, parseBindAddress } from './manager/index.js';
+export type { ManagerOptions, Runnable, FieldIndexer } from './manager/index.js';
+export { Builder, newControllerManagedBy } from './builder/index.js';
+export type { BuilderControllerOptions } from './builder/index.js';
+export { ping, HealthzHandler } from './healthz/index.js';
+export type { Checker } from './healthz/index.js';
+export { LeaderElector, LeaseResource, microTime, leaderElectionNamespace } from './leaderelection/index.js';
+export type { LeaderElectorOptions, Lease, LeaseClient, LeaderElectionRecord } from './leaderelection/index.js';
+export { registry as metricsRegistry, MetricsServer, generateSelfSignedCert, workqueueMetricsProvider } from './metrics/index.js';
+export type { MetricsServerOptions, CertKeyPair } from './metrics/index.js';

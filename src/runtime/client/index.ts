@@ -22,7 +22,7 @@ export {
   type FieldRequirement,
 } from './selector.js';
 export { createMergePatch, mergeFrom, patchFrom, jsonPointerEscape, keyOf, type MergeFromOptions, type JsonPatchOperation } from './patch.js';
-export { retryOnConflict, onError as retryOnError, defaultRetry, defaultBackoff, type Backoff } from './retry.js';
+export { retryOnConflict, onError as retryOnError, defaultRetry, defaultBackoff, type RetryBackoff } from './retry.js';
 export {
   addFinalizer,
   removeFinalizer,

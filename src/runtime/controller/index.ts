@@ -22,3 +22,4 @@ export {
   not,
 } from './predicates.js';
 export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, type MapFunc } from './handlers.js';
+export { KindSource, GenericSource, type InformerProvider } from './source.js';

@@ -1,0 +1,126 @@
+import { Controller, type ControllerOptions } from '../controller/controller.js';
+import type { EventHandler, Predicate, Source } from '../controller/events.js';
+import { enqueueRequestForObject, enqueueRequestForOwner } from '../controller/handlers.js';
+import { KindSource } from '../controller/source.js';
+import type { Manager } from '../manager/manager.js';
+import type { Reconciler } from '../reconcile/index.js';
+import type { KubeObject, Resource } from '../rest/types.js';
+
+/** Options a builder may set on its controller; the rest come from the manager. */
+export type BuilderControllerOptions = Pick<
+  ControllerOptions,
+  'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeout' | 'cacheSyncTimeout' | 'needLeaderElection' | 'recordMetrics'
+>;
+
+interface Watch {
+  resource: Resource;
+  handler: EventHandler;
+  predicates: Predicate[];
+}
+
+/**
+ * Wires a controller into a manager (controller-runtime's builder): each call maps to a source you could build by
+ * hand: for() watches the reconciled kind, owns() watches objects it controls and enqueues their owner, watches()
+ * takes any handler.
+ */
+export class Builder {
+  private forWatch: Watch | undefined;
+  private readonly ownWatches: { resource: Resource; onlyController: boolean; predicates: Predicate[] }[] = [];
+  private readonly otherWatches: Watch[] = [];
+  private readonly rawSources: Source[] = [];
+  private readonly globalPredicates: Predicate[] = [];
+  private options: BuilderControllerOptions = {};
+  private name: string | undefined;
+
+  constructor(private readonly mgr: Manager) {}
+
+  /** The kind this controller reconciles; its events enqueue the object itself. Call once. */
+  for<T extends KubeObject>(res: Resource<T>, opts: { predicates?: Predicate<T>[] } = {}): this {
+    if (this.forWatch) throw new Error('for() should only be called once');
+    this.forWatch = { resource: res, handler: enqueueRequestForObject(), predicates: (opts.predicates ?? []) as Predicate[] };
+    return this;
+  }
+
+  /**
+   * A kind this controller creates and owns: its events enqueue the owner of the for() kind named in its
+   * ownerReferences (only the controller reference unless onlyController is false).
+   */
+  owns<T extends KubeObject>(res: Resource<T>, opts: { onlyController?: boolean; predicates?: Predicate<T>[] } = {}): this {
+    this.ownWatches.push({ resource: res, onlyController: opts.onlyController ?? true, predicates: (opts.predicates ?? []) as Predicate[] });
+    return this;
+  }
+
+  /** Any kind, with your own handler (e.g. enqueueRequestsFromMapFunc). */
+  watches<T extends KubeObject>(res: Resource<T>, handler: EventHandler<T>, opts: { predicates?: Predicate<T>[] } = {}): this {
+    this.otherWatches.push({ resource: res, handler: handler as unknown as EventHandler, predicates: (opts.predicates ?? []) as Predicate[] });
+    return this;
+  }
+
+  /** A source of your own (a GenericSource, a timer); global predicates do not apply to it. */
+  watchesRawSource(source: Source): this {
+    this.rawSources.push(source);
+    return this;
+  }
+
+  /** Predicates applied to every watch of this controller. */
+  withEventFilter(p: Predicate): this {
+    this.globalPredicates.push(p);
+    return this;
+  }
+
+  withOptions(opts: BuilderControllerOptions): this {
+    this.options = { ...this.options, ...opts };
+    return this;
+  }
+
+  /** The controller's name (metrics, logs); default: the for() kind in lowercase. */
+  named(name: string): this {
+    this.name = name;
+    return this;
+  }
+
+  /** Builds the controller, adds it to the manager, and returns it. */
+  complete(reconciler: Reconciler): Controller {
+    return this.build(reconciler);
+  }
+
+  build(reconciler: Reconciler): Controller {
+    if (!reconciler || typeof reconciler.reconcile !== 'function') throw new Error('must provide a non-nil Reconciler');
+    const forRes = this.forWatch?.resource;
+    if (!forRes && this.ownWatches.length > 0) throw new Error('owns() can only be used together with for()');
+    const name = this.name ?? forRes?.kind.toLowerCase();
+    if (!name) throw new Error('one of for() or named() must be called');
+    if (!forRes && this.otherWatches.length === 0 && this.rawSources.length === 0) {
+      throw new Error('there are no watches configured, controller will never get triggered. Use for(), owns(), watches() or watchesRawSource() to set them up');
+    }
+    this.mgr.registerControllerName(name);
+    const ctrl = new Controller({
+      name,
+      reconciler,
+      gracefulShutdownTimeout: this.mgr.gracefulShutdownTimeout,
+      ...(this.mgr.cacheSyncTimeout !== undefined ? { cacheSyncTimeout: this.mgr.cacheSyncTimeout } : {}),
+      ...(forRes ? { forKind: { group: forRes.group, kind: forRes.kind } } : {}),
+      log: this.mgr.log,
+      ...this.options,
+    });
+    const cache = this.mgr.getCache();
+    const kindWatch = (w: Watch): void => {
+      // Created now so the cache lists the kind as soon as it starts, before controllers wait for it.
+      cache.getInformer(w.resource);
+      void ctrl.watch(new KindSource(cache, w.resource, w.handler, [...this.globalPredicates, ...w.predicates]));
+    };
+    if (this.forWatch) kindWatch(this.forWatch);
+    for (const o of this.ownWatches) {
+      kindWatch({ resource: o.resource, handler: enqueueRequestForOwner(forRes!, { onlyController: o.onlyController }), predicates: o.predicates });
+    }
+    for (const w of this.otherWatches) kindWatch(w);
+    for (const s of this.rawSources) void ctrl.watch(s);
+    this.mgr.add(ctrl);
+    return ctrl;
+  }
+}
+
+/** Starts building a controller for `mgr` (controller-runtime's builder.ControllerManagedBy). */
+export function newControllerManagedBy(mgr: Manager): Builder {
+  return new Builder(mgr);
+}

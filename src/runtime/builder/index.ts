@@ -1,0 +1,1 @@
+export { Builder, newControllerManagedBy, type BuilderControllerOptions } from './builder.js';

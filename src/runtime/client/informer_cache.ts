@@ -1,0 +1,272 @@
+import { log as rootLog, type Logger } from '../log/index.js';
+import {
+  NAMESPACE_INDEX,
+  SharedInformerFactory,
+  stripManagedFields,
+  waitForCacheSync,
+  type IndexFunc,
+  type ListerWatcherFactory,
+  type ResourceEventHandler,
+  type ResourceEventHandlerRegistration,
+  type SharedIndexInformer,
+} from '../cache/index.js';
+import { ApiError } from '../rest/errors.js';
+import type { RestClient } from '../rest/client.js';
+import { resourceId } from '../rest/resource.js';
+import type { KubeObject, ListOptions, ObjectKey, ObjectList, Resource } from '../rest/types.js';
+import { parseFieldSelector, parseSelector, SelectorParseError, type FieldRequirement } from './selector.js';
+
+export interface InformerCacheOptions {
+  /** Lists and watches through this client (or a ListerWatcher factory in tests). */
+  client: RestClient | ListerWatcherFactory;
+  /** Only these namespaces are cached (one informer each per namespaced kind); all namespaces when unset. */
+  namespaces?: string[];
+  /** Informer resync period (ms); 0 none. */
+  resyncPeriodMs?: number;
+  /** Drop metadata.managedFields before caching. Default true. */
+  stripManagedFields?: boolean;
+  log?: Logger;
+}
+
+/** Raised by cached reads before the manager started the cache (controller-runtime's ErrCacheNotStarted). */
+export class CacheNotStartedError extends Error {
+  constructor() {
+    super('the cache is not started, can not read objects');
+    this.name = 'CacheNotStartedError';
+  }
+}
+
+const ALL_NAMESPACES = '__all_namespaces';
+
+/** controller-runtime's KeyToNamespacedKey: index values are kept per namespace and once across all of them. */
+function namespacedIndexKey(namespace: string, value: string): string {
+  return namespace === '' ? `${ALL_NAMESPACES}/${value}` : `${namespace}/${value}`;
+}
+
+function fieldIndexName(field: string): string {
+  return `field:${field}`;
+}
+
+/**
+ * The informers of one kind: one cluster-wide informer, or one per configured namespace. Handlers added here are
+ * added to each; it has synced when each has.
+ */
+export class KindInformer<T extends KubeObject> {
+  constructor(
+    readonly resource: Resource<T>,
+    /** Keyed by namespace; '' is the cluster-wide informer. */
+    readonly informers: ReadonlyMap<string, SharedIndexInformer<T>>,
+  ) {}
+
+  addEventHandler(handler: ResourceEventHandler<T>): ResourceEventHandlerRegistration {
+    const regs = [...this.informers.values()].map((i) => i.addEventHandler(handler));
+    return {
+      hasSynced: () => regs.every((r) => r.hasSynced()),
+      remove: () => regs.forEach((r) => r.remove()),
+    };
+  }
+
+  hasSynced(): boolean {
+    return [...this.informers.values()].every((i) => i.hasSynced());
+  }
+
+  /** The informer holding objects of `namespace`, or undefined if the cache does not cover it. */
+  informerFor(namespace: string): SharedIndexInformer<T> | undefined {
+    return this.informers.get('') ?? this.informers.get(namespace);
+  }
+}
+
+/**
+ * controller-runtime's informer cache: informers created on first use per kind (by a watch or a read) through a
+ * shared informer factory, started as soon as the cache runs, and read with deep copies.
+ */
+export class InformerCache {
+  private readonly factory: SharedInformerFactory;
+  private readonly namespaces: string[] | undefined;
+  private readonly kinds = new Map<string, KindInformer<KubeObject>>();
+  private readonly fieldIndexes = new Map<string, Map<string, (obj: KubeObject) => string[]>>();
+  private readonly log: Logger;
+  private signal: AbortSignal | undefined;
+
+  constructor(opts: InformerCacheOptions) {
+    this.log = (opts.log ?? rootLog).withName('cache');
+    const ns = opts.namespaces?.filter((n) => n !== '');
+    this.namespaces = ns && ns.length > 0 ? [...new Set(ns)] : undefined;
+    this.factory = new SharedInformerFactory(opts.client, {
+      defaultResyncMs: opts.resyncPeriodMs ?? 0,
+      ...((opts.stripManagedFields ?? true) ? { transform: stripManagedFields } : {}),
+      logger: this.log,
+    });
+  }
+
+  /** The cache serves every replica, leader or not. */
+  needLeaderElection(): boolean {
+    return false;
+  }
+
+  /** Runs every informer (those created later too) until `signal` aborts, then waits for them to stop. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.signal) throw new Error('the cache was already started');
+    this.signal = signal;
+    this.factory.start(signal);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await this.factory.shutdown();
+  }
+
+  started(): boolean {
+    return this.signal !== undefined && !this.signal.aborted;
+  }
+
+  /** True once every informer created so far has synced; false if `signal` aborts first. */
+  async waitForCacheSync(signal: AbortSignal): Promise<boolean> {
+    const kinds = [...this.kinds.values()];
+    return waitForCacheSync(signal, ...kinds.map((k) => () => k.hasSynced()));
+  }
+
+  /** The informer(s) for `res`, created on first request and started at once if the cache runs. */
+  getInformer<T extends KubeObject>(res: Resource<T>): KindInformer<T> {
+    const id = resourceId(res);
+    let kind = this.kinds.get(id) as KindInformer<T> | undefined;
+    if (!kind) {
+      const informers = new Map<string, SharedIndexInformer<T>>();
+      const scopes = res.namespaced && this.namespaces ? this.namespaces : [''];
+      for (const ns of scopes) informers.set(ns, this.factory.informerFor(res, ns === '' ? {} : { namespace: ns }));
+      kind = new KindInformer(res, informers);
+      this.kinds.set(id, kind as unknown as KindInformer<KubeObject>);
+      for (const [field, extract] of this.fieldIndexes.get(id) ?? []) this.addFieldIndex(kind, field, extract);
+      if (this.signal && !this.signal.aborted) this.factory.start(this.signal);
+    }
+    return kind;
+  }
+
+  /**
+   * Indexes `res` objects by the values `extract` returns for `field`, so list({ fieldSelector: 'field=value' })
+   * can be answered from the cache (controller-runtime's FieldIndexer.IndexField).
+   */
+  indexField<T extends KubeObject>(res: Resource<T>, field: string, extract: (obj: T) => string[]): void {
+    const id = resourceId(res);
+    const fields = this.fieldIndexes.get(id) ?? new Map<string, (obj: KubeObject) => string[]>();
+    if (fields.has(field)) throw new Error(`indexer conflict: field ${field} of ${res.kind} is already indexed`);
+    fields.set(field, extract as (obj: KubeObject) => string[]);
+    this.fieldIndexes.set(id, fields);
+    const kind = this.kinds.get(id);
+    if (kind) this.addFieldIndex(kind, field, extract as (obj: KubeObject) => string[]);
+  }
+
+  private addFieldIndex<T extends KubeObject>(kind: KindInformer<T>, field: string, extract: (obj: T) => string[]): void {
+    const indexFunc: IndexFunc<T> = (obj) => {
+      const ns = obj.metadata?.namespace ?? '';
+      const raw = extract(obj);
+      const vals = raw.map((v) => namespacedIndexKey(ns, v));
+      if (ns !== '') for (const v of raw) vals.push(namespacedIndexKey('', v));
+      return vals;
+    };
+    for (const inf of kind.informers.values()) inf.addIndexers({ [fieldIndexName(field)]: indexFunc });
+  }
+
+  /** Starts (if needed) and waits for the kind's informers; reads must not see a half-filled cache. */
+  private async synced<T extends KubeObject>(res: Resource<T>): Promise<KindInformer<T>> {
+    const signal = this.signal;
+    if (!signal || signal.aborted) throw new CacheNotStartedError();
+    const kind = this.getInformer(res);
+    if (!kind.hasSynced() && !(await waitForCacheSync(signal, () => kind.hasSynced()))) {
+      throw new Error(`the cache stopped before ${res.kind} synced`);
+    }
+    return kind;
+  }
+
+  async get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T> {
+    const kind = await this.synced(res);
+    const ns = res.namespaced ? (key.namespace ?? '') : '';
+    const informer = kind.informerFor(ns);
+    if (!informer) throw new Error(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
+    const obj = informer.getIndexer().getByKey(ns === '' ? key.name : `${ns}/${key.name}`);
+    if (obj === undefined) throw notFound(res, key.name);
+    return copyOut(res, obj);
+  }
+
+  /**
+   * Lists from the cache: namespace, label selector and field selector (exact matches on indexed fields, or on
+   * metadata.name / metadata.namespace) are honoured; limit truncates (the cache has no continue tokens).
+   */
+  async list<T extends KubeObject>(res: Resource<T>, opts: ListOptions = {}): Promise<ObjectList<T>> {
+    const kind = await this.synced(res);
+    const ns = res.namespaced ? (opts.namespace ?? '') : '';
+    let informers: SharedIndexInformer<T>[];
+    if (ns !== '') {
+      const inf = kind.informerFor(ns);
+      if (!inf) throw new Error(`unable to list: namespace ${ns} is not covered by the cache`);
+      informers = [inf];
+    } else {
+      informers = [...kind.informers.values()];
+    }
+    const labels = opts.labelSelector ? parseSelector(opts.labelSelector) : undefined;
+    const fields = parseFieldSelector(opts.fieldSelector ?? '');
+    const indexed = fields.find((f) => f.operator === '=' && this.fieldIndexes.get(resourceId(res))?.has(f.field));
+    const rest = fields.filter((f) => f !== indexed);
+    for (const f of rest) {
+      if (f.field !== 'metadata.name' && f.field !== 'metadata.namespace') {
+        throw new SelectorParseError(`field selector ${f.field}${f.operator}${f.value} needs a field index (mgr.getFieldIndexer().indexField)`);
+      }
+    }
+    const items: T[] = [];
+    for (const inf of informers) {
+      const idx = inf.getIndexer();
+      const candidates = indexed
+        ? idx.byIndex(fieldIndexName(indexed.field), namespacedIndexKey(ns, indexed.value))
+        : ns !== ''
+          ? idx.byIndex(NAMESPACE_INDEX, ns)
+          : idx.list();
+      for (const o of candidates) {
+        if (labels && !labels.matches(o.metadata?.labels ?? {})) continue;
+        if (!rest.every((f) => matchesField(o, f))) continue;
+        items.push(o);
+      }
+    }
+    items.sort(byNamespaceName);
+    const limited = opts.limit && opts.limit > 0 ? items.slice(0, opts.limit) : items;
+    const rv = informers.length === 1 ? informers[0]!.lastSyncResourceVersion() : undefined;
+    return {
+      apiVersion: res.apiVersion,
+      kind: `${res.kind}List`,
+      items: limited.map((o) => copyOut(res, o)),
+      metadata: rv ? { resourceVersion: rv } : {},
+    };
+  }
+}
+
+function matchesField(o: KubeObject, f: FieldRequirement): boolean {
+  const v = f.field === 'metadata.name' ? (o.metadata?.name ?? '') : (o.metadata?.namespace ?? '');
+  return f.operator === '=' ? v === f.value : v !== f.value;
+}
+
+function byNamespaceName(a: KubeObject, b: KubeObject): number {
+  const ak = `${a.metadata?.namespace ?? ''}/${a.metadata?.name ?? ''}`;
+  const bk = `${b.metadata?.namespace ?? ''}/${b.metadata?.name ?? ''}`;
+  return ak < bk ? -1 : ak > bk ? 1 : 0;
+}
+
+/** A deep copy with apiVersion/kind set: callers may mutate what they read without touching the cache. */
+function copyOut<T extends KubeObject>(res: Resource<T>, obj: T): T {
+  const copy = structuredClone(obj);
+  copy.apiVersion ??= res.apiVersion;
+  copy.kind ??= res.kind;
+  return copy;
+}
+
+/** The 404 the API server would send (apierrors.NewNotFound). */
+export function notFound(res: Resource, name: string): ApiError {
+  const qualified = res.group === '' ? res.plural : `${res.plural}.${res.group}`;
+  return new ApiError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    message: `${qualified} "${name}" not found`,
+    reason: 'NotFound',
+    details: { name, group: res.group, kind: res.plural },
+    code: 404,
+  });
+}

@@ -1,0 +1,5 @@
+export { Manager, LeaderElectionLostError, type FieldIndexer } from './manager.js';
+export type { ManagerOptions } from './options.js';
+export { runnableFunc, type Runnable } from './runnable.js';
+export { setupSignalHandler } from './signals.js';
+export { parseBindAddress } from './server.js';

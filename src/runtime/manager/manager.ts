@@ -1,0 +1,266 @@
+import type { AddressInfo } from 'node:net';
+import { CachedClient } from '../client/cached_client.js';
+import { InformerCache } from '../client/informer_cache.js';
+import type { Checker } from '../healthz/index.js';
+import { LeaderElector, leaderElectionNamespace } from '../leaderelection/index.js';
+import { log as rootLog, type Logger } from '../log/index.js';
+import { MetricsServer } from '../metrics/server.js';
+import { newClient, type RestClient } from '../rest/client.js';
+import type { Client, KubeObject, Resource } from '../rest/types.js';
+import { RunnableGroup } from './group.js';
+import { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT, DEFAULT_SYNC_PERIOD, type ManagerOptions } from './options.js';
+import { ProbeServer } from './probes.js';
+import { needsLeaderElection, type Runnable } from './runnable.js';
+import { isDisabledAddress } from './server.js';
+
+/** Adds field indexes to the manager's cache (controller-runtime's client.FieldIndexer). */
+export interface FieldIndexer {
+  indexField<T extends KubeObject>(res: Resource<T>, field: string, extract: (obj: T) => string[]): void;
+}
+
+/** Raised by start() when the Lease was lost; the process should exit so another replica can lead. */
+export class LeaderElectionLostError extends Error {
+  constructor() {
+    super('leader election lost');
+    this.name = 'LeaderElectionLostError';
+  }
+}
+
+/**
+ * Runs everything an operator needs (controller-runtime's Manager): the shared cache and its clients, runnables
+ * such as controllers, leader election, the probe and metrics servers, and a graceful stop.
+ */
+export class Manager {
+  /** The operator's logger (the root logger unless ManagerOptions.log); controllers derive theirs from it. */
+  readonly log: Logger;
+  private readonly mlog: Logger;
+  readonly gracefulShutdownTimeout: number;
+  readonly cacheSyncTimeout: number | undefined;
+  private readonly opts: ManagerOptions;
+  private readonly apiClient: RestClient;
+  private readonly cache: InformerCache;
+  private readonly client: CachedClient;
+  private readonly healthChecks = new Map<string, Checker>();
+  private readonly readyChecks = new Map<string, Checker>();
+  private readonly pending: Runnable[] = [];
+  private readonly controllerNames = new Set<string>();
+  private probeServer: ProbeServer | undefined;
+  private metricsServer: MetricsServer | undefined;
+  private startedFlag = false;
+  private resolveElected!: () => void;
+  private readonly electedPromise = new Promise<void>((r) => (this.resolveElected = r));
+  private addToGroups: ((r: Runnable) => void) | undefined;
+
+  constructor(opts: ManagerOptions) {
+    if (!opts.kubeConfig) throw new Error('ManagerOptions.kubeConfig is required');
+    if (opts.leaderElection && !opts.leaderElectionID) throw new Error('leaderElectionID must be configured when leaderElection is enabled');
+    this.opts = opts;
+    this.log = opts.log ?? rootLog;
+    this.mlog = this.log.withName('manager');
+    this.gracefulShutdownTimeout = opts.gracefulShutdownTimeout ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
+    this.cacheSyncTimeout = opts.cacheSyncTimeout;
+    // Clients open no connection until used; each has its own sockets.
+    this.apiClient = newClient(opts.kubeConfig);
+    const syncPeriod = opts.syncPeriod ?? DEFAULT_SYNC_PERIOD;
+    this.cache = new InformerCache({
+      client: this.apiClient,
+      namespaces: opts.namespaces,
+      // controller-runtime jitters the resync by up to 10% so replicas don't resync in step.
+      resyncPeriodMs: syncPeriod > 0 ? Math.round(syncPeriod * (0.9 + Math.random() * 0.2)) : 0,
+      log: this.log,
+    });
+    this.client = new CachedClient(this.cache, this.apiClient);
+  }
+
+  /** Reads from the shared cache (starting the kind's informer on first use), writes to the API server. */
+  getClient(): Client {
+    return this.client;
+  }
+
+  /** Reads and writes straight to the API server; for reads that must not be stale, or before start. */
+  getAPIReader(): Client {
+    return this.apiClient;
+  }
+
+  getCache(): InformerCache {
+    return this.cache;
+  }
+
+  getFieldIndexer(): FieldIndexer {
+    return { indexField: (res, field, extract) => this.cache.indexField(res, field, extract) };
+  }
+
+  addHealthzCheck(name: string, check: Checker): void {
+    addCheck(this.healthChecks, 'healthz', name, check);
+  }
+
+  addReadyzCheck(name: string, check: Checker): void {
+    addCheck(this.readyChecks, 'readyz', name, check);
+  }
+
+  /** Adds a runnable; after start it starts at once (if its group runs). */
+  add(r: Runnable): void {
+    if (this.addToGroups) this.addToGroups(r);
+    else this.pending.push(r);
+  }
+
+  /** Resolves once this manager is the leader (at start when leader election is off). */
+  elected(): Promise<void> {
+    return this.electedPromise;
+  }
+
+  /** Where /healthz and /readyz are served, once listening. */
+  healthProbeAddress(): AddressInfo | undefined {
+    return this.probeServer?.address();
+  }
+
+  /** Where /metrics is served, once listening. */
+  metricsAddress(): AddressInfo | undefined {
+    return this.metricsServer?.address();
+  }
+
+  /** Reserves a controller name; names must be unique because they label metrics and logs. */
+  registerControllerName(name: string): void {
+    if (this.controllerNames.has(name)) {
+      throw new Error(`controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`);
+    }
+    this.controllerNames.add(name);
+  }
+
+  /**
+   * Runs until `signal` aborts, then stops: leader-elected runnables first (in-flight reconciles get
+   * gracefulShutdownTimeout), then the others, the cache, the Lease (released), and the servers. Resolves after a
+   * clean stop; rejects with the first runnable error, or LeaderElectionLostError if the Lease was lost.
+   */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.startedFlag) throw new Error('the manager was already started');
+    this.startedFlag = true;
+    let firstError: unknown;
+    let leadershipLost = false;
+    let stopping = false;
+    let resolveStop!: () => void;
+    const stopRequested = new Promise<void>((resolve) => (resolveStop = resolve));
+    const requestStop = (): void => {
+      stopping = true;
+      resolveStop();
+    };
+    const fail = (err: unknown, r?: Runnable): void => {
+      if (firstError === undefined) firstError = err;
+      this.mlog.error(err, 'stopping the manager after an error', r ? { runnable: r.constructor.name } : {});
+      requestStop();
+    };
+    const onAbort = (): void => requestStop();
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) requestStop();
+
+    const servers = new RunnableGroup('servers', fail, this.mlog);
+    const caches = new RunnableGroup('caches', fail, this.mlog);
+    const others = new RunnableGroup('others', fail, this.mlog);
+    const leaderElected = new RunnableGroup('leaderElection', fail, this.mlog);
+    const electionStop = new AbortController();
+    let electionClient: RestClient | undefined;
+    let election: Promise<void> | undefined;
+    const timers: ReturnType<typeof setTimeout>[] = [];
+
+    try {
+      this.buildServers(servers);
+      caches.add(this.cache);
+      this.addToGroups = (r) => (needsLeaderElection(r) ? leaderElected : others).add(r);
+      for (const r of this.pending.splice(0)) this.addToGroups(r);
+
+      servers.start();
+      caches.start();
+      // Informers requested before start (by the builder's watches) list before controllers begin.
+      const cacheSynced = this.cache.waitForCacheSync(abortOn(stopRequested));
+      await Promise.race([cacheSynced, stopRequested]);
+      if (!stopping) {
+        others.start();
+        if (this.opts.leaderElection) {
+          electionClient = newClient(this.opts.kubeConfig);
+          const elector = new LeaderElector({
+            client: electionClient,
+            namespace: leaderElectionNamespace(this.opts.leaderElectionNamespace),
+            name: this.opts.leaderElectionID!,
+            leaseDuration: this.opts.leaseDuration,
+            renewDeadline: this.opts.renewDeadline,
+            retryPeriod: this.opts.retryPeriod,
+            releaseOnCancel: this.opts.leaderElectionReleaseOnCancel ?? true,
+            log: this.log,
+            onStartedLeading: () => {
+              leaderElected.start();
+              this.resolveElected();
+            },
+            onStoppedLeading: () => {
+              if (!electionStop.signal.aborted) {
+                leadershipLost = true;
+                fail(new LeaderElectionLostError());
+              }
+            },
+          });
+          election = elector.run(electionStop.signal);
+        } else {
+          leaderElected.start();
+          this.resolveElected();
+        }
+      }
+    } catch (err) {
+      fail(err);
+    }
+
+    await stopRequested;
+    this.mlog.info('Stopping and waiting for non leader election runnables');
+    // After losing the Lease another replica may already lead: stop at once, as controller-runtime does.
+    const budget = leadershipLost ? 0 : this.gracefulShutdownTimeout;
+    const deadline = new Promise<void>((resolve) => timers.push(setTimeout(resolve, budget)));
+    let clean = await leaderElected.stop(deadline);
+    clean = (await others.stop(deadline)) && clean;
+    clean = (await caches.stop(deadline)) && clean;
+    // The Lease is released only after the controllers stopped, so two leaders never reconcile at once.
+    electionStop.abort();
+    if (election) await Promise.race([election, deadline]);
+    clean = (await servers.stop(deadline)) && clean;
+    for (const t of timers) clearTimeout(t);
+    signal.removeEventListener('abort', onAbort);
+    this.addToGroups = undefined;
+    electionClient?.close();
+    this.apiClient.close();
+    if (!clean && !leadershipLost) this.mlog.info('graceful shutdown timed out; some runnables did not finish', { timeoutMs: budget });
+    this.mlog.info('Stopped');
+    if (firstError !== undefined) throw firstError;
+  }
+
+  private buildServers(servers: RunnableGroup): void {
+    const probeAddr = this.opts.healthProbeBindAddress;
+    if (!isDisabledAddress(probeAddr)) {
+      this.probeServer = new ProbeServer(probeAddr!, this.healthChecks, this.readyChecks, this.mlog.withName('health probe'));
+      servers.add(this.probeServer);
+    }
+    const metricsAddr = this.opts.metricsBindAddress;
+    if (!isDisabledAddress(metricsAddr)) {
+      const secure = this.opts.secureMetrics ?? true;
+      this.metricsServer = new MetricsServer({
+        bindAddress: metricsAddr!,
+        secureServing: secure,
+        enableHTTP2: this.opts.enableHTTP2 ?? false,
+        certDir: this.opts.metricsCertDir,
+        certName: this.opts.metricsCertName,
+        keyName: this.opts.metricsKeyName,
+        ...(secure ? { authClient: this.apiClient } : {}),
+        log: this.mlog.withName('metrics'),
+      });
+      servers.add({ start: (s) => this.metricsServer!.start(s), needLeaderElection: () => false });
+    }
+  }
+}
+
+function addCheck(map: Map<string, Checker>, kind: string, name: string, check: Checker): void {
+  if (map.has(name)) throw new Error(`${kind} check ${name} already exists`);
+  map.set(name, check);
+}
+
+/** An AbortSignal aborted when `p` settles. */
+function abortOn(p: Promise<unknown>): AbortSignal {
+  const ac = new AbortController();
+  void p.finally(() => ac.abort());
+  return ac.signal;
+}
