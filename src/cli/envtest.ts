@@ -79,7 +79,9 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
 }
 
 async function runUse(version: string | undefined, opts: UseOptions): Promise<void> {
-  const { ensureBinaries, BinariesNotFoundError } = await import('../envtest/index.js');
+  // Not the envtest index: that loads @kubernetes/client-node, which `use` doesn't need.
+  const { ensureBinaries } = await import('../envtest/ensure.js');
+  const { BinariesNotFoundError } = await import('../envtest/binaries.js');
   const { resolve } = await import('node:path');
   const interrupt = interruptSignal();
   try {
