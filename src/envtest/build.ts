@@ -135,7 +135,14 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
       if (apiVersion !== version) throw new Error(`built kube-apiserver reports version ${apiVersion ?? '(none)'}, expected ${version}`);
       const etcdReported = parseEtcdVersionOutput(await exec(ETCD));
       if (etcdReported !== etcdVersion) throw new Error(`built etcd reports version ${etcdReported ?? '(none)'}, expected ${etcdVersion}`);
-      const info = { kubernetes: version, etcd: etcdVersion, go: goVersion, builtAt: new Date().toISOString(), log: logFile };
+      const info = {
+        kubernetes: version,
+        etcd: etcdVersion,
+        go: goVersion,
+        builtAt: new Date().toISOString(),
+        buildSeconds: Math.round((Date.now() - started) / 100) / 10,
+        log: logFile,
+      };
       await writeFile(join(outDir, 'build-info.json'), `${JSON.stringify(info, null, 2)}\n`);
       try {
         await rename(outDir, finalDir);
@@ -146,6 +153,7 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
       }
     });
     const seconds = (Date.now() - started) / 1000;
+    logOut.write(`\n### built in ${seconds.toFixed(1)}s\n`);
     progress(`Kubernetes ${version} control plane binaries are in ${finalDir} (built in ${fmtSeconds(seconds * 1000)})`);
     return { dir: finalDir, logFile, seconds, goVersion };
   } catch (err) {
