@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestEnvironment } from '../../../src/envtest/index.js';
+import {
+  ConfigMaps,
+  Deployments,
+  Manager,
+  Namespaces,
+  Services,
+  getControllerOf,
+  isStatusConditionTrue,
+  newClient,
+  newLogger,
+  retryOnConflict,
+  type ManagerOptions,
+  type RestClient,
+} from '../../../src/runtime/index.js';
+import { eventually } from '../controller/fakes.js';
+import { APPSERVICE_CRD, AppServiceReconciler, AppServices, FINALIZER, type AppService } from './appservice.js';
+
+let env: TestEnvironment;
+let api: RestClient;
+const quiet = newLogger({ level: 'error', sink: () => {} });
+
+beforeAll(async () => {
+  env = await TestEnvironment.start({ crds: [APPSERVICE_CRD] });
+  api = newClient(env.kubeConfig);
+}, 180_000);
+
+afterAll(async () => {
+  api?.close();
+  await env?.stop();
+});
+
+let nsSeq = 0;
+async function namespace(): Promise<string> {
+  const name = `t${process.pid}-${++nsSeq}`;
+  await api.create(Namespaces, { metadata: { name } });
+  return name;
+}
+
+function app(ns: string, name: string, replicas = 1): AppService {
+  return { apiVersion: AppServices.apiVersion, kind: AppServices.kind, metadata: { namespace: ns, name }, spec: { replicas, image: 'nginx:1' } };
+}
+
+/** Starts a manager; the returned stop() aborts it and waits for start() to settle. */
+function run(opts: Partial<ManagerOptions>, setup: (mgr: Manager) => void) {
+  const mgr = new Manager({ kubeConfig: env.kubeConfig, log: quiet, ...opts });
+  setup(mgr);
+  const ac = new AbortController();
+  const done = mgr.start(ac.signal);
+  const outcome = done.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return {
+    mgr,
+    ac,
+    done,
+    stop: async () => {
+      ac.abort();
+      return outcome;
+    },
+  };
+}
+
+describe('Manager on a real control plane', () => {
+  it('reconciles 100 AppServices to their desired state and reports status', async () => {
+    const ns = await namespace();
+    let reconciler!: AppServiceReconciler;
+    const m = run({}, (mgr) => {
+      reconciler = new AppServiceReconciler(mgr.getClient());
+      reconciler.setupWithManager(mgr);
+    });
+    try {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => api.create(AppServices, app(ns, `app-${i}`, (i % 3) + 1))));
+      await eventually(
+        () => reconciler.reconciled.length >= 100,
+        'reconciles started',
+        60_000,
+      );
+      const done = async (): Promise<boolean> => {
+        const list = await api.list(AppServices, { namespace: ns });
+        return list.items.length === 100 && list.items.every((a) => a.status?.observedGeneration === a.metadata.generation);
+      };
+      await eventuallyAsync(done, 'status observed for every object', 90_000);
+      const deps = await api.list(Deployments, { namespace: ns });
+      const svcs = await api.list(Services, { namespace: ns });
+      expect(deps.items).toHaveLength(100);
+      expect(svcs.items).toHaveLength(100);
+      const d7 = await api.get(Deployments, { namespace: ns, name: 'app-7' });
+      expect(d7.spec?.replicas).toBe(2);
+      expect(getControllerOf(d7)).toMatchObject({ kind: 'AppService', name: 'app-7', controller: true });
+      const a7 = await api.get(AppServices, { namespace: ns, name: 'app-7' });
+      expect(a7.metadata.finalizers).toContain(FINALIZER);
+      expect(a7.status?.availableReplicas).toBe(0);
+      expect(isStatusConditionTrue(a7.status?.conditions, 'Available')).toBe(false);
+    } finally {
+      expect(await m.stop()).toBeUndefined();
+    }
+  });
+
+  it('updates owned objects when the spec changes and recreates a deleted Deployment', async () => {
+    const ns = await namespace();
+    const m = run({}, (mgr) => new AppServiceReconciler(mgr.getClient()).setupWithManager(mgr));
+    try {
+      await api.create(AppServices, app(ns, 'web'));
+      const key = { namespace: ns, name: 'web' };
+      await eventuallyAsync(async () => (await tryGet(() => api.get(Deployments, key))) !== undefined, 'deployment created');
+      await api.patch(AppServices, key, { spec: { replicas: 4, image: 'nginx:2' } }, { type: 'merge' });
+      await eventuallyAsync(async () => (await api.get(Deployments, key)).spec?.replicas === 4, 'deployment scaled');
+      expect((await api.get(Deployments, key)).spec?.template.spec?.containers[0]?.image).toBe('nginx:2');
+      const before = (await api.get(Deployments, key)).metadata?.uid;
+      await api.delete(Deployments, key);
+      await eventuallyAsync(async () => {
+        const d = await tryGet(() => api.get(Deployments, key));
+        return d !== undefined && d.metadata?.uid !== before;
+      }, 'deployment recreated');
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('runs finalizer cleanup before the object goes away', async () => {
+    const ns = await namespace();
+    let reconciler!: AppServiceReconciler;
+    const m = run({}, (mgr) => {
+      reconciler = new AppServiceReconciler(mgr.getClient());
+      reconciler.setupWithManager(mgr);
+    });
+    try {
+      const key = { namespace: ns, name: 'doomed' };
+      await api.create(AppServices, app(ns, 'doomed'));
+      await eventuallyAsync(async () => (await api.get(AppServices, key)).metadata.finalizers?.includes(FINALIZER) ?? false, 'finalizer added');
+      await api.delete(AppServices, key);
+      await eventuallyAsync(async () => (await tryGet(() => api.get(AppServices, key))) === undefined, 'object gone');
+      expect(reconciler.cleanedUp).toEqual([`${ns}/doomed`]);
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('lets two writers racing on one object both land through retryOnConflict', async () => {
+    const ns = await namespace();
+    const key = { namespace: ns, name: 'shared' };
+    await api.create(ConfigMaps, { metadata: key, data: {} });
+    const writer = (field: string) =>
+      Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          retryOnConflict(
+            async () => {
+              const cm = await api.get(ConfigMaps, key);
+              cm.data = { ...cm.data, [`${field}${i}`]: 'x' };
+              await api.update(ConfigMaps, cm);
+            },
+            { backoff: { steps: 50, duration: 5, factor: 1, jitter: 1 } },
+          ),
+        ),
+      );
+    await Promise.all([writer('a'), writer('b')]);
+    const cm = await api.get(ConfigMaps, key);
+    expect(Object.keys(cm.data ?? {})).toHaveLength(20);
+  });
+
+  it('with leader election, exactly one of two managers reconciles, and a clean stop hands over', async () => {
+    const ns = await namespace();
+    const le: Partial<ManagerOptions> = {
+      leaderElection: true,
+      leaderElectionID: `le-${ns}`,
+      leaderElectionNamespace: ns,
+      leaseDuration: 4000,
+      renewDeadline: 3000,
+      retryPeriod: 500,
+    };
+    const recs: AppServiceReconciler[] = [];
+    const a = run(le, (mgr) => {
+      const r = new AppServiceReconciler(mgr.getClient());
+      recs.push(r);
+      r.setupWithManager(mgr);
+    });
+    await a.mgr.elected();
+    const b = run(le, (mgr) => {
+      const r = new AppServiceReconciler(mgr.getClient());
+      recs.push(r);
+      r.setupWithManager(mgr);
+    });
+    const [ra, rb] = recs as [AppServiceReconciler, AppServiceReconciler];
+    try {
+      for (let i = 0; i < 5; i++) await api.create(AppServices, app(ns, `le-${i}`));
+      await eventually(() => new Set(ra.reconciled.map((r) => r.name)).size === 5, 'leader reconciled all', 30_000);
+      expect(rb.reconciled).toEqual([]);
+      let bLeads = false;
+      void b.mgr.elected().then(() => (bLeads = true));
+      expect(bLeads).toBe(false);
+      expect(await a.stop()).toBeUndefined();
+      await b.mgr.elected();
+      await api.create(AppServices, app(ns, 'after-handover'));
+      await eventually(() => rb.reconciled.some((r) => r.name === 'after-handover'), 'new leader reconciles', 30_000);
+    } finally {
+      await a.stop();
+      expect(await b.stop()).toBeUndefined();
+    }
+  });
+});
+
+async function tryGet<T>(fn: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (e) {
+    if ((e as { code?: number }).code === 404) return undefined;
+    throw e;
+  }
+}
+
+async function eventuallyAsync(cond: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    if (await cond()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
