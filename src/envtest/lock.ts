@@ -57,6 +57,11 @@ export async function acquireLock(path: string, opts: LockOptions = {}): Promise
       opts.onWait?.(owner);
       warned = true;
     }
-    await sleep(opts.pollMs ?? 1000, undefined, { signal: opts.signal });
+    try {
+      await sleep(opts.pollMs ?? 1000, undefined, { signal: opts.signal });
+    } catch (err) {
+      opts.signal?.throwIfAborted(); // rethrow the caller's reason rather than a generic AbortError
+      throw err;
+    }
   }
 }

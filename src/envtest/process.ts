@@ -7,8 +7,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { onProcessExit } from './cleanup.js';
 
-/** The supervisor, run with `node -e`: argv = [node, binary, ...args]. CommonJS, since -e is. */
-const SUPERVISOR = `
+/**
+ * The supervisor, run with `node -e`: argv = [node, binary, ...args]. CommonJS, since -e is.
+ * KUBESCAFFOLD_REMOVE_ON_ORPHAN names a path to delete once the binary has exited after we died.
+ */
+export const SUPERVISOR_SCRIPT = `
 const { spawn } = require('node:child_process');
 const { constants } = require('node:os');
 const [cmd, ...args] = process.argv.slice(1);
@@ -89,7 +92,7 @@ export class SupervisedProcess {
     // Test runners put loaders in NODE_OPTIONS; the supervisor is plain JavaScript and needs none.
     delete env.NODE_OPTIONS;
     if (opts.removeOnOrphan) env.KUBESCAFFOLD_REMOVE_ON_ORPHAN = opts.removeOnOrphan;
-    const child = spawn(process.execPath, ['-e', SUPERVISOR, opts.command, ...opts.args], {
+    const child = spawn(process.execPath, ['-e', SUPERVISOR_SCRIPT, opts.command, ...opts.args], {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env,
