@@ -172,14 +172,15 @@ function applyOne(s: JSONSchemaProps, name: string, value: MarkerValue, target: 
       if (nested.length > 0) return `cannot reference nested fields: ${nested.join(',')}`;
       const missing = fields.filter((f) => !(f in (s.properties ?? {})));
       if (missing.length > 0) return `no property ${missing.join(', ')} in this type; list property names of the type the marker stands on`;
-      const sum = fields.map((f) => `(has(self.${f})?1:0)`).join('+');
+      // controller-gen v0.21.0's rule text (later versions count with (has(self.f)?1:0) sums instead)
+      const count = `[${fields.map((f) => `has(self.${f})`).join(',')}].filter(x,x==true).size()`;
       const list = `[${fields.join(' ')}]`;
       const rule: ValidationRule =
         v === 'AtMostOneOf'
-          ? { rule: `${sum} <= 1`, message: `at most one of the fields in ${list} may be set` }
+          ? { rule: `${count} <= 1`, message: `at most one of the fields in ${list} may be set` }
           : v === 'ExactlyOneOf'
-            ? { rule: `${sum} == 1`, message: `exactly one of the fields in ${list} must be set` }
-            : { rule: fields.map((f) => `has(self.${f})`).join('||'), message: `at least one of the fields in ${list} must be set` };
+            ? { rule: `${count} == 1`, message: `exactly one of the fields in ${list} must be set` }
+            : { rule: `${count} >= 1`, message: `at least one of the fields in ${list} must be set` };
       (s['x-kubernetes-validations'] ??= []).push(rule);
       return;
     }

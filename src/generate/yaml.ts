@@ -1,9 +1,13 @@
 /**
- * YAML output shaped like controller-gen's (JSON -> gopkg.in/yaml.v2): every map's keys sorted in yaml.v2's
- * order, sequences at their key's indent, multi-line strings as `|-` blocks, long lines folded near 80 columns,
- * each document preceded by `---`.
+ * YAML output byte-compatible with controller-gen's (an object marshalled to JSON, read back and written by
+ * gopkg.in/yaml.v2): keys in yaml.v2's order, sequences at their key's indent, `|-` blocks for multi-line
+ * strings, plain scalars folded at the first space past column 80, and yaml.v2's choice of plain, single- or
+ * double-quoted style for each string. Only JSON values are supported (objects, arrays, strings, numbers,
+ * booleans, null), which is all a manifest holds.
  */
-import { stringify } from 'yaml';
+
+const BEST_WIDTH = 80;
+const BEST_INDENT = 2;
 
 /** yaml.v2's key order (keyList.Less): letters by code point, digit runs by value, non-letters before letters. */
 export function compareYamlKeys(a: string, b: string): number {
@@ -47,17 +51,394 @@ function yamlKeyLess(aStr: string, bStr: string): boolean {
   return ar.length < br.length;
 }
 
-/** One YAML document body (without the leading `---`). */
+type Style = 'plain' | 'single' | 'double' | 'literal';
+
+const isBreak = (c: string | undefined): boolean => c === '\n' || c === '\r' || c === '\u0085' || c === '\u2028' || c === '\u2029';
+const isSpace = (c: string | undefined): boolean => c === ' ';
+const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
+const isBlankz = (c: string | undefined): boolean => c === undefined || isBlank(c) || isBreak(c) || c === '\0';
+function isPrintable(c: string): boolean {
+  const v = c.codePointAt(0)!;
+  return (
+    v === 0x0a ||
+    (v >= 0x20 && v <= 0x7e) ||
+    v === 0x85 ||
+    (v >= 0xa0 && v <= 0xd7ff) ||
+    (v >= 0xe000 && v <= 0xfffd && v !== 0xfeff) ||
+    (v >= 0x10000 && v <= 0x10ffff)
+  );
+}
+
+interface Analysis {
+  multiline: boolean;
+  blockPlain: boolean;
+  singleQuoted: boolean;
+  block: boolean;
+}
+
+/** yaml_emitter_analyze_scalar. */
+function analyze(value: string): Analysis {
+  if (value === '') return { multiline: false, blockPlain: true, singleQuoted: true, block: false };
+  const chars = [...value];
+  let blockIndicators = false;
+  let lineBreaks = false;
+  let special = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let precededByWhitespace = true;
+  let previousSpace = false;
+  let previousBreak = false;
+  if (value.startsWith('---') || value.startsWith('...')) blockIndicators = true;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] as string;
+    const followedByWhitespace = i + 1 >= chars.length || isBlank(chars[i + 1]);
+    if (i === 0) {
+      if ('#,[]{}&*!|>\'"%@`'.includes(c)) blockIndicators = true;
+      else if ((c === '?' || c === ':') && followedByWhitespace) blockIndicators = true;
+      else if (c === '-' && followedByWhitespace) blockIndicators = true;
+    } else if (c === ':' && followedByWhitespace) blockIndicators = true;
+    else if (c === '#' && precededByWhitespace) blockIndicators = true;
+    if (!isPrintable(c)) special = true;
+    if (isSpace(c)) {
+      if (i === 0) leadingSpace = true;
+      if (i === chars.length - 1) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak(c)) {
+      lineBreaks = true;
+      if (i === 0) leadingBreak = true;
+      if (i === chars.length - 1) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isBlankz(c);
+  }
+  const a: Analysis = { multiline: lineBreaks, blockPlain: true, singleQuoted: true, block: true };
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.blockPlain = false;
+  if (trailingSpace) a.block = false;
+  if (breakSpace) {
+    a.blockPlain = false;
+    a.singleQuoted = false;
+  }
+  if (spaceBreak || special) {
+    a.blockPlain = false;
+    a.singleQuoted = false;
+    a.block = false;
+  }
+  if (lineBreaks) a.blockPlain = false;
+  if (blockIndicators) a.blockPlain = false;
+  return a;
+}
+
+/** Whether yaml.v2 would read the plain text back as something other than a string (encoder.stringv). */
+function resolvesToNonString(s: string): boolean {
+  const special = ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON', 'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE'];
+  const more = ['off', 'Off', 'OFF', '', '~', 'null', 'Null', 'NULL', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF', '<<'];
+  if (special.includes(s) || more.includes(s)) return true;
+  const c = s[0];
+  if (c === '.') return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s);
+  if (c === undefined || !('+-0123456789'.includes(c))) return false;
+  if (isTimestamp(s)) return true;
+  const plain = s.replaceAll('_', '');
+  if (/^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.test(plain)) return true;
+  if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(plain)) return true;
+  if (/^-?0b[01]+$/.test(plain)) return true;
+  // base-60 floats (1:20) are quoted too
+  return /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/.test(s);
+}
+
+/** yaml.v2's timestamp forms: 2006-1-2, and 2006-1-2[Tt ]15:4:5(.999)(Z|±07:00). */
+function isTimestamp(s: string): boolean {
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:([Tt ])(\d{1,2}):(\d{1,2}):(\d{1,2})(?:\.\d+)?(Z|[-+]\d{2}:\d{2})?)?$/.exec(s);
+  if (!m) return false;
+  const [, , mo, d, sep, h, mi, se, zone] = m;
+  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31) return false;
+  if (sep === undefined) return true;
+  if (sep !== 'T' && sep !== 't' && zone !== undefined) return false;
+  if ((sep === 'T' || sep === 't') && zone === undefined) return false;
+  return Number(h) < 24 && Number(mi) < 60 && Number(se) < 60;
+}
+
+/** Go's strconv.FormatFloat(f, 'g', -1, 64) for the non-integral numbers a manifest can hold. */
+function formatFloat(x: number): string {
+  if (Number.isNaN(x)) return '.nan';
+  if (!Number.isFinite(x)) return x > 0 ? '.inf' : '-.inf';
+  if (Number.isInteger(x) && Math.abs(x) < 1e21) return String(x);
+  const [mant, expText] = x.toExponential().split('e') as [string, string];
+  const exp = Number(expText);
+  if (exp < -4 || exp >= 21 || (exp >= 6 && !Number.isInteger(x))) {
+    const sign = exp < 0 ? '-' : '+';
+    return `${mant}e${sign}${String(Math.abs(exp)).padStart(2, '0')}`;
+  }
+  return String(x);
+}
+
+class Writer {
+  private out = '';
+  private column = 0;
+  private whitespace = true;
+  private indention = true;
+
+  text(): string {
+    return this.out;
+  }
+
+  put(s: string): void {
+    this.out += s;
+    this.column += [...s].length;
+  }
+
+  private breakLine(): void {
+    this.out += '\n';
+    this.column = 0;
+  }
+
+  indent(indent: number): void {
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.breakLine();
+    while (this.column < indent) this.put(' ');
+    this.whitespace = true;
+    this.indention = true;
+  }
+
+  indicator(ind: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+    if (needWhitespace && !this.whitespace) this.put(' ');
+    this.put(ind);
+    this.whitespace = isWhitespace;
+    this.indention = this.indention && isIndention;
+  }
+
+  /** A scalar with the style yaml.v2 picks; `indent` is where continuation lines start. */
+  scalar(value: string, requested: Style, indent: number, simpleKey: boolean): void {
+    const a = analyze(value);
+    let style = requested;
+    if (simpleKey && a.multiline) style = 'double';
+    if (style === 'plain') {
+      if (!a.blockPlain) style = 'single';
+      if (value === '' && simpleKey) style = 'single';
+    }
+    if (style === 'single' && !a.singleQuoted) style = 'double';
+    if (style === 'literal' && (!a.block || simpleKey)) style = 'double';
+    const allowBreaks = !simpleKey;
+    switch (style) {
+      case 'plain':
+        this.plain(value, indent, allowBreaks);
+        break;
+      case 'single':
+        this.singleQuoted(value, indent, allowBreaks);
+        break;
+      case 'double':
+        this.doubleQuoted(value, indent, allowBreaks);
+        break;
+      case 'literal':
+        this.literal(value, indent);
+        break;
+    }
+  }
+
+  private plain(value: string, indent: number, allowBreaks: boolean): void {
+    if (!this.whitespace) this.put(' ');
+    const chars = [...value];
+    let spaces = false;
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i] as string;
+      if (isSpace(c)) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && !isSpace(chars[i + 1])) this.indent(indent);
+        else this.put(c);
+        spaces = true;
+      } else {
+        this.put(c);
+        this.indention = false;
+        spaces = false;
+      }
+    }
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private singleQuoted(value: string, indent: number, allowBreaks: boolean): void {
+    this.indicator("'", true, false, false);
+    const chars = [...value];
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i] as string;
+      if (isSpace(c)) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < chars.length - 1 && !isSpace(chars[i + 1])) this.indent(indent);
+        else this.put(c);
+        spaces = true;
+      } else if (isBreak(c)) {
+        if (!breaks && c === '\n') this.breakLine();
+        this.breakLine();
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.indent(indent);
+        if (c === "'") this.put("'");
+        this.put(c);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+    }
+    this.indicator("'", false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private doubleQuoted(value: string, indent: number, allowBreaks: boolean): void {
+    this.indicator('"', true, false, false);
+    const chars = [...value];
+    let spaces = false;
+    const escapes: Record<string, string> = {
+      '\0': '0',
+      '\x07': 'a',
+      '\b': 'b',
+      '\t': 't',
+      '\n': 'n',
+      '\v': 'v',
+      '\f': 'f',
+      '\r': 'r',
+      '\x1b': 'e',
+      '"': '"',
+      '\\': '\\',
+      '\u0085': 'N',
+      '\u00a0': '_',
+      '\u2028': 'L',
+      '\u2029': 'P',
+    };
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i] as string;
+      if (!isPrintable(c) || c === '\ufeff' || isBreak(c) || c === '"' || c === '\\') {
+        const v = c.codePointAt(0)!;
+        const esc = escapes[c];
+        if (esc !== undefined) this.put(`\\${esc}`);
+        else if (v <= 0xff) this.put(`\\x${v.toString(16).toUpperCase().padStart(2, '0')}`);
+        else if (v <= 0xffff) this.put(`\\u${v.toString(16).toUpperCase().padStart(4, '0')}`);
+        else this.put(`\\U${v.toString(16).toUpperCase().padStart(8, '0')}`);
+        spaces = false;
+      } else if (isSpace(c)) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < chars.length - 1) {
+          this.indent(indent);
+          if (isSpace(chars[i + 1])) this.put('\\');
+        } else this.put(c);
+        spaces = true;
+      } else {
+        this.put(c);
+        spaces = false;
+      }
+    }
+    this.indicator('"', false, false, false);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private literal(value: string, indent: number): void {
+    this.indicator('|', true, false, false);
+    const chars = [...value];
+    if (isSpace(chars[0]) || isBreak(chars[0])) this.indicator(String(BEST_INDENT), false, false, false);
+    let chomp = '';
+    const last = chars.length - 1;
+    if (chars.length === 0 || !isBreak(chars[last])) chomp = '-';
+    else if (last === 0 || isBreak(chars[last - 1])) chomp = '+';
+    if (chomp) this.indicator(chomp, false, false, false);
+    this.breakLine();
+    this.indention = true;
+    this.whitespace = true;
+    let breaks = true;
+    for (const c of chars) {
+      if (isBreak(c)) {
+        this.breakLine();
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.indent(indent);
+        this.put(c);
+        this.indention = false;
+        breaks = false;
+      }
+    }
+  }
+}
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+function isEmptyCollection(v: Json): boolean {
+  return typeof v === 'object' && v !== null && (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0);
+}
+
+/** Normalizes a value the way JSON marshalling does (drops undefined, calls toJSON). */
+function toJson(value: unknown): Json {
+  return JSON.parse(JSON.stringify(value) ?? 'null') as Json;
+}
+
+class Encoder {
+  readonly w = new Writer();
+
+  node(v: Json, indent: number): void {
+    if (v === null) this.w.scalar('null', 'plain', indent + BEST_INDENT, false);
+    else if (typeof v === 'boolean') this.w.scalar(String(v), 'plain', indent + BEST_INDENT, false);
+    else if (typeof v === 'number') this.w.scalar(formatFloat(v), 'plain', indent + BEST_INDENT, false);
+    else if (typeof v === 'string') this.string(v, indent + BEST_INDENT, false);
+    else if (Array.isArray(v)) {
+      if (v.length === 0) this.w.indicator('[]', true, false, false);
+      else this.sequence(v, indent);
+    } else if (Object.keys(v).length === 0) this.w.indicator('{}', true, false, false);
+    else this.mapping(v, indent);
+  }
+
+  private string(s: string, indent: number, simpleKey: boolean): void {
+    const style: Style = s.includes('\n') ? 'literal' : resolvesToNonString(s) ? 'double' : 'plain';
+    this.w.scalar(s, style, indent, simpleKey);
+  }
+
+  /** A block mapping whose keys start at `indent`. */
+  mapping(obj: { [key: string]: Json }, indent: number): void {
+    const keys = Object.keys(obj).sort(compareYamlKeys);
+    for (const k of keys) {
+      this.w.indent(indent);
+      this.string(k, indent + BEST_INDENT, true);
+      this.w.indicator(':', false, false, false);
+      const v = obj[k] as Json;
+      if (typeof v === 'object' && v !== null && !isEmptyCollection(v)) {
+        // nested mappings go one level in; sequences stay at the key's indent (yaml.v2's indentless sequences)
+        if (Array.isArray(v)) this.sequence(v, indent);
+        else this.mapping(v, indent + BEST_INDENT);
+      } else this.node(v, indent);
+    }
+  }
+
+  /** A block sequence whose dashes stand at `indent`. */
+  sequence(items: Json[], indent: number): void {
+    for (const item of items) {
+      this.w.indent(indent);
+      this.w.indicator('-', true, false, true);
+      if (typeof item === 'object' && item !== null && !isEmptyCollection(item)) {
+        if (Array.isArray(item)) this.sequence(item, indent + BEST_INDENT);
+        else this.mapping(item, indent + BEST_INDENT);
+      } else this.node(item, indent);
+    }
+  }
+}
+
+/** One YAML document body (without the leading `---`), as yaml.v2 writes it. */
 export function toYamlDocument(value: unknown): string {
-  return stringify(value, {
-    indent: 2,
-    indentSeq: false,
-    lineWidth: 80,
-    minContentWidth: 20,
-    singleQuote: true,
-    blockQuote: 'literal',
-    sortMapEntries: (a, b) => compareYamlKeys(String(a.key), String(b.key)),
-  });
+  const e = new Encoder();
+  const v = toJson(value);
+  if (typeof v === 'object' && v !== null && !isEmptyCollection(v)) {
+    if (Array.isArray(v)) e.sequence(v, 0);
+    else e.mapping(v, 0);
+  } else e.node(v, -BEST_INDENT);
+  const text = e.w.text();
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 /** A manifest file: optional header, then each object as `---` + document. */
