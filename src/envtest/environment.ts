@@ -97,12 +97,13 @@ export class TestEnvironment {
     let admin: AdminClient | undefined;
     try {
       const certDir = join(dir, 'certs');
-      await writeCerts(certDir, await generateControlPlaneCerts());
+      const certs = await generateControlPlaneCerts();
+      await writeCerts(certDir, certs);
       for (let attempt = 1; ; attempt++) {
         const [clientPort, peerPort, port] = [await freePort(), await freePort(), await freePort()];
         const etcdDataDir = join(dir, 'etcd');
         await rm(etcdDataDir, { recursive: true, force: true });
-        const creds = await credentials(certDir, port);
+        const creds: AdminCredentials = { server: `https://127.0.0.1:${port}`, caPem: certs.servingCA, certPem: certs.admin.certPem, keyPem: certs.admin.keyPem };
         admin = new AdminClient(creds);
         try {
           const etcd = await Etcd.start({ binary: binaries.etcd, dataDir: etcdDataDir, clientPort, peerPort, attachOutput, removeOnOrphan: dir }, startTimeout);
@@ -205,19 +206,8 @@ async function writeCerts(certDir: string, certs: ControlPlaneCerts): Promise<vo
     [CERT_FILES.clientCA, certs.clientCA],
     [CERT_FILES.saKey, certs.serviceAccount.keyPem],
     [CERT_FILES.saPub, certs.serviceAccount.publicKeyPem],
-    // Kept for whoever builds more users later (not read by the apiserver).
-    ['serving-ca.crt', certs.servingCA],
-    ['admin.crt', certs.admin.certPem],
-    ['admin.key', certs.admin.keyPem],
   ];
   await Promise.all(files.map(([name, text]) => writeFile(join(certDir, name), text, { mode: 0o600 })));
-}
-
-async function credentials(certDir: string, port: number): Promise<AdminCredentials> {
-  const { readFile } = await import('node:fs/promises');
-  const read = (name: string) => readFile(join(certDir, name), 'utf8');
-  const [caPem, certPem, keyPem] = await Promise.all([read('serving-ca.crt'), read('admin.crt'), read('admin.key')]);
-  return { server: `https://127.0.0.1:${port}`, caPem, certPem, keyPem };
 }
 
 /** The bootstrap controller creates `default` shortly after /healthz; envtest waits for it too. */
