@@ -48,11 +48,12 @@ export function planManifests(opts: ManifestsOptions, program = new SourceProgra
   const kinds: KindInfo[] = gvs.flatMap((gv) => findKinds(program, gv, diags));
   const gen = new SchemaGenerator(program, diags, { allowDangerousTypes: opts.allowDangerousTypes ?? false });
   const crds = buildCRDs(kinds, gen, diags, { generatorVersion: opts.generatorVersion, maxDescLen: opts.maxDescLen });
-  for (const crd of crds) checkStructural(crd, kinds, diags);
+  for (const f of program.loadedFiles()) diags.items.push(...f.diagnostics.items);
+  // Structural problems follow from the errors above; report them only for otherwise valid schemas.
+  if (diags.empty) for (const crd of crds) checkStructural(crd, kinds, diags);
   const packageMarkers: Marker[] = packages.flatMap((p: Package) => p.markers.list);
   const roles = generateRoles(packageMarkers, opts.roleName ?? 'manager-role');
   const webhooks = generateWebhookConfigurations(packageMarkers, diags);
-  for (const f of program.loadedFiles()) diags.items.push(...f.diagnostics.items);
   if (!diags.empty) throw new DiagnosticsError(diags.items, opts.root);
 
   const files: OutputFile[] = [];

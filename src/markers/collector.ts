@@ -234,7 +234,8 @@ function addMarker(ctx: Ctx, line: MarkerLine, target: MarkerTarget, into: Marke
       } catch (err) {
         if (!(err instanceof MarkerSyntaxError)) throw err;
         const at = position(ctx.info.source, line.offset + err.offset);
-        ctx.diags.at(at, `invalid marker +${found.definition.name}: ${err.message}; expected ${usage(found.definition)}`);
+        const quoteHint = /=\s*'/.test(line.text) ? ' (single quotes are not string quotes: use "..." or `...`)' : '';
+        ctx.diags.at(at, `invalid marker +${found.definition.name}: ${err.message}${quoteHint}; expected ${usage(found.definition)}`);
       }
   }
 }

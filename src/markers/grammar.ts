@@ -153,7 +153,7 @@ class ArgParser {
       if (s.peek() !== '') {
         value = this.parse(shape.arg.type, false);
       } else if (!shape.arg.optional) {
-        this.fail('missing argument (write +name=<value>)', s.offset);
+        this.fail('missing value', s.offset);
       }
       this.expectEnd();
       return value;
