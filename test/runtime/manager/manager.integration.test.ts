@@ -3,6 +3,9 @@ import { TestEnvironment } from '../../../src/envtest/index.js';
 import {
   ConfigMaps,
   Deployments,
+  LeaderElectionLostError,
+  LeaseResource,
+  microTime,
   Manager,
   Namespaces,
   Services,
@@ -199,6 +202,49 @@ describe('Manager on a real control plane', () => {
       await a.stop();
       expect(await b.stop()).toBeUndefined();
     }
+  });
+
+  it('a follower takes over a lease its holder stopped renewing without releasing it', async () => {
+    const ns = await namespace();
+    const le: Partial<ManagerOptions> = {
+      leaderElection: true,
+      leaderElectionID: 'crash',
+      leaderElectionNamespace: ns,
+      leaderElectionReleaseOnCancel: false,
+      leaseDuration: 3000,
+      renewDeadline: 2000,
+      retryPeriod: 500,
+    };
+    const a = run(le, () => {});
+    await a.mgr.elected();
+    // Stopping without release leaves the Lease as a crashed leader would.
+    expect(await a.stop()).toBeUndefined();
+    const lease = await api.get(LeaseResource, { namespace: ns, name: 'crash' });
+    expect(lease.spec?.holderIdentity).not.toBe('');
+    const b = run(le, () => {});
+    try {
+      await b.mgr.elected();
+      const after = await api.get(LeaseResource, { namespace: ns, name: 'crash' });
+      expect(after.spec?.holderIdentity).not.toBe(lease.spec?.holderIdentity);
+      expect(after.spec?.leaseTransitions).toBe((lease.spec?.leaseTransitions ?? 0) + 1);
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it('stops with LeaderElectionLostError when another holder takes the lease', async () => {
+    const ns = await namespace();
+    const m = run(
+      { leaderElection: true, leaderElectionID: 'stolen', leaderElectionNamespace: ns, leaseDuration: 3000, renewDeadline: 2000, retryPeriod: 500 },
+      () => {},
+    );
+    await m.mgr.elected();
+    await retryOnConflict(async () => {
+      const lease = await api.get(LeaseResource, { namespace: ns, name: 'stolen' });
+      lease.spec = { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60, renewTime: microTime(new Date()) };
+      await api.update(LeaseResource, lease);
+    });
+    await expect(m.done).rejects.toBeInstanceOf(LeaderElectionLostError);
   });
 });
 
