@@ -1,0 +1,96 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { newLogger } from '../../../src/runtime/log/index.js';
+import { Manager, runnableFunc, type ManagerOptions } from '../../../src/runtime/manager/index.js';
+import { parseBindAddress } from '../../../src/runtime/manager/server.js';
+import { deferred, eventually } from '../controller/fakes.js';
+
+/** A kubeconfig for a server nobody listens on: these tests never reach the API. */
+function kubeConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kc;
+}
+
+const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: kubeConfig(), log: newLogger({ sink: () => {} }), ...o });
+
+describe('Manager lifecycle', () => {
+  it('requires a leader election ID with leader election', () => {
+    expect(() => mk({ leaderElection: true })).toThrow(/leaderElectionID/);
+  });
+
+  it('starts runnables, stops them on abort and waits for them', async () => {
+    const mgr = mk();
+    const events: string[] = [];
+    mgr.add(
+      runnableFunc(async (signal) => {
+        events.push('start');
+        await new Promise<void>((r) => signal.addEventListener('abort', () => r()));
+        await new Promise((r) => setTimeout(r, 10));
+        events.push('stopped');
+      }),
+    );
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    await mgr.elected();
+    await eventually(() => events.includes('start'));
+    ac.abort();
+    await done;
+    expect(events).toEqual(['start', 'stopped']);
+  });
+
+  it('stops and rejects with the error of a failing runnable', async () => {
+    const mgr = mk();
+    let otherStopped = false;
+    mgr.add(runnableFunc(async (s) => new Promise<void>((r) => s.addEventListener('abort', () => ((otherStopped = true), r())))));
+    mgr.add(runnableFunc(async () => Promise.reject(new Error('boom'))));
+    await expect(mgr.start(new AbortController().signal)).rejects.toThrow('boom');
+    expect(otherStopped).toBe(true);
+  });
+
+  it('gives up on runnables that outlive the graceful shutdown timeout', async () => {
+    const mgr = mk({ gracefulShutdownTimeout: 20 });
+    const never = deferred();
+    mgr.add(runnableFunc(() => never.promise));
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    await mgr.elected();
+    ac.abort();
+    await done;
+    never.resolve();
+  });
+
+  it('adds runnables after start to the running group', async () => {
+    const mgr = mk();
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    await mgr.elected();
+    let started = false;
+    mgr.add(runnableFunc(async () => void (started = true)));
+    await eventually(() => started);
+    ac.abort();
+    await done;
+  });
+
+  it('refuses a second start and duplicate checks', async () => {
+    const mgr = mk();
+    mgr.addHealthzCheck('a', () => {});
+    expect(() => mgr.addHealthzCheck('a', () => {})).toThrow(/already exists/);
+    const ac = new AbortController();
+    ac.abort();
+    await mgr.start(ac.signal);
+    await expect(mgr.start(ac.signal)).rejects.toThrow(/already started/);
+  });
+
+  it('parses bind addresses', () => {
+    expect(parseBindAddress(':8080')).toEqual({ host: undefined, port: 8080 });
+    expect(parseBindAddress('127.0.0.1:0')).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parseBindAddress('[::1]:8443')).toEqual({ host: '::1', port: 8443 });
+    expect(() => parseBindAddress('8080')).toThrow(/invalid bind address/);
+  });
+});
