@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Backoff, Reflector, newStore, type ReflectorOptions, type Store } from '../../../src/runtime/cache/index.js';
-import { ApiError } from '../../../src/runtime/rest/index.js';
+import { ApiError, IdleTimeoutError } from '../../../src/runtime/rest/index.js';
 import { FakeApi, eventually, gone, networkError, type Obj } from './fake_api.js';
 
 const quickBackoff = (): Backoff => new Backoff(1, 5, 60_000, 2, 0);
@@ -77,6 +77,18 @@ describe('Reflector', () => {
     expect(errors).toHaveLength(1);
     api.create('c');
     await eventually(() => store.list().length === 3, 'c');
+  });
+
+  it('resumes a watch dropped for silence (the idle bound) from the last resourceVersion', async () => {
+    const api = new FakeApi();
+    api.create('a');
+    start(api, { watchIdleTimeoutMs: 1234 });
+    await eventually(() => api.openWatches === 1, 'the watch');
+    expect(api.watchCalls[0]!.idleTimeoutMs).toBe(1234);
+    api.breakWatches(new IdleTimeoutError(1234));
+    await eventually(() => api.watchCalls.length === 2 && api.openWatches === 1, 'the resumed watch');
+    expect(api.watchCalls[1]!.resourceVersion).toBe('1');
+    expect(api.listCalls).toHaveLength(1);
   });
 
   it('keeps retrying a refused connection with backoff and resumes', async () => {

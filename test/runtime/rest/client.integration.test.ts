@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestEnvironment } from '../../../src/envtest/index.js';
+import {
+  ConfigMaps,
+  CustomResourceDefinitions,
+  DiscoveryClient,
+  Deployments,
+  Namespaces,
+  RESTMapper,
+  defineResource,
+  isAlreadyExists,
+  isConflict,
+  isInvalid,
+  isNotFound,
+  newClient,
+  type KubeObject,
+  type RestClient,
+  type WatchEvent,
+} from '../../../src/runtime/rest/index.js';
+
+interface Widget extends KubeObject {
+  spec?: { size?: number; color?: string };
+  status?: { ready?: boolean };
+}
+const Widgets = defineResource<Widget>({ group: 'it.kubescaffold.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+
+const widgetCRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.it.kubescaffold.dev' },
+  spec: {
+    group: 'it.kubescaffold.dev',
+    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', properties: { size: { type: 'integer', minimum: 0 }, color: { type: 'string' } } },
+              status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+let env: TestEnvironment;
+let client: RestClient;
+const ns = 'rest-it';
+
+beforeAll(async () => {
+  env = await TestEnvironment.start({ crds: [widgetCRD] });
+  client = newClient(env.kubeConfig);
+  await client.create(Namespaces, { metadata: { name: ns } });
+});
+afterAll(async () => {
+  client?.close();
+  await env?.stop();
+});
+
+describe('RestClient against a real API server', () => {
+  it('creates, gets, updates with optimistic concurrency, and deletes a ConfigMap', async () => {
+    const created = await client.create(ConfigMaps, { metadata: { name: 'cm', namespace: ns }, data: { a: '1' } });
+    expect(created.metadata?.uid).toBeTruthy();
+    const again = await client.create(ConfigMaps, { metadata: { name: 'cm', namespace: ns } }).catch((e: unknown) => e);
+    expect(isAlreadyExists(again)).toBe(true);
+    const got = await client.get(ConfigMaps, { namespace: ns, name: 'cm' });
+    const updated = await client.update(ConfigMaps, { ...got, data: { a: '2' } });
+    expect(updated.data).toEqual({ a: '2' });
+    const stale = await client.update(ConfigMaps, { ...got, data: { a: '3' } }).catch((e: unknown) => e);
+    expect(isConflict(stale)).toBe(true);
+    const precondition = await client
+      .delete(ConfigMaps, { namespace: ns, name: 'cm' }, { preconditions: { resourceVersion: got.metadata!.resourceVersion! } })
+      .catch((e: unknown) => e);
+    expect(isConflict(precondition)).toBe(true);
+    await client.delete(ConfigMaps, { namespace: ns, name: 'cm' }, { propagationPolicy: 'Background' });
+    expect(isNotFound(await client.get(ConfigMaps, { namespace: ns, name: 'cm' }).catch((e: unknown) => e))).toBe(true);
+  });
+
+  it('patches with merge, JSON patch and server-side apply', async () => {
+    await client.create(Widgets, { metadata: { name: 'w', namespace: ns }, spec: { size: 1 } });
+    const key = { namespace: ns, name: 'w' };
+    expect((await client.patch(Widgets, key, { spec: { color: 'red' } }, { type: 'merge' })).spec).toEqual({ size: 1, color: 'red' });
+    expect((await client.patch(Widgets, key, [{ op: 'replace', path: '/spec/size', value: 2 }], { type: 'json' })).spec?.size).toBe(2);
+    const applied = await client.patch(Widgets, key, { metadata: { name: 'w', namespace: ns }, spec: { size: 5 } }, { type: 'apply', fieldManager: 'it', force: true });
+    expect(applied.spec?.size).toBe(5);
+    expect(applied.metadata?.managedFields?.some((f) => f.manager === 'it')).toBe(true);
+    expect(isInvalid(await client.patch(Widgets, key, { spec: { size: -1 } }, { type: 'merge' }).catch((e: unknown) => e))).toBe(true);
+  });
+
+  it('writes status only through the status subresource', async () => {
+    const w = await client.create(Widgets, { metadata: { name: 's', namespace: ns }, spec: { size: 1 } });
+    const ignored = await client.update(Widgets, { ...w, status: { ready: true } });
+    expect(ignored.status).toBeUndefined();
+    const withStatus = await client.status().update(Widgets, { ...ignored, status: { ready: true } });
+    expect(withStatus.status?.ready).toBe(true);
+    const patched = await client.status().patch(Widgets, { namespace: ns, name: 's' }, { status: { ready: false } }, { type: 'merge' });
+    expect(patched.status?.ready).toBe(false);
+  });
+
+  it('reads and changes the scale subresource of a Deployment', async () => {
+    await client.create(Deployments, {
+      metadata: { name: 'd', namespace: ns },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'd' } },
+        template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+      },
+    });
+    expect((await client.getScale(Deployments, { namespace: ns, name: 'd' })).spec?.replicas).toBe(1);
+    await client.scale(Deployments, { namespace: ns, name: 'd' }, 3);
+    expect((await client.get(Deployments, { namespace: ns, name: 'd' })).spec?.replicas).toBe(3);
+  });
+
+  it('lists with label selectors and limit/continue pages, and deletes a collection', async () => {
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        client.create(ConfigMaps, { metadata: { name: `page-${i}`, namespace: ns, labels: { set: 'paged', odd: String(i % 2) } } }),
+      ),
+    );
+    const first = await client.list(ConfigMaps, { namespace: ns, labelSelector: 'set=paged', limit: 5 });
+    expect(first.items).toHaveLength(5);
+    expect(first.metadata.continue).toBeTruthy();
+    expect(first.items[0]?.kind).toBe('ConfigMap');
+    const all = await client.listAll(ConfigMaps, { namespace: ns, labelSelector: 'set=paged', limit: 5 });
+    expect(all.items).toHaveLength(12);
+    expect((await client.list(ConfigMaps, { namespace: ns, labelSelector: 'set=paged,odd=1' })).items).toHaveLength(6);
+    await client.deleteCollection(ConfigMaps, { namespace: ns, labelSelector: 'odd=1' });
+    expect((await client.list(ConfigMaps, { namespace: ns, labelSelector: 'set=paged' })).items).toHaveLength(6);
+  });
+
+  it('watches from a resourceVersion and stops on abort', async () => {
+    const start = await client.list(ConfigMaps, { namespace: ns });
+    const ac = new AbortController();
+    const seen: WatchEvent[] = [];
+    const watching = (async () => {
+      for await (const ev of client.watch(ConfigMaps, { namespace: ns, resourceVersion: start.metadata.resourceVersion, allowWatchBookmarks: true, signal: ac.signal })) {
+        seen.push(ev);
+        if (ev.type === 'DELETED') ac.abort();
+      }
+    })();
+    await client.create(ConfigMaps, { metadata: { name: 'watched', namespace: ns } });
+    await client.patch(ConfigMaps, { namespace: ns, name: 'watched' }, { data: { x: 'y' } }, { type: 'merge' });
+    await client.delete(ConfigMaps, { namespace: ns, name: 'watched' });
+    await watching;
+    expect(seen.filter((e) => e.type !== 'BOOKMARK').map((e) => (e.type === 'ERROR' ? 'ERROR' : `${e.type} ${e.object.metadata?.name}`))).toEqual([
+      'ADDED watched',
+      'MODIFIED watched',
+      'DELETED watched',
+    ]);
+  });
+
+  it('maps kinds to resources through discovery, including CRDs', async () => {
+    const mapper = new RESTMapper(new DiscoveryClient(client.transport));
+    expect(await mapper.resourceFor({ group: 'apps', kind: 'Deployment' })).toMatchObject({ plural: 'deployments', version: 'v1', namespaced: true });
+    expect(await mapper.resourceFor({ group: 'it.kubescaffold.dev', version: 'v1', kind: 'Widget' })).toMatchObject({ plural: 'widgets' });
+    const crd = await mapper.resourceForObject({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' });
+    expect(crd.plural).toBe(CustomResourceDefinitions.plural);
+    expect((await new DiscoveryClient(client.transport).serverVersion()).gitVersion).toMatch(/^v1\./);
+  });
+});
