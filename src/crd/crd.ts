@@ -10,7 +10,8 @@ import { pluralize } from '../scaffold/flect.js';
 import { truncateDescriptions } from './description.js';
 import type { SchemaGenerator } from './schema.js';
 import type { CRDVersion, CustomResourceDefinition } from './types.js';
-import { ts } from 'ts-morph';
+import type { ts as T } from 'ts-morph';
+import { ts } from '../markers/typescript.js';
 
 export const VERSION_ANNOTATION = 'kubescaffold.io/version';
 
@@ -67,7 +68,7 @@ export function findKinds(program: SourceProgram, gv: GroupVersion, diags: Diagn
 }
 
 function hasObjectMeta(program: SourceProgram, decl: TypeDecl): boolean {
-  const node = decl.node as ts.InterfaceDeclaration;
+  const node = decl.node as T.InterfaceDeclaration;
   for (const m of node.members) {
     if (!ts.isPropertySignature(m) || !m.type || !ts.isTypeReferenceNode(m.type)) continue;
     if (!ts.isIdentifier(m.name) || m.name.text !== 'metadata') continue;

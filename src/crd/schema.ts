@@ -5,7 +5,8 @@
  * controller-gen's allOf flattening produces.
  */
 import { dirname } from 'node:path';
-import { ts } from 'ts-morph';
+import type { ts as T } from 'ts-morph';
+import { ts } from '../markers/typescript.js';
 import type { MemberInfo, SourceInfo, TypeDecl } from '../markers/collector.js';
 import { MarkerSet } from '../markers/collector.js';
 import type { DiagnosticBag, SourcePosition } from '../markers/diagnostics.js';
@@ -82,17 +83,17 @@ export class SchemaGenerator {
     return this.typeSchema(node.type, decl.file);
   }
 
-  private at(file: SourceInfo, node: ts.Node): SourcePosition {
+  private at(file: SourceInfo, node: T.Node): SourcePosition {
     const lc = file.source.getLineAndCharacterOfPosition(node.getStart(file.source));
     return { file: file.path, line: lc.line + 1, column: lc.character + 1 };
   }
 
-  private error(file: SourceInfo, node: ts.Node, message: string): JSONSchemaProps {
+  private error(file: SourceInfo, node: T.Node, message: string): JSONSchemaProps {
     this.diags.at(this.at(file, node), message);
     return {};
   }
 
-  typeSchema(node: ts.TypeNode, file: SourceInfo): JSONSchemaProps {
+  typeSchema(node: T.TypeNode, file: SourceInfo): JSONSchemaProps {
     switch (node.kind) {
       case ts.SyntaxKind.StringKeyword:
         return { type: 'string' };
@@ -136,7 +137,7 @@ export class SchemaGenerator {
     return this.error(file, node, `${ts.SyntaxKind[node.kind]} types are not supported in CRD schemas: write the type out as an interface, union of literals, array or Record`);
   }
 
-  private literalSchema(node: ts.LiteralTypeNode, file: SourceInfo): JSONSchemaProps {
+  private literalSchema(node: T.LiteralTypeNode, file: SourceInfo): JSONSchemaProps {
     const lit = node.literal;
     if (ts.isStringLiteral(lit) || ts.isNoSubstitutionTemplateLiteral(lit)) return { type: 'string', enum: [lit.text] };
     if (lit.kind === ts.SyntaxKind.TrueKeyword || lit.kind === ts.SyntaxKind.FalseKeyword) return { type: 'boolean', enum: [lit.kind === ts.SyntaxKind.TrueKeyword] };
@@ -150,9 +151,9 @@ export class SchemaGenerator {
   }
 
   /** `'A' | 'B'` -> enum; `T | null` -> nullable; `int32 | string` -> int-or-string. */
-  private unionSchema(node: ts.UnionTypeNode, file: SourceInfo): JSONSchemaProps {
+  private unionSchema(node: T.UnionTypeNode, file: SourceInfo): JSONSchemaProps {
     let nullable = false;
-    const members: ts.TypeNode[] = [];
+    const members: T.TypeNode[] = [];
     for (const t of node.types) {
       if (t.kind === ts.SyntaxKind.UndefinedKeyword) continue;
       if (ts.isLiteralTypeNode(t) && t.literal.kind === ts.SyntaxKind.NullKeyword) {
@@ -186,7 +187,7 @@ export class SchemaGenerator {
   }
 
   /** `A & B` of object types merges their properties, like extends. */
-  private intersectionSchema(node: ts.IntersectionTypeNode, file: SourceInfo): JSONSchemaProps {
+  private intersectionSchema(node: T.IntersectionTypeNode, file: SourceInfo): JSONSchemaProps {
     const out: JSONSchemaProps = { type: 'object', properties: {} };
     for (const t of node.types) {
       const s = this.typeSchema(t, file);
@@ -196,7 +197,7 @@ export class SchemaGenerator {
     return finishObject(out);
   }
 
-  private enumSchema(node: ts.EnumDeclaration, file: SourceInfo): JSONSchemaProps {
+  private enumSchema(node: T.EnumDeclaration, file: SourceInfo): JSONSchemaProps {
     const values: JSONValue[] = [];
     let next = 0;
     for (const m of node.members) {
@@ -217,7 +218,7 @@ export class SchemaGenerator {
     return { type: strings > 0 ? 'string' : 'integer', enum: values };
   }
 
-  private referenceSchema(node: ts.TypeReferenceNode, file: SourceInfo): JSONSchemaProps {
+  private referenceSchema(node: T.TypeReferenceNode, file: SourceInfo): JSONSchemaProps {
     const name = entityName(node.typeName);
     const args = node.typeArguments ?? [];
     const local = file.types.has(name) || file.imports.has(name.split('.')[0]!);
@@ -249,7 +250,7 @@ export class SchemaGenerator {
     }
   }
 
-  private externalSchema(module: string, name: string, file: SourceInfo, node: ts.Node): JSONSchemaProps {
+  private externalSchema(module: string, name: string, file: SourceInfo, node: T.Node): JSONSchemaProps {
     if (module === RUNTIME_MODULE || module === '@kubernetes/client-node') {
       const k8sName = name.startsWith('k8s.') ? name.slice(4) : module === '@kubernetes/client-node' ? name : undefined;
       const known = knownTypeSchema(name) ?? (k8sName ? knownTypeSchema(k8sName) : undefined);
@@ -262,14 +263,14 @@ export class SchemaGenerator {
     return this.error(file, node, `types from the package '${module}' cannot be read; declare ${name} in the project, or import it from 'kubescaffold/runtime'`);
   }
 
-  private recordSchema(key: ts.TypeNode, value: ts.TypeNode, file: SourceInfo): JSONSchemaProps {
+  private recordSchema(key: T.TypeNode, value: T.TypeNode, file: SourceInfo): JSONSchemaProps {
     const keySchema = this.typeSchema(key, file);
     if (keySchema.type !== 'string') return this.error(file, key, 'map keys must be strings (Record<string, T>)');
     return { type: 'object', additionalProperties: this.typeSchema(value, file) };
   }
 
   /** An interface or object literal: properties, index signature, `extends` (merged like Go embedding). */
-  private objectSchema(members: ts.NodeArray<ts.TypeElement>, file: SourceInfo, heritage?: ts.NodeArray<ts.HeritageClause>): JSONSchemaProps {
+  private objectSchema(members: T.NodeArray<T.TypeElement>, file: SourceInfo, heritage?: T.NodeArray<T.HeritageClause>): JSONSchemaProps {
     const out: JSONSchemaProps = { type: 'object', properties: {} };
     for (const clause of heritage ?? []) {
       for (const base of clause.types) this.mergeBase(out, base, file);
@@ -316,7 +317,7 @@ export class SchemaGenerator {
     return finishObject(out);
   }
 
-  private fieldSchema(type: ts.TypeNode, info: MemberInfo, file: SourceInfo): JSONSchemaProps {
+  private fieldSchema(type: T.TypeNode, info: MemberInfo, file: SourceInfo): JSONSchemaProps {
     let schema: JSONSchemaProps;
     if (info.markers.has('kubebuilder:validation:Schemaless') || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m)))) schema = {};
     else schema = this.typeSchema(type, file);
@@ -342,7 +343,7 @@ export class SchemaGenerator {
     }
   }
 
-  private mergeBase(out: JSONSchemaProps, base: ts.ExpressionWithTypeArguments, file: SourceInfo): void {
+  private mergeBase(out: JSONSchemaProps, base: T.ExpressionWithTypeArguments, file: SourceInfo): void {
     const name = base.expression.getText(file.source);
     const resolved = this.program.resolveName(file, name);
     if (resolved.kind === 'external' && (resolved.name === 'TypeMeta' || resolved.name === 'KubeObject')) {
@@ -403,17 +404,17 @@ function finishObject(s: JSONSchemaProps): JSONSchemaProps {
   return s;
 }
 
-function isLoose(t: ts.TypeNode): boolean {
+function isLoose(t: T.TypeNode): boolean {
   if (t.kind === ts.SyntaxKind.AnyKeyword || t.kind === ts.SyntaxKind.UnknownKeyword) return true;
   if (ts.isUnionTypeNode(t)) return t.types.some(isLoose);
   return false;
 }
 
-function entityName(n: ts.EntityName): string {
+function entityName(n: T.EntityName): string {
   return ts.isIdentifier(n) ? n.text : `${entityName(n.left)}.${n.right.text}`;
 }
 
-function propertyName(n: ts.PropertyName): string | undefined {
+function propertyName(n: T.PropertyName): string | undefined {
   if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return n.text;
   return undefined;
 }

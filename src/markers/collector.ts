@@ -9,7 +9,8 @@
  *   (+groupName, +kubebuilder:rbac, ...) are accepted anywhere, since they cannot mean anything else.
  * - A `+kubebuilder:` marker that is unknown, stands where it cannot apply, or has bad arguments is an error.
  */
-import { ts } from 'ts-morph';
+import type { ts as T } from 'ts-morph';
+import { ts } from './typescript.js';
 import { extractDoc, commentLines, type RawComment } from './docs.js';
 import { DiagnosticBag, type SourcePosition } from './diagnostics.js';
 import { MarkerSyntaxError, parseMarkerArguments, type MarkerValue } from './grammar.js';
@@ -41,7 +42,7 @@ export class MarkerSet {
   }
 }
 
-export type TypeDeclNode = ts.InterfaceDeclaration | ts.TypeAliasDeclaration | ts.EnumDeclaration;
+export type TypeDeclNode = T.InterfaceDeclaration | T.TypeAliasDeclaration | T.EnumDeclaration;
 
 export interface TypeDecl {
   name: string;
@@ -67,11 +68,11 @@ export interface ImportRef {
 
 export interface SourceInfo {
   path: string;
-  source: ts.SourceFile;
+  source: T.SourceFile;
   /** Top-level interfaces, type aliases and enums by name. */
   types: Map<string, TypeDecl>;
   /** Markers and docs of property signatures, by node. */
-  members: Map<ts.Node, MemberInfo>;
+  members: Map<T.Node, MemberInfo>;
   imports: Map<string, ImportRef>;
   /** Free-standing markers, in source order. */
   packageMarkers: Marker[];
@@ -119,15 +120,15 @@ interface Ctx {
   claimed: Set<number>;
 }
 
-function visitMembers(ctx: Ctx, node: ts.Node): void {
-  const visit = (n: ts.Node): void => {
+function visitMembers(ctx: Ctx, node: T.Node): void {
+  const visit = (n: T.Node): void => {
     if (ts.isPropertySignature(n)) ctx.info.members.set(n, attach(ctx, n, 'field'));
     ts.forEachChild(n, visit);
   };
   ts.forEachChild(node, visit);
 }
 
-function recordImport(info: SourceInfo, stmt: ts.ImportDeclaration): void {
+function recordImport(info: SourceInfo, stmt: T.ImportDeclaration): void {
   if (!ts.isStringLiteral(stmt.moduleSpecifier) || !stmt.importClause) return;
   const module = stmt.moduleSpecifier.text;
   const clause = stmt.importClause;
@@ -150,7 +151,7 @@ interface MarkerLine {
 }
 
 /** Attaches the markers and description in the comments above `node`. */
-function attach(ctx: Ctx, node: ts.Node, target: MarkerTarget): MemberInfo {
+function attach(ctx: Ctx, node: T.Node, target: MarkerTarget): MemberInfo {
   const { source } = ctx.info;
   const text = source.text;
   const ranges = (ts.getLeadingCommentRanges(text, node.pos) ?? []).map((r) => ({ pos: r.pos, end: r.end, text: text.slice(r.pos, r.end) }));
@@ -168,7 +169,7 @@ function attach(ctx: Ctx, node: ts.Node, target: MarkerTarget): MemberInfo {
   return { markers: new MarkerSet(markers), doc: extractDoc((adjacent ?? []).map((c): RawComment => ({ text: c.text }))) };
 }
 
-function groupByBlankLines(source: ts.SourceFile, ranges: CommentRange[]): CommentRange[][] {
+function groupByBlankLines(source: T.SourceFile, ranges: CommentRange[]): CommentRange[][] {
   const groups: CommentRange[][] = [];
   for (const r of ranges) {
     const cur = groups[groups.length - 1];
@@ -179,17 +180,17 @@ function groupByBlankLines(source: ts.SourceFile, ranges: CommentRange[]): Comme
   return groups;
 }
 
-function lineOf(source: ts.SourceFile, pos: number): number {
+function lineOf(source: T.SourceFile, pos: number): number {
   return source.getLineAndCharacterOfPosition(pos).line;
 }
 
-function position(source: ts.SourceFile, pos: number): SourcePosition {
+function position(source: T.SourceFile, pos: number): SourcePosition {
   const lc = source.getLineAndCharacterOfPosition(pos);
   return { file: source.fileName, line: lc.line + 1, column: lc.character + 1 };
 }
 
 /** The `+...` lines of a comment with their offsets in the file. */
-function markerLines(source: ts.SourceFile, c: CommentRange): MarkerLine[] {
+function markerLines(source: T.SourceFile, c: CommentRange): MarkerLine[] {
   if (c.text.startsWith('//')) {
     const m = /^\/\/\s*/.exec(c.text)!;
     if (c.text[m[0].length] !== '+') return [];
@@ -261,7 +262,7 @@ function mayHoldMarkers(text: string): boolean {
 }
 
 /** Every comment in the file, found through the leading trivia of every token. */
-function allComments(source: ts.SourceFile): CommentRange[] {
+function allComments(source: T.SourceFile): CommentRange[] {
   const text = source.text;
   const seen = new Map<number, CommentRange>();
   const take = (pos: number): void => {
@@ -269,7 +270,7 @@ function allComments(source: ts.SourceFile): CommentRange[] {
       if (!seen.has(r.pos)) seen.set(r.pos, { pos: r.pos, end: r.end, text: text.slice(r.pos, r.end) });
     }
   };
-  const visit = (n: ts.Node): void => {
+  const visit = (n: T.Node): void => {
     take(n.pos);
     if (n.kind < ts.SyntaxKind.FirstNode && n.kind !== ts.SyntaxKind.SyntaxList) {
       take(n.end);

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ts } from 'ts-morph';
+import { ts } from './typescript.js';
 import { collectFile, MarkerSet, type SourceInfo, type TypeDecl } from './collector.js';
 
 export interface Package {
