@@ -60,8 +60,8 @@ export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOp
 export { CachedClient } from './client/cached_client.js';
 
 // Manager, builder, and what the manager runs.
-export { Manager, LeaderElectionLostError, runnableFunc, setupSignalHandler, parseBindAddress } from './manager/index.js';
-export type { ManagerOptions, Runnable, FieldIndexer } from './manager/index.js';
+export { Manager, LeaderElectionLostError, EventBroadcaster, runnableFunc, setupSignalHandler, parseBindAddress } from './manager/index.js';
+export type { ManagerOptions, Runnable, FieldIndexer, EventRecorder, EventType } from './manager/index.js';
 export { Builder, newControllerManagedBy } from './builder/index.js';
 export type { BuilderControllerOptions } from './builder/index.js';
 export { ping, HealthzHandler } from './healthz/index.js';

@@ -8,6 +8,7 @@ import { MetricsServer } from '../metrics/server.js';
 import { newClient, type RestClient } from '../rest/client.js';
 import type { Client, KubeObject, Resource } from '../rest/types.js';
 import { RunnableGroup } from './group.js';
+import { EventBroadcaster, type EventRecorder } from './recorder.js';
 import { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT, DEFAULT_SYNC_PERIOD, type ManagerOptions } from './options.js';
 import { ProbeServer } from './probes.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
@@ -50,6 +51,7 @@ export class Manager {
   private resolveElected!: () => void;
   private readonly electedPromise = new Promise<void>((r) => (this.resolveElected = r));
   private addToGroups: ((r: Runnable) => void) | undefined;
+  private broadcaster: EventBroadcaster | undefined;
 
   constructor(opts: ManagerOptions) {
     if (!opts.kubeConfig) throw new Error('ManagerOptions.kubeConfig is required');
@@ -88,6 +90,15 @@ export class Manager {
 
   getFieldIndexer(): FieldIndexer {
     return { indexField: (res, field, extract) => this.cache.indexField(res, field, extract) };
+  }
+
+  /** Records Events as `component` (controller-runtime's GetEventRecorderFor); written while the manager runs. */
+  getEventRecorderFor(component: string): EventRecorder {
+    if (!this.broadcaster) {
+      this.broadcaster = new EventBroadcaster(this.apiClient, this.log.withName('events'));
+      this.add(this.broadcaster);
+    }
+    return this.broadcaster.recorderFor(component);
   }
 
   addHealthzCheck(name: string, check: Checker): void {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import {
   ConfigMaps,
+  CoreEvents,
   Deployments,
   LeaderElectionLostError,
   LeaseResource,
@@ -22,7 +23,7 @@ import { APPSERVICE_CRD, AppServiceReconciler, AppServices, FINALIZER, type AppS
 
 let env: TestEnvironment;
 let api: RestClient;
-const quiet = newLogger({ level: 'error', sink: () => {} });
+const quiet = newLogger({ level: process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'error', sink: (l) => (process.env.TEST_LOG_LEVEL ? console.log(l) : undefined) });
 
 beforeAll(async () => {
   env = await TestEnvironment.start({ crds: [APPSERVICE_CRD] });
@@ -137,6 +138,31 @@ describe('Manager on a real control plane', () => {
       await api.delete(AppServices, key);
       await eventuallyAsync(async () => (await tryGet(() => api.get(AppServices, key))) === undefined, 'object gone');
       expect(reconciler.cleanedUp).toEqual([`${ns}/doomed`]);
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('records Events, aggregating repeats into one Event with a count', async () => {
+    const ns = await namespace();
+    const m = run({}, () => {});
+    try {
+      const recorder = m.mgr.getEventRecorderFor('appservice-controller');
+      const obj = await api.create(AppServices, app(ns, 'noisy'));
+      for (let i = 0; i < 3; i++) recorder.event(obj, 'Warning', 'Degraded', 'replicas unavailable');
+      recorder.event(obj, 'Normal', 'Scaled', 'scaled to 1');
+      const events = async () => (await api.list(CoreEvents, { namespace: ns })).items;
+      await eventuallyAsync(async () => {
+        const evs = await events();
+        return evs.length === 2 && evs.some((e) => e.reason === 'Degraded' && e.count === 3);
+      }, 'events written');
+      const degraded = (await events()).find((e) => e.reason === 'Degraded');
+      expect(degraded).toMatchObject({
+        type: 'Warning',
+        message: 'replicas unavailable',
+        involvedObject: { kind: 'AppService', name: 'noisy', namespace: ns, uid: obj.metadata.uid },
+        source: { component: 'appservice-controller' },
+      });
     } finally {
       await m.stop();
     }
