@@ -30,7 +30,7 @@ export {
   type PopProcessFunc,
   type TransformFunc,
 } from './delta_fifo.js';
-export { newListWatch, type ListWatchScope, type ListerWatcher, type ListerWatcherListOptions } from './listwatch.js';
+export { newListWatch, newMetadataListWatch, type ListWatchScope, type ListerWatcher, type ListerWatcherListOptions } from './listwatch.js';
 export { Backoff, sleep } from './backoff.js';
 export { Reflector, isNetworkError, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 export { ProcessorListener, SharedProcessor, type Notification, type ResourceEventHandler } from './listener.js';
@@ -45,6 +45,7 @@ export {
   SharedInformerFactory,
   type InformerRequest,
   type ListerWatcherFactory,
+  type MetadataListerWatcherFactory,
   type SharedInformerFactoryOptions,
 } from './factory.js';
 export { Lister, NamespaceLister, type LabelMatcher } from './lister.js';

@@ -1,4 +1,4 @@
-import type { RestClient } from '../rest/client.js';
+import type { PartialObjectMetadata, RestClient } from '../rest/client.js';
 import type { KubeObject, ListOptions, ObjectList, Resource, WatchEvent, WatchOptions } from '../rest/types.js';
 
 export interface ListerWatcherListOptions extends ListOptions {
@@ -24,5 +24,14 @@ export function newListWatch<T extends KubeObject>(client: RestClient, res: Reso
   return {
     list: (opts) => client.list(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
     watch: (opts) => client.watch(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
+  };
+}
+
+/** A ListerWatcher of metadata only (client-go's metadata informers): objects arrive as PartialObjectMetadata. */
+export function newMetadataListWatch(client: RestClient, res: Resource, scope: ListWatchScope = {}): ListerWatcher<PartialObjectMetadata> {
+  const namespace = res.namespaced ? scope.namespace || undefined : undefined;
+  return {
+    list: (opts) => client.listMetadata(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
+    watch: (opts) => client.watchMetadata(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
   };
 }

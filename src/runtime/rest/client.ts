@@ -10,6 +10,7 @@ import type {
   ListOptions,
   ObjectKey,
   ObjectList,
+  ObjectMeta,
   PatchOptions,
   PatchType,
   Resource,
@@ -26,6 +27,15 @@ const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   apply: 'application/apply-patch+yaml',
   strategic: 'application/strategic-merge-patch+json',
 };
+
+// Ask the server for metadata only (meta.k8s.io/v1 PartialObjectMetadata), as client-go's metadata client does.
+const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+
+/** An object reduced to its metadata (kind PartialObjectMetadata, apiVersion meta.k8s.io/v1). */
+export interface PartialObjectMetadata extends KubeObject {
+  metadata: ObjectMeta;
+}
 
 /** The scale subresource (autoscaling/v1 Scale). */
 export interface Scale extends KubeObject {
@@ -59,18 +69,34 @@ export class RestClient implements Client {
 
   /** Lists one page (or everything when no limit is given); items get apiVersion and kind, which lists omit. */
   async list<T extends KubeObject>(res: Resource<T>, opts: ListOptions & RequestOptions = {}): Promise<ObjectList<T>> {
+    const list = await this.listRaw<T>(res, opts, undefined);
+    for (const item of list.items) {
+      item.apiVersion ??= res.apiVersion;
+      item.kind ??= res.kind;
+    }
+    return list;
+  }
+
+  /** Lists only the objects' metadata (PartialObjectMetadata), which is far smaller to transfer and to cache. */
+  async listMetadata(res: Resource, opts: ListOptions & RequestOptions = {}): Promise<ObjectList<PartialObjectMetadata>> {
+    const list = await this.listRaw<PartialObjectMetadata>(res, opts, METADATA_LIST_ACCEPT);
+    for (const item of list.items) {
+      item.apiVersion ??= 'meta.k8s.io/v1';
+      item.kind ??= 'PartialObjectMetadata';
+    }
+    return list;
+  }
+
+  private async listRaw<T extends KubeObject>(res: Resource, opts: ListOptions & RequestOptions, accept: string | undefined): Promise<ObjectList<T>> {
     const list = await this.transport.requestJson<ObjectList<T>>({
       method: 'GET',
       path: collectionPath(res, opts.namespace),
       query: listQuery(opts),
       signal: opts.signal,
+      accept,
     });
     list.items ??= [];
     list.metadata ??= {};
-    for (const item of list.items) {
-      item.apiVersion ??= res.apiVersion;
-      item.kind ??= res.kind;
-    }
     return list;
   }
 
@@ -91,7 +117,16 @@ export class RestClient implements Client {
    * Watches a collection: events until the server ends the stream, options.signal aborts (the iterator then just
    * returns), or the connection fails (the iterator throws). ERROR events are yielded for the caller to judge.
    */
-  async *watch<T extends KubeObject>(res: Resource<T>, opts: WatchOptions = {}): AsyncGenerator<WatchEvent<T>> {
+  watch<T extends KubeObject>(res: Resource<T>, opts: WatchOptions = {}): AsyncGenerator<WatchEvent<T>> {
+    return this.watchRaw<T>(res, opts, undefined);
+  }
+
+  /** Watches only the objects' metadata (PartialObjectMetadata events). */
+  watchMetadata(res: Resource, opts: WatchOptions = {}): AsyncGenerator<WatchEvent<PartialObjectMetadata>> {
+    return this.watchRaw<PartialObjectMetadata>(res, opts, METADATA_ACCEPT);
+  }
+
+  private async *watchRaw<T extends KubeObject>(res: Resource, opts: WatchOptions, accept: string | undefined): AsyncGenerator<WatchEvent<T>> {
     const req: HttpRequest = {
       method: 'GET',
       path: collectionPath(res, opts.namespace),
@@ -107,6 +142,7 @@ export class RestClient implements Client {
       },
       signal: opts.signal,
       idleTimeoutMs: opts.idleTimeoutMs ?? 0,
+      accept,
     };
     try {
       const stream = await this.transport.stream(req);

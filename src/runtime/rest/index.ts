@@ -53,7 +53,7 @@ export {
   type QueryValue,
   type TransportOptions,
 } from './transport.js';
-export { RestClient, newClient, type RequestOptions, type Scale, type SubResourceClient } from './client.js';
+export { RestClient, newClient, type PartialObjectMetadata, type RequestOptions, type Scale, type SubResourceClient } from './client.js';
 export { decodeWatchStream, errorFromWatchEvent } from './watch.js';
 export {
   DiscoveryClient,

@@ -14,6 +14,8 @@ export interface HttpRequest {
   /** A string is sent as is; anything else as JSON. */
   body?: unknown;
   contentType?: string;
+  /** Accept header; application/json by default. */
+  accept?: string;
   signal?: AbortSignal;
   /** Destroy the request when its socket is idle this long (ms); 0 disables. Defaults to the transport's. */
   idleTimeoutMs?: number;
@@ -150,7 +152,7 @@ export class HttpTransport {
   private sendOnce(req: HttpRequest, creds: Credentials): Promise<IncomingMessage> {
     const headers: Record<string, string> = {
       ...creds.headers,
-      Accept: 'application/json',
+      Accept: req.accept ?? 'application/json',
       'User-Agent': this.opts.userAgent,
     };
     let body: string | undefined;

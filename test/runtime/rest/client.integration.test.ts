@@ -158,6 +158,26 @@ describe('RestClient against a real API server', () => {
     ]);
   });
 
+  it('lists and watches metadata only (PartialObjectMetadata)', async () => {
+    await client.create(ConfigMaps, { metadata: { name: 'meta-1', namespace: ns, labels: { meta: 'yes' } }, data: { big: 'x'.repeat(1000) } });
+    const list = await client.listMetadata(ConfigMaps, { namespace: ns, labelSelector: 'meta=yes' });
+    expect(list.items).toHaveLength(1);
+    expect(list.items[0]).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'meta-1' } });
+    expect((list.items[0] as { data?: unknown }).data).toBeUndefined();
+    const ac = new AbortController();
+    const events: string[] = [];
+    const watching = (async () => {
+      for await (const ev of client.watchMetadata(ConfigMaps, { namespace: ns, resourceVersion: list.metadata.resourceVersion, signal: ac.signal })) {
+        if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') continue;
+        events.push(`${ev.type} ${ev.object.kind} ${ev.object.metadata.name} ${'data' in ev.object}`);
+        ac.abort();
+      }
+    })();
+    await client.create(ConfigMaps, { metadata: { name: 'meta-2', namespace: ns }, data: { a: 'b' } });
+    await watching;
+    expect(events).toEqual(['ADDED PartialObjectMetadata meta-2 false']);
+  });
+
   it('maps kinds to resources through discovery, including CRDs', async () => {
     const mapper = new RESTMapper(new DiscoveryClient(client.transport));
     expect(await mapper.resourceFor({ group: 'apps', kind: 'Deployment' })).toMatchObject({ plural: 'deployments', version: 'v1', namespaced: true });
