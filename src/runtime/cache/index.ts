@@ -51,3 +51,7 @@ export {
 export { Lister, NamespaceLister, type LabelMatcher } from './lister.js';
 export { waitForCacheSync } from './wait.js';
 export { chainTransforms, stripManagedFields } from './transforms.js';
+export { FIFO } from './fifo.js';
+export { Heap } from './heap.js';
+export { UndeltaStore } from './undelta_store.js';
+export { ExpirationCache, ttlPolicy, type ExpirationPolicy } from './expiration_cache.js';
