@@ -137,7 +137,10 @@ describe('Manager on a real control plane', () => {
       await eventuallyAsync(async () => (await api.get(AppServices, key)).metadata.finalizers?.includes(FINALIZER) ?? false, 'finalizer added');
       await api.delete(AppServices, key);
       await eventuallyAsync(async () => (await tryGet(() => api.get(AppServices, key))) === undefined, 'object gone');
-      expect(reconciler.cleanedUp).toEqual([`${ns}/doomed`]);
+      // A reconcile reading a cache that lags the finalizer removal may run cleanup once more (its patch then
+      // conflicts): cleanup must be idempotent, as in controller-runtime.
+      expect(reconciler.cleanedUp.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(reconciler.cleanedUp)).toEqual(new Set([`${ns}/doomed`]));
     } finally {
       await m.stop();
     }
