@@ -12,6 +12,7 @@ import { MarkerSet } from '../markers/collector.js';
 import type { DiagnosticBag, SourcePosition } from '../markers/diagnostics.js';
 import type { SourceProgram } from '../markers/program.js';
 import { applySchemaMarkers } from './apply.js';
+import { builtinTypeSchema } from './builtin/index.js';
 import { knownTypeSchema, RUNTIME_MODULE, typeMetaProperties } from './known.js';
 import type { JSONSchemaProps, JSONValue } from './types.js';
 
@@ -256,6 +257,8 @@ export class SchemaGenerator {
       const known = knownTypeSchema(name) ?? (k8sName ? knownTypeSchema(k8sName) : undefined);
       if (known) return known;
       if (k8sName) {
+        const builtin = builtinTypeSchema(k8sName);
+        if (builtin) return builtin;
         return this.error(file, node, `the Kubernetes type ${k8sName} has no bundled schema; declare the fields you need as an interface`);
       }
       return this.error(file, node, `${name} from '${module}' has no CRD schema`);

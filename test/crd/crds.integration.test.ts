@@ -28,6 +28,7 @@ const CronJobs = defineResource<Obj>({ group: 'testdata.kubescaffold.io', versio
 const CronJobsV2 = defineResource<Obj>({ group: 'testdata.kubescaffold.io', version: 'v2', kind: 'CronJob', plural: 'cronjobs', namespaced: true });
 const Captains = defineResource<Obj>({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });
 const Admirals = defineResource<Obj>({ group: 'crew.example.com', version: 'v1', kind: 'Admiral', plural: 'admirals', namespaced: false });
+const Apps = defineResource<Obj>({ group: 'apps.example.com', version: 'v1', kind: 'App', plural: 'apps', namespaced: true });
 const Widgets = defineResource<Obj>({ group: 'types.example.com', version: 'v1alpha1', kind: 'Widget', plural: 'widgetz', namespaced: false });
 
 let env: TestEnvironment;
@@ -168,5 +169,25 @@ describe('golden CRDs on a real API server', () => {
     expect(await rejection(client.create(Widgets, { apiVersion: Widgets.apiVersion, kind: 'Widget', metadata: { name: 'w3' }, spec: { mustHave: 'y' } }))).toMatch(
       /spec.id: Required value/,
     );
+  });
+
+  it('validates Kubernetes built-in types used as fields (PodTemplateSpec, ServicePort, ...)', async () => {
+    const app = await client.create(Apps, {
+      apiVersion: Apps.apiVersion,
+      kind: 'App',
+      metadata: { name: 'app1', namespace: ns },
+      spec: {
+        template: { metadata: { labels: { app: 'x' } }, spec: { containers: [{ name: 'main', image: 'busybox', ports: [{ containerPort: 80 }] }] } },
+        ports: [{ port: 80, targetPort: 'http' }],
+        resources: { limits: { memory: '64Mi' } },
+      },
+    });
+    expect(app.spec).toMatchObject({ replicas: 1 });
+    const noImage = { apiVersion: Apps.apiVersion, kind: 'App', metadata: { name: 'app2', namespace: ns }, spec: { template: { spec: { containers: [{ image: 'x' }] } } } };
+    expect(await rejection(client.create(Apps, noImage))).toMatch(/spec.template.spec.containers\[0\].name: Required value/);
+    const badPort = { apiVersion: Apps.apiVersion, kind: 'App', metadata: { name: 'app3', namespace: ns }, spec: { template: {}, ports: [{ port: 80 }, { port: 80 }] } };
+    expect(await rejection(client.create(Apps, badPort))).toMatch(/spec.ports\[1\]: Duplicate value/);
+    const badQuantity = { apiVersion: Apps.apiVersion, kind: 'App', metadata: { name: 'app4', namespace: ns }, spec: { template: {}, resources: { limits: { memory: 'lots' } } } };
+    expect(await rejection(client.create(Apps, badQuantity))).toMatch(/spec.resources.limits.memory: Invalid value: "lots"/);
   });
 });

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planManifests } from '../../src/generate/manifests.js';
-import { findControllerGen, hasGo, prepareGoModule } from './controller-gen.js';
+import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/builtin/controller-gen.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
 const cases = readdirSync(fixtures).filter((d) => existsSync(join(fixtures, d, 'twin')));

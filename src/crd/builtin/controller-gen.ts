@@ -1,6 +1,7 @@
 /**
- * Finds (or builds, once, from the Go module proxy) the real controller-gen for parity tests, cached beside the
- * control-plane binaries: ~/.cache/kubescaffold/controller-gen/<version>/controller-gen. CONTROLLER_GEN overrides.
+ * Finds (or builds, once, from the Go module proxy) the real controller-gen, cached beside the control-plane
+ * binaries in ~/.cache/kubescaffold/controller-gen/<version>/: for parity tests and for regenerating the bundled
+ * schemas of Kubernetes types. CONTROLLER_GEN overrides the location.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
