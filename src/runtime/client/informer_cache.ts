@@ -25,6 +25,11 @@ export interface InformerCacheOptions {
   resyncPeriodMs?: number;
   /** Drop metadata.managedFields before caching. Default true. */
   stripManagedFields?: boolean;
+  /**
+   * How long a read waits for its kind's first list before failing (ms), so a kind that can never sync (CRD not
+   * installed, no list/watch permission) fails the reconcile instead of hanging it. Default 120000.
+   */
+  readSyncTimeout?: number;
   log?: Logger;
 }
 
@@ -87,8 +92,10 @@ export class InformerCache {
   private readonly fieldIndexes = new Map<string, Map<string, (obj: KubeObject) => string[]>>();
   private readonly log: Logger;
   private signal: AbortSignal | undefined;
+  private readonly readSyncTimeout: number;
 
   constructor(opts: InformerCacheOptions) {
+    this.readSyncTimeout = opts.readSyncTimeout ?? 120_000;
     this.log = (opts.log ?? rootLog).withName('cache');
     const ns = opts.namespaces?.filter((n) => n !== '');
     this.namespaces = ns && ns.length > 0 ? [...new Set(ns)] : undefined;
@@ -118,6 +125,11 @@ export class InformerCache {
 
   started(): boolean {
     return this.signal !== undefined && !this.signal.aborted;
+  }
+
+  /** The kinds whose informers have not listed yet, e.g. 'widgets.test.io/v1'. */
+  unsyncedKinds(): string[] {
+    return [...this.kinds.entries()].filter(([, k]) => !k.hasSynced()).map(([id]) => id);
   }
 
   /** True once every informer created so far has synced; false if `signal` aborts first. */
@@ -172,8 +184,19 @@ export class InformerCache {
     const signal = this.signal;
     if (!signal || signal.aborted) throw new CacheNotStartedError();
     const kind = this.getInformer(res);
-    if (!kind.hasSynced() && !(await waitForCacheSync(signal, () => kind.hasSynced()))) {
-      throw new Error(`the cache stopped before ${res.kind} synced`);
+    if (kind.hasSynced()) return kind;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.readSyncTimeout);
+    try {
+      if (!(await waitForCacheSync(AbortSignal.any([signal, timeout.signal]), () => kind.hasSynced()))) {
+        throw new Error(
+          signal.aborted
+            ? `the cache stopped before ${res.kind} synced`
+            : `timed out after ${this.readSyncTimeout} ms waiting for the cache of ${resourceId(res)} to sync (is the kind installed, and may we list and watch it?)`,
+        );
+      }
+    } finally {
+      clearTimeout(timer);
     }
     return kind;
   }

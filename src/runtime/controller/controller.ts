@@ -217,6 +217,7 @@ export class Controller {
     if (timedOut) this.metrics?.timeouts.inc();
 
     if (error !== undefined) {
+      if (isPanic(error)) this.metrics?.panics.inc();
       this.metrics?.errors.inc();
       this.metrics?.total.error.inc();
       if (isTerminalError(error)) {
@@ -270,6 +271,14 @@ export class Controller {
       this.hardStop.signal.removeEventListener('abort', onHardStop);
     }
   }
+}
+
+/**
+ * JavaScript's closest thing to a Go panic: a programming error (TypeError, ReferenceError, RangeError, SyntaxError)
+ * or a thrown non-Error value. Counted in controller_runtime_reconcile_panics_total, then handled as any error.
+ */
+function isPanic(err: unknown): boolean {
+  return !(err instanceof Error) || err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError;
 }
 
 function abortPromise(signal: AbortSignal): Promise<void> {

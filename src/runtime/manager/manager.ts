@@ -9,7 +9,7 @@ import { newClient, type RestClient } from '../rest/client.js';
 import type { Client, KubeObject, Resource } from '../rest/types.js';
 import { RunnableGroup } from './group.js';
 import { EventBroadcaster, type EventRecorder } from './recorder.js';
-import { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT, DEFAULT_SYNC_PERIOD, type ManagerOptions } from './options.js';
+import { DEFAULT_CACHE_SYNC_TIMEOUT, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT, DEFAULT_SYNC_PERIOD, type ManagerOptions } from './options.js';
 import { ProbeServer } from './probes.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
 import { isDisabledAddress } from './server.js';
@@ -70,6 +70,7 @@ export class Manager {
       // controller-runtime jitters the resync by up to 10% so replicas don't resync in step.
       resyncPeriodMs: syncPeriod > 0 ? Math.round(syncPeriod * (0.9 + Math.random() * 0.2)) : 0,
       log: this.log,
+      ...(opts.cacheSyncTimeout !== undefined ? { readSyncTimeout: opts.cacheSyncTimeout } : {}),
     });
     this.client = new CachedClient(this.cache, this.apiClient);
   }
@@ -181,9 +182,17 @@ export class Manager {
 
       servers.start();
       caches.start();
-      // Informers requested before start (by the builder's watches) list before controllers begin.
-      const cacheSynced = this.cache.waitForCacheSync(abortOn(stopRequested));
-      await Promise.race([cacheSynced, stopRequested]);
+      // Informers requested before start (by the builder's watches) list before controllers begin; a kind that
+      // cannot list (CRD missing, no RBAC) fails the start after cacheSyncTimeout instead of hanging it.
+      const syncTimeout = this.cacheSyncTimeout ?? DEFAULT_CACHE_SYNC_TIMEOUT;
+      const timedOut = new AbortController();
+      const syncTimer = setTimeout(() => timedOut.abort(), syncTimeout);
+      const synced = await this.cache
+        .waitForCacheSync(AbortSignal.any([abortOn(stopRequested), timedOut.signal]))
+        .finally(() => clearTimeout(syncTimer));
+      if (!synced && !stopping) {
+        throw new Error(`timed out after ${syncTimeout} ms waiting for caches to sync: ${this.cache.unsyncedKinds().join(', ')}`);
+      }
       if (!stopping) {
         others.start();
         if (this.opts.leaderElection) {

@@ -31,7 +31,7 @@ export interface ManagerOptions {
   namespaces?: string[];
   /** How long a stop waits for runnables (in-flight reconciles) before giving up on them (ms). Default 30000. */
   gracefulShutdownTimeout?: number;
-  /** Default for controllers: how long to wait for their caches to sync (ms). Default 120000. */
+  /** How long start(), controllers and cached reads wait for a kind's first list (ms). Default 120000. */
   cacheSyncTimeout?: number;
   /** Informer resync period (ms); default 10 h with 10% jitter, as controller-runtime. 0 disables. */
   syncPeriod?: number;
@@ -41,3 +41,4 @@ export interface ManagerOptions {
 
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;
 export const DEFAULT_SYNC_PERIOD = 10 * 3600 * 1000;
+export const DEFAULT_CACHE_SYNC_TIMEOUT = 120_000;

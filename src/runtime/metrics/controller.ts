@@ -74,6 +74,7 @@ export class ControllerMetrics {
   readonly total: Record<ReconcileOutcome, Inc>;
   readonly errors: Inc;
   readonly terminalErrors: Inc;
+  readonly panics: Inc;
   readonly timeouts: Inc;
   readonly time: { observe(seconds: number): void };
   readonly active: { inc(): void; dec(): void; set(v: number): void };
@@ -92,7 +93,8 @@ export class ControllerMetrics {
     this.errors.inc(0);
     this.terminalErrors = terminalReconcileErrors.labels(l);
     this.terminalErrors.inc(0);
-    reconcilePanics.labels(l).inc(0);
+    this.panics = reconcilePanics.labels(l);
+    this.panics.inc(0);
     this.timeouts = reconcileTimeouts.labels(l);
     this.timeouts.inc(0);
     this.time = reconcileTime.labels(l);

@@ -239,6 +239,19 @@ describe('Controller', () => {
     expect(aborted).toBe(true);
   });
 
+  it('counts programming errors as panics and still retries them', async () => {
+    let calls = 0;
+    const { ctrl, source } = setup(async () => {
+      calls++;
+      if (calls === 1) (undefined as unknown as { x: { y: number } }).x.y = 1;
+    });
+    await eventually(() => source.queue !== undefined);
+    source.push(req('p'));
+    await eventually(() => calls === 2, 'retried after the TypeError');
+    const text = await registry.metrics();
+    expect(text).toContain(`controller_runtime_reconcile_panics_total{controller="${ctrl.name}"} 1`);
+  });
+
   it('records controller-runtime reconcile metrics', async () => {
     let calls = 0;
     const { ctrl, source } = setup(async () => {

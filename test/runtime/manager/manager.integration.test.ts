@@ -10,6 +10,8 @@ import {
   Manager,
   Namespaces,
   Services,
+  defineResource,
+  newControllerManagedBy,
   getControllerOf,
   isStatusConditionTrue,
   newClient,
@@ -166,6 +168,25 @@ describe('Manager on a real control plane', () => {
         involvedObject: { kind: 'AppService', name: 'noisy', namespace: ns, uid: obj.metadata.uid },
         source: { component: 'appservice-controller' },
       });
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('fails to start when a watched kind cannot be listed within the cache sync timeout', async () => {
+    const Missing = defineResource({ group: 'missing.kubescaffold.io', version: 'v1', kind: 'Ghost', plural: 'ghosts', namespaced: true });
+    const m = run({ cacheSyncTimeout: 1500 }, (mgr) => {
+      newControllerManagedBy(mgr).for(Missing).complete({ reconcile: async () => ({}) });
+    });
+    await expect(m.done).rejects.toThrow(/waiting for caches to sync: ghosts.missing.kubescaffold.io\/v1/);
+  });
+
+  it('a cached read of a kind that cannot sync fails after the timeout instead of hanging', async () => {
+    const Missing = defineResource({ group: 'missing.kubescaffold.io', version: 'v1', kind: 'Ghost', plural: 'ghosts', namespaced: true });
+    const m = run({ cacheSyncTimeout: 1000 }, () => {});
+    try {
+      await m.mgr.elected();
+      await expect(m.mgr.getClient().get(Missing, { namespace: 'default', name: 'x' })).rejects.toThrow(/timed out .* to sync/);
     } finally {
       await m.stop();
     }
