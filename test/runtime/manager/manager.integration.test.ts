@@ -192,6 +192,26 @@ describe('Manager on a real control plane', () => {
     }
   });
 
+  it('in namespaced mode watches and reconciles only the listed namespaces', async () => {
+    const watched = await namespace();
+    const other = await namespace();
+    let reconciler!: AppServiceReconciler;
+    const m = run({ namespaces: [watched] }, (mgr) => {
+      reconciler = new AppServiceReconciler(mgr.getClient());
+      reconciler.setupWithManager(mgr);
+    });
+    try {
+      await api.create(AppServices, app(other, 'ignored'));
+      await api.create(AppServices, app(watched, 'seen'));
+      await eventuallyAsync(async () => (await tryGet(() => api.get(Deployments, { namespace: watched, name: 'seen' }))) !== undefined, 'watched namespace reconciled');
+      expect(reconciler.reconciled.every((r) => r.namespace === watched)).toBe(true);
+      expect(await tryGet(() => api.get(Deployments, { namespace: other, name: 'ignored' }))).toBeUndefined();
+      await expect(m.mgr.getClient().list(AppServices, { namespace: other })).rejects.toThrow(/not covered by the cache/);
+    } finally {
+      await m.stop();
+    }
+  });
+
   it('lets two writers racing on one object both land through retryOnConflict', async () => {
     const ns = await namespace();
     const key = { namespace: ns, name: 'shared' };
