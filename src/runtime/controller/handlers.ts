@@ -1,3 +1,4 @@
+import { log } from '../log/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
 import { requestKey, type Request } from '../reconcile/index.js';
@@ -61,7 +62,7 @@ export type MapFunc<T extends KubeObject = KubeObject> = (obj: T) => Request[] |
  */
 export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(
   map: MapFunc<T>,
-  onError: (err: unknown) => void = () => {},
+  onError: (err: unknown) => void = (err) => log.withName('handler').error(err, 'map function failed; its requests were dropped'),
 ): EventHandler<T> {
   const enqueue = (q: RequestQueue, ...objs: T[]): void => {
     const seen = new Set<string>();
