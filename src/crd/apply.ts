@@ -56,6 +56,10 @@ export function isSchemaMarker(name: string): boolean {
   ) && !['kubebuilder:validation:Optional', 'kubebuilder:validation:Required', 'kubebuilder:validation:Schemaless'].includes(name);
 }
 
+/**
+ * Changes only `schema`'s own keys (and a copy of its items): nested schemas may be shared with other fields, so
+ * they are replaced, never modified.
+ */
 export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Marker[], target: Target, diags: DiagnosticBag): void {
   const relevant = markers.filter((m) => isSchemaMarker(m.name));
   const plain = relevant.filter((m) => !m.name.startsWith(ITEMS_PREFIX));
@@ -70,6 +74,7 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
       diags.at(m.pos, `must apply ${m.name} to an array value, found ${schema.type ?? 'no type'}; use the marker without items: for a single value`);
       continue;
     }
+    schema.items = { ...schema.items };
     const err = applyOne(schema.items, VALIDATION_PREFIX + m.name.slice(ITEMS_PREFIX.length), m.value, target);
     if (err) diags.at(m.pos, `+${m.name}: ${err}`);
   }
@@ -160,7 +165,7 @@ function applyOne(s: JSONSchemaProps, name: string, value: MarkerValue, target: 
       if (x.reason) rule.reason = x.reason as string;
       if (x.fieldPath) rule.fieldPath = x.fieldPath as string;
       if (x.optionalOldSelf !== undefined) rule.optionalOldSelf = x.optionalOldSelf as boolean;
-      (s['x-kubernetes-validations'] ??= []).push(rule);
+      s['x-kubernetes-validations'] = [...(s['x-kubernetes-validations'] ?? []), rule];
       return;
     }
     case 'AtMostOneOf':
@@ -181,7 +186,7 @@ function applyOne(s: JSONSchemaProps, name: string, value: MarkerValue, target: 
           : v === 'ExactlyOneOf'
             ? { rule: `${count} == 1`, message: `exactly one of the fields in ${list} must be set` }
             : { rule: `${count} >= 1`, message: `at least one of the fields in ${list} must be set` };
-      (s['x-kubernetes-validations'] ??= []).push(rule);
+      s['x-kubernetes-validations'] = [...(s['x-kubernetes-validations'] ?? []), rule];
       return;
     }
     case 'nullable':
@@ -220,7 +225,7 @@ function applyOne(s: JSONSchemaProps, name: string, value: MarkerValue, target: 
     case 'k8s:listMapKey': {
       if (s.type !== 'array') return `must apply listMapKey to an array, found ${typeOf(s)}`;
       if (s['x-kubernetes-list-type'] !== 'map') return 'must apply listMapKey to an associative-list (add +listType=map)';
-      (s['x-kubernetes-list-map-keys'] ??= []).push(value as string);
+      s['x-kubernetes-list-map-keys'] = [...(s['x-kubernetes-list-map-keys'] ?? []), value as string];
       return;
     }
     case 'mapType': {
@@ -241,7 +246,7 @@ function applyOne(s: JSONSchemaProps, name: string, value: MarkerValue, target: 
       s.enum = [...s.enum].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
       return;
     case 'k8s:immutable':
-      (s['x-kubernetes-validations'] ??= []).push({ rule: 'self == oldSelf', message: 'field is immutable' });
+      s['x-kubernetes-validations'] = [...(s['x-kubernetes-validations'] ?? []), { rule: 'self == oldSelf', message: 'field is immutable' }];
       return;
     default:
       return;

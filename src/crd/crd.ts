@@ -140,8 +140,11 @@ function buildCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag,
       continue;
     }
     seenVersions.set(k.gv.version, k);
-    const schema = gen.kindSchema(k.decl);
-    if (opts.maxDescLen !== undefined) truncateDescriptions(schema, opts.maxDescLen);
+    let schema = gen.kindSchema(k.decl);
+    if (opts.maxDescLen !== undefined) {
+      schema = structuredClone(schema); // nested schemas are shared with other Kinds
+      truncateDescriptions(schema, opts.maxDescLen);
+    }
     versions.push({ kind: k, version: { name: k.gv.version, served: true, storage: false, schema: { openAPIV3Schema: schema } } });
   }
   for (const v of versions) applyVersionMarkers(v, diags);

@@ -90,7 +90,7 @@ export function knownTypeSchema(name: string): JSONSchemaProps | undefined {
     case 'Condition':
     case 'V1Condition':
     case 'k8s.V1Condition':
-      return structuredClone(conditionSchema);
+      return conditionSchema;
     case 'Time':
     case 'MicroTime':
       return { type: 'string', format: 'date-time' };

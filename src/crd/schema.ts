@@ -3,6 +3,10 @@
  * descriptions and marker application. Named types are inlined (no $ref survives); a field that refers to a
  * named type gets the type's schema with the field's description and markers on top, which is what
  * controller-gen's allOf flattening produces.
+ *
+ * Schemas of named types are computed once per run and shared by every field that uses them, so a schema returned
+ * by typeSchema/declSchema is never modified in place: callers copy the object they change (shallowly; nested
+ * schemas are replaced, not edited). This keeps a 200-Kind API with PodTemplateSpec fields fast.
  */
 import { dirname } from 'node:path';
 import type { ts as T } from 'ts-morph';
@@ -27,6 +31,7 @@ export class SchemaGenerator {
   private readonly cache = new Map<TypeDecl, JSONSchemaProps>();
   private readonly inProgress: TypeDecl[] = [];
   private readonly packageOptional = new Map<string, boolean>();
+  private readonly builtinCache = new Map<string, JSONSchemaProps>();
 
   constructor(
     private readonly program: SourceProgram,
@@ -36,9 +41,10 @@ export class SchemaGenerator {
 
   /** The openAPIV3Schema of a Kind: its interface, with controller-gen's fixes for the top-level metadata. */
   kindSchema(decl: TypeDecl): JSONSchemaProps {
-    const schema = this.declSchema(decl);
-    const props = schema.properties ?? {};
+    const schema = { ...this.declSchema(decl) };
+    const props = { ...schema.properties };
     if (props.metadata) props.metadata = { type: 'object' };
+    if (schema.properties) schema.properties = props;
     if (schema.required) {
       schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind' && r !== 'metadata');
       if (schema.required.length === 0) delete schema.required;
@@ -49,7 +55,7 @@ export class SchemaGenerator {
   /** The schema of a named type with its description and type-level markers (cached; callers get a copy). */
   declSchema(decl: TypeDecl, from?: SourcePosition): JSONSchemaProps {
     const cached = this.cache.get(decl);
-    if (cached) return structuredClone(cached);
+    if (cached) return cached;
     if (this.inProgress.includes(decl)) {
       const cycle = [...this.inProgress.slice(this.inProgress.indexOf(decl)), decl].map((d) => d.name).join(' -> ');
       this.diags.at(
@@ -61,7 +67,7 @@ export class SchemaGenerator {
     this.inProgress.push(decl);
     let schema: JSONSchemaProps;
     try {
-      schema = this.declBody(decl);
+      schema = { ...this.declBody(decl) };
     } finally {
       this.inProgress.pop();
     }
@@ -69,7 +75,7 @@ export class SchemaGenerator {
     this.checkOneOfMembers(decl, schema);
     applySchemaMarkers(schema, decl.markers.list, 'type', this.diags);
     this.cache.set(decl, schema);
-    return structuredClone(schema);
+    return schema;
   }
 
   private declBody(decl: TypeDecl): JSONSchemaProps {
@@ -166,7 +172,7 @@ export class SchemaGenerator {
     if (members.length === 0) return this.error(file, node, 'a union of only null/undefined has no schema');
     const schemas = members.map((m) => this.typeSchema(m, file));
     let out: JSONSchemaProps | undefined;
-    if (schemas.length === 1) out = schemas[0];
+    if (schemas.length === 1) out = { ...schemas[0] };
     else if (schemas.every((s) => s.enum && s.type === schemas[0]!.type)) {
       const values: JSONValue[] = [];
       for (const s of schemas) for (const v of s.enum ?? []) if (!values.some((x) => JSON.stringify(x) === JSON.stringify(v))) values.push(v);
@@ -257,7 +263,11 @@ export class SchemaGenerator {
       const known = knownTypeSchema(name) ?? (k8sName ? knownTypeSchema(k8sName) : undefined);
       if (known) return known;
       if (k8sName) {
-        const builtin = builtinTypeSchema(k8sName);
+        let builtin = this.builtinCache.get(k8sName);
+        if (!builtin) {
+          builtin = builtinTypeSchema(k8sName);
+          if (builtin) this.builtinCache.set(k8sName, builtin);
+        }
         if (builtin) return builtin;
         return this.error(file, node, `the Kubernetes type ${k8sName} has no bundled schema; declare the fields you need as an interface`);
       }
@@ -312,7 +322,7 @@ export class SchemaGenerator {
     }
     if (required.length > 0) out.required = [...new Set([...(out.required ?? []), ...required])].sort();
     for (const f of immutableOptional) {
-      (out['x-kubernetes-validations'] ??= []).push({ rule: `!has(oldSelf.${f}) || has(self.${f})`, message: `field ${f} is immutable once set` });
+      out['x-kubernetes-validations'] = [...(out['x-kubernetes-validations'] ?? []), { rule: `!has(oldSelf.${f}) || has(self.${f})`, message: `field ${f} is immutable once set` }];
     }
     if (out.additionalProperties && Object.keys(out.properties!).length > 0) {
       this.diags.at(this.at(file, members[0]!), 'an object cannot have both properties and an index signature in a structural CRD schema; use one or the other');
@@ -323,7 +333,7 @@ export class SchemaGenerator {
   private fieldSchema(type: T.TypeNode, info: MemberInfo, file: SourceInfo): JSONSchemaProps {
     let schema: JSONSchemaProps;
     if (info.markers.has('kubebuilder:validation:Schemaless') || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m)))) schema = {};
-    else schema = this.typeSchema(type, file);
+    else schema = { ...this.typeSchema(type, file) };
     if (info.doc) schema.description = info.doc;
     // Field rules come before the type's rules, as controller-gen's allOf flattening orders them.
     const typeRules = schema['x-kubernetes-validations'];

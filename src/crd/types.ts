@@ -83,8 +83,3 @@ export interface CustomResourceDefinition {
     versions: CRDVersion[];
   };
 }
-
-/** A deep copy of a schema (schemas are shared between fields and must not be mutated in place). */
-export function cloneSchema(s: JSONSchemaProps): JSONSchemaProps {
-  return structuredClone(s);
-}

@@ -12,8 +12,13 @@ const BEST_INDENT = 2;
 /** yaml.v2's key order (keyList.Less): letters by code point, digit runs by value, non-letters before letters. */
 export function compareYamlKeys(a: string, b: string): number {
   if (a === b) return 0;
+  if (isPlainAsciiKey(a) && isPlainAsciiKey(b)) return a < b ? -1 : 1;
   return yamlKeyLess(a, b) ? -1 : 1;
 }
+
+// Keys of ASCII letters, '-', '_', '.', '/' (no digits) compare by code unit in yaml.v2's order too, except that
+// non-letters sort before letters; those characters are all below 'A', so plain comparison agrees.
+const isPlainAsciiKey = (k: string): boolean => /^[A-Za-z\-_./]*$/.test(k) && !/_/.test(k);
 
 const isLetter = (ch: string): boolean => /^\p{L}$/u.test(ch);
 const isDigit = (ch: string): boolean => /^\p{Nd}$/u.test(ch);
@@ -79,7 +84,7 @@ interface Analysis {
 /** yaml_emitter_analyze_scalar. */
 function analyze(value: string): Analysis {
   if (value === '') return { multiline: false, blockPlain: true, singleQuoted: true, block: false };
-  const chars = [...value];
+  const chars = /[\ud800-\udfff]/.test(value) ? [...value] : value;
   let blockIndicators = false;
   let lineBreaks = false;
   let special = false;
@@ -182,6 +187,19 @@ function formatFloat(x: number): string {
   return String(x);
 }
 
+/** Number of code points (yaml.v2 counts columns in characters). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
+
 class Writer {
   private out = '';
   private column = 0;
@@ -194,7 +212,7 @@ class Writer {
 
   put(s: string): void {
     this.out += s;
-    this.column += [...s].length;
+    this.column += codePoints(s);
   }
 
   private breakLine(): void {
@@ -246,19 +264,22 @@ class Writer {
 
   private plain(value: string, indent: number, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
-    const chars = [...value];
     let spaces = false;
-    for (let i = 0; i < chars.length; i++) {
-      const c = chars[i] as string;
-      if (isSpace(c)) {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && !isSpace(chars[i + 1])) this.indent(indent);
-        else this.put(c);
+    let i = 0;
+    while (i < value.length) {
+      if (value.charCodeAt(i) === 32) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && value.charCodeAt(i + 1) !== 32) this.indent(indent);
+        else this.put(' ');
         spaces = true;
-      } else {
-        this.put(c);
-        this.indention = false;
-        spaces = false;
+        i++;
+        continue;
       }
+      let j = value.indexOf(' ', i);
+      if (j < 0) j = value.length;
+      this.put(value.slice(i, j));
+      this.indention = false;
+      spaces = false;
+      i = j;
     }
     this.whitespace = false;
     this.indention = false;
@@ -343,28 +364,33 @@ class Writer {
 
   private literal(value: string, indent: number): void {
     this.indicator('|', true, false, false);
-    const chars = [...value];
-    if (isSpace(chars[0]) || isBreak(chars[0])) this.indicator(String(BEST_INDENT), false, false, false);
+    if (isSpace(value[0]) || isBreak(value[0])) this.indicator(String(BEST_INDENT), false, false, false);
     let chomp = '';
-    const last = chars.length - 1;
-    if (chars.length === 0 || !isBreak(chars[last])) chomp = '-';
-    else if (last === 0 || isBreak(chars[last - 1])) chomp = '+';
+    const last = value.length - 1;
+    if (value.length === 0 || !isBreak(value[last])) chomp = '-';
+    else if (last === 0 || isBreak(value[last - 1])) chomp = '+';
     if (chomp) this.indicator(chomp, false, false, false);
     this.breakLine();
     this.indention = true;
     this.whitespace = true;
     let breaks = true;
-    for (const c of chars) {
+    let i = 0;
+    while (i < value.length) {
+      const c = value[i] as string;
       if (isBreak(c)) {
         this.breakLine();
         this.indention = true;
         breaks = true;
-      } else {
-        if (breaks) this.indent(indent);
-        this.put(c);
-        this.indention = false;
-        breaks = false;
+        i++;
+        continue;
       }
+      let j = i;
+      while (j < value.length && !isBreak(value[j])) j++;
+      if (breaks) this.indent(indent);
+      this.put(value.slice(i, j));
+      this.indention = false;
+      breaks = false;
+      i = j;
     }
   }
 }
@@ -372,26 +398,30 @@ class Writer {
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 function isEmptyCollection(v: Json): boolean {
-  return typeof v === 'object' && v !== null && (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0);
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) return v.length === 0;
+  for (const k in v) if (v[k] !== undefined) return false;
+  return true;
 }
 
-/** Normalizes a value the way JSON marshalling does (drops undefined, calls toJSON). */
-function toJson(value: unknown): Json {
-  return JSON.parse(JSON.stringify(value) ?? 'null') as Json;
+/** Map keys in yaml.v2's order; keys whose value is undefined are left out, as JSON marshalling would. */
+function sortedKeys(obj: { [key: string]: Json }): string[] {
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
+  return keys.every(isPlainAsciiKey) ? keys.sort() : keys.sort(compareYamlKeys);
 }
 
 class Encoder {
   readonly w = new Writer();
 
   node(v: Json, indent: number): void {
-    if (v === null) this.w.scalar('null', 'plain', indent + BEST_INDENT, false);
+    if (v === null || v === undefined) this.w.scalar('null', 'plain', indent + BEST_INDENT, false);
     else if (typeof v === 'boolean') this.w.scalar(String(v), 'plain', indent + BEST_INDENT, false);
     else if (typeof v === 'number') this.w.scalar(formatFloat(v), 'plain', indent + BEST_INDENT, false);
     else if (typeof v === 'string') this.string(v, indent + BEST_INDENT, false);
     else if (Array.isArray(v)) {
       if (v.length === 0) this.w.indicator('[]', true, false, false);
       else this.sequence(v, indent);
-    } else if (Object.keys(v).length === 0) this.w.indicator('{}', true, false, false);
+    } else if (isEmptyCollection(v)) this.w.indicator('{}', true, false, false);
     else this.mapping(v, indent);
   }
 
@@ -402,8 +432,7 @@ class Encoder {
 
   /** A block mapping whose keys start at `indent`. */
   mapping(obj: { [key: string]: Json }, indent: number): void {
-    const keys = Object.keys(obj).sort(compareYamlKeys);
-    for (const k of keys) {
+    for (const k of sortedKeys(obj)) {
       this.w.indent(indent);
       this.string(k, indent + BEST_INDENT, true);
       this.w.indicator(':', false, false, false);
@@ -432,7 +461,7 @@ class Encoder {
 /** One YAML document body (without the leading `---`), as yaml.v2 writes it. */
 export function toYamlDocument(value: unknown): string {
   const e = new Encoder();
-  const v = toJson(value);
+  const v = value as Json;
   if (typeof v === 'object' && v !== null && !isEmptyCollection(v)) {
     if (Array.isArray(v)) e.sequence(v, 0);
     else e.mapping(v, 0);
