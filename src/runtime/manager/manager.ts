@@ -4,6 +4,7 @@ import { InformerCache } from '../client/informer_cache.js';
 import type { Checker } from '../healthz/index.js';
 import { LeaderElector, leaderElectionNamespace } from '../leaderelection/index.js';
 import { log as rootLog, type Logger } from '../log/index.js';
+import { trackRestClientMetrics } from '../metrics/restclient.js';
 import { MetricsServer } from '../metrics/server.js';
 import { newClient, type RestClient } from '../rest/client.js';
 import type { Client, KubeObject, Resource } from '../rest/types.js';
@@ -174,6 +175,7 @@ export class Manager {
     let election: Promise<void> | undefined;
     const timers: ReturnType<typeof setTimeout>[] = [];
 
+    const untrackRestClient = trackRestClientMetrics(this.apiClient.transport.server.href);
     try {
       this.buildServers(servers);
       caches.add(this.cache);
@@ -244,6 +246,7 @@ export class Manager {
     this.addToGroups = undefined;
     electionClient?.close();
     this.apiClient.close();
+    untrackRestClient();
     if (!clean && !leadershipLost) this.mlog.info('graceful shutdown timed out; some runnables did not finish', { timeoutMs: budget });
     this.mlog.info('Stopped');
     if (firstError !== undefined) throw firstError;

@@ -16,3 +16,4 @@ export {
   activeWorkers,
   type ReconcileOutcome,
 } from './controller.js';
+export { trackRestClientMetrics, restClientRequests, restClientRequestDuration } from './restclient.js';

@@ -122,6 +122,9 @@ describe('manager servers on a real control plane', () => {
       expect(body).toMatch(/workqueue_queue_duration_seconds_count\{name="metricsapp",controller="metricsapp"\} [1-9]/);
       expect(body).toContain('leader_election_master_status{name="servers-test"} 1');
       expect(body).toContain('process_resident_memory_bytes');
+      expect(body).toMatch(/rest_client_requests_total\{code="200",method="GET",host="127.0.0.1:\d+"\} [1-9]/);
+      expect(body).toMatch(/rest_client_requests_total\{code="201",method="POST",host="127.0.0.1:\d+"\} [1-9]/);
+      expect(body).toMatch(/rest_client_request_duration_seconds_count\{verb="PUT",host="127.0.0.1:\d+"\} [1-9]/);
     } finally {
       ac.abort();
       await done;
