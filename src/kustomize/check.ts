@@ -1,0 +1,84 @@
+import { KustomizeError } from './errors.js';
+import { isObject, type JsonObject, type JsonValue } from './values.js';
+
+// Strict readers for kustomization fields: kustomize unmarshals strictly, so unknown keys and wrong types are errors.
+
+export function closestName(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDist = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDist) {
+      bestDist = d;
+      best = c;
+    }
+  }
+  return bestDist <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+export function mapping(v: JsonValue | undefined, where: string, allowed: readonly string[]): JsonObject {
+  if (!isObject(v)) throw new KustomizeError(`${where} must be a mapping`);
+  for (const key of Object.keys(v)) {
+    if (!allowed.includes(key)) {
+      const hint = closestName(key, allowed);
+      throw new KustomizeError(`${where} has unknown field "${key}"${hint ? ` (did you mean "${hint}"?)` : ''}; known fields: ${allowed.join(', ')}`);
+    }
+  }
+  return v;
+}
+
+export function optString(v: JsonValue | undefined, where: string): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') throw new KustomizeError(`${where} must be a string, not ${describe(v)}`);
+  return v;
+}
+
+export function optBool(v: JsonValue | undefined, where: string): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw new KustomizeError(`${where} must be true or false, not ${describe(v)}`);
+  return v;
+}
+
+export function optInt(v: JsonValue | undefined, where: string): number {
+  if (v === undefined || v === null) return 0;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new KustomizeError(`${where} must be an integer, not ${describe(v)}`);
+  return v;
+}
+
+export function optList(v: JsonValue | undefined, where: string): JsonValue[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new KustomizeError(`${where} must be a list, not ${describe(v)}`);
+  return v;
+}
+
+export function stringList(v: JsonValue | undefined, where: string): string[] {
+  return optList(v, where).map((x, i) => optString(x, `${where}[${i}]`));
+}
+
+export function stringMap(v: JsonValue | undefined, where: string): Record<string, string> {
+  if (v === undefined || v === null) return {};
+  if (!isObject(v)) throw new KustomizeError(`${where} must be a mapping of strings`);
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) out[k] = optString(val, `${where}.${k}`);
+  return out;
+}
+
+function describe(v: JsonValue): string {
+  if (Array.isArray(v)) return 'a list';
+  if (isObject(v)) return 'a mapping';
+  return `${typeof v} ${JSON.stringify(v)}`;
+}
