@@ -1,0 +1,93 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runGenerate, runManifests } from '../../src/generate/command.js';
+import { watchManifests } from '../../src/generate/watch.js';
+import { DiagnosticsError } from '../../src/markers/diagnostics.js';
+
+const fixture = join(import.meta.dirname, '../fixtures/markers/scaffold');
+let root: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'ks-manifests-'));
+  for (const d of ['api', 'internal', 'hack', 'PROJECT']) cpSync(join(fixture, d), join(root, d), { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const crdPath = (): string => join(root, 'config/crd/bases/crew.example.com_captains.yaml');
+const typesPath = (): string => join(root, 'api/v1/captain_types.ts');
+
+describe('scaffold manifests / generate', () => {
+  it('writes the CRDs and role, then rewrites nothing when nothing changed', () => {
+    const first = runManifests({ root, generatorVersion: 't' });
+    expect(first.map((p) => p.slice(root.length + 1)).sort()).toEqual([
+      'config/crd/bases/crew.example.com_admirals.yaml',
+      'config/crd/bases/crew.example.com_captains.yaml',
+      'config/rbac/role.yaml',
+    ]);
+    expect(runManifests({ root, generatorVersion: 't' })).toEqual([]);
+  });
+
+  it('writes nothing at all when any source has a problem', () => {
+    runManifests({ root, generatorVersion: 't' });
+    const before = readFileSync(crdPath(), 'utf8');
+    writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: string;\n  // +kubebuilder:validation:MaxLenght=3\n  bar?: string;'));
+    rmSync(join(root, 'config/rbac/role.yaml'));
+    expect(() => runManifests({ root, generatorVersion: 't' })).toThrow(DiagnosticsError);
+    expect(() => runManifests({ root, generatorVersion: 't' })).toThrow(/api\/v1\/captain_types.ts:\d+:6: unknown marker \+kubebuilder:validation:MaxLenght; did you mean \+kubebuilder:validation:MaxLength\?/);
+    expect(readFileSync(crdPath(), 'utf8')).toBe(before);
+    expect(existsSync(join(root, 'config/rbac/role.yaml'))).toBe(false);
+  });
+
+  it('generate writes the resource descriptors from the markers', () => {
+    writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('// +kubebuilder:subresource:status', '// +kubebuilder:subresource:status\n// +kubebuilder:resource:path=skippers,scope=Cluster'));
+    runGenerate({ root });
+    const out = readFileSync(join(root, 'api/v1/zz_generated.resources.ts'), 'utf8');
+    expect(out).toContain("export const CaptainResource = defineResource<Captain>({\n  group: 'crew.example.com',\n  version: 'v1',\n  kind: 'Captain',\n  plural: 'skippers',\n  namespaced: false,\n});");
+    expect(out).toContain("import type { Admiral } from './admiral_types.js';");
+  });
+});
+
+describe('scaffold manifests --watch', () => {
+  it('regenerates after a change, reports errors without writing, and recovers', async () => {
+    const runs: Array<{ written: string[]; error?: Error }> = [];
+    let notify: (() => void) | undefined;
+    const next = (): Promise<void> => new Promise((r) => (notify = r));
+    const controller = new AbortController();
+    let first = next();
+    const watching = watchManifests({
+      root,
+      generatorVersion: 't',
+      signal: controller.signal,
+      debounceMs: 10,
+      onRun: (r) => {
+        runs.push(r);
+        notify?.();
+      },
+    });
+    await first;
+    expect(runs[0]!.written.length).toBe(3);
+
+    first = next();
+    writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: string;\n  /** size of the crew. */\n  size?: string;'));
+    await first;
+    expect(runs.at(-1)!.written.map((p) => p.slice(root.length + 1))).toEqual(['config/crd/bases/crew.example.com_captains.yaml']);
+    expect(readFileSync(crdPath(), 'utf8')).toContain('description: size of the crew.');
+
+    first = next();
+    const good = readFileSync(typesPath(), 'utf8');
+    writeFileSync(typesPath(), good.replace('size?: string;', 'size?: number;'));
+    await first;
+    expect(runs.at(-1)!.error?.message).toMatch(/number is a float/);
+    expect(readFileSync(crdPath(), 'utf8')).toContain('description: size of the crew.');
+
+    first = next();
+    writeFileSync(typesPath(), good.replace('size?: string;', 'size?: boolean;'));
+    await first;
+    expect(runs.at(-1)!.error).toBeUndefined();
+    expect(readFileSync(crdPath(), 'utf8')).toMatch(/description: size of the crew.\n\s+type: boolean/);
+    controller.abort();
+    await watching;
+  });
+});

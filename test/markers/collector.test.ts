@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { collectFile, type SourceInfo } from '../../src/markers/collector.js';
+import { extractDoc } from '../../src/markers/docs.js';
+import { ts } from '../../src/markers/typescript.js';
+
+const collect = (text: string): SourceInfo => collectFile('/p/api/v1/x_types.ts', text);
+
+function property(info: SourceInfo, typeName: string, prop: string) {
+  const decl = info.types.get(typeName)!;
+  const node = (decl.node as import('ts-morph').ts.InterfaceDeclaration).members.find(
+    (m) => ts.isPropertySignature(m) && (m.name as import('ts-morph').ts.Identifier).text === prop,
+  )!;
+  return info.members.get(node)!;
+}
+
+describe('marker placement', () => {
+  it('attaches // + lines and JSDoc directly above a declaration to it', () => {
+    const info = collect(`
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+/** Captain is the Schema for the captains API. */
+export interface Captain {
+  /** spec of the captain */
+  // +required
+  spec: string;
+}
+`);
+    const decl = info.types.get('Captain')!;
+    expect(decl.markers.list.map((m) => m.name)).toEqual(['kubebuilder:object:root', 'kubebuilder:subresource:status']);
+    expect(decl.doc).toBe('Captain is the Schema for the captains API.');
+    const spec = property(info, 'Captain', 'spec');
+    expect(spec.markers.has('required')).toBe(true);
+    expect(spec.doc).toBe('spec of the captain');
+    expect(info.diagnostics.empty).toBe(true);
+  });
+
+  it('reads markers written inside a JSDoc and keeps them out of the description', () => {
+    const info = collect(`
+export interface Spec {
+  /**
+   * replicas is the number of pods.
+   * +kubebuilder:validation:Minimum=1
+   * +optional
+   */
+  replicas?: number;
+}
+`);
+    const r = property(info, 'Spec', 'replicas');
+    expect(r.markers.get('kubebuilder:validation:Minimum')?.value).toBe(1);
+    expect(r.markers.has('optional')).toBe(true);
+    expect(r.doc).toBe('replicas is the number of pods.');
+  });
+
+  it('takes type markers from the block above the doc comment, and package markers from it too', () => {
+    const info = collect(`
+// +kubebuilder:object:root=true
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get
+
+/** Thing is a thing. */
+export interface Thing {
+  a: string;
+}
+`);
+    expect(info.types.get('Thing')!.markers.has('kubebuilder:object:root')).toBe(true);
+    expect(info.packageMarkers.map((m) => m.name)).toEqual(['kubebuilder:rbac']);
+  });
+
+  it('treats free-standing comments anywhere, including class bodies, as package markers', () => {
+    const info = collect(`
+// +groupName=crew.example.com
+
+/** GroupVersion is the group and version. */
+export const GroupVersion = { group: 'crew.example.com', version: 'v1' } as const;
+
+export class Reconciler {
+  // +kubebuilder:rbac:groups="",resources=pods,verbs=get
+  /** reconcile does it. +kubebuilder:not-a-marker-mid-line */
+  async reconcile(): Promise<void> {
+    // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=list
+  }
+}
+`);
+    expect(info.packageMarkers.map((m) => [m.name, m.value])).toEqual([
+      ['groupName', 'crew.example.com'],
+      ['kubebuilder:rbac', { groups: [''], resources: ['pods'], verbs: ['get'] }],
+      ['kubebuilder:rbac', { groups: ['apps'], resources: ['deployments'], verbs: ['list'] }],
+    ]);
+  });
+
+  it('ignores markers of other tools and the scaffold insertion points', () => {
+    const info = collect(`
+// +kubebuilder:scaffold:imports
+// +genclient
+// +k8s:deepcopy-gen=package
+export const x = 1;
+`);
+    expect(info.packageMarkers).toEqual([]);
+    expect(info.diagnostics.empty).toBe(true);
+  });
+
+  it('reports unknown, misplaced and malformed markers with their position', () => {
+    const info = collect(`export interface Spec {
+  // +kubebuilder:validation:Maximun=3
+  a: string;
+  // +kubebuilder:storageversion
+  b: string;
+  //   +kubebuilder:validation:MaxLength=many
+  c: string;
+}
+`);
+    expect(info.diagnostics.items.map((d) => `${d.line}:${d.column}: ${d.message.split(';')[0]}`)).toEqual([
+      '2:6: unknown marker +kubebuilder:validation:Maximun',
+      '4:6: marker +kubebuilder:storageversion cannot stand on a property',
+      '6:42: invalid marker +kubebuilder:validation:MaxLength: expected integer, got "many"',
+    ]);
+    expect(info.diagnostics.items[0]!.message).toMatch(/did you mean \+kubebuilder:validation:Maximum\?/);
+  });
+
+  it('accepts := for anonymous markers and +default= as JSON', () => {
+    const info = collect(`export interface Spec {
+  // +kubebuilder:validation:MinItems:=1
+  // +default=["a","b"]
+  a: string[];
+}
+`);
+    const a = property(info, 'Spec', 'a');
+    expect(a.markers.get('kubebuilder:validation:MinItems')?.value).toBe(1);
+    expect(a.markers.get('default')?.value).toEqual(['a', 'b']);
+  });
+});
+
+describe('descriptions', () => {
+  it('drops TODO lines, stops at ---, keeps fenced code and paragraph breaks', () => {
+    const doc = extractDoc([
+      {
+        text: `/**
+ * Spec is the spec.
+ * TODO: remove this.
+ *
+ * Example:
+ * \`\`\`
+ * TODO stays inside a fence
+ * ---
+ * \`\`\`
+ *   indented line
+ * ---
+ * hidden
+ */`,
+      },
+    ]);
+    expect(doc).toBe('Spec is the spec.\n\nExample:\n```\nTODO stays inside a fence\n---\n```\n  indented line');
+  });
+
+  it('joins // comment lines and leaves out markers and lint directives', () => {
+    const doc = extractDoc([{ text: '// foo is a field.' }, { text: '// eslint-disable-next-line no-foo' }, { text: '// +optional' }, { text: '// More text.' }]);
+    expect(doc).toBe('foo is a field.\nMore text.');
+  });
+});
