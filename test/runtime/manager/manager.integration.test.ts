@@ -212,6 +212,30 @@ describe('Manager on a real control plane', () => {
     }
   });
 
+  it('releases every timer and socket it opened once start() resolves', async () => {
+    const ns = await namespace();
+    await api.create(AppServices, app(ns, 'tidy'));
+    const count = () => {
+      const r = process.getActiveResourcesInfo();
+      return { timers: r.filter((x) => x === 'Timeout').length, sockets: r.filter((x) => x === 'TCPSocketWrap' || x === 'TCPServerWrap').length };
+    };
+    const before = count();
+    let reconciler!: AppServiceReconciler;
+    const m = run(
+      { leaderElection: true, leaderElectionID: 'tidy', leaderElectionNamespace: ns, healthProbeBindAddress: '127.0.0.1:0', metricsBindAddress: '127.0.0.1:0' },
+      (mgr) => {
+        reconciler = new AppServiceReconciler(mgr.getClient());
+        reconciler.setupWithManager(mgr);
+      },
+    );
+    await eventually(() => reconciler.reconciled.length > 0 && m.mgr.metricsAddress() !== undefined, 'manager working', 30_000);
+    expect(count().sockets).toBeGreaterThan(before.sockets);
+    expect(await m.stop()).toBeUndefined();
+    // Node lists a closed handle until libuv has freed it, a moment after the close callback.
+    await eventually(() => count().sockets <= before.sockets, 'sockets released', 5_000);
+    expect(count().timers).toBeLessThanOrEqual(before.timers);
+  });
+
   it('lets two writers racing on one object both land through retryOnConflict', async () => {
     const ns = await namespace();
     const key = { namespace: ns, name: 'shared' };
