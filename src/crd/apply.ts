@@ -101,7 +101,10 @@ function applyOne(s: JSONSchemaProps, name: string, value: MarkerValue, target: 
     case 'ExclusiveMaximum':
     case 'ExclusiveMinimum': {
       if (!isNumeric(s)) return `must apply ${v.toLowerCase()} to a numeric value, found ${typeOf(s)}`;
-      s[v === 'ExclusiveMaximum' ? 'exclusiveMaximum' : 'exclusiveMinimum'] = value as boolean;
+      // false is the schema default; controller-gen leaves it out (a Go bool with omitempty)
+      const key = v === 'ExclusiveMaximum' ? 'exclusiveMaximum' : 'exclusiveMinimum';
+      if (value === true) s[key] = true;
+      else delete s[key];
       return;
     }
     case 'MaxLength':
@@ -123,7 +126,10 @@ function applyOne(s: JSONSchemaProps, name: string, value: MarkerValue, target: 
     case 'MinItems':
     case 'UniqueItems': {
       if (s.type !== 'array') return `must apply ${v.toLowerCase()} to an array, found ${typeOf(s)}`;
-      if (v === 'UniqueItems') s.uniqueItems = value as boolean;
+      if (v === 'UniqueItems') {
+        if (value === true) s.uniqueItems = true;
+        else delete s.uniqueItems;
+      }
       else s[v === 'MaxItems' ? 'maxItems' : 'minItems'] = num;
       return;
     }
