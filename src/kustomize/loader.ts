@@ -9,7 +9,8 @@ import { parseYamlDocuments } from './yaml.js';
 /** Shortens absolute paths in messages to paths relative to where the build started. */
 export function displayPath(path: string): string {
   const rel = relative(process.cwd(), path);
-  return rel === '' ? '.' : rel.startsWith('..') && rel.split(sep).filter((p) => p === '..').length > 2 ? path : rel;
+  if (rel === '') return '.';
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
 export function isRemote(target: string): boolean {

@@ -90,3 +90,24 @@ describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize', () => 
     expectParity(p, 'config/default');
   });
 });
+
+describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize on user edits', () => {
+  it('with generators, labels, images, replicas, strategic-merge and JSON patches and replacements over a base', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { strategicMergeCases, userEdits, writeTree } = await import('./fixtures.js');
+    const root = mkdtempSync(join(tmpdir(), 'kubescaffold-edits-'));
+    try {
+      writeTree(root, userEdits);
+      writeTree(join(root, 'smp'), strategicMergeCases);
+      for (const dir of ['base', 'overlay', 'smp']) {
+        const theirs = kubectlKustomize(join(root, dir));
+        const ours = kustomizeBuildYaml(join(root, dir));
+        expect(docs(ours)).toEqual(docs(theirs));
+        expect(ours).toBe(theirs);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
