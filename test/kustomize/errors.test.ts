@@ -144,7 +144,7 @@ describe('kustomize edit set image', () => {
     expect(setKustomizationImage(root, parseImageArgument('controller=example.com/op:v1'))).toBe(true);
     const text = readFileSync(join(root, 'kustomization.yaml'), 'utf8');
     expect(text).toContain('# the manager');
-    expect(text).toMatch(/images:\n- name: controller\n  newName: example.com\/op\n  newTag: v1\n- name: other\n  newTag: "2"/);
+    expect(text).toMatch(/images:\n- name: controller\n {2}newName: example.com\/op\n {2}newTag: v1\n- name: other\n {2}newTag: "2"/);
     expect(kustomizeBuildYaml(root)).toContain('image: example.com/op:v1');
     expect(setKustomizationImage(root, parseImageArgument('controller=example.com/op:v1'))).toBe(false);
   });
