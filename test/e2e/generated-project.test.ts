@@ -1,9 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestEnvironment } from '../../src/envtest/index.js';
+import { defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
 
 // The whole user journey: scaffold a project with the built CLI, install it linked to this checkout, and run the
 // project's own build, lint and tests (which start a real kube-apiserver and etcd).
@@ -60,4 +64,35 @@ describe('a project scaffolded by scaffold init + create api', () => {
     expect(existsSync(join(project, 'config', 'crd', 'bases', 'webapp.example.com_guestbooks.yaml'))).toBe(true);
     expect(existsSync(join(project, 'config', 'rbac', 'role.yaml'))).toBe(true);
   }, minutes(10));
+
+  it('runs its manager against the control plane and reconciles the sample', async () => {
+    const env = await TestEnvironment.start({ crdDirectoryPaths: [join(project, 'config', 'crd', 'bases')], errorIfCRDPathMissing: true });
+    const kubeconfig = join(base, 'kubeconfig');
+    writeFileSync(kubeconfig, env.kubeconfigYaml());
+    const manager = spawn(process.execPath, ['dist/cmd/main.js', '--health-probe-bind-address=0'], {
+      cwd: project,
+      env: { ...process.env, KUBECONFIG: kubeconfig },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    manager.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    manager.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const sample = parse(readFileSync(join(project, 'config', 'samples', 'webapp_v1_guestbook.yaml'), 'utf8')) as KubeObject;
+      const guestbooks = defineResource<KubeObject>({ group: 'webapp.example.com', version: 'v1', kind: 'Guestbook', plural: 'guestbooks', namespaced: true });
+      await newClient(env.kubeConfig).create(guestbooks, { ...sample, metadata: { ...sample.metadata, namespace: 'default' } });
+      const deadline = Date.now() + 60_000;
+      while (!/"msg":"reconciling Guestbook".*"name":"guestbook-sample"|"name":"guestbook-sample".*"msg":"reconciling Guestbook"/.test(output)) {
+        if (manager.exitCode !== null) throw new Error(`the manager exited with ${manager.exitCode}:\n${output}`);
+        if (Date.now() > deadline) throw new Error(`the manager did not reconcile the sample within 60 s:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      manager.kill('SIGTERM');
+      const [code] = (await once(manager, 'exit')) as [number | null];
+      expect(code, output).toBe(0);
+    } finally {
+      if (manager.exitCode === null) manager.kill('SIGKILL');
+      await env.stop();
+    }
+  }, minutes(3));
 });
