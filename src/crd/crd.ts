@@ -8,7 +8,7 @@ import type { DiagnosticBag } from '../markers/diagnostics.js';
 import type { Package, SourceProgram } from '../markers/program.js';
 import { pluralize } from '../scaffold/flect.js';
 import { truncateDescriptions } from './description.js';
-import type { SchemaGenerator } from './schema.js';
+import type { SchemaDeps, SchemaGenerator } from './schema.js';
 import type { CRDVersion, CustomResourceDefinition } from './types.js';
 import type { ts as T } from 'ts-morph';
 import { ts } from '../markers/typescript.js';
@@ -32,6 +32,46 @@ export interface CRDOptions {
   /** Our package version, recorded in the kubescaffold.io/version annotation. */
   generatorVersion: string;
   maxDescLen?: number;
+  /** CRDs of an earlier run, reused when none of their sources changed (--watch). */
+  cache?: CRDCache;
+}
+
+interface CachedCRD {
+  decls: TypeDecl[];
+  deps: SchemaDeps;
+  /** Package markers of each folder the CRD depends on, as they were. */
+  signatures: Map<string, string>;
+  crd: CustomResourceDefinition;
+}
+
+/**
+ * CRDs from earlier runs with the sources they were built from. A CRD is reused while every file it read is still
+ * the same parsed file (the program re-parses a file only after it changed) and the package markers of its folders
+ * are unchanged.
+ */
+export class CRDCache {
+  private readonly entries = new Map<string, CachedCRD>();
+  /** Rendered output of CRDs, by CRD object; reused CRDs keep their object and so their text. */
+  readonly rendered = new WeakMap<CustomResourceDefinition, string>();
+
+  constructor(private readonly program: SourceProgram) {}
+
+  lookup(key: string, decls: readonly TypeDecl[]): CustomResourceDefinition | undefined {
+    const e = this.entries.get(key);
+    if (!e || e.decls.length !== decls.length || e.decls.some((d, i) => d !== decls[i])) return undefined;
+    for (const f of e.deps.files) if (this.program.file(f.path) !== f) return undefined;
+    for (const [dir, sig] of e.signatures) if (this.signature(dir) !== sig) return undefined;
+    return e.crd;
+  }
+
+  store(key: string, decls: readonly TypeDecl[], deps: SchemaDeps, crd: CustomResourceDefinition): void {
+    this.entries.set(key, { decls: [...decls], deps, signatures: new Map([...deps.dirs].map((d) => [d, this.signature(d)])), crd });
+  }
+
+  private signature(dir: string): string {
+    const m = this.program.loadPackage(dir).markers;
+    return JSON.stringify(['groupName', 'versionName', 'kubebuilder:skip', 'kubebuilder:validation:Optional'].map((n) => m.all(n).map((x) => x.value)));
+  }
 }
 
 export function groupVersionOf(pkg: Package): GroupVersion | undefined {
@@ -127,6 +167,21 @@ export function crdSkeleton(kinds: readonly KindInfo[], diags: DiagnosticBag, ge
 }
 
 function buildCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag, opts: CRDOptions): CustomResourceDefinition | undefined {
+  const key = `${kinds[0]!.decl.name}.${kinds[0]!.gv.group}`;
+  const decls = kinds.map((k) => k.decl);
+  const reused = opts.cache?.lookup(key, decls);
+  if (reused) return reused;
+  const before = diags.items.length;
+  const { result, deps } = gen.withDeps(() => assembleCRD(kinds, gen, diags, opts));
+  for (const k of kinds) {
+    deps.files.add(k.decl.file);
+    deps.dirs.add(k.gv.pkg.dir);
+  }
+  if (result && diags.items.length === before) opts.cache?.store(key, decls, deps, result);
+  return result;
+}
+
+function assembleCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag, opts: CRDOptions): CustomResourceDefinition | undefined {
   const first = kinds[0]!;
   const kind = first.decl.name;
   const group = first.gv.group;

@@ -27,17 +27,43 @@ export interface SchemaOptions {
 
 const looseMarkers = ['kubebuilder:validation:Schemaless', 'kubebuilder:pruning:PreserveUnknownFields', 'kubebuilder:validation:XPreserveUnknownFields', 'kubebuilder:validation:Type'];
 
+/** The sources a schema was read from: files of the declarations used, and folders whose package markers count. */
+export interface SchemaDeps {
+  files: Set<SourceInfo>;
+  dirs: Set<string>;
+}
+
+const newDeps = (): SchemaDeps => ({ files: new Set(), dirs: new Set() });
+
+function mergeDeps(into: SchemaDeps | undefined, from: SchemaDeps): void {
+  if (!into) return;
+  for (const f of from.files) into.files.add(f);
+  for (const d of from.dirs) into.dirs.add(d);
+}
+
 export class SchemaGenerator {
-  private readonly cache = new Map<TypeDecl, JSONSchemaProps>();
+  private readonly cache = new Map<TypeDecl, { schema: JSONSchemaProps; deps: SchemaDeps }>();
+  private readonly depStack: SchemaDeps[] = [];
   private readonly inProgress: TypeDecl[] = [];
   private readonly packageOptional = new Map<string, boolean>();
-  private readonly builtinCache = new Map<string, JSONSchemaProps>();
 
   constructor(
     private readonly program: SourceProgram,
     private readonly diags: DiagnosticBag,
     private readonly options: SchemaOptions = {},
   ) {}
+
+  /** Runs `fn` and returns what it produced with the sources it read (for regenerating only what a change affects). */
+  withDeps<R>(fn: () => R): { result: R; deps: SchemaDeps } {
+    const deps = newDeps();
+    this.depStack.push(deps);
+    try {
+      return { result: fn(), deps };
+    } finally {
+      this.depStack.pop();
+      mergeDeps(this.depStack[this.depStack.length - 1], deps);
+    }
+  }
 
   /** The openAPIV3Schema of a Kind: its interface, with controller-gen's fixes for the top-level metadata. */
   kindSchema(decl: TypeDecl): JSONSchemaProps {
@@ -55,7 +81,10 @@ export class SchemaGenerator {
   /** The schema of a named type with its description and type-level markers (cached; callers get a copy). */
   declSchema(decl: TypeDecl, from?: SourcePosition): JSONSchemaProps {
     const cached = this.cache.get(decl);
-    if (cached) return cached;
+    if (cached) {
+      mergeDeps(this.depStack[this.depStack.length - 1], cached.deps);
+      return cached.schema;
+    }
     if (this.inProgress.includes(decl)) {
       const cycle = [...this.inProgress.slice(this.inProgress.indexOf(decl)), decl].map((d) => d.name).join(' -> ');
       this.diags.at(
@@ -65,16 +94,19 @@ export class SchemaGenerator {
       return {};
     }
     this.inProgress.push(decl);
-    let schema: JSONSchemaProps;
+    let built: { result: JSONSchemaProps; deps: SchemaDeps };
     try {
-      schema = { ...this.declBody(decl) };
+      built = this.withDeps(() => ({ ...this.declBody(decl) }));
     } finally {
       this.inProgress.pop();
     }
+    const schema = built.result;
+    built.deps.files.add(decl.file);
+    mergeDeps(this.depStack[this.depStack.length - 1], built.deps);
     if (decl.doc) schema.description = decl.doc;
     this.checkOneOfMembers(decl, schema);
     applySchemaMarkers(schema, decl.markers.list, 'type', this.diags);
-    this.cache.set(decl, schema);
+    this.cache.set(decl, { schema, deps: built.deps });
     return schema;
   }
 
@@ -263,11 +295,7 @@ export class SchemaGenerator {
       const known = knownTypeSchema(name) ?? (k8sName ? knownTypeSchema(k8sName) : undefined);
       if (known) return known;
       if (k8sName) {
-        let builtin = this.builtinCache.get(k8sName);
-        if (!builtin) {
-          builtin = builtinTypeSchema(k8sName);
-          if (builtin) this.builtinCache.set(k8sName, builtin);
-        }
+        const builtin = builtinTypeSchema(k8sName);
         if (builtin) return builtin;
         return this.error(file, node, `the Kubernetes type ${k8sName} has no bundled schema; declare the fields you need as an interface`);
       }
@@ -384,6 +412,7 @@ export class SchemaGenerator {
 
   private isPackageOptional(file: SourceInfo): boolean {
     const dir = dirname(file.path);
+    this.depStack[this.depStack.length - 1]?.dirs.add(dir);
     let v = this.packageOptional.get(dir);
     if (v === undefined) {
       v = this.program.loadPackage(dir).markers.has('kubebuilder:validation:Optional');

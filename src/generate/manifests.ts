@@ -3,7 +3,7 @@
  * to write (CRDs, RBAC roles, webhook configurations). Nothing here touches the disk except reading sources.
  */
 import { join, relative } from 'node:path';
-import { buildCRDs, findKinds, groupVersionOf, type GroupVersion, type KindInfo } from '../crd/crd.js';
+import { buildCRDs, findKinds, groupVersionOf, type CRDCache, type GroupVersion, type KindInfo } from '../crd/crd.js';
 import { SchemaGenerator } from '../crd/schema.js';
 import { checkStructural } from '../crd/structural.js';
 import type { CustomResourceDefinition } from '../crd/types.js';
@@ -40,17 +40,20 @@ export interface ManifestsResult {
   crds: CustomResourceDefinition[];
 }
 
-/** Everything `scaffold manifests` would write; throws DiagnosticsError (and returns nothing) on any problem. */
-export function planManifests(opts: ManifestsOptions, program = new SourceProgram(opts.root)): ManifestsResult {
+/**
+ * Everything `scaffold manifests` would write; throws DiagnosticsError (and returns nothing) on any problem. With a
+ * `cache` from an earlier run on the same program, only CRDs whose sources changed are built again.
+ */
+export function planManifests(opts: ManifestsOptions, program = new SourceProgram(opts.root), cache?: CRDCache): ManifestsResult {
   const diags = new DiagnosticBag();
   const packages = expandPaths(opts.root, opts.paths ?? ['./...']).map((dir) => program.loadPackage(dir));
   const gvs = packages.map(groupVersionOf).filter((gv): gv is GroupVersion => gv !== undefined);
   const kinds: KindInfo[] = gvs.flatMap((gv) => findKinds(program, gv, diags));
   const gen = new SchemaGenerator(program, diags, { allowDangerousTypes: opts.allowDangerousTypes ?? false });
-  const crds = buildCRDs(kinds, gen, diags, { generatorVersion: opts.generatorVersion, maxDescLen: opts.maxDescLen });
+  const crds = buildCRDs(kinds, gen, diags, { generatorVersion: opts.generatorVersion, maxDescLen: opts.maxDescLen, cache });
   for (const f of program.loadedFiles()) diags.items.push(...f.diagnostics.items);
   // Structural problems follow from the errors above; report them only for otherwise valid schemas.
-  if (diags.empty) for (const crd of crds) checkStructural(crd, kinds, diags);
+  if (diags.empty) for (const crd of crds) if (!cache?.rendered.has(crd)) checkStructural(crd, kinds, diags);
   const packageMarkers: Marker[] = packages.flatMap((p: Package) => p.markers.list);
   const roles = generateRoles(packageMarkers, opts.roleName ?? 'manager-role');
   const webhooks = generateWebhookConfigurations(packageMarkers, diags);
@@ -58,7 +61,14 @@ export function planManifests(opts: ManifestsOptions, program = new SourceProgra
 
   const files: OutputFile[] = [];
   const crdDir = join(opts.root, opts.crdDir ?? 'config/crd/bases');
-  for (const crd of crds) files.push({ path: join(crdDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`), content: toYamlFile([crd]) });
+  for (const crd of crds) {
+    let content = cache?.rendered.get(crd);
+    if (content === undefined) {
+      content = toYamlFile([crd]);
+      cache?.rendered.set(crd, content);
+    }
+    files.push({ path: join(crdDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`), content });
+  }
   if (roles.length > 0) files.push({ path: join(opts.root, opts.rbacDir ?? 'config/rbac', 'role.yaml'), content: toYamlFile(roles) });
   if (webhooks.length > 0) files.push({ path: join(opts.root, opts.webhookDir ?? 'config/webhook', 'manifests.yaml'), content: toYamlFile(webhooks) });
   return { files, crds };

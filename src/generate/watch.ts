@@ -4,6 +4,7 @@
  */
 import { watch } from 'node:fs';
 import { relative } from 'node:path';
+import { CRDCache } from '../crd/crd.js';
 import { DiagnosticsError } from '../markers/diagnostics.js';
 import { isSourceFile, SourceProgram } from '../markers/program.js';
 import { planManifests, type ManifestsOptions } from './manifests.js';
@@ -21,6 +22,8 @@ const ignored = /(^|\/)(node_modules|dist|\.git)(\/|$)/;
 
 export function watchManifests(opts: WatchOptions): Promise<void> {
   const program = new SourceProgram(opts.root);
+  const cache = new CRDCache(program);
+  const known = new Map<string, string>();
   const report =
     opts.onRun ??
     (({ written, error, ms }) => {
@@ -30,7 +33,7 @@ export function watchManifests(opts: WatchOptions): Promise<void> {
   const run = (): void => {
     const start = performance.now();
     try {
-      const written = writeChanged(planManifests(opts, program).files);
+      const written = writeChanged(planManifests(opts, program, cache).files, known);
       report({ written, ms: Math.round(performance.now() - start) });
     } catch (err) {
       if (!(err instanceof DiagnosticsError)) throw err;
@@ -51,7 +54,7 @@ export function watchManifests(opts: WatchOptions): Promise<void> {
         for (const p of pending) program.invalidate(`${opts.root}/${p}`);
         pending.clear();
         run();
-      }, opts.debounceMs ?? 30);
+      }, opts.debounceMs ?? 20);
     });
     const stop = (): void => {
       clearTimeout(timer);

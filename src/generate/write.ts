@@ -8,16 +8,21 @@ export interface GeneratedFile {
   content: string;
 }
 
-/** Returns the paths that were written (new or changed). */
-export function writeChanged(files: readonly GeneratedFile[]): string[] {
+/**
+ * Returns the paths that were written (new or changed). `known` remembers what each path held after an earlier
+ * call, so repeated runs (--watch) do not re-read files they wrote themselves.
+ */
+export function writeChanged(files: readonly GeneratedFile[], known?: Map<string, string>): string[] {
   const written: string[] = [];
   for (const f of files) {
+    if (known?.get(f.path) === f.content) continue;
     let old: string | undefined;
     try {
       old = readFileSync(f.path, 'utf8');
     } catch {
       old = undefined;
     }
+    known?.set(f.path, f.content);
     if (old === f.content) continue;
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);

@@ -200,23 +200,46 @@ function codePoints(s: string): number {
   return n;
 }
 
+/** Output written by the Writer from some point on, with the Writer's state at its end. */
+interface Written {
+  text: string;
+  column: number;
+  whitespace: boolean;
+  indention: boolean;
+}
+
 class Writer {
-  private out = '';
+  private chunks: string[] = [];
   private column = 0;
   private whitespace = true;
   private indention = true;
 
   text(): string {
-    return this.out;
+    return this.chunks.join('');
+  }
+
+  mark(): number {
+    return this.chunks.length;
+  }
+
+  since(mark: number): Written {
+    return { text: this.chunks.slice(mark).join(''), column: this.column, whitespace: this.whitespace, indention: this.indention };
+  }
+
+  replay(w: Written): void {
+    this.chunks.push(w.text);
+    this.column = w.column;
+    this.whitespace = w.whitespace;
+    this.indention = w.indention;
   }
 
   put(s: string): void {
-    this.out += s;
+    this.chunks.push(s);
     this.column += codePoints(s);
   }
 
   private breakLine(): void {
-    this.out += '\n';
+    this.chunks.push('\n');
     this.column = 0;
   }
 
@@ -410,8 +433,36 @@ function sortedKeys(obj: { [key: string]: Json }): string[] {
   return keys.every(isPlainAsciiKey) ? keys.sort() : keys.sort(compareYamlKeys);
 }
 
+/*
+ * Schemas of named types are shared objects (PodSpec under every Kind's template): their YAML at a given indent is
+ * always the same text, so it is written once and replayed. An object is recorded the second time it is met, which
+ * costs nothing for the (many) objects that occur once.
+ */
+const seen = new WeakSet<object>();
+const replays = new WeakMap<object, Map<number, Written>>();
+
 class Encoder {
   readonly w = new Writer();
+
+  /** A non-empty mapping or sequence as the value of a mapping key. */
+  private value(v: Json[] | { [key: string]: Json }, indent: number): void {
+    const emit = (): void => (Array.isArray(v) ? this.sequence(v, indent) : this.mapping(v, indent + BEST_INDENT));
+    const cached = replays.get(v)?.get(indent);
+    if (cached) {
+      this.w.replay(cached);
+      return;
+    }
+    if (!seen.has(v)) {
+      seen.add(v);
+      emit();
+      return;
+    }
+    const mark = this.w.mark();
+    emit();
+    let byIndent = replays.get(v);
+    if (!byIndent) replays.set(v, (byIndent = new Map()));
+    byIndent.set(indent, this.w.since(mark));
+  }
 
   node(v: Json, indent: number): void {
     if (v === null || v === undefined) this.w.scalar('null', 'plain', indent + BEST_INDENT, false);
@@ -437,11 +488,9 @@ class Encoder {
       this.string(k, indent + BEST_INDENT, true);
       this.w.indicator(':', false, false, false);
       const v = obj[k] as Json;
-      if (typeof v === 'object' && v !== null && !isEmptyCollection(v)) {
-        // nested mappings go one level in; sequences stay at the key's indent (yaml.v2's indentless sequences)
-        if (Array.isArray(v)) this.sequence(v, indent);
-        else this.mapping(v, indent + BEST_INDENT);
-      } else this.node(v, indent);
+      // nested mappings go one level in; sequences stay at the key's indent (yaml.v2's indentless sequences)
+      if (typeof v === 'object' && v !== null && !isEmptyCollection(v)) this.value(v, indent);
+      else this.node(v, indent);
     }
   }
 

@@ -87,7 +87,41 @@ describe('scaffold manifests --watch', () => {
     await first;
     expect(runs.at(-1)!.error).toBeUndefined();
     expect(readFileSync(crdPath(), 'utf8')).toMatch(/description: size of the crew.\n\s+type: boolean/);
+
+    // a package marker in another file changes every Kind of the folder
+    first = next();
+    const gv = join(root, 'api/v1/groupversion_info.ts');
+    writeFileSync(gv, readFileSync(gv, 'utf8').replace('// +groupName=crew.example.com', '// +groupName=fleet.example.com'));
+    await first;
+    expect(runs.at(-1)!.written.map((p) => p.slice(root.length + 1)).sort()).toEqual([
+      'config/crd/bases/fleet.example.com_admirals.yaml',
+      'config/crd/bases/fleet.example.com_captains.yaml',
+    ]);
     controller.abort();
     await watching;
+  });
+});
+
+describe('incremental planning', () => {
+  it('rebuilds a CRD when a type it uses from another file changes, and reuses it otherwise', async () => {
+    const { planManifests } = await import('../../src/generate/manifests.js');
+    const { SourceProgram } = await import('../../src/markers/program.js');
+    const { CRDCache } = await import('../../src/crd/crd.js');
+    const dir = mkdtempSync(join(tmpdir(), 'ks-incr-'));
+    try {
+      cpSync(join(import.meta.dirname, '../fixtures/markers/cronjob/api'), join(dir, 'api'), { recursive: true });
+      const program = new SourceProgram(dir);
+      const cache = new CRDCache(program);
+      const first = planManifests({ root: dir, generatorVersion: 't' }, program, cache).crds[0]!;
+      expect(planManifests({ root: dir, generatorVersion: 't' }, program, cache).crds[0]).toBe(first);
+      const common = join(dir, 'api/v1/common.ts');
+      writeFileSync(common, readFileSync(common, 'utf8').replace('Minimum=1', 'Minimum=2'));
+      program.invalidate(common);
+      const second = planManifests({ root: dir, generatorVersion: 't' }, program, cache);
+      expect(second.crds[0]).not.toBe(first);
+      expect(second.files[0]!.content).toContain('minimum: 2');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -14,11 +14,22 @@ function load(): PackedSchemas {
   return packed;
 }
 
-/** The schema of a @kubernetes/client-node model (by its class name), or undefined when none is bundled. */
+const unpacked = new Map<string, JSONSchemaProps>();
+
+/**
+ * The schema of a @kubernetes/client-node model (by its class name), or undefined when none is bundled. The object
+ * is shared by every caller and must not be modified (see schema.ts).
+ */
 export function builtinTypeSchema(model: string): JSONSchemaProps | undefined {
-  const p = load();
-  const i = p.roots[model];
-  return i === undefined ? undefined : unpack(p, i);
+  let s = unpacked.get(model);
+  if (!s) {
+    const p = load();
+    const i = p.roots[model];
+    if (i === undefined) return undefined;
+    s = unpack(p, i);
+    unpacked.set(model, s);
+  }
+  return s;
 }
 
 /** The model names that have a bundled schema. */
