@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaffoldCreateAPI } from '../../src/scaffold/api.js';
+import { scaffoldCreateWebhook } from '../../src/scaffold/webhook.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
 
 /**
@@ -22,6 +23,17 @@ const cases: Array<{ name: string; setup: (root: string) => void }> = [
       initProject(root, { multigroup: true, namespaced: true, license: 'none' });
       scaffoldCreateAPI(root, { group: 'crew', version: 'v1', kind: 'Captain', resource: true, controller: true, namespaced: true, force: false });
       scaffoldCreateAPI(root, { group: 'ship', version: 'v1beta1', kind: 'Frigate', resource: true, controller: true, namespaced: true, force: false });
+    },
+  },
+  {
+    name: 'webhooks',
+    setup: (root) => {
+      initProject(root);
+      scaffoldCreateAPI(root, { group: 'crew', version: 'v1', kind: 'Captain', resource: true, controller: true, namespaced: true, force: false });
+      scaffoldCreateAPI(root, { group: 'crew', version: 'v2', kind: 'Captain', resource: true, controller: false, namespaced: true, force: false });
+      scaffoldCreateAPI(root, { group: 'crew', version: 'v1', kind: 'Admiral', resource: true, controller: true, namespaced: false, force: false });
+      scaffoldCreateWebhook(root, { group: 'crew', version: 'v1', kind: 'Captain', defaulting: true, validation: true, conversion: true, spokes: ['v2'], force: false });
+      scaffoldCreateWebhook(root, { group: 'crew', version: 'v1', kind: 'Admiral', defaulting: false, validation: true, conversion: false, spokes: [], force: false });
     },
   },
 ];

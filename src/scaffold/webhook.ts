@@ -1,0 +1,193 @@
+import { posix } from 'node:path';
+import { CliError } from '../cli/errors.js';
+import { loadProject, projectFileHeader } from './context.js';
+import { pluralize } from './flect.js';
+import { Plan } from './plan.js';
+import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from './project.js';
+import { render } from './render.js';
+import { resourcePaths } from './api.js';
+import { uncommentBlock, uncommentExact, uncommentLine1 } from './uncomment.js';
+
+export interface CreateWebhookOptions {
+  group: string;
+  version: string;
+  kind: string;
+  defaulting: boolean;
+  validation: boolean;
+  conversion: boolean;
+  spokes: string[];
+  force: boolean;
+}
+
+const defaultKustomization = 'config/default/kustomization.yaml';
+
+/** kubebuilder's webhook paths: /mutate-<group with dots as dashes>-<version>-<lowercase kind>. */
+export function webhookPath(kind: 'mutate' | 'validate', group: string, version: string, resourceKind: string): string {
+  return `/${kind}-${group.replaceAll('.', '-')}-${version}-${resourceKind.toLowerCase()}`;
+}
+
+/** `scaffold create webhook`: webhook code, main.ts wiring, config/webhook, config/certmanager and the kustomize toggles. */
+export function scaffoldCreateWebhook(root: string, options: CreateWebhookOptions): { written: string[] } {
+  const config = loadProject(root);
+  const { group, version, kind } = options;
+  if (!options.defaulting && !options.validation && !options.conversion) {
+    throw new CliError('scaffold create webhook requires at least one of --defaulting, --programmatic-validation and --conversion');
+  }
+  if (options.spokes.length > 0 && !options.conversion) throw new CliError('--spoke can only be used with --conversion');
+  if (options.conversion && options.spokes.length === 0) {
+    throw new CliError('--conversion needs the other versions to convert from: pass --spoke v2 (each spoke must be an API created with `scaffold create api`)');
+  }
+  const resources = config.resources ?? [];
+  const existing = resources.find((r) => sameGVK(r, { group, version, kind, domain: config.domain }));
+  const apiGroup = qualifiedGroup(group, config.domain);
+  if (!existing?.api) {
+    throw new CliError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`);
+  }
+  const spokeResources: ProjectResource[] = [];
+  for (const spoke of options.spokes) {
+    const found = resources.find((r) => r.api && sameGVK(r, { group, version: spoke, kind, domain: config.domain }));
+    if (!found || spoke === version) {
+      throw new CliError(`invalid spoke version "${spoke}": create it first with \`scaffold create api --group ${group} --version ${spoke} --kind ${kind}\` (a spoke is another version of the same group and kind)`);
+    }
+    spokeResources.push(found);
+  }
+  const had = existing.webhooks ?? { webhookVersion: 'v1' };
+  for (const [asked, has, name] of [[options.defaulting, had.defaulting, 'defaulting'], [options.validation, had.validation, 'validation'], [options.conversion, had.conversion, 'conversion']] as const) {
+    if (asked && has && !options.force) throw new CliError(`${name} webhook already exists for this resource; pass --force to scaffold it again`);
+  }
+  const hubOfOthers = resources.find((r) => r.webhooks?.conversion && r.group === group && r.kind === kind && r.version !== version);
+  if (options.conversion && hubOfOthers) {
+    throw new CliError(`${kind} already has a conversion hub, ${hubOfOthers.version}; add spokes there with \`scaffold create webhook --version ${hubOfOthers.version} --conversion --spoke ...\``);
+  }
+
+  const paths = resourcePaths(config, { group, version, kind });
+  const webhookDir = config.multigroup && group ? `internal/webhook/${group}/${version}` : `internal/webhook/${version}`;
+  const webhookFile = `${webhookDir}/${kind.toLowerCase()}_webhook.ts`;
+  const wants = {
+    defaulting: options.defaulting || Boolean(had.defaulting),
+    validation: options.validation || Boolean(had.validation),
+    conversion: options.conversion || Boolean(had.conversion),
+  };
+  const plural = existing.plural ?? pluralize(kind.toLowerCase());
+  const header = projectFileHeader(root);
+  const lowerCamelKind = kind.charAt(0).toLowerCase() + kind.slice(1);
+  const spokeNames = [...new Set([...(had.spoke ?? []), ...options.spokes])].sort();
+  const data = {
+    boilerplate: header,
+    projectName: config.projectName,
+    kind,
+    lowerKind: kind.toLowerCase(),
+    lowerCamelKind,
+    version,
+    plural,
+    qualifiedGroup: apiGroup,
+    apiVersion: `${apiGroup}/${version}`,
+    namespaced: Boolean(existing.api.namespaced),
+    ...wants,
+    hasAdmission: wants.defaulting || wants.validation,
+    defaultingPath: webhookPath('mutate', apiGroup, version, kind),
+    validationPath: webhookPath('validate', apiGroup, version, kind),
+    typesImport: `${posix.relative(webhookDir, paths.typesFile).replace(/\.ts$/, '.js')}`,
+    resourcesImport: `${posix.relative(webhookDir, paths.resourcesFile).replace(/\.ts$/, '.js')}`,
+    spokes: spokeNames.map((spoke) => {
+      const spokePaths = resourcePaths(config, { group, version: spoke, kind });
+      return {
+        version: spoke,
+        pascalVersion: spoke.charAt(0).toUpperCase() + spoke.slice(1),
+        resourcesImport: posix.relative(webhookDir, spokePaths.resourcesFile).replace(/\.ts$/, '.js'),
+        conversionImport: posix.relative(webhookDir, `${spokePaths.apiDir}/${kind.toLowerCase()}_conversion.js`),
+      };
+    }),
+  };
+
+  const plan = new Plan(root);
+  // A webhook file holds every webhook type of its kind, so adding a type re-renders it: that needs --force once the
+  // file exists (kubebuilder edits it in place instead).
+  if (plan.current(webhookFile) !== undefined && !options.force) {
+    plan.fail(`${webhookFile} already exists; adding a webhook type re-renders it, so pass --force (commit your changes first and merge them back)`);
+  }
+  plan.template(webhookFile, render('webhook/webhook.ts', data), 'overwrite');
+  if (wants.defaulting || wants.validation) {
+    plan.template(webhookFile.replace(/\.ts$/, '.test.ts'), render('webhook/webhook.test.ts', data), options.force ? 'overwrite' : 'skip');
+  }
+  plan.insert('cmd/main.ts', {
+    imports: [`import { setup${kind}WebhookWithManager } from '../${webhookFile.replace(/\.ts$/, '.js')}';`],
+    builder: [`if (process.env.ENABLE_WEBHOOKS !== 'false') {\n  setup${kind}WebhookWithManager(mgr);\n}`],
+  });
+
+  const configData = { projectName: config.projectName, plural, qualifiedGroup: apiGroup };
+  plan.template('config/webhook/kustomization.yaml', render('webhook/config/webhook/kustomization.yaml', configData), options.force ? 'overwrite' : 'skip');
+  plan.template('config/webhook/service.yaml', render('webhook/config/webhook/service.yaml', configData), 'skip');
+  for (const file of ['issuer', 'certificate-webhook', 'certificate-metrics', 'kustomization', 'kustomizeconfig']) {
+    plan.template(`config/certmanager/${file}.yaml`, render(`webhook/config/certmanager/${file}.yaml`, configData), 'skip');
+  }
+  plan.template('config/default/manager_webhook_patch.yaml', render('webhook/config/default/manager_webhook_patch.yaml', configData), 'skip');
+  plan.template('config/network-policy/allow-webhook-traffic.yaml', render('webhook/config/network-policy/allow-webhook-traffic.yaml', configData), 'skip');
+  plan.edit('config/network-policy/kustomization.yaml', (content) =>
+    content.split('\n').some((l) => l.trim() === '- allow-webhook-traffic.yaml')
+      ? content
+      : content.replace(/^- allow-metrics-traffic\.yaml$/m, '- allow-metrics-traffic.yaml\n- allow-webhook-traffic.yaml'), { ifMissing: 'ignore' });
+  plan.edit(defaultKustomization, (content) => {
+    let next = uncommentLine1(content, '#- ../webhook');
+    next = uncommentLine1(next, '#- ../certmanager');
+    next = uncommentLine1(next, '#patches:');
+    next = uncommentExact(next, '#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment');
+    next = uncommentLine1(next, '#replacements:');
+    next = uncommentBlock(next, 'Uncomment the following block if you have any webhook');
+    if (wants.validation) next = uncommentBlock(next, 'Uncomment the following block if you have a ValidatingWebhook');
+    if (wants.defaulting) next = uncommentBlock(next, 'Uncomment the following block if you have a DefaultingWebhook');
+    return next;
+  });
+
+  if (options.conversion) {
+    const crdName = `${plural}.${apiGroup}`;
+    const select = (index: number) =>
+      `#     - select:\n#         kind: CustomResourceDefinition\n#         name: ${crdName}\n#       fieldPaths:\n#         - .metadata.annotations.[cert-manager.io/inject-ca-from]\n#       options:\n#         delimiter: '/'\n#         index: ${index}\n#         create: true`;
+    plan.insert(defaultKustomization, { crdkustomizecainjectionns: [select(0)], crdkustomizecainjectionname: [select(1)] });
+    plan.edit(defaultKustomization, (content) => uncommentBlock(content, 'Uncomment the following block if you have a ConversionWebhook', '+kubebuilder:scaffold:crdkustomizecainjectionname'));
+    const patchName = `webhook_in_${config.multigroup && group ? `${group}_` : ''}${plural}.yaml`;
+    plan.template(`config/crd/patches/${patchName}`, render('webhook/config/crd/patches/webhook_in.yaml', configData), 'skip');
+    plan.insert('config/crd/kustomization.yaml', { crdkustomizewebhookpatch: [`- path: patches/${patchName}`] });
+    plan.edit('config/crd/kustomization.yaml', (content) => uncommentExact(content, '#configurations:\n#- kustomizeconfig.yaml'));
+    // The hub is the storage version; spokes convert through it.
+    plan.edit(paths.typesFile, (content) => markStorageVersion(content, kind));
+    plan.template(`${paths.apiDir}/${kind.toLowerCase()}_conversion.ts`, render('webhook/hub.ts', data), 'skip');
+    for (const spoke of options.spokes) {
+      const spokePaths = resourcePaths(config, { group, version: spoke, kind });
+      plan.template(`${spokePaths.apiDir}/${kind.toLowerCase()}_conversion.ts`, render('webhook/conversion.ts', {
+        ...data,
+        version: spoke,
+        apiVersion: `${apiGroup}/${spoke}`,
+        hubVersion: version,
+        hubAPIVersion: `${apiGroup}/${version}`,
+        hubTypesImport: posix.relative(spokePaths.apiDir, paths.typesFile).replace(/\.ts$/, '.js'),
+      }), options.force ? 'overwrite' : 'error');
+    }
+  }
+
+  const entry: ProjectResource = {
+    ...existing,
+    webhooks: {
+      webhookVersion: 'v1',
+      defaulting: wants.defaulting || undefined,
+      validation: wants.validation || undefined,
+      conversion: wants.conversion || undefined,
+      spoke: spokeNames.length > 0 ? spokeNames : undefined,
+    },
+  };
+  const next: ProjectConfig = { ...config, resources: resources.map((r) => (r === existing ? entry : r)) };
+  plan.template('PROJECT', stringifyProject(next), 'overwrite');
+  return { written: plan.commit() };
+}
+
+/** Adds +kubebuilder:storageversion to the Kind's marker block, once. */
+function markStorageVersion(content: string, kind: string): string {
+  const declaration = new RegExp(`^export interface ${kind}\\b`, 'm');
+  const match = declaration.exec(content);
+  if (!match) return content;
+  const before = content.slice(0, match.index);
+  const rootMarker = before.lastIndexOf('// +kubebuilder:object:root=true');
+  if (rootMarker < 0 || before.slice(rootMarker).includes('+kubebuilder:storageversion')) return content;
+  const insertAt = rootMarker + '// +kubebuilder:object:root=true\n'.length;
+  return content.slice(0, insertAt) + '// +kubebuilder:storageversion\n' + content.slice(insertAt);
+}

@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scaffoldCreateAPI, type CreateAPIOptions } from '../../src/scaffold/api.js';
+import { scaffoldCreateWebhook, webhookPath, type CreateWebhookOptions } from '../../src/scaffold/webhook.js';
+import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
+
+const api: CreateAPIOptions = { group: 'crew', version: 'v1', kind: 'Captain', resource: true, controller: true, namespaced: true, force: false };
+const webhook: CreateWebhookOptions = { group: 'crew', version: 'v1', kind: 'Captain', defaulting: true, validation: false, conversion: false, spokes: [], force: false };
+
+let root: string;
+let cleanup: () => void;
+
+beforeEach(() => {
+  ({ root, cleanup } = tempProjectDir('project'));
+  initProject(root);
+  scaffoldCreateAPI(root, api);
+});
+afterEach(() => cleanup());
+
+function expectRejected(run: () => unknown, message: RegExp): void {
+  const before = snapshotTree(root);
+  expect(run).toThrow(message);
+  expect(snapshotTree(root)).toEqual(before);
+}
+
+describe('scaffold create webhook refuses bad input and changes nothing', () => {
+  it('needs at least one webhook type', () => {
+    expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, defaulting: false }), /requires at least one of --defaulting, --programmatic-validation and --conversion/);
+  });
+
+  it('needs an existing API', () => {
+    expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, kind: 'Admiral' }), /no API found for crew.example.com\/v1, Kind Admiral: run `scaffold create api/);
+  });
+
+  it('needs spokes that exist, and only with --conversion', () => {
+    expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, conversion: true, spokes: ['v2'] }), /invalid spoke version "v2"/);
+    expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, spokes: ['v2'] }), /--spoke can only be used with --conversion/);
+    expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, defaulting: false, conversion: true }), /--conversion needs the other versions/);
+  });
+
+  it('refuses a webhook type that already exists, unless --force', () => {
+    scaffoldCreateWebhook(root, webhook);
+    expectRejected(() => scaffoldCreateWebhook(root, webhook), /defaulting webhook already exists for this resource; pass --force/);
+    expect(() => scaffoldCreateWebhook(root, { ...webhook, force: true })).not.toThrow();
+  });
+
+  it('asks for --force before re-rendering a webhook file to add a type', () => {
+    scaffoldCreateWebhook(root, webhook);
+    expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, defaulting: false, validation: true }), /captain_webhook.ts already exists; adding a webhook type re-renders it/);
+    scaffoldCreateWebhook(root, { ...webhook, defaulting: false, validation: true, force: true });
+    const source = snapshotTree(root).get('internal/webhook/v1/captain_webhook.ts')!;
+    expect(source).toContain('class CaptainCustomDefaulter');
+    expect(source).toContain('class CaptainCustomValidator');
+  });
+});
+
+describe('scaffold create webhook', () => {
+  it('uses kubebuilder paths', () => {
+    expect(webhookPath('mutate', 'crew.example.com', 'v1', 'Captain')).toBe('/mutate-crew-example-com-v1-captain');
+  });
+
+  it('wires main.ts, records PROJECT and turns on the webhook sections of config/default', () => {
+    scaffoldCreateWebhook(root, { ...webhook, validation: true });
+    const tree = snapshotTree(root);
+    expect(tree.get('cmd/main.ts')).toContain("if (process.env.ENABLE_WEBHOOKS !== 'false') {\n  setupCaptainWebhookWithManager(mgr);\n}");
+    expect(tree.get('PROJECT')).toMatch(/webhooks:\n\s+defaulting: true\n\s+validation: true\n\s+webhookVersion: v1/);
+    const kustomization = tree.get('config/default/kustomization.yaml')!;
+    for (const line of ['- ../webhook', '- ../certmanager', '- path: manager_webhook_patch.yaml', 'replacements:', '         kind: ValidatingWebhookConfiguration', '         kind: MutatingWebhookConfiguration']) {
+      expect(kustomization.split('\n')).toContain(line);
+    }
+    expect(tree.get('config/network-policy/kustomization.yaml')).toContain('- allow-webhook-traffic.yaml');
+  });
+
+  it('makes the hub the storage version and scaffolds spoke conversions', () => {
+    scaffoldCreateAPI(root, { ...api, version: 'v2', controller: false });
+    scaffoldCreateWebhook(root, { ...webhook, defaulting: false, conversion: true, spokes: ['v2'] });
+    const tree = snapshotTree(root);
+    expect(tree.get('api/v1/captain_types.ts')).toContain('// +kubebuilder:object:root=true\n// +kubebuilder:storageversion\n');
+    expect(tree.get('api/v2/captain_types.ts')).not.toContain('storageversion');
+    expect(tree.get('api/v2/captain_conversion.ts')).toContain('export const captainConversion: Conversion<Captain, HubCaptain>');
+    expect(tree.get('config/crd/kustomization.yaml')).toContain('- path: patches/webhook_in_captains.yaml');
+    expect(tree.get('config/default/kustomization.yaml')).toContain('         name: captains.crew.example.com');
+  });
+});
