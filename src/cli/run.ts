@@ -1,0 +1,30 @@
+/** `scaffold run`: build the project and run its manager on this machine against the current kubeconfig (make run). */
+import type { Command } from 'commander';
+import { CliError } from './errors.js';
+
+interface RunFlags {
+  kubeconfig?: string;
+  context?: string;
+  build: boolean;
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('Build the project (npm run build) and run its manager against the cluster of the current kubeconfig; Ctrl-C stops it')
+    .argument('[args...]', 'arguments for the manager, after -- (e.g. -- --metrics-bind-address=:8080)')
+    .option('--kubeconfig <file>', 'kubeconfig for the manager (default: $KUBECONFIG, then ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context for the manager')
+    .option('--no-build', 'run dist/cmd/main.js as it is, without npm run build')
+    .action(async (args: string[], opts: RunFlags) => {
+      const { runManager, ClusterError } = await import('../cluster/index.js');
+      let code: number;
+      try {
+        code = await runManager(process.cwd(), { kubeconfig: opts.kubeconfig, context: opts.context, skipBuild: !opts.build, args });
+      } catch (e) {
+        if (e instanceof ClusterError) throw new CliError(e.message);
+        throw e;
+      }
+      if (code !== 0) throw new CliError(`the manager exited with code ${code}`, code);
+    });
+}
