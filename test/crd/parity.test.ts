@@ -33,14 +33,20 @@ describe.skipIf(!available)('parity with controller-gen', () => {
     const dir = join(work, name);
     cpSync(join(fixtures, name, 'twin'), dir, { recursive: true });
     prepareGoModule(dir, `example.com/${name}`);
+    const root = join(fixtures, name);
+    const optionsFile = join(root, 'options.json');
+    const options = (existsSync(optionsFile) ? JSON.parse(readFileSync(optionsFile, 'utf8')) : {}) as { maxDescLen?: number; allowDangerousTypes?: boolean };
+    const crdOptions = [
+      ...(options.maxDescLen !== undefined ? [`maxDescLen=${options.maxDescLen}`] : []),
+      ...(options.allowDangerousTypes ? ['allowDangerousTypes=true'] : []),
+    ];
     execFileSync(
       controllerGen!,
-      ['rbac:roleName=manager-role', 'crd', 'webhook', 'paths=./...', 'output:crd:artifacts:config=out/config/crd/bases', 'output:rbac:artifacts:config=out/config/rbac', 'output:webhook:artifacts:config=out/config/webhook'],
+      ['rbac:roleName=manager-role', crdOptions.length > 0 ? `crd:${crdOptions.join(',')}` : 'crd', 'webhook', 'paths=./...', 'output:crd:artifacts:config=out/config/crd/bases', 'output:rbac:artifacts:config=out/config/rbac', 'output:webhook:artifacts:config=out/config/webhook'],
       { cwd: dir, stdio: 'pipe' },
     );
     const theirs = Object.fromEntries(listFiles(join(dir, 'out')).map((p) => [relative(join(dir, 'out'), p), dropVersion(readFileSync(p, 'utf8'))]));
-    const root = join(fixtures, name);
-    const ours = Object.fromEntries(planManifests({ root, generatorVersion: '(devel)' }).files.map((f) => [relative(root, f.path), dropVersion(f.content)]));
+    const ours = Object.fromEntries(planManifests({ root, generatorVersion: '(devel)', ...options }).files.map((f) => [relative(root, f.path), dropVersion(f.content)]));
     expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
     for (const [path, content] of Object.entries(theirs)) expect(ours[path], path).toBe(content);
   }, 300_000);
