@@ -28,12 +28,12 @@ async function measure(options) {
 }
 
 const bins = await findBinaries();
-let build = '';
+let build = `from ${bins.source}`;
 try {
   const info = JSON.parse(readFileSync(join(bins.dir, 'build-info.json'), 'utf8'));
-  if (info.buildSeconds !== undefined) build = `built with ${info.go} in ${info.buildSeconds}s (log: ${info.log})`;
+  build = `built with ${info.go} at ${info.builtAt}` + (info.buildSeconds !== undefined ? ` in ${info.buildSeconds}s` : '') + ` (log: ${info.log})`;
 } catch {
-  build = `from ${bins.source} (no build-info.json)`;
+  // not built by scaffold envtest use (e.g. KUBEBUILDER_ASSETS from setup-envtest)
 }
 // One unmeasured start warms the page cache for the ~100 MB kube-apiserver binary.
 await (await TestEnvironment.start()).stop();
