@@ -169,7 +169,8 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
 function fmtSeconds(ms: number): string {
   const s = ms / 1000;
   if (s < 60) return `${s.toFixed(1)}s`;
-  return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
+  const whole = Math.round(s);
+  return `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, '0')}s`;
 }
 
 /** Go settings for building from the proxy: no workspace, module mode, static binaries, no toolchain download. */
