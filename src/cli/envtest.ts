@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { TestEnvironment } from '../envtest/index.js';
+import { DEFAULT_ETCD_VERSION, DEFAULT_KUBERNETES_VERSION } from '../envtest/versions.js'; // tiny, no dependencies
 import { CliError } from './errors.js';
 
 interface UseOptions {
@@ -30,10 +31,10 @@ export function registerEnvtestCommand(program: Command): void {
   envtest
     .command('use')
     .description('Find kube-apiserver and etcd (KUBEBUILDER_ASSETS, then the cache), building them from the Go module proxy if needed')
-    .argument('[k8s-version]', 'Kubernetes version, e.g. 1.37.1 (or 1.37 for the newest cached/published 1.37.x)')
+    .argument('[k8s-version]', `Kubernetes version, e.g. ${DEFAULT_KUBERNETES_VERSION} (default), or MAJOR.MINOR for the newest cached/published patch`)
     .option('--bin-dir <dir>', 'cache root holding one directory per version (default: ~/.cache/kubescaffold/envtest)')
     .option('-p, --print <format>', `what to print: ${PRINT_FORMATS.join(', ')}`, 'overview')
-    .option('--etcd-version <version>', 'etcd version to build alongside (default: 3.6.12)')
+    .option('--etcd-version <version>', `etcd version to build alongside (default: ${DEFAULT_ETCD_VERSION})`)
     .action(async (version: string | undefined, opts: UseOptions) => {
       if (!PRINT_FORMATS.includes(opts.print)) throw new CliError(`--print must be one of ${PRINT_FORMATS.join(', ')}, not "${opts.print}"`);
       await runUse(version, opts);
@@ -44,7 +45,7 @@ export function registerEnvtestCommand(program: Command): void {
     .description('Run a local kube-apiserver + etcd until Ctrl-C, and write an admin kubeconfig for it')
     .option('--kubeconfig-out <file>', 'where to write the kubeconfig (default: a file in the temporary directory removed on exit)')
     .option('--bin-dir <dir>', 'cache root to look for binaries in (default: ~/.cache/kubescaffold/envtest)')
-    .option('--k8s-version <version>', 'Kubernetes version to run (default: 1.37.1 if cached, else the newest cached)')
+    .option('--k8s-version <version>', `Kubernetes version to run (default: ${DEFAULT_KUBERNETES_VERSION} if cached, else the newest cached)`)
     .option('--crd-dir <dir>', 'install the CustomResourceDefinitions found in this directory (repeatable)', collect, [])
     .action(async (opts: StartOptions) => {
       const interrupt = interruptSignal();
