@@ -3,7 +3,7 @@
  * cluster or in dist/install.yaml. kubebuilder's `make deploy`, `make undeploy` and `make build-installer`; like them,
  * --img is recorded in config/manager/kustomization.yaml (`kustomize edit set image controller=IMG`).
  */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { parseBool, parseDuration } from '../cluster/options.js';
 import { runClusterCommand } from './cluster-action.js';
 import { CliError } from './errors.js';
@@ -31,7 +31,7 @@ export function registerDeployCommand(program: Command): void {
   addConnectionOptions(program.command('deploy').description('Deploy the controller: apply config/default (namespaces and CRDs first) with server-side apply'))
     .option('--img <image>', 'the manager image, recorded in config/manager/kustomization.yaml (as kubebuilder\'s make deploy IMG=...)')
     .option('--force-conflicts', 'take over fields another field manager owns')
-    .option('--timeout <duration>', 'how long the CRDs may take to become established', parseDuration, 60_000)
+    .addOption(new Option('--timeout <duration>', 'how long the CRDs may take to become established').argParser(parseDuration).default(60_000, '60s'))
     .action(async (opts: DeployFlags) => {
       await runClusterCommand(opts, async ({ connect, root, print }) => {
         const { applyManifests, buildConfig, setManagerImage } = await import('../cluster/index.js');
@@ -46,7 +46,7 @@ export function registerUndeployCommand(program: Command): void {
   addConnectionOptions(program.command('undeploy').description('Delete everything config/default deploys (workloads first, then CRDs and namespaces)'))
     .option('--ignore-not-found [bool]', 'objects that are already gone are not an error', parseBool, false)
     .option('--wait [bool]', 'wait until the objects are gone (namespaces included)', parseBool, true)
-    .option('--timeout <duration>', 'how long to wait', parseDuration, 120_000)
+    .addOption(new Option('--timeout <duration>', 'how long to wait').argParser(parseDuration).default(120_000, '2m'))
     .action(async (opts: UndeployFlags) => {
       await runClusterCommand(opts, async ({ connect, root, print }) => {
         const { buildConfig, deleteManifests } = await import('../cluster/index.js');

@@ -33,7 +33,7 @@ export function addConnectionOptions(cmd: Command): Command {
 export function registerInstallCommand(program: Command): void {
   addConnectionOptions(program.command('install').description('Install the CRDs of config/crd into the cluster (server-side apply) and wait until they are established'))
     .option('--force-conflicts', 'take over fields another field manager owns')
-    .option('--timeout <duration>', 'how long the CRDs may take to become established', parseDuration, 60_000)
+    .addOption(new Option('--timeout <duration>', 'how long the CRDs may take to become established').argParser(parseDuration).default(60_000, '60s'))
     .action(async (opts: InstallFlags) => {
       await runClusterCommand(opts, async ({ connect, root, print }) => {
         const { applyManifests, buildConfig } = await import('../cluster/index.js');
@@ -51,7 +51,7 @@ export function registerUninstallCommand(program: Command): void {
   addConnectionOptions(program.command('uninstall').description('Delete the CRDs of config/crd (and with them every object of their kinds) from the cluster'))
     .option('--ignore-not-found [bool]', 'CRDs that are not installed are not an error', parseBool, false)
     .option('--wait [bool]', 'wait until the CRDs are gone', parseBool, true)
-    .option('--timeout <duration>', 'how long to wait', parseDuration, 120_000)
+    .addOption(new Option('--timeout <duration>', 'how long to wait').argParser(parseDuration).default(120_000, '2m'))
     .action(async (opts: UninstallFlags) => {
       await runClusterCommand(opts, async ({ connect, root, print }) => {
         const { buildConfig, deleteManifests } = await import('../cluster/index.js');

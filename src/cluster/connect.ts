@@ -31,8 +31,11 @@ export function loadConfig(opts: ConnectOptions): KubeConfig {
   try {
     return loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   } catch (e) {
-    const source = opts.kubeconfig ?? process.env.KUBECONFIG ?? '~/.kube/config';
-    const why = (e as Error).message.split('\n')[0];
+    const why = (e as Error).message.split('\n')[0] ?? '';
+    if (why.startsWith('no Kubernetes configuration found')) {
+      throw new ClusterError('no kubeconfig found: KUBECONFIG is not set and ~/.kube/config does not exist. Start a cluster (kind, or `scaffold envtest start --kubeconfig-out FILE` for a local control plane) and pass its kubeconfig with --kubeconfig or KUBECONFIG');
+    }
+    const source = opts.kubeconfig || process.env.KUBECONFIG || '~/.kube/config';
     throw new ClusterError(`cannot use the kubeconfig ${source}: ${why}. Pass a valid kubeconfig with --kubeconfig (or set KUBECONFIG), and a context it has with --context`);
   }
 }

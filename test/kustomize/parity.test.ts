@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { kustomizeBuildYaml } from '../../src/kustomize/index.js';
-import { addWebhookAndCertManager, createAPI, enablePrometheusAndNetworkPolicy, newProject, writeCRD, type Project } from './trees.js';
+import { addWebhookAndCertManager, createAPI, edit, enablePrometheusAndNetworkPolicy, newProject, uncommentBlock, writeCRD, type Project } from './trees.js';
 
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const haveKubectl = existsSync(KUBECTL);
@@ -46,11 +46,13 @@ describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize', () => 
     }
   });
 
-  it('with prometheus and the network policies enabled', () => {
+  it('with prometheus and the network policies enabled, and labels on every resource and selector', () => {
     const p = track(newProject('monitored'));
     createAPI(p, { group: 'crew', version: 'v1', kind: 'Captain' });
     writeCRD(p, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1'] });
     enablePrometheusAndNetworkPolicy(p);
+    expectParity(p, 'config/default');
+    edit(p, 'config/default/kustomization.yaml', (t) => uncommentBlock(t, '#labels:', '#    someName: someValue'));
     expectParity(p, 'config/default');
   });
 
