@@ -1,11 +1,15 @@
 import { Command, CommanderError } from 'commander';
+import { registerBuildCommand } from './build.js';
 import { registerCreateCommand } from './create-api.js';
+import { registerBuildInstallerCommand, registerDeployCommand, registerUndeployCommand } from './deploy.js';
 import { registerEditCommand } from './edit.js';
 import { registerEnvtestCommand } from './envtest.js';
 import { CliError } from './errors.js';
 import { registerGenerateCommand } from './generate.js';
 import { registerInitCommand } from './init.js';
+import { registerInstallCommand, registerUninstallCommand } from './install.js';
 import { registerManifestsCommand } from './manifests.js';
+import { registerRunCommand } from './run.js';
 import { readPackageVersion } from './version.js';
 
 /** Builds the `scaffold` program. Command modules load their heavy dependencies lazily, inside actions. */
@@ -21,6 +25,13 @@ export function buildProgram(): Command {
   registerEditCommand(program);
   registerManifestsCommand(program);
   registerGenerateCommand(program);
+  registerBuildCommand(program);
+  registerInstallCommand(program);
+  registerUninstallCommand(program);
+  registerDeployCommand(program);
+  registerUndeployCommand(program);
+  registerBuildInstallerCommand(program);
+  registerRunCommand(program);
   registerEnvtestCommand(program);
   return program;
 }
