@@ -70,3 +70,6 @@ export { LeaderElector, LeaseResource, microTime, leaderElectionNamespace } from
 export type { LeaderElectorOptions, Lease, LeaseClient, LeaderElectionRecord } from './leaderelection/index.js';
 export { registry as metricsRegistry, MetricsServer, generateSelfSignedCert, workqueueMetricsProvider } from './metrics/index.js';
 export type { MetricsServerOptions, CertKeyPair } from './metrics/index.js';
+
+// Webhooks: admission (defaulting, validating) and conversion, their server, builder and certificates.
+export * from './webhook/index.js';

@@ -14,6 +14,7 @@ import { DEFAULT_CACHE_SYNC_TIMEOUT, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT, DEFAULT_
 import { ProbeServer } from './probes.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
 import { isDisabledAddress } from './server.js';
+import { WebhookServer } from '../webhook/server.js';
 
 /** Adds field indexes to the manager's cache (controller-runtime's client.FieldIndexer). */
 export interface FieldIndexer {
@@ -48,6 +49,8 @@ export class Manager {
   private readonly controllerNames = new Set<string>();
   private probeServer: ProbeServer | undefined;
   private metricsServer: MetricsServer | undefined;
+  private webhookServer: WebhookServer | undefined;
+  private addServer: ((r: Runnable) => void) | undefined;
   private startedFlag = false;
   private resolveElected!: () => void;
   private readonly electedPromise = new Promise<void>((r) => (this.resolveElected = r));
@@ -132,6 +135,25 @@ export class Manager {
     return this.metricsServer?.address();
   }
 
+  /**
+   * The webhook server (controller-runtime's GetWebhookServer), made on first use from the webhook* options. It runs
+   * only once a webhook is registered: started before the cache (conversions must be served for the cache to list),
+   * stopped after it.
+   */
+  getWebhookServer(): WebhookServer {
+    this.webhookServer ??= new WebhookServer({
+      port: this.opts.webhookPort,
+      host: this.opts.webhookHost,
+      certDir: this.opts.webhookCertPath,
+      certName: this.opts.webhookCertName,
+      keyName: this.opts.webhookKeyName,
+      client: this.apiClient,
+      log: this.log,
+      onFirstRegistration: () => this.addServer?.(this.webhookServer!),
+    });
+    return this.webhookServer;
+  }
+
   /** Reserves a controller name; names must be unique because they label metrics and logs. */
   registerControllerName(name: string): void {
     if (this.controllerNames.has(name)) {
@@ -178,11 +200,16 @@ export class Manager {
     const untrackRestClient = trackRestClientMetrics(this.apiClient.transport.server.href);
     try {
       this.buildServers(servers);
+      const webhooks = this.webhookServer?.registeredPaths().length ? this.webhookServer : undefined;
+      if (webhooks) servers.add(webhooks);
+      this.addServer = (r) => servers.add(r);
       caches.add(this.cache);
       this.addToGroups = (r) => (needsLeaderElection(r) ? leaderElected : others).add(r);
       for (const r of this.pending.splice(0)) this.addToGroups(r);
 
       servers.start();
+      // A failed start reaches us through the group's onError, which requests the stop.
+      if (webhooks) await Promise.race([webhooks.ready().catch(() => {}), stopRequested]);
       caches.start();
       // Informers requested before start (by the builder's watches) list before controllers begin; a kind that
       // cannot list (CRD missing, no RBAC) fails the start after cacheSyncTimeout instead of hanging it.
@@ -244,6 +271,7 @@ export class Manager {
     for (const t of timers) clearTimeout(t);
     signal.removeEventListener('abort', onAbort);
     this.addToGroups = undefined;
+    this.addServer = undefined;
     electionClient?.close();
     this.apiClient.close();
     untrackRestClient();

@@ -13,6 +13,16 @@ export interface ManagerOptions {
   metricsCertDir?: string;
   metricsCertName?: string;
   metricsKeyName?: string;
+  /** Port of the webhook server. Default 9443; 0 picks a free port. The server runs only once a webhook is registered. */
+  webhookPort?: number;
+  /** Address the webhook server listens on (and names in a generated certificate); every interface when unset. */
+  webhookHost?: string;
+  /** Directory holding the webhook serving certificate; when unset or empty, a CA and certificate are generated. */
+  webhookCertPath?: string;
+  /** Default 'tls.crt'. */
+  webhookCertName?: string;
+  /** Default 'tls.key'. */
+  webhookKeyName?: string;
   /** '[host]:port' for /healthz and /readyz; '0' or unset disables them. */
   healthProbeBindAddress?: string;
   /** Run leader-elected runnables (controllers) only while holding the Lease. Default false. */

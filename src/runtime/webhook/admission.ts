@@ -1,0 +1,198 @@
+/**
+ * AdmissionReview handling as controller-runtime's pkg/webhook/admission: a defaulting handler answers with the JSON
+ * patch from the object it received to the object the defaulter left; a validating handler answers allowed, or
+ * denied with the validator's field errors as an Invalid status; warnings pass through; a handler that throws is
+ * answered, never fatal.
+ */
+import { ApiError } from '../rest/errors.js';
+import type { KubeObject, Resource, Status } from '../rest/types.js';
+import { invalidStatus } from './field.js';
+import { createJsonPatch } from './jsonpatch.js';
+import { webhookPanics } from './metrics.js';
+import type {
+  AdmissionContext,
+  AdmissionRequest,
+  AdmissionResponse,
+  AdmissionReview,
+  CustomDefaulter,
+  CustomValidator,
+  ValidationResult,
+} from './types.js';
+import { type WebhookHandler, type WebhookRequestContext } from './handler.js';
+
+/** An admission response before the review's uid is filled in. */
+export type AdmissionResult = Omit<AdmissionResponse, 'uid'>;
+
+/** Decides one admission request (controller-runtime's admission.Handler). */
+export interface AdmissionHandler {
+  handle(req: AdmissionRequest, ctx: AdmissionContext): Promise<AdmissionResult>;
+}
+
+/** Allowed, with status code 200. */
+export function allowed(message?: string): AdmissionResult {
+  return { allowed: true, result: { code: 200, ...(message ? { message } : {}) } };
+}
+
+/** Denied with 403 Forbidden and `message` (controller-runtime's admission.Denied). */
+export function denied(message: string): AdmissionResult {
+  return { allowed: false, result: { code: 403, reason: 'Forbidden', ...(message ? { message } : {}) } };
+}
+
+/** Failed to decide (controller-runtime's admission.Errored): not allowed, with the code and error message. */
+export function errored(code: number, message: string): AdmissionResult {
+  return { allowed: false, result: { code, message } };
+}
+
+/** Not allowed, with a Status the caller built (an Invalid status, or an ApiError's). */
+export function deniedWithStatus(status: Status): AdmissionResult {
+  return { allowed: false, result: status };
+}
+
+/** Allowed, with the JSON patch from `original` to `current` (none when they are equal). */
+export function patchResponse(original: unknown, current: unknown): AdmissionResult {
+  const ops = createJsonPatch(original, current);
+  if (ops.length === 0) return allowed();
+  return { ...allowed(), patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') };
+}
+
+/**
+ * JavaScript's closest thing to a Go panic: a programming error or a thrown non-Error. Answered as a 500 and
+ * counted in controller_runtime_webhook_panics_total, where other errors deny the request with their message.
+ */
+export function isPanic(err: unknown): boolean {
+  return !(err instanceof Error) || err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError;
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** What a thrown error becomes: an ApiError's own status, a panic's 500, or else 403 with its message. */
+export function responseForError(err: unknown, ctx: { log: AdmissionContext['log'] }): AdmissionResult {
+  if (err instanceof ApiError) return deniedWithStatus(err.status);
+  if (isPanic(err)) {
+    webhookPanics.inc();
+    ctx.log.error(err, 'webhook handler panicked');
+    return errored(500, `panic: ${errorMessage(err)} [recovered]`);
+  }
+  return denied(errorMessage(err));
+}
+
+function qualifiedKind(res: Resource): string {
+  return res.group ? `${res.kind}.${res.group}` : res.kind;
+}
+
+// The API server sends what the webhook's rules match; anything else is a misconfiguration worth a clear answer.
+function kindMismatch(res: Resource, req: AdmissionRequest): AdmissionResult | undefined {
+  if (req.kind?.group === res.group && req.kind?.kind === res.kind) return undefined;
+  const got = req.kind ? (req.kind.group ? `${req.kind.kind}.${req.kind.group}` : req.kind.kind) : 'no kind';
+  return errored(400, `this webhook handles ${qualifiedKind(res)}, but the request is for ${got}`);
+}
+
+function decode<T extends KubeObject>(raw: KubeObject | null | undefined): T | undefined {
+  // A deep copy: the user's code may change it, and the original is still needed for the patch.
+  return raw === null || raw === undefined ? undefined : (structuredClone(raw) as T);
+}
+
+/** The defaulting handler for `res`: DELETE is allowed untouched; CREATE/UPDATE get the defaulter's changes as a patch. */
+export function defaultingHandler<T extends KubeObject>(res: Resource<T>, defaulter: CustomDefaulter<T>): AdmissionHandler {
+  return {
+    async handle(req, ctx) {
+      if (req.operation === 'DELETE') return allowed();
+      const mismatch = kindMismatch(res, req);
+      if (mismatch) return mismatch;
+      const obj = decode<T>(req.object);
+      if (!obj) return errored(400, 'there is no content to decode');
+      try {
+        await defaulter.default(obj, ctx);
+      } catch (err) {
+        return responseForError(err, ctx);
+      }
+      // Through JSON, as Go's json.Marshal: members set to undefined are absent, not null.
+      return patchResponse(req.object, JSON.parse(JSON.stringify(obj)));
+    },
+  };
+}
+
+/** The validating handler for `res`: field errors deny with an Invalid status; warnings reach the client either way. */
+export function validatingHandler<T extends KubeObject>(res: Resource<T>, validator: CustomValidator<T>): AdmissionHandler {
+  return {
+    async handle(req, ctx) {
+      if (req.operation === 'CONNECT') return allowed();
+      const mismatch = kindMismatch(res, req);
+      if (mismatch) return mismatch;
+      let subject: T | undefined;
+      let result: ValidationResult | void;
+      try {
+        switch (req.operation) {
+          case 'CREATE': {
+            subject = decode<T>(req.object);
+            if (!subject) return errored(400, 'there is no content to decode');
+            result = await validator.validateCreate(subject, ctx);
+            break;
+          }
+          case 'UPDATE': {
+            subject = decode<T>(req.object);
+            const old = decode<T>(req.oldObject);
+            if (!subject || !old) return errored(400, 'there is no content to decode');
+            result = await validator.validateUpdate(old, subject, ctx);
+            break;
+          }
+          case 'DELETE': {
+            // The object being deleted arrives as oldObject (kubernetes/kubernetes#76346).
+            subject = decode<T>(req.oldObject);
+            if (!subject) return errored(400, 'there is no content to decode');
+            result = await validator.validateDelete(subject, ctx);
+            break;
+          }
+          default:
+            return errored(400, `unknown operation "${String(req.operation)}"`);
+        }
+      } catch (err) {
+        return responseForError(err, ctx);
+      }
+      const warnings = result?.warnings?.length ? { warnings: [...result.warnings] } : {};
+      const errs = result?.errors ?? [];
+      if (errs.length === 0) return { ...allowed(), ...warnings };
+      const name = subject.metadata?.name ?? req.name ?? '';
+      return { ...deniedWithStatus(invalidStatus(res, name, errs)), ...warnings };
+    },
+  };
+}
+
+const REVIEW_VERSIONS = new Set(['admission.k8s.io/v1', 'admission.k8s.io/v1beta1']);
+
+function reviewOf(apiVersion: string, response: AdmissionResponse): AdmissionReview {
+  return { apiVersion, kind: 'AdmissionReview', response };
+}
+
+/**
+ * Serves AdmissionReviews over HTTP: decodes the review, runs the handler, and answers with the response (uid
+ * copied). As in controller-runtime, a review that cannot be decoded is still answered with an errored review.
+ */
+export class AdmissionWebhook implements WebhookHandler {
+  readonly maxRequestBytes = 7 * 1024 * 1024;
+
+  constructor(readonly handler: AdmissionHandler) {}
+
+  async handle(body: unknown, ctx: WebhookRequestContext): Promise<AdmissionReview> {
+    const review = body as Partial<AdmissionReview> | null;
+    const apiVersion = typeof review?.apiVersion === 'string' ? review.apiVersion : 'admission.k8s.io/v1';
+    if (!review || typeof review !== 'object' || review.kind !== 'AdmissionReview' || !REVIEW_VERSIONS.has(apiVersion)) {
+      return reviewOf('admission.k8s.io/v1', { uid: '', ...errored(400, `unsupported AdmissionReview: want kind AdmissionReview of admission.k8s.io/v1`) });
+    }
+    const request = review.request;
+    if (!request || typeof request !== 'object' || typeof request.uid !== 'string') {
+      return reviewOf(apiVersion, { uid: '', ...errored(400, 'got an empty AdmissionReview request') });
+    }
+    const log = ctx.log.withValues({ uid: request.uid, kind: request.kind?.kind, namespace: request.namespace, name: request.name, operation: request.operation });
+    let result: AdmissionResult;
+    try {
+      result = await this.handler.handle(request, { signal: ctx.signal, log, request });
+    } catch (err) {
+      // Handlers built here catch their user's errors; this is for hand-written ones.
+      result = responseForError(err, { log });
+    }
+    return reviewOf(apiVersion, { ...result, uid: request.uid });
+  }
+}

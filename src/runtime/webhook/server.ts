@@ -1,0 +1,296 @@
+/**
+ * The webhook server (controller-runtime's webhook.DefaultServer): HTTPS on port 9443 with HTTP/1.1 only (HTTP/2
+ * stays off, as kubebuilder's default, for the Rapid Reset CVEs), one handler per path, the certificate from a
+ * directory (tls.crt/tls.key, reloaded when it changes) or, when there is none, a CA and serving certificate made
+ * at start whose CA is put into the webhook configurations and CRDs that point at this server.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import type { Checker } from '../healthz/index.js';
+import { log as rootLog, type Logger } from '../log/index.js';
+import type { Runnable } from '../manager/runnable.js';
+import type { Client } from '../rest/types.js';
+import { injectCABundle, type ServingEndpoint } from './cabundle.js';
+import { generateLocalServingCert } from './certs.js';
+import { CertWatcher } from './certwatcher.js';
+import { ConversionWebhook } from './conversion.js';
+import { HttpError, type WebhookHandler } from './handler.js';
+import { webhookRequestInFlight, webhookRequestLatency, webhookRequestTotal } from './metrics.js';
+
+export interface WebhookServerOptions {
+  /** The address to listen on; '' (the default) listens on every interface. Also named in a generated certificate. */
+  host?: string;
+  /** Default 9443; 0 picks a free port. */
+  port?: number;
+  /** Directory holding the serving certificate. When unset or without the certificate, one is generated. */
+  certDir?: string;
+  /** Default 'tls.crt'. */
+  certName?: string;
+  /** Default 'tls.key'. */
+  keyName?: string;
+  /** Puts a generated CA into the webhook configurations and CRDs that point at this server; nothing is patched without it. */
+  client?: Client;
+  log?: Logger;
+  /** Called when the first path is registered: the manager runs the server only once something needs it. */
+  onFirstRegistration?: () => void;
+}
+
+export const DEFAULT_WEBHOOK_PORT = 9443;
+export const CONVERSION_PATH = '/convert';
+/** In-flight requests get this long to finish when the server stops. */
+const SHUTDOWN_GRACE_MS = 5_000;
+const DIAL_TIMEOUT_MS = 10_000;
+
+function isWildcard(host: string): boolean {
+  return host === '' || host === '0.0.0.0' || host === '::';
+}
+
+/** Reads a request body up to `limit` bytes; undefined when it is larger. */
+async function readBody(req: IncomingMessage, limit: number | undefined): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (limit !== undefined && size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendText(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...headers });
+  res.end(text.endsWith('\n') ? text : text + '\n');
+}
+
+export class WebhookServer implements Runnable {
+  readonly host: string;
+  readonly port: number;
+  private readonly log: Logger;
+  private readonly handlers = new Map<string, WebhookHandler>();
+  private conversions: ConversionWebhook | undefined;
+  private bound: AddressInfo | undefined;
+  private started = false;
+  private startCalled = false;
+  private generatedCA: string | undefined;
+  private resolveReady!: () => void;
+  private rejectReady!: (err: unknown) => void;
+  private readonly readyPromise = new Promise<void>((resolve, reject) => {
+    this.resolveReady = resolve;
+    this.rejectReady = reject;
+  });
+
+  constructor(private readonly opts: WebhookServerOptions = {}) {
+    this.host = opts.host ?? '';
+    this.port = opts.port ?? DEFAULT_WEBHOOK_PORT;
+    this.log = (opts.log ?? rootLog).withName('webhook');
+    // Whoever awaits ready() sees a failed start; nobody awaiting must not make it an unhandled rejection.
+    this.readyPromise.catch(() => {});
+  }
+
+  /** Webhooks run on every replica, leader or not (the API server may call any of them). */
+  needLeaderElection(): boolean {
+    return false;
+  }
+
+  /** Serves `handler` at `path`; paths are unique. Handlers registered while running are served at once. */
+  register(path: string, handler: WebhookHandler): void {
+    if (!path.startsWith('/')) throw new Error(`webhook path ${JSON.stringify(path)} must start with "/"`);
+    if (this.handlers.has(path)) throw new Error(`can't register duplicate path: ${path}`);
+    this.handlers.set(path, handler);
+    this.log.info('Registering webhook', { path });
+    if (this.handlers.size === 1) this.opts.onFirstRegistration?.();
+  }
+
+  /** The paths served. */
+  registeredPaths(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** The shared conversion webhook at /convert, registered on first use. */
+  conversionWebhook(): ConversionWebhook {
+    if (!this.conversions) {
+      this.conversions = new ConversionWebhook();
+      this.register(CONVERSION_PATH, this.conversions);
+    }
+    return this.conversions;
+  }
+
+  /** Where the server listens, once it does. */
+  address(): AddressInfo | undefined {
+    return this.bound;
+  }
+
+  /** The CA (PEM) of a certificate generated at start; undefined when the certificate came from certDir. */
+  generatedCABundle(): string | undefined {
+    return this.generatedCA;
+  }
+
+  /** Resolves once the server listens (and a generated CA has been put in place); rejects if the start failed. */
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  /** A readiness check: fails until the server is started, then dials it over TLS (controller-runtime's StartedChecker). */
+  startedChecker(): Checker {
+    return () => {
+      if (!this.started || !this.bound) throw new Error('webhook server has not been started yet');
+      const host = isWildcard(this.host) ? '127.0.0.1' : this.host;
+      const port = this.bound.port;
+      return new Promise<void>((resolve, reject) => {
+        const socket = connect({ host, port, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], timeout: DIAL_TIMEOUT_MS });
+        socket.once('secureConnect', () => {
+          socket.end();
+          resolve();
+        });
+        socket.once('timeout', () => socket.destroy(new Error(`timed out after ${DIAL_TIMEOUT_MS} ms`)));
+        socket.once('error', (err) => reject(new Error(`webhook server is not reachable: ${err.message}`)));
+      });
+    };
+  }
+
+  /** Serves until `signal` aborts, then lets in-flight requests finish briefly and releases everything. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.startCalled) throw new Error('the webhook server was already started');
+    this.startCalled = true;
+    let watcher: CertWatcher | undefined;
+    let generatedDir: string | undefined;
+    let server: https.Server | undefined;
+    try {
+      const certs = await this.certificateFiles();
+      generatedDir = certs.generatedDir;
+      const w = new CertWatcher({
+        certPath: certs.certPath,
+        keyPath: certs.keyPath,
+        log: this.log,
+        onChange: (pair) => server?.setSecureContext({ cert: pair.cert, key: pair.key }),
+      });
+      watcher = w;
+      await w.start();
+      if (signal.aborted) throw new Error('the webhook server stopped before it was ready');
+      const pair = w.current();
+      const srv = https.createServer({ cert: pair.cert, key: pair.key, ALPNProtocols: ['http/1.1'], minVersion: 'TLSv1.2' }, (req, res) =>
+        this.serve(req, res, signal),
+      );
+      server = srv;
+      await new Promise<void>((resolve, reject) => {
+        srv.once('error', reject);
+        srv.listen(this.port, this.host === '' ? undefined : this.host, () => {
+          srv.off('error', reject);
+          resolve();
+        });
+      });
+      srv.on('error', (err) => this.log.error(err, 'webhook server error'));
+      this.bound = srv.address() as AddressInfo;
+      this.started = true;
+      this.log.info('Starting webhook server', { address: this.bound.address, port: this.bound.port, paths: this.registeredPaths() });
+      if (certs.caPem) await this.injectCA(certs.caPem);
+      this.resolveReady();
+      if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    } catch (err) {
+      this.rejectReady(err);
+      throw err;
+    } finally {
+      this.started = false;
+      if (server) await closeGracefully(server);
+      this.bound = undefined;
+      await watcher?.stop();
+      if (generatedDir) await rm(generatedDir, { recursive: true, force: true });
+      this.log.info('Webhook server stopped');
+    }
+  }
+
+  private endpoint(port: number): ServingEndpoint {
+    return { hosts: new Set(['localhost', '127.0.0.1', '::1', hostname(), ...(isWildcard(this.host) ? [] : [this.host])]), port };
+  }
+
+  private async certificateFiles(): Promise<{ certPath: string; keyPath: string; caPem?: string; generatedDir?: string }> {
+    const certName = this.opts.certName ?? 'tls.crt';
+    const keyName = this.opts.keyName ?? 'tls.key';
+    const dir = this.opts.certDir;
+    if (dir && existsSync(join(dir, certName))) return { certPath: join(dir, certName), keyPath: join(dir, keyName) };
+    const hosts = [...this.endpoint(this.port).hosts];
+    const made = await generateLocalServingCert(hosts);
+    const generatedDir = await mkdtemp(join(tmpdir(), 'kubescaffold-webhook-certs-'));
+    this.log.info('No serving certificate found; generated a CA and a serving certificate', { certDir: dir ?? '(none)', generatedDir, hosts });
+    await Promise.all([
+      writeFile(join(generatedDir, certName), made.certPem, { mode: 0o600 }),
+      writeFile(join(generatedDir, keyName), made.keyPem, { mode: 0o600 }),
+      writeFile(join(generatedDir, 'ca.crt'), made.caPem, { mode: 0o600 }),
+    ]);
+    this.generatedCA = made.caPem;
+    return { certPath: join(generatedDir, certName), keyPath: join(generatedDir, keyName), caPem: made.caPem, generatedDir };
+  }
+
+  private async injectCA(caPem: string): Promise<void> {
+    if (!this.opts.client || !this.bound) return;
+    const patched = await injectCABundle(this.opts.client, caPem, this.endpoint(this.bound.port), this.conversions?.hubs() ?? [], this.log);
+    if (patched.length) this.log.info('Set the generated CA as caBundle', { patched });
+    else this.log.info('No webhook configuration or CRD points at this server; no caBundle was set');
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse, stop: AbortSignal): void {
+    const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+    const handler = this.handlers.get(path);
+    if (!handler) return sendText(res, 404, '404 page not found');
+    const startedAt = performance.now();
+    webhookRequestInFlight.inc({ webhook: path });
+    res.once('close', () => {
+      webhookRequestInFlight.dec({ webhook: path });
+      webhookRequestLatency.observe({ webhook: path }, (performance.now() - startedAt) / 1000);
+      webhookRequestTotal.inc({ webhook: path, code: String(res.statusCode) });
+    });
+    const hangUp = new AbortController();
+    res.once('close', () => hangUp.abort());
+    const log = this.log.withValues({ webhook: path, requestID: randomUUID() });
+    this.answer(req, res, handler, { signal: AbortSignal.any([hangUp.signal, stop]), log }).catch((err: unknown) => {
+      log.error(err, 'webhook request failed');
+      if (!res.headersSent) sendText(res, 500, 'internal server error');
+      else res.destroy();
+    });
+  }
+
+  private async answer(req: IncomingMessage, res: ServerResponse, handler: WebhookHandler, ctx: { signal: AbortSignal; log: Logger }): Promise<void> {
+    if (req.method !== 'POST') return sendText(res, 405, `method ${req.method ?? ''} not allowed`, { Allow: 'POST' });
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (contentType !== 'application/json') return sendText(res, 400, `contentType=${contentType}, expected application/json`);
+    const body = await readBody(req, handler.maxRequestBytes);
+    if (body === undefined) return sendText(res, 413, `request body is larger than ${handler.maxRequestBytes} bytes`, { Connection: 'close' });
+    if (body.length === 0) return sendText(res, 400, 'request body is empty');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch (err) {
+      return sendText(res, 400, `cannot decode the request body: ${(err as Error).message}`);
+    }
+    let reply: object;
+    try {
+      reply = await handler.handle(parsed, ctx);
+    } catch (err) {
+      if (err instanceof HttpError) return sendText(res, err.code, err.message);
+      throw err;
+    }
+    const json = JSON.stringify(reply);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(json)) });
+    res.end(json);
+    ctx.log.debug('wrote webhook response');
+  }
+}
+
+/** Stops accepting connections, lets requests in flight finish for a short while, then drops what is left. */
+async function closeGracefully(server: https.Server): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

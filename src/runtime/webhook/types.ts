@@ -1,0 +1,130 @@
+/**
+ * The wire types of admission.k8s.io/v1 and apiextensions.k8s.io/v1 ConversionReview, and the interfaces generated
+ * webhook code implements (controller-runtime's CustomDefaulter, CustomValidator, Hub/Convertible).
+ */
+import type { Logger } from '../log/index.js';
+import type { GroupVersionKind, GroupVersionResource, KubeObject, Status } from '../rest/types.js';
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface UserInfo {
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** AdmissionReview v1 `request`. */
+export interface AdmissionRequest {
+  uid: string;
+  kind: GroupVersionKind;
+  resource: GroupVersionResource;
+  subResource?: string;
+  requestKind?: GroupVersionKind;
+  requestResource?: GroupVersionResource;
+  requestSubResource?: string;
+  name?: string;
+  namespace?: string;
+  operation: AdmissionOperation;
+  userInfo: UserInfo;
+  /** The new object (CREATE, UPDATE); null for DELETE. */
+  object?: KubeObject | null;
+  /** The existing object (UPDATE, DELETE). */
+  oldObject?: KubeObject | null;
+  dryRun?: boolean;
+  /** CreateOptions, UpdateOptions or DeleteOptions of the call. */
+  options?: Record<string, unknown> | null;
+}
+
+/** AdmissionReview v1 `response`. */
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  result?: Status;
+  /** Base64 of a JSON patch (RFC 6902). */
+  patch?: string;
+  patchType?: 'JSONPatch';
+  auditAnnotations?: Record<string, string>;
+  warnings?: string[];
+}
+
+export interface AdmissionReview {
+  apiVersion: string;
+  kind: 'AdmissionReview';
+  request?: AdmissionRequest;
+  response?: AdmissionResponse;
+}
+
+/** ConversionReview v1 `request`. */
+export interface ConversionRequest {
+  uid: string;
+  desiredAPIVersion: string;
+  objects: KubeObject[];
+}
+
+/** ConversionReview v1 `response`. */
+export interface ConversionResponse {
+  uid: string;
+  convertedObjects: KubeObject[];
+  result: Status;
+}
+
+export interface ConversionReview {
+  apiVersion: string;
+  kind: 'ConversionReview';
+  request?: ConversionRequest;
+  response?: ConversionResponse;
+}
+
+/** apimachinery's field.ErrorType values, as they appear in Status causes. */
+export type FieldErrorType =
+  | 'FieldValueRequired'
+  | 'FieldValueInvalid'
+  | 'FieldValueForbidden'
+  | 'FieldValueNotSupported'
+  | 'FieldValueDuplicate'
+  | 'FieldValueTooLong';
+
+/** One problem with one field (apimachinery's field.Error); `field` is a path such as `spec.replicas`. */
+export interface FieldError {
+  field: string;
+  type: FieldErrorType;
+  message: string;
+  value?: unknown;
+}
+
+/** What a validator returns: warnings shown to the client, and field errors that deny the request. */
+export interface ValidationResult {
+  warnings?: string[];
+  errors?: FieldError[];
+}
+
+export interface AdmissionContext {
+  /** Aborted when the API server hangs up (its webhook timeout) or the server stops. */
+  signal: AbortSignal;
+  log: Logger;
+  request: AdmissionRequest;
+}
+
+/** Sets defaults on the object in place; throwing denies the request with the error's message. */
+export interface CustomDefaulter<T extends KubeObject> {
+  default(obj: T, ctx: AdmissionContext): Promise<void> | void;
+}
+
+type Validation = Promise<ValidationResult | void> | ValidationResult | void;
+
+/** Validates creates, updates and deletes; field errors deny the request as an Invalid status. */
+export interface CustomValidator<T extends KubeObject> {
+  validateCreate(obj: T, ctx: AdmissionContext): Validation;
+  validateUpdate(oldObj: T, newObj: T, ctx: AdmissionContext): Validation;
+  validateDelete(obj: T, ctx: AdmissionContext): Validation;
+}
+
+/**
+ * Converts one spoke version to and from the hub (the storage version), as controller-runtime's Convertible does.
+ * Every conversion goes through the hub: spoke → convertTo → hub → convertFrom → other spoke.
+ */
+export interface Conversion<Spoke extends KubeObject, Hub extends KubeObject> {
+  convertTo(spoke: Spoke): Hub;
+  convertFrom(hub: Hub): Spoke;
+}

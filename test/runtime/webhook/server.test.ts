@@ -1,0 +1,252 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import https from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type PeerCertificate } from 'node:tls';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AdmissionWebhook,
+  WebhookServer,
+  defaultingHandler,
+  generateLocalServingCert,
+  newLogger,
+  type WebhookHandler,
+} from '../../../src/runtime/index.js';
+import { CaptainCustomDefaulter, CaptainResource } from './captain.js';
+
+/** Polls `check` until it holds; fails after `limitMs` (a bound on waiting, not a timing assertion). */
+async function until(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const quiet = newLogger({ level: 'error', sink: () => {} });
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function request(port: number, path: string, opts: { method?: string; body?: string | Buffer; contentType?: string; ca?: string }): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: opts.method ?? 'POST',
+        agent: false,
+        ...(opts.ca ? { ca: opts.ca } : { rejectUnauthorized: false }),
+        headers: opts.contentType === undefined ? { 'Content-Type': 'application/json' } : opts.contentType ? { 'Content-Type': opts.contentType } : {},
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+function peer(port: number, alpn: string[] = ['http/1.1']): Promise<{ cert: PeerCertificate; alpn: string | false }> {
+  return new Promise((resolve, reject) => {
+    const s = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ALPNProtocols: alpn }, () => {
+      const out = { cert: s.getPeerCertificate(), alpn: s.alpnProtocol ?? false };
+      s.end();
+      resolve(out);
+    });
+    s.on('error', reject);
+  });
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+const review = (uid: string) =>
+  JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid,
+      kind: { group: 'crew.example.com', version: 'v1', kind: 'Captain' },
+      resource: { group: 'crew.example.com', version: 'v1', resource: 'captains' },
+      operation: 'CREATE',
+      userInfo: {},
+      object: { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'c' }, spec: {} },
+    },
+  });
+
+const running: Array<{ ac: AbortController; done: Promise<void> }> = [];
+
+function run(server: WebhookServer): { ac: AbortController; done: Promise<void> } {
+  const ac = new AbortController();
+  const r = { ac, done: server.start(ac.signal) };
+  running.push(r);
+  return r;
+}
+
+afterEach(async () => {
+  for (const r of running.splice(0)) {
+    r.ac.abort();
+    await r.done.catch(() => {});
+  }
+});
+
+describe('webhook server', () => {
+  it('serves admission reviews over TLS with a generated certificate its CA verifies, HTTP/1.1 only', async () => {
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: quiet });
+    server.register('/mutate-crew-example-com-v1-captain', new AdmissionWebhook(defaultingHandler(CaptainResource, new CaptainCustomDefaulter())));
+    run(server);
+    await server.ready();
+    const port = server.address()!.port;
+    const ca = server.generatedCABundle();
+    expect(ca).toContain('BEGIN CERTIFICATE');
+    const res = await request(port, '/mutate-crew-example-com-v1-captain', { body: review('u-1'), ca });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(res.body)).toMatchObject({ kind: 'AdmissionReview', response: { uid: 'u-1', allowed: true, patchType: 'JSONPatch' } });
+    expect((await peer(port, ['h2', 'http/1.1'])).alpn).toBe('http/1.1');
+  });
+
+  it('answers unknown paths, other methods and bad bodies with HTTP errors', async () => {
+    const small: WebhookHandler = { maxRequestBytes: 64, handle: async () => ({ ok: true }) };
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: quiet });
+    server.register('/small', small);
+    run(server);
+    await server.ready();
+    const port = server.address()!.port;
+    expect((await request(port, '/nope', { body: '{}' })).status).toBe(404);
+    const get = await request(port, '/small', { method: 'GET' });
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    expect(await request(port, '/small', { body: '{}', contentType: 'text/plain' })).toMatchObject({ status: 400, body: 'contentType=text/plain, expected application/json\n' });
+    expect(await request(port, '/small', { body: '' })).toMatchObject({ status: 400, body: 'request body is empty\n' });
+    expect((await request(port, '/small', { body: '{not json' })).status).toBe(400);
+    expect((await request(port, '/small', { body: JSON.stringify({ pad: 'x'.repeat(100) }) })).status).toBe(413);
+    expect(await request(port, '/small', { body: '{}', contentType: 'application/json; charset=utf-8' })).toMatchObject({ status: 200, body: '{"ok":true}' });
+  });
+
+  it('answers a handler that throws with 500 and keeps serving', async () => {
+    let calls = 0;
+    const flaky: WebhookHandler = {
+      handle: async () => {
+        calls++;
+        if (calls === 1) throw new TypeError('boom');
+        return { ok: calls };
+      },
+    };
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: quiet });
+    server.register('/flaky', flaky);
+    run(server);
+    await server.ready();
+    const port = server.address()!.port;
+    expect((await request(port, '/flaky', { body: '{}' })).status).toBe(500);
+    expect(await request(port, '/flaky', { body: '{}' })).toMatchObject({ status: 200, body: '{"ok":2}' });
+  });
+
+  it('refuses a duplicate path and serves paths registered while running', async () => {
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: quiet });
+    const h: WebhookHandler = { handle: async () => ({ late: true }) };
+    server.register('/a', h);
+    expect(() => server.register('/a', h)).toThrow("can't register duplicate path: /a");
+    expect(() => server.register('b', h)).toThrow('must start with "/"');
+    run(server);
+    await server.ready();
+    server.register('/late', h);
+    expect((await request(server.address()!.port, '/late', { body: '{}' })).body).toBe('{"late":true}');
+  });
+
+  it('aborts the handler signal when the caller hangs up', async () => {
+    let aborted!: () => void;
+    const sawAbort = new Promise<void>((r) => (aborted = r));
+    const slow: WebhookHandler = {
+      handle: (_body, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            aborted();
+            resolve({});
+          });
+        }),
+    };
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: quiet });
+    server.register('/slow', slow);
+    run(server);
+    await server.ready();
+    const req = https.request({ host: '127.0.0.1', port: server.address()!.port, path: '/slow', method: 'POST', agent: false, rejectUnauthorized: false, headers: { 'Content-Type': 'application/json' } });
+    req.on('error', () => {});
+    req.end('{}');
+    setTimeout(() => req.destroy(), 200);
+    await sawAbort;
+  });
+
+  it('reports readiness through startedChecker only while serving', async () => {
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: quiet });
+    server.register('/a', { handle: async () => ({}) });
+    const check = server.startedChecker();
+    await expect(async () => check()).rejects.toThrow('webhook server has not been started yet');
+    const r = run(server);
+    await server.ready();
+    await expect(Promise.resolve(check())).resolves.toBeUndefined();
+    const port = server.address()!.port;
+    r.ac.abort();
+    await r.done;
+    await expect(async () => check()).rejects.toThrow('webhook server has not been started yet');
+    expect(await canListen(port)).toBe(true);
+  });
+
+  it('serves the certificate in certDir and switches to a new one when the files change', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'webhook-certs-test-'));
+    try {
+      const first = await generateLocalServingCert(['localhost', '127.0.0.1']);
+      await writeFile(join(dir, 'tls.crt'), first.certPem);
+      await writeFile(join(dir, 'tls.key'), first.keyPem);
+      const server = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir, log: quiet });
+      server.register('/a', { handle: async () => ({ ok: true }) });
+      run(server);
+      await server.ready();
+      expect(server.generatedCABundle()).toBeUndefined();
+      const port = server.address()!.port;
+      expect((await request(port, '/a', { body: '{}', ca: first.caPem })).status).toBe(200);
+      const before = (await peer(port)).cert.fingerprint256;
+
+      const second = await generateLocalServingCert(['localhost', '127.0.0.1']);
+      // As a Secret volume does it: new files appear whole, by rename.
+      await writeFile(join(dir, 'tls.key.new'), second.keyPem);
+      await writeFile(join(dir, 'tls.crt.new'), second.certPem);
+      await rename(join(dir, 'tls.key.new'), join(dir, 'tls.key'));
+      await rename(join(dir, 'tls.crt.new'), join(dir, 'tls.crt'));
+      await until(async () => (await peer(port)).cert.fingerprint256 !== before, 'the new certificate to be served');
+      expect((await request(port, '/a', { body: '{}', ca: second.caPem })).status).toBe(200);
+      await expect(request(port, '/a', { body: '{}', ca: first.caPem })).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('removes the generated certificate directory when it stops', async () => {
+    const logs: string[] = [];
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: newLogger({ level: 'info', sink: (l) => logs.push(l) }) });
+    server.register('/a', { handle: async () => ({}) });
+    const r = run(server);
+    await server.ready();
+    const line = logs.map((l) => JSON.parse(l) as { generatedDir?: string }).find((l) => l.generatedDir);
+    const dir = line!.generatedDir!;
+    expect(existsSync(join(dir, 'tls.crt'))).toBe(true);
+    r.ac.abort();
+    await r.done;
+    expect(existsSync(dir)).toBe(false);
+  });
+});
