@@ -65,9 +65,10 @@ function resolvesAsNonString(s: string): boolean {
 const isBreak = (c: string) => c === '\n' || c === '\r' || c === '\u0085' || c === '\u2028' || c === '\u2029';
 const isBlank = (c: string | undefined) => c === undefined || c === ' ' || c === '\t';
 
+/** libyaml's is_printable, as go-yaml v2 has it: no NEL and nothing beyond the Basic Multilingual Plane. */
 function isPrintable(c: string): boolean {
   const n = c.codePointAt(0)!;
-  return n === 0x0a || (n >= 0x20 && n <= 0x7e) || n === 0x85 || (n >= 0xa0 && n <= 0xd7ff) || (n >= 0xe000 && n <= 0xfffd && n !== 0xfeff) || n >= 0x10000;
+  return n === 0x0a || (n >= 0x20 && n <= 0x7e) || (n >= 0xa0 && n <= 0xd7ff) || (n >= 0xe000 && n <= 0xfffd && n !== 0xfeff);
 }
 
 interface Analysis {

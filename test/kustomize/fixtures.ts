@@ -300,6 +300,28 @@ spec:
     first line
     second line
   folded_long: this is a deliberately long sentence that goes past the eighty column limit so that it must be folded by the emitter
+  single_long: '*this one starts with a star and is long enough that the single-quoted scalar has to be folded too'
+  double_long: "tab\\tand a long sentence after it so that the double-quoted scalar gets folded past the eighty column limit  with two spaces"
+  leading_space: " leading"
+  trailing_space: "trailing "
+  keep_newlines: "kept\\n\\n"
+  leading_newline: "\\nafter a blank first line\\n"
+  trailing_space_lines: "line with trailing space \\nnext\\n"
+  backslash: 'C:\\path\\to'
+  version_like: "1.2.3"
+  octal_like: "010"
+  exp_like: "1e5"
+  inf_like: ".inf"
+  colon_end: "ends with:"
+  question: "? mark"
+  bang: "!important"
+  percent: "%d"
+  list_of_lists: [[a, b], [], [c]]
+  map_in_list: [{}, {a: 1}]
+  emoji: "🚀 launch"
+  negative: -3
+  float_small: 1.5e-7
+  float_exp: 12345678.9
 `,
   'overlay/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
