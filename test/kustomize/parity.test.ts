@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { kustomizeBuildYaml } from '../../src/kustomize/index.js';
-import { addWebhookAndCertManager, createAPI, edit, enablePrometheusAndNetworkPolicy, newProject, uncommentBlock, writeCRD, type Project } from './trees.js';
+import { addWebhookAndCertManager, createAPI, createWebhook, edit, enablePrometheusAndNetworkPolicy, newProject, uncommentBlock, writeCRD, type Project } from './trees.js';
 
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const haveKubectl = existsSync(KUBECTL);
@@ -82,6 +82,24 @@ describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize', () => 
     expectParity(p, 'config/default');
     expectParity(p, 'config/webhook');
     expectParity(p, 'config/certmanager');
+  });
+
+  it('after scaffold create webhook with defaulting and validation', () => {
+    const p = track(newProject('guarded'));
+    createAPI(p, { group: 'crew', version: 'v1', kind: 'Captain' });
+    writeCRD(p, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1'] });
+    createWebhook(p, { group: 'crew', version: 'v1', kind: 'Captain', qualifiedGroup: 'crew.example.com', plural: 'captains', defaulting: true, validation: true });
+    for (const dir of ['config/default', 'config/webhook', 'config/certmanager', 'config/network-policy']) expectParity(p, dir);
+  });
+
+  it('after scaffold create webhook with a conversion webhook, with prometheus and network policies', () => {
+    const p = track(newProject('converted', { multigroup: true }));
+    createAPI(p, { group: 'crew', version: 'v1', kind: 'Captain' });
+    createAPI(p, { group: 'crew', version: 'v2', kind: 'Captain', controller: false });
+    writeCRD(p, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1', 'v2'] });
+    createWebhook(p, { group: 'crew', version: 'v1', kind: 'Captain', qualifiedGroup: 'crew.example.com', plural: 'captains', defaulting: true, conversion: true, spokes: ['v2'] });
+    enablePrometheusAndNetworkPolicy(p);
+    for (const dir of ['config/default', 'config/crd']) expectParity(p, dir);
   });
 
   it('with webhooks and cert-manager on a multigroup, namespaced project without prometheus', () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { scaffoldCreateAPI, type CreateAPIOptions } from '../../src/scaffold/api.js';
 import { scaffoldInit, type InitOptions } from '../../src/scaffold/init.js';
+import { scaffoldCreateWebhook, type CreateWebhookOptions } from '../../src/scaffold/webhook.js';
 
 export interface Project {
   root: string;
@@ -31,6 +32,44 @@ export function newProject(name: string, init: Partial<InitOptions> = {}): Proje
 
 export function createAPI(p: Project, api: Partial<CreateAPIOptions> & { group: string; version: string; kind: string }): void {
   scaffoldCreateAPI(p.root, { resource: true, controller: true, namespaced: true, force: false, ...api });
+}
+
+/** `scaffold create webhook`, plus the config/webhook/manifests.yaml that `scaffold manifests` would write for it. */
+export function createWebhook(
+  p: Project,
+  o: Partial<CreateWebhookOptions> & { group: string; version: string; kind: string; qualifiedGroup: string; plural: string },
+): void {
+  scaffoldCreateWebhook(p.root, { defaulting: false, validation: false, conversion: false, spokes: [], force: false, ...o });
+  const path = `/${o.qualifiedGroup.replace(/\./g, '-')}-${o.version}-${o.kind.toLowerCase()}`;
+  const hook = (kind: string, prefix: string, name: string) => `---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ${kind}
+metadata:
+  name: ${name}
+webhooks:
+- admissionReviewVersions:
+  - v1
+  clientConfig:
+    service:
+      name: webhook-service
+      namespace: system
+      path: /${prefix}${path}
+  failurePolicy: Fail
+  name: ${prefix[0]}${o.kind.toLowerCase()}-${o.version}.kb.io
+  rules:
+  - apiGroups:
+    - ${o.qualifiedGroup}
+    apiVersions:
+    - ${o.version}
+    operations:
+    - CREATE
+    - UPDATE
+    resources:
+    - ${o.plural}
+  sideEffects: None
+`;
+  const docs = [o.defaulting ? hook('MutatingWebhookConfiguration', 'mutate', 'mutating-webhook-configuration') : '', o.validation ? hook('ValidatingWebhookConfiguration', 'validate', 'validating-webhook-configuration') : ''];
+  if (docs.join('') !== '') write(p, 'config/webhook/manifests.yaml', docs.join(''));
 }
 
 export function write(p: Project, rel: string, text: string): void {
