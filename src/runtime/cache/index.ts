@@ -50,7 +50,13 @@ export {
 } from './factory.js';
 export { Lister, NamespaceLister, type LabelMatcher } from './lister.js';
 export { waitForCacheSync } from './wait.js';
-export { chainTransforms, stripManagedFields } from './transforms.js';
+export {
+  chainTransforms,
+  compactObjects,
+  newStringInterner,
+  stripManagedFields,
+  type StringInternerOptions,
+} from './transforms.js';
 export { FIFO } from './fifo.js';
 export { Heap } from './heap.js';
 export { UndeltaStore } from './undelta_store.js';

@@ -4,10 +4,12 @@ export class Deque<T> {
   private head = 0;
   private size = 0;
   private mask: number;
+  private readonly initialCapacity: number;
 
   constructor(initialCapacity = 16) {
     let cap = 1;
     while (cap < initialCapacity) cap <<= 1;
+    this.initialCapacity = cap;
     this.buf = new Array<T | undefined>(cap);
     this.mask = cap - 1;
   }
@@ -28,6 +30,8 @@ export class Deque<T> {
     this.buf[this.head] = undefined;
     this.head = (this.head + 1) & this.mask;
     this.size--;
+    // A burst (an initial list of 50,000 keys) must not pin its buffer for the life of the queue.
+    if (this.size === 0 && this.buf.length > 4096) this.reset();
     return v;
   }
 
@@ -36,7 +40,12 @@ export class Deque<T> {
   }
 
   clear(): void {
-    this.buf.fill(undefined);
+    this.reset();
+  }
+
+  private reset(): void {
+    this.buf = new Array<T | undefined>(this.initialCapacity);
+    this.mask = this.initialCapacity - 1;
     this.head = 0;
     this.size = 0;
   }

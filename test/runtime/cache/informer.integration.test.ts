@@ -4,6 +4,7 @@ import { TestEnvironment } from '../../../src/envtest/index.js';
 import {
   Backoff,
   DeletedFinalStateUnknown,
+  SharedIndexInformer as Informer,
   SharedInformerFactory,
   newListWatch,
   waitForCacheSync,
@@ -246,4 +247,37 @@ describe('SharedIndexInformer against a real API server', () => {
     await flush('gone');
     expect(cacheState()).toEqual(await serverState());
   });
+
+  it('syncs through a WatchList stream (sendInitialEvents) without a LIST, then keeps watching on it', async () => {
+    let lists = 0;
+    const lw = newListWatch(direct, ConfigMaps, { namespace: ns, labelSelector: 'suite=informer-it' });
+    const streamed = new Informer<V1ConfigMap>(
+      {
+        list: (opts) => {
+          lists++;
+          return lw.list(opts);
+        },
+        watch: (opts) => lw.watch(opts),
+      },
+      { logger: newLogger({ level: 'error', sink: () => {} }), reflector: { useWatchList: true } },
+    );
+    const seen = new Recorder();
+    streamed.addEventHandler(seen);
+    const stop = new AbortController();
+    const running = streamed.run(stop.signal);
+    try {
+      expect(await waitForCacheSync(stop.signal, () => streamed.hasSynced())).toBe(true);
+      expect(cacheOf(streamed)).toEqual(await serverState());
+      await direct.create(ConfigMaps, cm('via-watchlist'));
+      await until(() => seen.adds.has('via-watchlist'), 'the event after the initial state');
+      expect(lists).toBe(0);
+    } finally {
+      stop.abort();
+      await running;
+    }
+  });
 });
+
+function cacheOf(inf: Informer<V1ConfigMap>): Map<string, string> {
+  return new Map(inf.getStore().list().map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]));
+}

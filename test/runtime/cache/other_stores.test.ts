@@ -79,3 +79,17 @@ describe('ExpirationCache', () => {
     expect(c.listKeys()).toEqual(['ns/b']);
   });
 });
+
+describe('transforms', () => {
+  it('compactObjects strips managedFields and makes equal strings across objects share one copy', async () => {
+    const { compactObjects } = await import('../../../src/runtime/cache/index.js');
+    const compact = compactObjects<KubeObject & { spec?: { image: string } }>();
+    const parse = (): KubeObject & { spec?: { image: string } } =>
+      JSON.parse('{"metadata":{"name":"a","uid":"u-1","managedFields":[{"manager":"m"}],"labels":{"app":"web"}},"spec":{"image":"nginx:1"}}');
+    const a = compact(parse());
+    const b = compact(parse());
+    expect(a.metadata?.managedFields).toBeUndefined();
+    expect(a).toEqual({ metadata: { name: 'a', uid: 'u-1', labels: { app: 'web' } }, spec: { image: 'nginx:1' } });
+    expect(b.spec?.image).toBe(a.spec?.image);
+  });
+});
