@@ -53,8 +53,14 @@ export class CRDCache {
   private readonly entries = new Map<string, CachedCRD>();
   /** Rendered output of CRDs, by CRD object; reused CRDs keep their object and so their text. */
   readonly rendered = new WeakMap<CustomResourceDefinition, string>();
+  private signatures = new Map<string, string>();
 
   constructor(private readonly program: SourceProgram) {}
+
+  /** Starts a run: package markers are read again (once per folder). */
+  newRun(): void {
+    this.signatures = new Map();
+  }
 
   lookup(key: string, decls: readonly TypeDecl[]): CustomResourceDefinition | undefined {
     const e = this.entries.get(key);
@@ -69,8 +75,13 @@ export class CRDCache {
   }
 
   private signature(dir: string): string {
-    const m = this.program.loadPackage(dir).markers;
-    return JSON.stringify(['groupName', 'versionName', 'kubebuilder:skip', 'kubebuilder:validation:Optional'].map((n) => m.all(n).map((x) => x.value)));
+    let sig = this.signatures.get(dir);
+    if (sig === undefined) {
+      const m = this.program.loadPackage(dir).markers;
+      sig = JSON.stringify(['groupName', 'versionName', 'kubebuilder:skip', 'kubebuilder:validation:Optional'].map((n) => m.all(n).map((x) => x.value)));
+      this.signatures.set(dir, sig);
+    }
+    return sig;
   }
 }
 

@@ -46,6 +46,7 @@ export interface ManifestsResult {
  */
 export function planManifests(opts: ManifestsOptions, program = new SourceProgram(opts.root), cache?: CRDCache): ManifestsResult {
   const diags = new DiagnosticBag();
+  cache?.newRun();
   const packages = expandPaths(opts.root, opts.paths ?? ['./...']).map((dir) => program.loadPackage(dir));
   const gvs = packages.map(groupVersionOf).filter((gv): gv is GroupVersion => gv !== undefined);
   const kinds: KindInfo[] = gvs.flatMap((gv) => findKinds(program, gv, diags));

@@ -34,6 +34,7 @@ export function isSourceFile(name: string): boolean {
 
 export class SourceProgram {
   private readonly files = new Map<string, SourceInfo | null>();
+  private readonly modules = new Map<string, string | undefined>();
 
   constructor(readonly root: string) {}
 
@@ -63,6 +64,7 @@ export class SourceProgram {
   /** Forgets a file so the next access re-reads it (for --watch). */
   invalidate(path: string): void {
     this.files.delete(resolve(path));
+    this.modules.clear(); // a new or removed file can change what an import resolves to
   }
 
   /** The package in one folder (its direct .ts files). */
@@ -99,7 +101,9 @@ export class SourceProgram {
   }
 
   private resolveExport(from: SourceInfo, module: string, name: string, seen: Set<string>): Resolved {
-    const target = resolveModulePath(dirname(from.path), module);
+    const key = `${dirname(from.path)}\0${module}`;
+    if (!this.modules.has(key)) this.modules.set(key, resolveModulePath(dirname(from.path), module));
+    const target = this.modules.get(key);
     const info = target ? this.file(target) : undefined;
     if (!info) return { kind: 'unresolved', why: `cannot find module ${module} imported by ${basename(from.path)}` };
     if (seen.has(info.path)) return { kind: 'unresolved', why: `circular re-export of ${name}` };
@@ -148,17 +152,17 @@ function isFile(p: string): boolean {
 }
 
 function listSourceFiles(dir: string): string[] {
-  let entries: string[];
+  let entries: import('node:fs').Dirent[];
   try {
-    entries = readdirSync(dir);
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
   return entries
-    .filter(isSourceFile)
+    .filter((e) => (e.isFile() || e.isSymbolicLink()) && isSourceFile(e.name))
+    .map((e) => e.name)
     .sort()
-    .map((e) => join(dir, e))
-    .filter(isFile);
+    .map((e) => join(dir, e));
 }
 
 /**
