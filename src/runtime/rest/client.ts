@@ -210,9 +210,9 @@ export class RestClient implements Client {
   /** A client for any subresource; the scale subresource has getScale/updateScale/patchScale shortcuts below. */
   subResource(name: string): SubResourceClient {
     return {
-      get: <T extends KubeObject>(res: Resource<T>, key: ObjectKey) =>
+      get: async <T extends KubeObject>(res: Resource<T>, key: ObjectKey) =>
         this.transport.requestJson<T>({ method: 'GET', path: objectPath(res, key.namespace, key.name, name) }),
-      update: <T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions = {}) =>
+      update: async <T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions = {}) =>
         this.transport.requestJson<T>({
           method: 'PUT',
           path: objectPath(res, namespaceOf(res, obj), nameOf(res, obj), name),
@@ -224,11 +224,11 @@ export class RestClient implements Client {
     };
   }
 
-  getScale(res: Resource, key: ObjectKey): Promise<Scale> {
+  async getScale(res: Resource, key: ObjectKey): Promise<Scale> {
     return this.transport.requestJson<Scale>({ method: 'GET', path: objectPath(res, key.namespace, key.name, 'scale') });
   }
 
-  updateScale(res: Resource, key: ObjectKey, scale: Scale): Promise<Scale> {
+  async updateScale(res: Resource, key: ObjectKey, scale: Scale): Promise<Scale> {
     return this.transport.requestJson<Scale>({
       method: 'PUT',
       path: objectPath(res, key.namespace, key.name, 'scale'),
@@ -237,7 +237,7 @@ export class RestClient implements Client {
   }
 
   /** Sets spec.replicas through the scale subresource with a merge patch. */
-  scale(res: Resource, key: ObjectKey, replicas: number): Promise<Scale> {
+  async scale(res: Resource, key: ObjectKey, replicas: number): Promise<Scale> {
     return this.patchAt<Scale>(res as Resource<Scale>, key, 'scale', { spec: { replicas } }, { type: 'merge' });
   }
 
