@@ -25,6 +25,9 @@ export interface SchemaOptions {
   allowDangerousTypes?: boolean;
 }
 
+/** Where a property's schema was declared, for messages about the assembled schema (structural checks). */
+export const schemaOrigins = new WeakMap<JSONSchemaProps, SourcePosition>();
+
 const looseMarkers = ['kubebuilder:validation:Schemaless', 'kubebuilder:pruning:PreserveUnknownFields', 'kubebuilder:validation:XPreserveUnknownFields', 'kubebuilder:validation:Type'];
 
 /** The sources a schema was read from: files of the declarations used, and folders whose package markers count. */
@@ -346,7 +349,9 @@ export class SchemaGenerator {
       const isRequired = fieldRequired(info, m.questionToken !== undefined, packageOptional);
       if (isRequired) required.push(name);
       else if (info.markers.has('k8s:immutable')) immutableOptional.push(name);
-      out.properties![name] = this.fieldSchema(m.type, info, file);
+      const prop = this.fieldSchema(m.type, info, file);
+      schemaOrigins.set(prop, this.at(file, m.name));
+      out.properties![name] = prop;
     }
     if (required.length > 0) out.required = [...new Set([...(out.required ?? []), ...required])].sort();
     for (const f of immutableOptional) {

@@ -3,7 +3,8 @@
  * list-type validation), checked before anything is written so a bad CRD fails here, with the type to fix,
  * instead of at `kubectl apply`.
  */
-import type { DiagnosticBag } from '../markers/diagnostics.js';
+import type { DiagnosticBag, SourcePosition } from '../markers/diagnostics.js';
+import { schemaOrigins } from './schema.js';
 import type { KindInfo } from './crd.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';
 
@@ -11,16 +12,35 @@ export function checkStructural(crd: CustomResourceDefinition, kinds: readonly K
   for (const version of crd.spec.versions) {
     const kind = kinds.find((k) => k.decl.name === crd.spec.names.kind && k.gv.group === crd.spec.group && k.gv.version === version.name);
     if (!kind) continue;
-    const problems: string[] = [];
-    checkNode(version.schema.openAPIV3Schema, '', problems, false);
+    const problems: Problem[] = [];
+    checkNode(version.schema.openAPIV3Schema, '', problems, false, kind.decl.pos);
     for (const p of problems) {
-      diags.at(kind.decl.pos, `CRD ${crd.metadata.name} version ${version.name} is not a structural schema: ${p}`);
+      diags.at(p.pos, `the API server would reject CRD ${crd.metadata.name} (version ${version.name}): ${p.message}`);
     }
   }
 }
 
-function checkNode(s: JSONSchemaProps, path: string, problems: string[], inJunctor: boolean): void {
+interface Problem {
+  message: string;
+  pos: SourcePosition;
+}
+
+/** Problem messages for one node, collected with the position of the nearest property declaration. */
+class Problems {
+  constructor(
+    private readonly into: Problem[],
+    private readonly pos: SourcePosition,
+  ) {}
+
+  push(message: string): void {
+    this.into.push({ message, pos: this.pos });
+  }
+}
+
+function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: boolean, parentPos: SourcePosition): void {
   const where = path || '(root)';
+  const pos = schemaOrigins.get(s) ?? parentPos;
+  const problems = new Problems(all, pos);
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   const intOrString = s['x-kubernetes-int-or-string'] === true;
   if (!inJunctor && !s.type && !preserve && !intOrString) {
@@ -37,9 +57,13 @@ function checkNode(s: JSONSchemaProps, path: string, problems: string[], inJunct
   }
   if (s['x-kubernetes-list-map-keys'] && s['x-kubernetes-list-type'] !== 'map') problems.push(`${where} has listMapKey without listType=map`);
   if (s.uniqueItems) problems.push(`${where} uses uniqueItems, which Kubernetes rejects; use +listType=set`);
-  for (const [name, p] of Object.entries(s.properties ?? {})) checkNode(p, `${path}.${name}`, problems, inJunctor);
-  if (s.items) checkNode(s.items, `${path}[*]`, problems, inJunctor);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') checkNode(s.additionalProperties, `${path}[*]`, problems, inJunctor);
+  if (s.default !== undefined) {
+    const bad = defaultMismatch(s, s.default);
+    if (bad) problems.push(`${where} has a default ${JSON.stringify(s.default)} that ${bad}`);
+  }
+  for (const [name, p] of Object.entries(s.properties ?? {})) checkNode(p, `${path}.${name}`, all, inJunctor, pos);
+  if (s.items) checkNode(s.items, `${path}[*]`, all, inJunctor, pos);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') checkNode(s.additionalProperties, `${path}[*]`, all, inJunctor, pos);
   for (const list of [s.allOf, s.anyOf, s.oneOf]) {
     for (const j of list ?? []) {
       for (const k of ['description', 'default', 'nullable', 'additionalProperties'] as const) {
@@ -49,12 +73,38 @@ function checkNode(s: JSONSchemaProps, path: string, problems: string[], inJunct
         // anyOf of types is only allowed for int-or-string
         problems.push(`${where}: type is not allowed inside allOf/anyOf/oneOf (except for int-or-string)`);
       }
-      checkNode(j, path, problems, true);
+      checkNode(j, path, all, true, pos);
     }
   }
 }
 
-function checkMapList(s: JSONSchemaProps, where: string, problems: string[]): void {
+const jsonType = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+
+/** Why a default does not fit its schema (type, enum, nested properties and items), or undefined. */
+function defaultMismatch(s: JSONSchemaProps, v: unknown): string | undefined {
+  if (s['x-kubernetes-preserve-unknown-fields'] || s['x-kubernetes-int-or-string']) return undefined;
+  if (v === null) return s.nullable ? undefined : 'is null but the field is not nullable';
+  const t = jsonType(v);
+  if (s.type && !(t === s.type || (s.type === 'number' && t === 'integer'))) return `is ${t === 'integer' || t === 'number' ? 'a number' : `a ${t}`}, not ${s.type === 'integer' ? 'an integer' : `a ${s.type}`}`;
+  if (s.enum && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) return `is not one of the enum values`;
+  if (t === 'array' && s.items) {
+    for (const item of v as unknown[]) {
+      const bad = defaultMismatch(s.items, item);
+      if (bad) return `has an item that ${bad}`;
+    }
+  }
+  if (t === 'object' && s.properties) {
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      const p = s.properties[k];
+      const bad = p ? defaultMismatch(p, x) : undefined;
+      if (bad) return `has ${k} that ${bad}`;
+    }
+  }
+  return undefined;
+}
+
+function checkMapList(s: JSONSchemaProps, where: string, problems: Problems): void {
   const items = s.items;
   const keys = s['x-kubernetes-list-map-keys'] ?? [];
   if (!items || items.type !== 'object') {
