@@ -234,7 +234,9 @@ export class HttpTransport {
   }
 
   private makeAgent(tls: TlsMaterial): http.Agent {
-    const common = { keepAlive: true, keepAliveMsecs: 30_000, scheduling: 'lifo' as const };
+    // Idle sockets are closed after 30 s, well before the API server's own idle timeout (90 s): reusing a socket the
+    // server is closing at that moment fails a request we cannot safely retry (a POST).
+    const common = { keepAlive: true, keepAliveMsecs: 30_000, timeout: 30_000, scheduling: 'lifo' as const };
     if (!this.isHttps) return new http.Agent(common);
     const opts: https.AgentOptions = { ...common, ca: tls.ca, cert: tls.cert, key: tls.key, pfx: tls.pfx, passphrase: tls.passphrase };
     if (tls.rejectUnauthorized !== undefined) opts.rejectUnauthorized = tls.rejectUnauthorized;
