@@ -22,7 +22,7 @@ export function registerGenerateCommand(program: Command): void {
     .action(async (flags: GenerateFlags) => {
       const { runGenerate } = await import('../generate/command.js');
       try {
-        runGenerate({ root: process.cwd(), paths: flags.paths && flags.paths.length > 0 ? flags.paths : undefined });
+        await runGenerate({ root: process.cwd(), paths: flags.paths && flags.paths.length > 0 ? flags.paths : undefined });
       } catch (err) {
         if (err instanceof Error && err.name === 'DiagnosticsError') throw new CliError(err.message);
         throw err;

@@ -52,7 +52,7 @@ export function registerManifestsCommand(program: Command): void {
         if (flags.watch) {
           const { watchManifests } = await import('../generate/watch.js');
           await watchManifests(options);
-        } else runManifests(options);
+        } else await runManifests(options);
       } catch (err) {
         if (err instanceof Error && err.name === 'DiagnosticsError') throw new CliError(err.message);
         throw err;

@@ -3,10 +3,13 @@
  * generator needs. Resolution is syntactic (imports followed by path), so generation needs neither node_modules
  * nor a type-check of the project, and a changed file is re-read on its own.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ts } from './typescript.js';
 import { collectFile, MarkerSet, type SourceInfo, type TypeDecl } from './collector.js';
+import { listSourceFiles } from './paths.js';
+
+export { expandPaths, isSourceFile } from './paths.js';
 
 export interface Package {
   /** Absolute path of the folder. */
@@ -22,15 +25,6 @@ export type Resolved =
   /** A type from a package module, e.g. `int32` from 'kubescaffold/runtime' or `k8s.V1Container`. */
   | { kind: 'external'; module: string; name: string }
   | { kind: 'unresolved'; why: string };
-
-const skipAnywhere = new Set(['node_modules', 'dist', 'coverage']);
-// Project folders that never hold TypeScript sources of the operator.
-const skipAtRoot = new Set(['bin', 'config', 'hack']);
-
-/** Source files that can hold API types or markers: `.ts`, not declarations, not tests. */
-export function isSourceFile(name: string): boolean {
-  return name.endsWith('.ts') && !name.endsWith('.d.ts') && !/\.(test|spec)\.ts$/.test(name);
-}
 
 export class SourceProgram {
   private readonly files = new Map<string, SourceInfo | null>();
@@ -151,48 +145,3 @@ function isFile(p: string): boolean {
   }
 }
 
-function listSourceFiles(dir: string): string[] {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((e) => (e.isFile() || e.isSymbolicLink()) && isSourceFile(e.name))
-    .map((e) => e.name)
-    .sort()
-    .map((e) => join(dir, e));
-}
-
-/**
- * Folders to read for `paths`: `dir` (that folder) or `dir/...` (it and every folder below, skipping
- * node_modules, dist, hidden folders and config/). Mirrors Go's package patterns used by controller-gen.
- */
-export function expandPaths(root: string, patterns: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const pattern of patterns) {
-    const recursive = pattern === '...' || pattern.endsWith('/...');
-    const base = resolve(root, recursive ? pattern.slice(0, -3) || '.' : pattern);
-    if (!recursive) {
-      out.add(base);
-      continue;
-    }
-    const walk = (dir: string): void => {
-      out.add(dir);
-      const atRoot = dir === resolve(root);
-      let entries: import('node:fs').Dirent[];
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of entries) {
-        if (!e.isDirectory() || e.name.startsWith('.') || skipAnywhere.has(e.name) || (atRoot && skipAtRoot.has(e.name))) continue;
-        walk(join(dir, e.name));
-      }
-    };
-    walk(base);
-  }
-  return [...out].sort();
-}

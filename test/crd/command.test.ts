@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,33 +19,50 @@ const crdPath = (): string => join(root, 'config/crd/bases/crew.example.com_capt
 const typesPath = (): string => join(root, 'api/v1/captain_types.ts');
 
 describe('scaffold manifests / generate', () => {
-  it('writes the CRDs and role, then rewrites nothing when nothing changed', () => {
-    const first = runManifests({ root, generatorVersion: 't' });
+  it('writes the CRDs and role, then rewrites nothing when nothing changed', async () => {
+    const first = await runManifests({ root, generatorVersion: 't' });
     expect(first.map((p) => p.slice(root.length + 1)).sort()).toEqual([
       'config/crd/bases/crew.example.com_admirals.yaml',
       'config/crd/bases/crew.example.com_captains.yaml',
       'config/rbac/role.yaml',
     ]);
-    expect(runManifests({ root, generatorVersion: 't' })).toEqual([]);
+    expect(await runManifests({ root, generatorVersion: 't' })).toEqual([]);
   });
 
-  it('writes nothing at all when any source has a problem', () => {
-    runManifests({ root, generatorVersion: 't' });
+  it('writes nothing at all when any source has a problem', async () => {
+    await runManifests({ root, generatorVersion: 't' });
     const before = readFileSync(crdPath(), 'utf8');
     writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: string;\n  // +kubebuilder:validation:MaxLenght=3\n  bar?: string;'));
     rmSync(join(root, 'config/rbac/role.yaml'));
-    expect(() => runManifests({ root, generatorVersion: 't' })).toThrow(DiagnosticsError);
-    expect(() => runManifests({ root, generatorVersion: 't' })).toThrow(/api\/v1\/captain_types.ts:\d+:6: unknown marker \+kubebuilder:validation:MaxLenght; did you mean \+kubebuilder:validation:MaxLength\?/);
+    await expect(runManifests({ root, generatorVersion: 't' })).rejects.toThrow(DiagnosticsError);
+    await expect(runManifests({ root, generatorVersion: 't' })).rejects.toThrow(/api\/v1\/captain_types.ts:\d+:6: unknown marker \+kubebuilder:validation:MaxLenght; did you mean \+kubebuilder:validation:MaxLength\?/);
     expect(readFileSync(crdPath(), 'utf8')).toBe(before);
     expect(existsSync(join(root, 'config/rbac/role.yaml'))).toBe(false);
   });
 
-  it('generate writes the resource descriptors from the markers', () => {
+  it('generate writes the resource descriptors from the markers', async () => {
     writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('// +kubebuilder:subresource:status', '// +kubebuilder:subresource:status\n// +kubebuilder:resource:path=skippers,scope=Cluster'));
-    runGenerate({ root });
+    await runGenerate({ root });
     const out = readFileSync(join(root, 'api/v1/zz_generated.resources.ts'), 'utf8');
     expect(out).toContain("export const CaptainResource = defineResource<Captain>({\n  group: 'crew.example.com',\n  version: 'v1',\n  kind: 'Captain',\n  plural: 'skippers',\n  namespaced: false,\n});");
     expect(out).toContain("import type { Admiral } from './admiral_types.js';");
+  });
+});
+
+describe('skipping unchanged projects', () => {
+  it('skips a run whose sources, options and outputs are unchanged, and runs again after any of them changes', async () => {
+    mkdirSync(join(root, 'node_modules'));
+    expect((await runManifests({ root, generatorVersion: 't' })).length).toBe(3);
+    expect(existsSync(join(root, 'node_modules/.cache/kubescaffold/manifests.json'))).toBe(true);
+    rmSync(crdPath());
+    expect(await runManifests({ root, generatorVersion: 't' })).toEqual([crdPath()]);
+    writeFileSync(crdPath(), 'edited by hand\n');
+    expect(await runManifests({ root, generatorVersion: 't' })).toEqual([crdPath()]);
+    expect(await runManifests({ root, generatorVersion: 't', maxDescLen: 10 })).toHaveLength(2);
+    writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: boolean;'));
+    expect(await runManifests({ root, generatorVersion: 't', maxDescLen: 10 })).toEqual([crdPath()]);
+    // an unchanged project: nothing read beyond the sources, nothing written
+    expect(await runManifests({ root, generatorVersion: 't', maxDescLen: 10 })).toEqual([]);
   });
 });
 
