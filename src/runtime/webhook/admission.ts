@@ -30,22 +30,22 @@ export interface AdmissionHandler {
 
 /** Allowed, with status code 200. */
 export function allowed(message?: string): AdmissionResult {
-  return { allowed: true, result: { code: 200, ...(message ? { message } : {}) } };
+  return { allowed: true, status: { code: 200, ...(message ? { message } : {}) } };
 }
 
 /** Denied with 403 Forbidden and `message` (controller-runtime's admission.Denied). */
 export function denied(message: string): AdmissionResult {
-  return { allowed: false, result: { code: 403, reason: 'Forbidden', ...(message ? { message } : {}) } };
+  return { allowed: false, status: { code: 403, reason: 'Forbidden', ...(message ? { message } : {}) } };
 }
 
 /** Failed to decide (controller-runtime's admission.Errored): not allowed, with the code and error message. */
 export function errored(code: number, message: string): AdmissionResult {
-  return { allowed: false, result: { code, message } };
+  return { allowed: false, status: { code, message } };
 }
 
 /** Not allowed, with a Status the caller built (an Invalid status, or an ApiError's). */
 export function deniedWithStatus(status: Status): AdmissionResult {
-  return { allowed: false, result: status };
+  return { allowed: false, status };
 }
 
 /** Allowed, with the JSON patch from `original` to `current` (none when they are equal). */

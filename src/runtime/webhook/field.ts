@@ -80,8 +80,6 @@ export function invalidStatus(gk: { group: string; kind: string }, name: string,
     ? `${qualified} ${JSON.stringify(name)} is invalid: ${aggregateFieldErrors(errs)}`
     : `${qualified} ${JSON.stringify(name)} is invalid`;
   return {
-    apiVersion: 'v1',
-    kind: 'Status',
     status: 'Failure',
     code: 422,
     reason: 'Invalid',

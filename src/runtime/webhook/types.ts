@@ -40,7 +40,8 @@ export interface AdmissionRequest {
 export interface AdmissionResponse {
   uid: string;
   allowed: boolean;
-  result?: Status;
+  /** Why the request was denied (the Go field is Result, but its JSON name is `status`). */
+  status?: Status;
   /** Base64 of a JSON patch (RFC 6902). */
   patch?: string;
   patchType?: 'JSONPatch';

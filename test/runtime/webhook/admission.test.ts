@@ -46,7 +46,7 @@ describe('defaulting webhook', () => {
   it('answers with a JSON patch from the received object to the defaulted one, and copies the uid', async () => {
     const out = await defaulting.handle(review({ object: captain({ foo: 'x' }) }), ctx());
     expect(out.apiVersion).toBe('admission.k8s.io/v1');
-    expect(out.response).toMatchObject({ uid: 'uid-1', allowed: true, patchType: 'JSONPatch', result: { code: 200 } });
+    expect(out.response).toMatchObject({ uid: 'uid-1', allowed: true, patchType: 'JSONPatch', status: { code: 200 } });
     expect(patchOf(out)).toEqual([
       { op: 'add', path: '/metadata/labels', value: { [DEFAULTED_LABEL]: 'true' } },
       { op: 'add', path: '/spec/replicas', value: 1 },
@@ -56,7 +56,7 @@ describe('defaulting webhook', () => {
 
   it('sends no patch when the defaulter changes nothing', async () => {
     const out = await defaulting.handle(review({ object: captain({ foo: 'x', replicas: 2, mode: 'Slow' }, { [DEFAULTED_LABEL]: 'true' }) }), ctx());
-    expect(out.response).toEqual({ uid: 'uid-1', allowed: true, result: { code: 200 } });
+    expect(out.response).toEqual({ uid: 'uid-1', allowed: true, status: { code: 200 } });
   });
 
   it('leaves members the defaulter set to undefined out of the patch, as JSON would', async () => {
@@ -73,7 +73,7 @@ describe('defaulting webhook', () => {
 
   it('allows DELETE without calling the defaulter', async () => {
     const out = await defaulting.handle(review({ operation: 'DELETE', oldObject: captain({}) }), ctx());
-    expect(out.response).toEqual({ uid: 'uid-1', allowed: true, result: { code: 200 } });
+    expect(out.response).toEqual({ uid: 'uid-1', allowed: true, status: { code: 200 } });
   });
 
   it('denies with 403 and the message when the defaulter throws an Error', async () => {
@@ -85,7 +85,7 @@ describe('defaulting webhook', () => {
       }),
     );
     const out = await hook.handle(review({ object: captain({}) }), ctx());
-    expect(out.response).toEqual({ uid: 'uid-1', allowed: false, result: { code: 403, reason: 'Forbidden', message: 'no defaults for you' } });
+    expect(out.response).toEqual({ uid: 'uid-1', allowed: false, status: { code: 403, reason: 'Forbidden', message: 'no defaults for you' } });
   });
 
   it('answers a programming error (a panic) with 500 instead of failing', async () => {
@@ -98,35 +98,35 @@ describe('defaulting webhook', () => {
     );
     const out = await hook.handle(review({ object: captain({}) }), ctx());
     expect(out.response?.allowed).toBe(false);
-    expect(out.response?.result?.code).toBe(500);
-    expect(out.response?.result?.message).toMatch(/^panic: .* \[recovered\]$/);
+    expect(out.response?.status?.code).toBe(500);
+    expect(out.response?.status?.message).toMatch(/^panic: .* \[recovered\]$/);
   });
 
   it('passes an ApiError status through', async () => {
-    const status = { status: 'Failure', code: 409, reason: 'Conflict', message: 'try again' };
+    const conflict = { status: 'Failure', code: 409, reason: 'Conflict', message: 'try again' };
     const hook = new AdmissionWebhook(
       defaultingHandler<Captain>(CaptainResource, {
         default: async () => {
-          throw new ApiError(status);
+          throw new ApiError(conflict);
         },
       }),
     );
     const out = await hook.handle(review({ object: captain({}) }), ctx());
-    expect(out.response).toEqual({ uid: 'uid-1', allowed: false, result: status });
+    expect(out.response).toEqual({ uid: 'uid-1', allowed: false, status: conflict });
   });
 
   it('refuses a request for another kind with 400', async () => {
     const out = await defaulting.handle(review({ kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, object: captain({}) }), ctx());
     expect(out.response?.allowed).toBe(false);
-    expect(out.response?.result).toEqual({ code: 400, message: 'this webhook handles Captain.crew.example.com, but the request is for Deployment.apps' });
+    expect(out.response?.status).toEqual({ code: 400, message: 'this webhook handles Captain.crew.example.com, but the request is for Deployment.apps' });
   });
 
   it('answers a body that is not an AdmissionReview with an errored review', async () => {
     const out = await defaulting.handle({ kind: 'Pod' }, ctx());
     expect(out.response?.allowed).toBe(false);
-    expect(out.response?.result?.code).toBe(400);
+    expect(out.response?.status?.code).toBe(400);
     const empty = await defaulting.handle({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }, ctx());
-    expect(empty.response).toEqual({ uid: '', allowed: false, result: { code: 400, message: 'got an empty AdmissionReview request' } });
+    expect(empty.response).toEqual({ uid: '', allowed: false, status: { code: 400, message: 'got an empty AdmissionReview request' } });
   });
 
   it('echoes the v1beta1 review version', async () => {
@@ -140,13 +140,13 @@ describe('defaulting webhook', () => {
 describe('validating webhook', () => {
   it('allows a valid object', async () => {
     const out = await validating.handle(review({ object: captain({ foo: 'ok' }) }), ctx());
-    expect(out.response).toEqual({ uid: 'uid-1', allowed: true, result: { code: 200 } });
+    expect(out.response).toEqual({ uid: 'uid-1', allowed: true, status: { code: 200 } });
   });
 
   it('denies field errors with the Invalid status apimachinery builds', async () => {
     const out = await validating.handle(review({ object: captain({ foo: 'forbidden', replicas: 11 }) }), ctx());
     expect(out.response?.allowed).toBe(false);
-    expect(out.response?.result).toMatchObject({
+    expect(out.response?.status).toMatchObject({
       status: 'Failure',
       code: 422,
       reason: 'Invalid',
@@ -164,13 +164,13 @@ describe('validating webhook', () => {
       ctx(),
     );
     expect(update.response).toMatchObject({ allowed: false, warnings: ['spec.foo: the value "deprecated" is deprecated'] });
-    expect(update.response?.result?.message).toContain('spec.mode: Forbidden: is immutable once set');
+    expect(update.response?.status?.message).toContain('spec.mode: Forbidden: is immutable once set');
   });
 
   it('validates deletes against oldObject', async () => {
     const out = await validating.handle(review({ operation: 'DELETE', object: null, oldObject: captain({}, { [PROTECTED_LABEL]: 'true' }) }), ctx());
     expect(out.response?.allowed).toBe(false);
-    expect(out.response?.result?.message).toBe(
+    expect(out.response?.status?.message).toBe(
       `Captain.crew.example.com "c1" is invalid: metadata.labels: Forbidden: a Captain labelled ${PROTECTED_LABEL}=true may not be deleted`,
     );
   });
@@ -197,6 +197,6 @@ describe('validating webhook', () => {
 
   it('answers 400 when the object to validate is missing', async () => {
     const out = await validating.handle(review({ operation: 'CREATE', object: null }), ctx());
-    expect(out.response?.result).toEqual({ code: 400, message: 'there is no content to decode' });
+    expect(out.response?.status).toEqual({ code: 400, message: 'there is no content to decode' });
   });
 });

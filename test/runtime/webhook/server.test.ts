@@ -15,15 +15,7 @@ import {
   type WebhookHandler,
 } from '../../../src/runtime/index.js';
 import { CaptainCustomDefaulter, CaptainResource } from './captain.js';
-
-/** Polls `check` until it holds; fails after `limitMs` (a bound on waiting, not a timing assertion). */
-async function until(check: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { until } from './helpers.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 
