@@ -19,6 +19,7 @@ import { kubeconfigYaml, toKubeConfig } from './kubeconfig.js';
 import { freePort } from './ports.js';
 import { AdminClient, type AdminCredentials } from './request.js';
 import { pollUntil, ProcessExitedError } from './wait.js';
+import { WebhookInstaller, type InstalledWebhookOptions, type WebhookInstallOptions } from './webhooks.js';
 
 export interface TestEnvironmentOptions {
   /** Files or directories of CRD manifests (YAML or JSON) to install before start() resolves. */
@@ -37,6 +38,8 @@ export interface TestEnvironmentOptions {
   stopTimeout?: number;
   /** Extra kube-apiserver flags, overriding the defaults: { 'feature-gates': 'Foo=true' }. */
   apiServerFlags?: Record<string, string>;
+  /** Install webhook configurations pointing at a webhook server the test runs locally (see webhooks.ts). */
+  webhookInstallOptions?: WebhookInstallOptions;
 }
 
 /** Attempts at starting the control plane: a freshly probed port can be taken by someone else before we bind it. */
@@ -55,6 +58,8 @@ export class TestEnvironment {
   readonly binaries: Binaries;
   /** This environment's temporary directory (certificates, etcd data); removed by stop(). */
   readonly tempDir: string;
+  /** Where the test's webhook server must listen and its certificates, when webhookInstallOptions were given. */
+  webhookInstallOptions: InstalledWebhookOptions | undefined;
 
   private apiServer: APIServer | undefined;
   private stopping: Promise<void> | undefined;
@@ -99,6 +104,9 @@ export class TestEnvironment {
       const certDir = join(dir, 'certs');
       const certs = await generateControlPlaneCerts();
       await writeCerts(certDir, certs);
+      // Webhooks (webhooks.ts): serving certificate and port for the test's webhook server; conversion webhooks on CRDs.
+      const webhooks = options.webhookInstallOptions ? await WebhookInstaller.prepare(options.webhookInstallOptions, dir) : undefined;
+      if (webhooks) crds.splice(0, crds.length, ...webhooks.withConversionWebhooks(crds));
       for (let attempt = 1; ; attempt++) {
         const [clientPort, peerPort, port] = [await freePort(), await freePort(), await freePort()];
         const etcdDataDir = join(dir, 'etcd');
@@ -113,8 +121,10 @@ export class TestEnvironment {
           started.push(apiServer);
           await waitForDefaultNamespace(admin, apiServer, startTimeout);
           await installAndWait(admin, crds, startTimeout);
+          await webhooks?.install(admin, startTimeout);
           const env = new TestEnvironment(binaries, dir, etcd, apiServer, apiConfig, creds, admin, { startTimeout, stopTimeout }, forgetOnExit);
           env.remember(crds);
+          env.webhookInstallOptions = webhooks?.options;
           return env;
         } catch (err) {
           await stopAll(started.splice(0), stopTimeout);

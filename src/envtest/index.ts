@@ -12,3 +12,4 @@ export { buildBinaries, type BuildOptions, type BuildResult } from './build.js';
 export { defaultCacheRoot } from './paths.js';
 export { DEFAULT_ETCD_VERSION, DEFAULT_KUBERNETES_VERSION } from './versions.js';
 export type { CustomResourceDefinition } from './crds.js';
+export { WebhookInstaller, readWebhookConfigurations, type WebhookInstallOptions, type InstalledWebhookOptions, type WebhookConfiguration } from './webhooks.js';
