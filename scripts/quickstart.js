@@ -51,10 +51,12 @@ const reconcileLogic = `    ctx.log.info('reconciling Captain', { generation: ca
 
 async function main() {
   if (existsSync(dir)) throw new Error(`${dir} already exists; pass another directory: npm run quickstart -- <dir>`);
-  const { TestEnvironment, findBinaries } = await import('../dist/envtest/index.js');
+  const { TestEnvironment, ensureBinaries } = await import('../dist/envtest/index.js');
   const { newClient, defineResource } = await import('../dist/runtime/index.js');
   try {
-    await findBinaries();
+    // Cached after the first run; without them, and with Go installed, this builds them (about ten minutes).
+    const binaries = await ensureBinaries({ progress: (line) => console.log(`  ${line}`) });
+    if (binaries.built) console.log(`Built kube-apiserver and etcd into ${binaries.dir}`);
   } catch (err) {
     throw new Error(`the local control plane needs kube-apiserver and etcd:\n${err instanceof Error ? err.message : err}`);
   }
