@@ -26,8 +26,9 @@ export interface ReflectorOptions {
   /** Watches ask the server to end them after a random time in [min, 2×min] seconds (client-go: 300). */
   minWatchTimeoutSeconds?: number;
   /**
-   * A watch that receives nothing (not even a bookmark, which the API server sends about once a minute) for this
-   * long is presumed dead and resumed: the HTTP/1.1 stand-in for Go's HTTP/2 pings. Default 90 s; 0 disables.
+   * A watch that receives nothing (not even a bookmark, which the API server sends about once a minute, the first
+   * sometimes only after two) for this long is presumed dead and resumed: the HTTP/1.1 stand-in for Go's HTTP/2
+   * pings. Default 150 s; 0 disables.
    */
   watchIdleTimeoutMs?: number;
   /** Start with a WatchList stream (sendInitialEvents) instead of a LIST; falls back to LIST if the server refuses. */
@@ -84,7 +85,7 @@ export class Reflector<T extends KubeObject> {
       resyncPeriodMs: options.resyncPeriodMs ?? 0,
       pageSize: options.pageSize ?? 500,
       minWatchTimeoutSeconds: options.minWatchTimeoutSeconds ?? 300,
-      watchIdleTimeoutMs: options.watchIdleTimeoutMs ?? 90_000,
+      watchIdleTimeoutMs: options.watchIdleTimeoutMs ?? 150_000,
       useWatchList: options.useWatchList ?? false,
     };
     this.backoff = options.backoff ?? new Backoff();
