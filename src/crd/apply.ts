@@ -33,7 +33,7 @@ const priority = (name: string): number => {
 };
 
 /** Markers that shape a schema (others, like +optional, are read elsewhere). */
-export function isSchemaMarker(name: string): boolean {
+function isSchemaMarker(name: string): boolean {
   return (
     name.startsWith(VALIDATION_PREFIX) ||
     [

@@ -2,7 +2,7 @@
  * `scaffold manifests`: reads the project's sources once, validates everything, and only then returns the files
  * to write (CRDs, RBAC roles, webhook configurations). Nothing here touches the disk except reading sources.
  */
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { buildCRDs, findKinds, groupVersionOf, type CRDCache, type GroupVersion, type KindInfo } from '../crd/crd.js';
 import { SchemaGenerator } from '../crd/schema.js';
 import { checkStructural } from '../crd/structural.js';
@@ -73,9 +73,4 @@ export function planManifests(opts: ManifestsOptions, program = new SourceProgra
   if (roles.length > 0) files.push({ path: join(opts.root, opts.rbacDir ?? 'config/rbac', 'role.yaml'), content: toYamlFile(roles) });
   if (webhooks.length > 0) files.push({ path: join(opts.root, opts.webhookDir ?? 'config/webhook', 'manifests.yaml'), content: toYamlFile(webhooks) });
   return { files, crds };
-}
-
-/** A file path for messages. */
-export function displayPath(root: string, path: string): string {
-  return relative(root, path) || path;
 }

@@ -11,7 +11,7 @@
  */
 import type { ts as T } from 'ts-morph';
 import { ts } from './typescript.js';
-import { extractDoc, commentLines, type RawComment } from './docs.js';
+import { extractDoc, type RawComment } from './docs.js';
 import { DiagnosticBag, type SourcePosition } from './diagnostics.js';
 import { MarkerSyntaxError, parseMarkerArguments, type MarkerValue } from './grammar.js';
 import { lookupMarker, usage, type MarkerTarget } from './registry.js';
@@ -283,5 +283,3 @@ function allComments(source: T.SourceFile): CommentRange[] {
   return [...seen.values()].sort((a, b) => a.pos - b.pos);
 }
 
-/** Text lines of comments (for callers that show context). */
-export { commentLines };

@@ -221,11 +221,6 @@ export function lookupMarker(marker: string, target: MarkerTarget): Lookup {
   return { kind: 'foreign' };
 }
 
-/** The definition with this exact name. */
-export function definition(name: string): MarkerDefinition | undefined {
-  return byName.get(name);
-}
-
 function isOurs(name: string): boolean {
   return name.startsWith('kubebuilder:') || name === 'kubebuilder';
 }
