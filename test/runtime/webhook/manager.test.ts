@@ -1,0 +1,98 @@
+import { createServer, type Server } from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { Manager, newLogger, runnableFunc, type ManagerOptions, type WebhookHandler } from '../../../src/runtime/index.js';
+import { until } from './helpers.js';
+
+/** A kubeconfig for a server nobody listens on: the API is never needed here (a caBundle patch just logs its failure). */
+function kubeConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kc;
+}
+
+const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: kubeConfig(), log: newLogger({ level: 'error', sink: () => {} }), ...o });
+const hello: WebhookHandler = { handle: async () => ({ hello: true }) };
+
+function listenOn(port: number): Promise<Server | undefined> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(undefined));
+    srv.listen(port, '127.0.0.1', () => resolve(srv));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const srv = (await listenOn(0))!;
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe('Manager and its webhook server', () => {
+  it('does not serve webhooks when none is registered', async () => {
+    const port = await freePort();
+    const mgr = mk({ webhookPort: port, webhookHost: '127.0.0.1' });
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    await mgr.elected();
+    const probe = await listenOn(port);
+    expect(probe).toBeDefined();
+    await new Promise((r) => probe!.close(r));
+    ac.abort();
+    await done;
+  });
+
+  it('serves registered webhooks before other runnables start, and releases the port on stop', async () => {
+    const port = await freePort();
+    const mgr = mk({ webhookPort: port, webhookHost: '127.0.0.1' });
+    mgr.getWebhookServer().register('/hello', hello);
+    let listeningWhenOthersStarted: boolean | undefined;
+    mgr.add(
+      runnableFunc(async (signal) => {
+        listeningWhenOthersStarted = mgr.getWebhookServer().address() !== undefined;
+        await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+      }),
+    );
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    await mgr.elected();
+    await until(async () => listeningWhenOthersStarted !== undefined, 'the runnable to start');
+    expect(listeningWhenOthersStarted).toBe(true);
+    await expect(Promise.resolve(mgr.getWebhookServer().startedChecker()())).resolves.toBeUndefined();
+    expect(await listenOn(port)).toBeUndefined();
+    ac.abort();
+    await done;
+    const after = await listenOn(port);
+    expect(after).toBeDefined();
+    await new Promise((r) => after!.close(r));
+  });
+
+  it('starts the webhook server when the first webhook is registered after start', async () => {
+    const mgr = mk({ webhookPort: 0, webhookHost: '127.0.0.1' });
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    await mgr.elected();
+    mgr.getWebhookServer().register('/late', hello);
+    await mgr.getWebhookServer().ready();
+    expect(mgr.getWebhookServer().address()?.port).toBeGreaterThan(0);
+    ac.abort();
+    await done;
+  });
+
+  it('fails its start when the webhook port is taken', async () => {
+    const taken = (await listenOn(0))!;
+    try {
+      const mgr = mk({ webhookPort: (taken.address() as { port: number }).port, webhookHost: '127.0.0.1' });
+      mgr.getWebhookServer().register('/hello', hello);
+      await expect(mgr.start(new AbortController().signal)).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+  });
+});
