@@ -332,8 +332,12 @@ describe('a manager run without certificates', () => {
         return true;
       }, 'an Admiral to be admitted by the locally certified webhook');
       expect(created!.spec).toEqual({ rank: 'Commodore' });
-      const v2 = await api.get(AdmiralV2Resource, { namespace: NS, name: 'nelson' });
-      expect(v2.spec).toEqual({ grade: 'Commodore' });
+      let v2: AdmiralV2 | undefined;
+      await until(async () => {
+        v2 = await api.get(AdmiralV2Resource, { namespace: NS, name: 'nelson' });
+        return true;
+      }, 'the CRD conversion to use the new CA');
+      expect(v2!.spec).toEqual({ grade: 'Commodore' });
     } finally {
       stop.abort();
       await done;
