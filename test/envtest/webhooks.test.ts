@@ -103,12 +103,10 @@ describe('TestEnvironment with webhookInstallOptions', () => {
       try {
         await mgr.getWebhookServer().ready();
         await api.create(Namespaces, { metadata: { name: 'crew' } });
-        let created: { spec: { replicas?: number } } | undefined;
-        await until(async () => {
-          created = await api.create(CaptainResource, { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'c', namespace: 'crew' }, spec: {} });
-          return true;
-        }, 'a Captain to be admitted');
-        expect(created!.spec.replicas).toBe(1);
+        const captain = { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'c', namespace: 'crew' }, spec: {} };
+        // The API server loads webhook configurations asynchronously: wait until a dry run comes back defaulted.
+        await until(async () => (await api.create(CaptainResource, captain, { dryRun: true })).spec.replicas === 1, 'the API server to call the webhook');
+        expect((await api.create(CaptainResource, captain)).spec.replicas).toBe(1);
       } finally {
         stop.abort();
         await done;

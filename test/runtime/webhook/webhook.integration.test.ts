@@ -77,6 +77,11 @@ beforeAll(async () => {
   stopMgr = new AbortController();
   mgrDone = mgr.start(stopMgr.signal);
   await until(async () => (await readyz(mgr)) === 200, 'the manager to be ready');
+  // The API server loads webhook configurations asynchronously: wait until a dry run comes back defaulted.
+  await until(async () => {
+    const probe = await api.create(CaptainResource, captain('probe', {}), { dryRun: true });
+    return probe.spec.replicas === 1;
+  }, 'the API server to call the webhooks');
 }, 180_000);
 
 afterAll(async () => {
