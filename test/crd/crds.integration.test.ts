@@ -29,6 +29,10 @@ const CronJobsV2 = defineResource<Obj>({ group: 'testdata.kubescaffold.io', vers
 const Captains = defineResource<Obj>({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });
 const Admirals = defineResource<Obj>({ group: 'crew.example.com', version: 'v1', kind: 'Admiral', plural: 'admirals', namespaced: false });
 const Apps = defineResource<Obj>({ group: 'apps.example.com', version: 'v1', kind: 'App', plural: 'apps', namespaced: true });
+const Gadgets = defineResource<Obj>({ group: 'more.example.com', version: 'v1', kind: 'Gadget', plural: 'gadgetry', namespaced: false });
+const Doohickeys = defineResource<Obj>({ group: 'more.example.com', version: 'v2', kind: 'Doohickey', plural: 'doohickeys', namespaced: true });
+const Probes = defineResource<Obj>({ group: 'opts.example.com', version: 'v1', kind: 'Probe', plural: 'probes', namespaced: true });
+const Sailors = defineResource<Obj>({ group: 'crew.fleet.io', version: 'v1', kind: 'Sailor', plural: 'sailors', namespaced: true });
 const Widgets = defineResource<Obj>({ group: 'types.example.com', version: 'v1alpha1', kind: 'Widget', plural: 'widgetz', namespaced: false });
 
 let env: TestEnvironment;
@@ -189,5 +193,41 @@ describe('golden CRDs on a real API server', () => {
     expect(await rejection(client.create(Apps, badPort))).toMatch(/spec.ports\[1\]: Duplicate value/);
     const badQuantity = { apiVersion: Apps.apiVersion, kind: 'App', metadata: { name: 'app4', namespace: ns }, spec: { template: {}, resources: { limits: { memory: 'lots' } } } };
     expect(await rejection(client.create(Apps, badQuantity))).toMatch(/spec.resources.limits.memory: Invalid value: "lots"/);
+  });
+
+  it('applies the remaining markers: k8s:enum, OneOf, items:, object sizes, type-level list limits, := defaults', async () => {
+    const make = (name: string, spec: Record<string, unknown>): Promise<Obj> =>
+      client.create(Gadgets, { apiVersion: Gadgets.apiVersion, kind: 'Gadget', metadata: { name }, spec });
+    const g = await make('g1', { color: 'blue', colors: ['red'], settings: { verbose: true }, choice: { left: 'x' }, weights: [5, -10], steps: ['a'] });
+    expect(g.spec).toMatchObject({ shortName: 'abc', color: 'blue' });
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ color: 'purple' }, /spec.color: Unsupported value: "purple"/],
+      [{ colors: ['green'] }, /spec.colors\[0\]: Unsupported value: "green"/],
+      [{ settings: {} }, /spec.settings: Invalid value: .*at least 1 properties/],
+      [{ choice: { left: 'a', right: 'b' } }, /at most one of the fields in \[left right\] may be set/],
+      [{ choice: {} }, /at least one of the fields in \[left right middle\] must be set/],
+      [{ weights: [3] }, /spec.weights\[0\]: Invalid value: 3: .*multiple of 5/],
+      [{ weights: [-15] }, /spec.weights\[0\]: Invalid value: -15: .*greater than or equal to -10/],
+      [{ steps: ['a', 'b', 'c', 'd'] }, /spec.steps: Too many: 4: must have at most 3 items/],
+      [{ shortName: 'muchtoolong' }, /spec.shortName: Too long/],
+    ];
+    let i = 0;
+    for (const [spec, message] of cases) expect(await rejection(make(`bad${++i}`, spec))).toMatch(message);
+    const d = await client.create(Doohickeys, { apiVersion: Doohickeys.apiVersion, kind: 'Doohickey', metadata: { name: 'd1', namespace: ns }, spec: { name: 'n', owner: 'o' } });
+    expect(d.spec).toEqual({ name: 'n', owner: 'o' });
+    expect(await rejection(client.create(Doohickeys, { apiVersion: Doohickeys.apiVersion, kind: 'Doohickey', metadata: { name: 'd2', namespace: ns }, spec: { name: 'n' } }))).toMatch(
+      /spec.owner: Required value/,
+    );
+  });
+
+  it('validates floats (--allow-dangerous-types) and types from other folders (multigroup)', async () => {
+    await client.create(Probes, { apiVersion: Probes.apiVersion, kind: 'Probe', metadata: { name: 'p1', namespace: ns }, spec: { ratio: 0.25, factors: [1.5] } });
+    expect(await rejection(client.create(Probes, { apiVersion: Probes.apiVersion, kind: 'Probe', metadata: { name: 'p2', namespace: ns }, spec: { ratio: 1.5 } }))).toMatch(
+      /spec.ratio: Invalid value: 1.5: .*less than or equal to 1/,
+    );
+    await client.create(Sailors, { apiVersion: Sailors.apiVersion, kind: 'Sailor', metadata: { name: 's1', namespace: ns }, spec: { rank: 'captain' } });
+    expect(await rejection(client.create(Sailors, { apiVersion: Sailors.apiVersion, kind: 'Sailor', metadata: { name: 's2', namespace: ns }, spec: { rank: 'admiral' } }))).toMatch(
+      /spec.rank: Unsupported value: "admiral"/,
+    );
   });
 });
