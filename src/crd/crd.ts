@@ -118,8 +118,15 @@ export function findKinds(program: SourceProgram, gv: GroupVersion, diags: Diagn
   return out;
 }
 
+/** `metadata: ObjectMeta`, directly or through `extends KubeObject`. */
 function hasObjectMeta(program: SourceProgram, decl: TypeDecl): boolean {
   const node = decl.node as T.InterfaceDeclaration;
+  for (const clause of node.heritageClauses ?? []) {
+    for (const base of clause.types) {
+      const r = program.resolveName(decl.file, base.expression.getText(decl.file.source));
+      if (r.kind === 'external' && r.name === 'KubeObject') return true;
+    }
+  }
   for (const m of node.members) {
     if (!ts.isPropertySignature(m) || !m.type || !ts.isTypeReferenceNode(m.type)) continue;
     if (!ts.isIdentifier(m.name) || m.name.text !== 'metadata') continue;
