@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerCreateWebhookCommand } from './create-webhook.js';
 import { parseBoolean, printWritten } from './flags.js';
 
 interface CreateAPIFlags {
@@ -41,4 +42,5 @@ export function registerCreateCommand(program: Command): void {
       printWritten(result.written);
       console.log(flags.resource ? 'Next: edit the types, then generate the manifests with:\n$ scaffold manifests' : 'Next: implement the reconciler.');
     });
+  registerCreateWebhookCommand(create);
 }

@@ -24,7 +24,7 @@ function expectSuccess(result: { status: number | null; output: string }): void 
   if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.output.slice(-6000)}`);
 }
 
-describe('a project scaffolded by scaffold init + create api', () => {
+describe('a project scaffolded by scaffold init + create api + create webhook', () => {
   let base: string;
   let project: string;
 
@@ -36,6 +36,10 @@ describe('a project scaffolded by scaffold init + create api', () => {
     expectSuccess(run(project, process.execPath, [scaffoldBin, 'init', '--domain', 'example.com', '--skip-install']));
     expectSuccess(run(project, process.execPath, [scaffoldBin, 'create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Guestbook']));
     expectSuccess(run(project, process.execPath, [scaffoldBin, 'create', 'api', '--group', 'webapp', '--version', 'v1', '--kind', 'Gateway', '--namespaced=false']));
+    expectSuccess(run(project, process.execPath, [scaffoldBin, 'create', 'api', '--group', 'webapp', '--version', 'v2', '--kind', 'Guestbook', '--controller=false']));
+    expectSuccess(run(project, process.execPath, [scaffoldBin, 'create', 'webhook', '--group', 'webapp', '--version', 'v1', '--kind', 'Guestbook',
+      '--defaulting', '--programmatic-validation', '--conversion', '--spoke', 'v2']));
+    expectSuccess(run(project, process.execPath, [scaffoldBin, 'create', 'api', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--resource=false']));
     expectSuccess(run(project, 'npm', ['install', '--no-audit', '--no-fund']));
   }, minutes(12));
 
@@ -63,6 +67,7 @@ describe('a project scaffolded by scaffold init + create api', () => {
     expect(result.output).toMatch(/Tests\s+\d+ passed/);
     expect(existsSync(join(project, 'config', 'crd', 'bases', 'webapp.example.com_guestbooks.yaml'))).toBe(true);
     expect(existsSync(join(project, 'config', 'rbac', 'role.yaml'))).toBe(true);
+    expect(readFileSync(join(project, 'config', 'webhook', 'manifests.yaml'), 'utf8')).toContain('/validate-webapp-example-com-v1-guestbook');
   }, minutes(10));
 
   it('runs its manager against the control plane and reconciles the sample', async () => {
@@ -71,7 +76,8 @@ describe('a project scaffolded by scaffold init + create api', () => {
     writeFileSync(kubeconfig, env.kubeconfigYaml());
     const manager = spawn(process.execPath, ['dist/cmd/main.js', '--health-probe-bind-address=0'], {
       cwd: project,
-      env: { ...process.env, KUBECONFIG: kubeconfig },
+      // The webhooks need their configurations installed to be reached; this test is about the controllers.
+      env: { ...process.env, KUBECONFIG: kubeconfig, ENABLE_WEBHOOKS: 'false' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
