@@ -62,16 +62,10 @@ const isBreak = (c: string | undefined): boolean => c === '\n' || c === '\r' || 
 const isSpace = (c: string | undefined): boolean => c === ' ';
 const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
 const isBlankz = (c: string | undefined): boolean => c === undefined || isBlank(c) || isBreak(c) || c === '\0';
+/** yaml.v2's is_printable: note that it leaves out U+0085 and everything beyond the BMP (emoji get escaped). */
 function isPrintable(c: string): boolean {
   const v = c.codePointAt(0)!;
-  return (
-    v === 0x0a ||
-    (v >= 0x20 && v <= 0x7e) ||
-    v === 0x85 ||
-    (v >= 0xa0 && v <= 0xd7ff) ||
-    (v >= 0xe000 && v <= 0xfffd && v !== 0xfeff) ||
-    (v >= 0x10000 && v <= 0x10ffff)
-  );
+  return v === 0x0a || (v >= 0x20 && v <= 0x7e) || (v >= 0xa0 && v <= 0xd7ff) || (v >= 0xe000 && v <= 0xfffd && v !== 0xfeff);
 }
 
 interface Analysis {
