@@ -71,7 +71,7 @@ async function main() {
   let controller = readFileSync(controllerFile, 'utf8');
   controller = controller
     .replace("  newControllerManagedBy,\n", "  newControllerManagedBy,\n  setStatusCondition,\n")
-    .replace(/    ctx\.log\.info\('reconciling Captain'.*\n/, reconcileLogic);
+    .replace(/ {4}ctx\.log\.info\('reconciling Captain'.*\n/, reconcileLogic);
   writeFileSync(controllerFile, controller);
   console.log(reconcileLogic);
 
