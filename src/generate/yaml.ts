@@ -141,7 +141,7 @@ function analyze(value: string): Analysis {
 /** Whether yaml.v2 would read the plain text back as something other than a string (encoder.stringv). */
 function resolvesToNonString(s: string): boolean {
   const special = ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON', 'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE'];
-  const more = ['off', 'Off', 'OFF', '', '~', 'null', 'Null', 'NULL', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF', '<<'];
+  const more = ['off', 'Off', 'OFF', '', '~', 'null', 'Null', 'NULL', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF'];
   if (special.includes(s) || more.includes(s)) return true;
   const c = s[0];
   if (c === '.') return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s);
@@ -479,8 +479,16 @@ class Encoder {
   mapping(obj: { [key: string]: Json }, indent: number): void {
     for (const k of sortedKeys(obj)) {
       this.w.indent(indent);
-      this.string(k, indent + BEST_INDENT, true);
-      this.w.indicator(':', false, false, false);
+      if (k.includes('\n') || Buffer.byteLength(k) > 128) {
+        // not a simple key for yaml.v2: `? key` on its own, then `: value`
+        this.w.indicator('?', true, false, true);
+        this.string(k, indent + BEST_INDENT, false);
+        this.w.indent(indent);
+        this.w.indicator(':', true, false, true);
+      } else {
+        this.string(k, indent + BEST_INDENT, true);
+        this.w.indicator(':', false, false, false);
+      }
       const v = obj[k] as Json;
       // nested mappings go one level in; sequences stay at the key's indent (yaml.v2's indentless sequences)
       if (typeof v === 'object' && v !== null && !isEmptyCollection(v)) this.value(v, indent);

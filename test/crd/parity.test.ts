@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planManifests } from '../../src/generate/manifests.js';
+import { toYamlDocument } from '../../src/generate/yaml.js';
 import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/builtin/controller-gen.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
@@ -23,11 +24,12 @@ function listFiles(dir: string): string[] {
 
 const dropVersion = (yaml: string): string => yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|kubescaffold\.io)\/version: .*\n/m, '');
 
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
 describe.skipIf(!available)('parity with controller-gen', () => {
   beforeAll(() => {
     controllerGen = findControllerGen();
   }, 900_000);
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it.each(cases)('%s', (name) => {
     const dir = join(work, name);
@@ -49,5 +51,19 @@ describe.skipIf(!available)('parity with controller-gen', () => {
     const ours = Object.fromEntries(planManifests({ root, generatorVersion: '(devel)', ...options }).files.map((f) => [relative(root, f.path), dropVersion(f.content)]));
     expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
     for (const [path, content] of Object.entries(theirs)) expect(ours[path], path).toBe(content);
+  }, 300_000);
+});
+
+describe.skipIf(!hasGo())('parity with gopkg.in/yaml.v2', () => {
+  it('writes tricky scalars, keys, numbers and nesting byte for byte as yaml.v2 does', () => {
+    const dir = join(work, 'yamlv2');
+    cpSync(join(fixtures, '_yaml/yamlv2'), dir, { recursive: true });
+    const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
+    execFileSync('go', ['mod', 'init', 'example.com/yamlv2'], { cwd: dir, env, stdio: 'ignore' });
+    execFileSync('go', ['get', 'gopkg.in/yaml.v2@v2.4.0'], { cwd: dir, env, stdio: 'ignore' });
+    execFileSync('go', ['build', '-o', 'yamlv2', '.'], { cwd: dir, env, stdio: 'ignore' });
+    const input = readFileSync(join(fixtures, '_yaml/cases.json'), 'utf8');
+    const theirs = execFileSync(join(dir, 'yamlv2'), { input, encoding: 'utf8' });
+    expect(toYamlDocument(JSON.parse(input))).toBe(theirs);
   }, 300_000);
 });
