@@ -85,6 +85,8 @@ describe('scaffold manifests --watch', () => {
     });
     await first;
     expect(runs[0]!.written.length).toBe(3);
+    // Node sets up recursive watches on Linux asynchronously; give it a moment before the first edit
+    await new Promise((r) => setTimeout(r, 300));
 
     first = next();
     writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: string;\n  /** size of the crew. */\n  size?: string;'));
