@@ -101,4 +101,21 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       await env.stop();
     }
   }, minutes(3));
+
+  it('runs the scaffolded webhooks, filled in, on a real control plane: defaults, rejects and converts', () => {
+    const webhookFile = join(project, 'internal', 'webhook', 'v1', 'guestbook_webhook.ts');
+    const source = readFileSync(webhookFile, 'utf8')
+      .replace('  newWebhookManagedBy,\n', '  field,\n  newWebhookManagedBy,\n')
+      .replace("ctx.log.info('defaulting for Guestbook', { name: obj.metadata.name });\n", "ctx.log.info('defaulting for Guestbook', { name: obj.metadata.name });\n    obj.spec.foo ??= 'defaulted';\n")
+      .replace("ctx.log.info('validation for Guestbook upon creation', { name: obj.metadata.name });\n", "ctx.log.info('validation for Guestbook upon creation', { name: obj.metadata.name });\n    if (obj.spec.foo === 'forbidden') return { errors: [field.invalid('spec.foo', obj.spec.foo, 'must not be \"forbidden\"')] };\n");
+    expect(source).toContain("obj.spec.foo ??= 'defaulted'");
+    expect(source).toContain("field.invalid('spec.foo'");
+    writeFileSync(webhookFile, source);
+    writeFileSync(join(project, 'internal', 'webhook', 'v1', 'guestbook_webhook.integration.test.ts'),
+      readFileSync(fileURLToPath(new URL('./fixtures/guestbook_webhook.integration.test.ts.txt', import.meta.url)), 'utf8'));
+    expectSuccess(run(project, 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']));
+    const result = run(project, 'npx', ['vitest', 'run', 'internal/webhook']);
+    expectSuccess(result);
+    expect(result.output).toMatch(/Tests\s+\d+ passed/);
+  }, minutes(5));
 });
