@@ -81,7 +81,7 @@ export class SchemaGenerator {
     return schema;
   }
 
-  /** The schema of a named type with its description and type-level markers (cached; callers get a copy). */
+  /** The schema of a named type with its description and type-level markers (computed once; shared, do not modify). */
   declSchema(decl: TypeDecl, from?: SourcePosition): JSONSchemaProps {
     const cached = this.cache.get(decl);
     if (cached) {
@@ -212,7 +212,7 @@ export class SchemaGenerator {
       const values: JSONValue[] = [];
       for (const s of schemas) for (const v of s.enum ?? []) if (!values.some((x) => JSON.stringify(x) === JSON.stringify(v))) values.push(v);
       out = schemas[0]!.type === 'boolean' && values.length === 2 ? { type: 'boolean' } : { type: schemas[0]!.type!, enum: values };
-    } else if (schemas.every((s) => s.type === 'string' && (s.enum || Object.keys(s).length === 1 || s.format === undefined))) {
+    } else if (schemas.every((s) => s.type === 'string')) {
       out = { type: 'string' }; // 'a' | string: an open set of strings
     } else if (schemas.length === 2 && schemas.some((s) => s.type === 'string' && !s.enum) && schemas.some((s) => (s.type === 'integer' || s.type === 'number') && !s.enum)) {
       out = knownTypeSchema('IntOrString')!;
