@@ -87,6 +87,11 @@ export function collectFile(path: string, text: string): SourceInfo {
   const info: SourceInfo = { path, source, types: new Map(), members: new Map(), imports: new Map(), packageMarkers: [], diagnostics: diags };
   const claimed = new Set<number>();
   const ctx: Ctx = { info, diags, claimed };
+  // The parser recovers from syntax errors; report them, or a half-read type would quietly lose fields.
+  const syntax = (source as unknown as { parseDiagnostics?: readonly T.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  for (const d of syntax.slice(0, 5)) {
+    diags.at(position(source, d.start), `syntax error: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  }
 
   for (const stmt of source.statements) {
     if (ts.isImportDeclaration(stmt)) recordImport(info, stmt);

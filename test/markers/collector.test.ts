@@ -116,6 +116,15 @@ export const x = 1;
     expect(info.diagnostics.items[0]!.message).toMatch(/did you mean \+kubebuilder:validation:Maximum\?/);
   });
 
+  it('reports syntax errors instead of reading half a type', () => {
+    const info = collect(`export interface Spec {
+  a: string
+  b: ;
+}
+`);
+    expect(info.diagnostics.items.map((d) => `${d.line}:${d.column}: ${d.message}`)).toEqual(['3:6: syntax error: Type expected.']);
+  });
+
   it('accepts := for anonymous markers and +default= as JSON', () => {
     const info = collect(`export interface Spec {
   // +kubebuilder:validation:MinItems:=1
