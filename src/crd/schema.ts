@@ -346,6 +346,7 @@ export class SchemaGenerator {
         continue;
       }
       const info = file.members.get(m) ?? { markers: new MarkerSet(), doc: '' };
+      this.checkRequiredConflict(info);
       const isRequired = fieldRequired(info, m.questionToken !== undefined, packageOptional);
       if (isRequired) required.push(name);
       else if (info.markers.has('k8s:immutable')) immutableOptional.push(name);
@@ -374,6 +375,13 @@ export class SchemaGenerator {
     applySchemaMarkers(schema, info.markers.list, 'field', this.diags);
     if (typeRules) schema['x-kubernetes-validations'] = [...(schema['x-kubernetes-validations'] ?? []), ...typeRules];
     return schema;
+  }
+
+  /** +optional and +required (in any spelling) on one property contradict each other. */
+  private checkRequiredConflict(info: MemberInfo): void {
+    const optional = info.markers.list.find((m) => ['optional', 'k8s:optional', 'kubebuilder:validation:Optional'].includes(m.name));
+    const required = info.markers.list.find((m) => ['required', 'k8s:required', 'kubebuilder:validation:Required'].includes(m.name));
+    if (optional && required) this.diags.at(required.pos, `conflicting markers +${optional.name} and +${required.name} on one property; keep one`);
   }
 
   /** Members of AtMostOneOf/ExactlyOneOf/AtLeastOneOf groups must be optional (controller-gen's rule). */

@@ -15,7 +15,7 @@ export function checkStructural(crd: CustomResourceDefinition, kinds: readonly K
     const problems: Problem[] = [];
     checkNode(version.schema.openAPIV3Schema, '', problems, false, kind.decl.pos);
     for (const p of problems) {
-      diags.at(p.pos, `the API server would reject CRD ${crd.metadata.name} (version ${version.name}): ${p.message}`);
+      diags.at(p.pos, `invalid CRD ${crd.metadata.name} (version ${version.name}): ${p.message}`);
     }
   }
 }
@@ -57,6 +57,16 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
   }
   if (s['x-kubernetes-list-map-keys'] && s['x-kubernetes-list-type'] !== 'map') problems.push(`${where} has listMapKey without listType=map`);
   if (s.uniqueItems) problems.push(`${where} uses uniqueItems, which Kubernetes rejects; use +listType=set`);
+  for (const [lo, hi] of [
+    ['minimum', 'maximum'],
+    ['minLength', 'maxLength'],
+    ['minItems', 'maxItems'],
+    ['minProperties', 'maxProperties'],
+  ] as const) {
+    const a = s[lo];
+    const b = s[hi];
+    if (a !== undefined && b !== undefined && a > b) problems.push(`${where} has ${lo} ${a} above ${hi} ${b}, so no value is valid`);
+  }
   if (s.default !== undefined) {
     const bad = defaultMismatch(s, s.default);
     if (bad) problems.push(`${where} has a default ${JSON.stringify(s.default)} that ${bad}`);
