@@ -33,6 +33,7 @@ const Gadgets = defineResource<Obj>({ group: 'more.example.com', version: 'v1', 
 const Doohickeys = defineResource<Obj>({ group: 'more.example.com', version: 'v2', kind: 'Doohickey', plural: 'doohickeys', namespaced: true });
 const Probes = defineResource<Obj>({ group: 'opts.example.com', version: 'v1', kind: 'Probe', plural: 'probes', namespaced: true });
 const Sailors = defineResource<Obj>({ group: 'crew.fleet.io', version: 'v1', kind: 'Sailor', plural: 'sailors', namespaced: true });
+const Notes = defineResource<Obj>({ group: 'docs.example.com', version: 'v1', kind: 'Note', plural: 'notes', namespaced: true });
 const Widgets = defineResource<Obj>({ group: 'types.example.com', version: 'v1alpha1', kind: 'Widget', plural: 'widgetz', namespaced: false });
 
 let env: TestEnvironment;
@@ -228,6 +229,14 @@ describe('golden CRDs on a real API server', () => {
     await client.create(Sailors, { apiVersion: Sailors.apiVersion, kind: 'Sailor', metadata: { name: 's1', namespace: ns }, spec: { rank: 'captain' } });
     expect(await rejection(client.create(Sailors, { apiVersion: Sailors.apiVersion, kind: 'Sailor', metadata: { name: 's2', namespace: ns }, spec: { rank: 'admiral' } }))).toMatch(
       /spec.rank: Unsupported value: "admiral"/,
+    );
+  });
+
+  it('accepts the CRD whose descriptions need quoting and escapes (docs)', async () => {
+    const note = await client.create(Notes, { apiVersion: Notes.apiVersion, kind: 'Note', metadata: { name: 'n1', namespace: ns }, spec: { unicode: 'café 🚀', code: 'a: b' } });
+    expect(note.spec).toEqual({ unicode: 'café 🚀', code: 'a: b' });
+    expect(await rejection(client.create(Notes, { apiVersion: Notes.apiVersion, kind: 'Note', metadata: { name: 'n2', namespace: ns }, spec: { code: 1 } }))).toMatch(
+      /spec.code: Invalid value: "integer": spec.code in body must be of type string/,
     );
   });
 });
