@@ -2,6 +2,23 @@
 export type int32 = number;
 export type int64 = number;
 
+// Kubernetes' special value types, as they travel in JSON. The marker generator gives each controller-gen's fixed
+// schema (Quantity: int-or-string with a pattern, Time: date-time string, RawExtension: preserved object, ...).
+/** resource.Quantity, e.g. "100Mi" or 2. */
+export type Quantity = string | number;
+/** intstr.IntOrString, e.g. 8080 or "http". */
+export type IntOrString = number | string;
+/** metav1.Time: an RFC 3339 timestamp. */
+export type Time = string;
+/** metav1.MicroTime: an RFC 3339 timestamp with microseconds. */
+export type MicroTime = string;
+/** metav1.Duration: a Go duration string, e.g. "1h30m". */
+export type Duration = string;
+/** Any JSON value (apiextensions JSON). */
+export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+/** runtime.RawExtension: an embedded object of any kind. */
+export type RawExtension = { [key: string]: JSONValue };
+
 /** metav1.Condition: one aspect of an object's current state, kept in `status.conditions`. */
 export interface Condition {
   /** CamelCase condition type, e.g. Available. */

@@ -1,4 +1,4 @@
-export type { int32, int64, Condition } from './apitypes.js';
+export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './apitypes.js';
 export {
   setStatusCondition,
   findStatusCondition,
