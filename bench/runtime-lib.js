@@ -1,0 +1,215 @@
+// Shared by bench/runtime-*.js: the Thing custom resource (bench/go/thing is its Go twin), the control plane, object
+// creation, the Go peers' builds, and table printing. Not a benchmark itself.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The build under test: dist/ by default, or KUBESCAFFOLD_DIST (another `tsc` output directory). */
+export const distUrl = process.env.KUBESCAFFOLD_DIST
+  ? pathToFileURL(process.env.KUBESCAFFOLD_DIST.replace(/\/?$/, '/')).href
+  : new URL('../dist/', import.meta.url).href;
+
+export const importRuntime = () => import(new URL('runtime/index.js', distUrl).href);
+export const importEnvtest = () => import(new URL('envtest/index.js', distUrl).href);
+
+export const GROUP = 'bench.kubescaffold.dev';
+export const VERSION = 'v1';
+export const KIND = 'Thing';
+export const PLURAL = 'things';
+export const THING = { group: GROUP, version: VERSION, kind: KIND, plural: PLURAL, namespaced: true };
+export const SENT_ANNOTATION = 'bench.kubescaffold.dev/sent';
+
+const str = { type: 'string' };
+const strMap = { type: 'object', additionalProperties: str };
+
+/** The Thing CRD with a structural schema, as controller-gen would write it for bench/go/thing's types. */
+export const thingCRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${PLURAL}.${GROUP}` },
+  spec: {
+    group: GROUP,
+    names: { kind: KIND, listKind: `${KIND}List`, plural: PLURAL, singular: 'thing' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: VERSION,
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              apiVersion: str,
+              kind: str,
+              metadata: { type: 'object' },
+              spec: {
+                type: 'object',
+                required: ['replicas', 'image'],
+                properties: {
+                  replicas: { type: 'integer', format: 'int32' },
+                  image: str,
+                  paused: { type: 'boolean' },
+                  command: { type: 'array', items: str },
+                  ports: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      required: ['name', 'containerPort'],
+                      properties: { name: str, containerPort: { type: 'integer', format: 'int32' }, protocol: str },
+                    },
+                  },
+                  env: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: str, value: str } } },
+                  resources: { type: 'object', properties: { requests: strMap, limits: strMap } },
+                  selector: strMap,
+                  config: strMap,
+                  description: str,
+                },
+              },
+              status: {
+                type: 'object',
+                properties: { token: str, observedGeneration: { type: 'integer', format: 'int64' }, stamp: str, phase: str },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+/** A Thing whose spec is about 1 KiB of JSON, varied per index like real objects (names, images, env values). */
+export function thing(namespace, i, prefix = 'thing') {
+  const tier = ['web', 'api', 'worker', 'db'][i % 4];
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: KIND,
+    metadata: {
+      name: `${prefix}-${String(i).padStart(6, '0')}`,
+      namespace,
+      labels: { 'app.kubernetes.io/name': 'bench', 'app.kubernetes.io/component': tier, shard: String(i % 32) },
+    },
+    spec: {
+      replicas: (i % 5) + 1,
+      image: `registry.example.com/team-${i % 9}/service-${tier}:v2.${i % 40}.${i % 7}`,
+      paused: i % 10 === 0,
+      command: ['/app/server', '--config=/etc/app/config.yaml', `--shard=${i % 32}`, '--log-level=info'],
+      ports: [
+        { name: 'http', containerPort: 8080, protocol: 'TCP' },
+        { name: 'grpc', containerPort: 9000, protocol: 'TCP' },
+        { name: 'metrics', containerPort: 9090, protocol: 'TCP' },
+      ],
+      env: [
+        { name: 'APP_MODE', value: 'production' },
+        { name: 'APP_INSTANCE', value: `instance-${i}` },
+        { name: 'REGION', value: ['eu-west-1', 'us-east-1', 'ap-south-1'][i % 3] },
+        { name: 'FEATURE_FLAGS', value: 'alpha=false,beta=true,gamma=false' },
+        { name: 'DB_POOL_SIZE', value: String(10 + (i % 20)) },
+      ],
+      resources: { requests: { cpu: `${100 + (i % 4) * 50}m`, memory: '128Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+      selector: { 'app.kubernetes.io/name': 'bench', 'app.kubernetes.io/instance': `instance-${i}` },
+      config: {
+        'cache.ttl': `${60 + (i % 60)}s`,
+        'http.timeout': '30s',
+        'retry.max': String(3 + (i % 3)),
+        'upstream.url': `https://upstream-${i % 13}.internal.example.com:8443/v1`,
+      },
+      description: `Thing number ${i}: a synthetic custom object for kubescaffold's runtime benchmarks, shaped like a small workload spec with ports, environment, resources, selectors and free-form configuration.`,
+    },
+  };
+}
+
+/** Creates things[from..to) in namespace, `concurrency` requests at a time; returns the milliseconds it took. */
+export async function createThings(client, res, namespace, from, to, { concurrency = 24, prefix = 'thing' } = {}) {
+  const t = performance.now();
+  let next = from;
+  const worker = async () => {
+    while (next < to) {
+      const i = next++;
+      await client.create(res, thing(namespace, i, prefix));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return performance.now() - t;
+}
+
+/** Starts a control plane with the Thing CRD; the kubeconfig is also written to a file for the Go peers. */
+export async function startControlPlane() {
+  const { TestEnvironment } = await importEnvtest();
+  const env = await TestEnvironment.start({ crds: [thingCRD], startTimeout: 180_000 });
+  const dir = mkdtempSync(join(tmpdir(), 'ks-runtime-bench-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, env.kubeconfigYaml());
+  return {
+    env,
+    kubeconfigPath,
+    async stop() {
+      await env.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const goDir = fileURLToPath(new URL('./go/', import.meta.url));
+const outDir = fileURLToPath(new URL('./out/', import.meta.url));
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Path of the Go peer bench/go/<name> built into bench/out/go-<name> (rebuilt when a Go source is newer). */
+export function goBinary(name) {
+  const bin = join(outDir, `go-${name}`);
+  let built = 0;
+  try {
+    built = statSync(bin).mtimeMs;
+  } catch {
+    // not built yet
+  }
+  if (built < newestMtime(goDir)) {
+    process.stderr.write(`building bench/go/${name} ...\n`);
+    execFileSync('go', ['build', '-o', bin, `./${name}`], { cwd: goDir, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CGO_ENABLED: '0' } });
+  }
+  return bin;
+}
+
+/** The Go toolchain's version string, e.g. go1.26.8. */
+export function goVersion() {
+  return execFileSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }).trim();
+}
+
+/** One line about where and under what load the run happened. */
+export function machineLine() {
+  const l = loadavg().map((x) => x.toFixed(2)).join(' ');
+  return `node ${process.version}, ${goVersion()}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${l}`;
+}
+
+export const loadLine = () => `load average now: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+
+/** Prints rows (arrays of cells) under headers, columns right-aligned except the first. */
+export function printTable(headers, rows) {
+  const all = [headers, ...rows].map((r) => r.map((c) => String(c)));
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const fmt = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(fmt(all[0]));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of all.slice(1)) console.log(fmt(r));
+}
+
+/** Nearest-rank percentile of numbers (p in 0..100). */
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+export const ratio = (a, b) => (b > 0 && Number.isFinite(a) ? `${(a / b).toFixed(2)}×` : '-');
+export const mib = (bytes) => (bytes / 1048576).toFixed(1);

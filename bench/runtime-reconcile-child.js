@@ -1,0 +1,128 @@
+// Our peer of bench/go/reconcile: a Manager with one controller for Things in one namespace, driven by
+// bench/runtime-reconcile.js over the same line protocol (see bench/go/reconcile/main.go):
+//   node --expose-gc bench/runtime-reconcile-child.js <kubeconfig> <namespace> <token> <expect> <workers>
+// Reconciler: read the Thing through the manager's (cached) client; if its bench.kubescaffold.dev/sent annotation
+// (microseconds since the epoch) is new, record now - sent as an event-to-reconcile latency; then, unless status
+// already holds {token, observedGeneration, stamp}, merge-patch status to it.
+import { createInterface } from 'node:readline';
+import * as k8s from '@kubernetes/client-node';
+import { SENT_ANNOTATION, THING, importRuntime } from './runtime-lib.js';
+
+const [kubeconfig, namespace, token, expectArg, workersArg] = process.argv.slice(2);
+const expect = Number(expectArg);
+const workers = Number(workersArg ?? 1);
+if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
+
+const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
+const emit = (v) => process.stdout.write(`${JSON.stringify(v)}\n`);
+
+const startedAt = performance.now();
+const startUs = nowUs();
+const rt = await importRuntime();
+rt.configureLog({ level: 'error' });
+const Things = rt.defineResource(THING);
+const kc = new k8s.KubeConfig();
+kc.loadFromFile(kubeconfig);
+
+const mgr = new rt.Manager({ kubeConfig: kc, namespaces: [namespace], metricsBindAddress: '0', healthProbeBindAddress: '0' });
+const client = mgr.getClient();
+
+const lastStamp = new Map();
+let samples = [];
+let stamps = [];
+let patched = expect > 0 ? new Set() : undefined; // undefined once the throughput phase is over
+let firstAt;
+let lastAt;
+let reconciles = 0;
+let patches = 0;
+let errors = 0;
+
+const reconciler = {
+  async reconcile(req) {
+    reconciles++;
+    lastAt = performance.now();
+    const key = `${req.namespace}/${req.name}`;
+    let t;
+    try {
+      t = await client.get(Things, req);
+    } catch (e) {
+      if (rt.isNotFound(e)) {
+        lastStamp.delete(key);
+        return {};
+      }
+      errors++;
+      throw e;
+    }
+    const seenUs = nowUs();
+    firstAt ??= performance.now();
+    const stamp = t.metadata.annotations?.[SENT_ANNOTATION] ?? '';
+    if (stamp !== '' && lastStamp.get(key) !== stamp) {
+      lastStamp.set(key, stamp);
+      // Stamps from before this process started belong to an earlier run.
+      const us = Number(stamp);
+      if (us > startUs) {
+        samples.push((seenUs - us) / 1000);
+        stamps.push(stamp);
+      }
+    }
+    const s = t.status;
+    if (s?.token === token && s.observedGeneration === t.metadata.generation && (s.stamp ?? '') === stamp) return {};
+    try {
+      await client
+        .status()
+        .patch(Things, req, { status: { token, observedGeneration: t.metadata.generation, stamp, phase: 'Ready' } }, { type: 'merge' });
+    } catch (e) {
+      if (rt.isNotFound(e)) return {};
+      errors++;
+      throw e;
+    }
+    patches++;
+    if (patched) {
+      patched.add(key);
+      if (patched.size === expect) {
+        const now = performance.now();
+        emit({ type: 'throughput', objects: expect, firstToLastMs: now - firstAt, startToLastMs: now - startedAt, reconciles, patches, errors });
+        patched = undefined;
+      }
+    }
+    return {};
+  },
+};
+
+rt.newControllerManagedBy(mgr).for(Things).named('thing').withOptions({ maxConcurrentReconciles: workers }).complete(reconciler);
+
+const ac = new AbortController();
+createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    switch (line.trim()) {
+      case 'latency':
+        emit({ type: 'latency', samples, stamps, reconciles, errors });
+        samples = [];
+        stamps = [];
+        break;
+      case 'status':
+        emit({
+          type: 'status',
+          reconciles,
+          patches,
+          errors,
+          firstToLastReconcileMs: firstAt === undefined ? 0 : lastAt - firstAt,
+          cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+        });
+        break;
+      case 'heap': {
+        globalThis.gc();
+        const m = process.memoryUsage();
+        emit({ type: 'heap', heapBytes: m.heapUsed, rssBytes: m.rss, reconciles });
+        break;
+      }
+      case 'stop':
+        ac.abort();
+        break;
+    }
+  })
+  .on('close', () => ac.abort());
+
+await mgr.start(ac.signal);
+emit({ type: 'stopped', reconciles, patches, errors });
+process.exit(0);
