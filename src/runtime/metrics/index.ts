@@ -16,4 +16,11 @@ export {
   activeWorkers,
   type ReconcileOutcome,
 } from './controller.js';
-export { trackRestClientMetrics, restClientRequests, restClientRequestDuration } from './restclient.js';
+export {
+  trackRestClientMetrics,
+  restClientRequests,
+  restClientRequestDuration,
+  restClientRequestSize,
+  restClientResponseSize,
+  restClientRequestRetries,
+} from './restclient.js';

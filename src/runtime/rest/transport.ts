@@ -1,3 +1,4 @@
+import dc from 'node:diagnostics_channel';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -28,7 +29,39 @@ export interface TransportOptions {
   requestIdleTimeoutMs?: number;
   /** Re-read credentials from the kubeconfig's auth provider or exec plugin at most this often (ms). Default 30 s. */
   credentialRefreshMs?: number;
+  /**
+   * How often a request answered 429 or 5xx with a Retry-After header is sent again after waiting that long
+   * (client-go's maxRetries). Default 10; 0 disables.
+   */
+  maxRetries?: number;
 }
+
+/** Published on {@link restRetryChannel} before a request is sent again. */
+export interface RestRetryMessage {
+  method: HttpMethod;
+  /** host:port of the API server, as in the metrics' host label. */
+  host: string;
+  /** The status code that caused the retry. */
+  code: number;
+}
+
+/** Published on {@link restSizeChannel} when a non-streaming exchange completes. */
+export interface RestSizeMessage {
+  method: HttpMethod;
+  host: string;
+  requestBytes: number;
+  responseBytes: number;
+}
+
+// Diagnostics channels, like Node's own http.client.*: the metrics module listens without the transport knowing it.
+export const restRetryChannel = dc.channel('kubescaffold.rest.retry');
+export const restSizeChannel = dc.channel('kubescaffold.rest.size');
+
+// The longest Retry-After we honour; a server asking for more gets its answer passed to the caller instead.
+const MAX_RETRY_AFTER_S = 60;
+
+// Bytes of the request body each response answered, for restSizeChannel.
+const requestSizes = new WeakMap<IncomingMessage, number>();
 
 type TlsMaterial = Pick<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
 
@@ -66,6 +99,7 @@ export class HttpTransport {
   private readonly isHttps: boolean;
   private readonly dynamicCredentials: boolean;
   private readonly opts: Required<TransportOptions>;
+  private readonly host: string;
   private agent: http.Agent | undefined;
   private tlsKey = '';
   private credentials: Credentials | undefined;
@@ -81,12 +115,14 @@ export class HttpTransport {
     this.server = new URL(cluster.server);
     this.basePath = this.server.pathname.replace(/\/+$/, '');
     this.isHttps = this.server.protocol === 'https:';
+    this.host = this.server.host || this.server.hostname;
     const user = kc.getCurrentUser();
     this.dynamicCredentials = Boolean(user?.exec || user?.authProvider);
     this.opts = {
       userAgent: opts.userAgent ?? `kubescaffold/${process.version}`,
       requestIdleTimeoutMs: opts.requestIdleTimeoutMs ?? 60_000,
       credentialRefreshMs: opts.credentialRefreshMs ?? 30_000,
+      maxRetries: opts.maxRetries ?? 10,
     };
   }
 
@@ -99,7 +135,13 @@ export class HttpTransport {
   /** Sends a request and returns the body as text; non-2xx answers throw ApiError. */
   async requestText(req: HttpRequest): Promise<string> {
     const res = await this.exchange(req);
-    const text = await readBody(res);
+    const body = await readBody(res);
+    if (restSizeChannel.hasSubscribers) {
+      const requestBytes = requestSizes.get(res) ?? 0;
+      const msg: RestSizeMessage = { method: req.method, host: this.host, requestBytes, responseBytes: body.length };
+      restSizeChannel.publish(msg);
+    }
+    const text = body.toString('utf8');
     const code = res.statusCode ?? 0;
     if (code < 200 || code >= 300) throw ApiError.fromResponse(code, text, req.method, req.path);
     return text;
@@ -110,7 +152,7 @@ export class HttpTransport {
     const res = await this.exchange(req);
     const code = res.statusCode ?? 0;
     if (code < 200 || code >= 300) {
-      const text = await readBody(res);
+      const text = (await readBody(res)).toString('utf8');
       throw ApiError.fromResponse(code, text, req.method, req.path);
     }
     return res;
@@ -123,8 +165,25 @@ export class HttpTransport {
     this.agent = undefined;
   }
 
-  // An expired token from an exec plugin or auth provider gets one refresh and one retry.
+  // client-go's retry rule: a 429 or 5xx answer with Retry-After is sent again after that many seconds, whatever the
+  // verb (the server did not act on it), up to maxRetries times. API Priority and Fairness answers 429 this way.
   private async exchange(req: HttpRequest): Promise<IncomingMessage> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.sendAuthenticated(req);
+      const code = res.statusCode ?? 0;
+      const wait = code === 429 || code >= 500 ? retryAfterSeconds(res) : undefined;
+      if (wait === undefined || attempt >= this.opts.maxRetries) return res;
+      res.resume();
+      if (restRetryChannel.hasSubscribers) {
+        const msg: RestRetryMessage = { method: req.method, host: this.host, code };
+        restRetryChannel.publish(msg);
+      }
+      await sleep(wait * 1000, req.signal);
+    }
+  }
+
+  // An expired token from an exec plugin or auth provider gets one refresh and one retry.
+  private async sendAuthenticated(req: HttpRequest): Promise<IncomingMessage> {
     const res = await this.send(req);
     if (res.statusCode !== 401 || !this.dynamicCredentials) return res;
     res.resume();
@@ -156,10 +215,12 @@ export class HttpTransport {
       'User-Agent': this.opts.userAgent,
     };
     let body: string | undefined;
+    let bodyBytes = 0;
     if (req.body !== undefined) {
       body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      bodyBytes = Buffer.byteLength(body);
       headers['Content-Type'] = req.contentType ?? 'application/json';
-      headers['Content-Length'] = String(Buffer.byteLength(body));
+      headers['Content-Length'] = String(bodyBytes);
     }
     const path = this.basePath + req.path + encodeQuery(req.query);
     const idle = req.idleTimeoutMs ?? this.opts.requestIdleTimeoutMs;
@@ -184,6 +245,7 @@ export class HttpTransport {
       if (idle > 0) r.setTimeout(idle, () => fail(new IdleTimeoutError(idle)));
       r.once('response', (res) => {
         response = res;
+        if (bodyBytes > 0) requestSizes.set(res, bodyBytes);
         // The abort listener stays until the body is consumed or the stream ends.
         res.once('close', cleanup);
         resolve(res);
@@ -260,8 +322,31 @@ export function encodeQuery(query: Record<string, QueryValue> | undefined): stri
   return out;
 }
 
-async function readBody(res: IncomingMessage): Promise<string> {
+async function readBody(res: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of res) chunks.push(chunk as Buffer);
-  return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+/** Retry-After as whole seconds (client-go reads only that form); undefined when absent, malformed or too long. */
+function retryAfterSeconds(res: IncomingMessage): number | undefined {
+  const v = res.headers['retry-after'];
+  if (v === undefined || !/^\d+$/.test(v.trim())) return undefined;
+  const s = Number(v.trim());
+  return s <= MAX_RETRY_AFTER_S ? s : undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(abortError(signal!));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -125,6 +125,9 @@ describe('manager servers on a real control plane', () => {
       expect(body).toMatch(/rest_client_requests_total\{code="200",method="GET",host="127.0.0.1:\d+"\} [1-9]/);
       expect(body).toMatch(/rest_client_requests_total\{code="201",method="POST",host="127.0.0.1:\d+"\} [1-9]/);
       expect(body).toMatch(/rest_client_request_duration_seconds_count\{verb="PUT",host="127.0.0.1:\d+"\} [1-9]/);
+      expect(body).toMatch(/rest_client_request_size_bytes_count\{verb="POST",host="127.0.0.1:\d+"\} [1-9]/);
+      expect(body).toMatch(/rest_client_response_size_bytes_sum\{verb="GET",host="127.0.0.1:\d+"\} [1-9]/);
+      expect(body).toContain('# TYPE rest_client_request_retries_total counter');
     } finally {
       ac.abort();
       await done;

@@ -1,3 +1,4 @@
+import type { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -11,7 +12,12 @@ import {
   isGone,
   isInternalError,
   isNotFound,
+  isTooManyRequests,
   newClient,
+  restRetryChannel,
+  restSizeChannel,
+  type RestRetryMessage,
+  type RestSizeMessage,
   type KubeObject,
   type WatchEvent,
 } from '../../../src/runtime/rest/index.js';
@@ -24,10 +30,12 @@ const Widgets = defineResource<Widget>({ group: 'example.com', version: 'v1', ki
 
 let server: FakeServer;
 let client: RestClient;
+let kubeconfig: KubeConfig;
 
 beforeEach(async () => {
   server = new FakeServer();
-  client = newClient(await server.start());
+  kubeconfig = await server.start();
+  client = newClient(kubeconfig);
 });
 afterEach(async () => {
   client.close();
@@ -256,5 +264,78 @@ describe('RestClient transport', () => {
     const p = client.get(Widgets, { namespace: 'ns', name: 'a' }, { signal: ac.signal });
     setTimeout(() => ac.abort(), 10);
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('sends a request again after Retry-After on 429 and 5xx, whatever the verb, and reports each retry', async () => {
+    const answers = [
+      [429, '0'],
+      [503, '0'],
+      [201, undefined],
+    ] as const;
+    let n = 0;
+    server.handler = (_req, res) => {
+      const [code, after] = answers[n++]!;
+      if (after !== undefined) res.setHeader('Retry-After', after);
+      json(res, code, code === 201 ? { metadata: { name: 'a' } } : { kind: 'Status', code });
+    };
+    const retries: RestRetryMessage[] = [];
+    const onRetry = (m: unknown): void => void retries.push(m as RestRetryMessage);
+    restRetryChannel.subscribe(onRetry);
+    try {
+      const created = await client.create(Widgets, { metadata: { name: 'a', namespace: 'ns' } });
+      expect(created.metadata?.name).toBe('a');
+    } finally {
+      restRetryChannel.unsubscribe(onRetry);
+    }
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+    expect(retries.map((r) => [r.method, r.code])).toEqual([
+      ['POST', 429],
+      ['POST', 503],
+    ]);
+    expect(retries[0]!.host).toMatch(/^127\.0\.0\.1:\d+$/);
+  });
+
+  it('passes a 429 without Retry-After straight to the caller', async () => {
+    server.handler = (_req, res) => json(res, 429, { kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'slow down' });
+    await expect(client.get(Widgets, { namespace: 'ns', name: 'a' })).rejects.toSatisfy(isTooManyRequests);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops after maxRetries and returns the last answer', async () => {
+    client.close();
+    client = newClient(kubeconfig, { maxRetries: 2 });
+    server.handler = (_req, res) => {
+      res.setHeader('Retry-After', '0');
+      json(res, 500, { kind: 'Status', code: 500, reason: 'InternalError', message: 'boom' });
+    };
+    await expect(client.get(Widgets, { namespace: 'ns', name: 'a' })).rejects.toSatisfy(isInternalError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up waiting for Retry-After when its signal aborts', async () => {
+    server.handler = (_req, res) => {
+      res.setHeader('Retry-After', '30');
+      json(res, 429, { kind: 'Status', code: 429 });
+    };
+    const ac = new AbortController();
+    const p = client.get(Widgets, { namespace: 'ns', name: 'a' }, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports request and response sizes of completed exchanges', async () => {
+    server.handler = (_req, res) => json(res, 201, { metadata: { name: 'a' }, spec: { size: 3 } });
+    const sizes: RestSizeMessage[] = [];
+    const onSize = (m: unknown): void => void sizes.push(m as RestSizeMessage);
+    restSizeChannel.subscribe(onSize);
+    try {
+      await client.create(Widgets, { metadata: { name: 'a', namespace: 'ns' }, spec: { size: 3 } });
+    } finally {
+      restSizeChannel.unsubscribe(onSize);
+    }
+    expect(sizes).toHaveLength(1);
+    expect(sizes[0]).toMatchObject({ method: 'POST', requestBytes: Buffer.byteLength(server.requests[0]!.body) });
+    expect(sizes[0]!.responseBytes).toBe(JSON.stringify({ metadata: { name: 'a' }, spec: { size: 3 } }).length);
   });
 });
