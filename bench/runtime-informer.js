@@ -17,6 +17,7 @@
 // managedFields; the strip variant is also compared against the JSON without them). Best of RUNS runs (default 2).
 // Usage: npm run build && node bench/runtime-informer.js
 //        SIZES=10000 RUNS=1 node bench/runtime-informer.js        IMPLS='ours,client-go dynamic' to pick
+//        CHILD_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the TypeScript implementations
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
@@ -63,7 +64,8 @@ function runImpl(impl, kubeconfig) {
     if (impl.endsWith('LIST')) env.KUBE_FEATURE_WatchListClient = 'false';
     out = execFileSync(goBinary('informer'), ['-kubeconfig', kubeconfig, '-namespace', NAMESPACE, '-mode', mode], { ...opts, env });
   } else {
-    out = execFileSync(process.execPath, ['--expose-gc', child, impl, kubeconfig, NAMESPACE], opts);
+    const flags = (process.env.CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    out = execFileSync(process.execPath, ['--expose-gc', ...flags, child, impl, kubeconfig, NAMESPACE], opts);
   }
   const r = JSON.parse(out.trim().split('\n').pop());
   return { ...r, impl };

@@ -5,6 +5,7 @@
 // (microseconds since the epoch) is new, record now - sent as an event-to-reconcile latency; then, unless status
 // already holds {token, observedGeneration, stamp}, merge-patch status to it.
 import { createInterface } from 'node:readline';
+import { writeHeapSnapshot } from 'node:v8';
 import * as k8s from '@kubernetes/client-node';
 import { SENT_ANNOTATION, THING, importRuntime } from './runtime-lib.js';
 
@@ -119,6 +120,12 @@ createInterface({ input: process.stdin })
       case 'stop':
         ac.abort();
         break;
+      default:
+        // "snapshot <file>": a V8 heap snapshot for bench/runtime-heapdiff.js.
+        if (line.startsWith('snapshot ')) {
+          globalThis.gc();
+          emit({ type: 'snapshot', path: writeHeapSnapshot(line.slice('snapshot '.length).trim()) });
+        }
     }
   })
   .on('close', () => ac.abort());

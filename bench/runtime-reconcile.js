@@ -20,7 +20,11 @@
 //    half's slope, extrapolated over the whole run, under 5% of the mean heap), plus latency under churn.
 // Usage: npm run build && node bench/runtime-reconcile.js
 //        SIZES=1000 WORKERS=1 DURATION=30m node bench/runtime-reconcile.js
+//        HEAP_SNAPSHOTS=<dir>: our peer also writes V8 heap snapshots at the churn's midpoint and end, for
+//        node bench/runtime-heapdiff.js <dir>/ours-mid.heapsnapshot <dir>/ours-end.heapsnapshot
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
@@ -39,7 +43,7 @@ import {
   thing,
 } from './runtime-lib.js';
 
-const SIZES = (process.env.SIZES ?? '1000,10000').split(',').map(Number);
+const SIZES = (process.env.SIZES ?? '1000,10000').split(',').filter((x) => x.trim() !== '' && x.trim() !== '0').map(Number);
 const WORKERS = (process.env.WORKERS ?? '1,4').split(',').map(Number);
 const LAT_SAMPLES = Number(process.env.LAT_SAMPLES ?? 400);
 const LAT_RATE = Number(process.env.LAT_RATE ?? 20);
@@ -48,6 +52,7 @@ const CHURN_UPDATES = Number(process.env.CHURN_UPDATES ?? 10);
 const CHURN_REPLACES = Number(process.env.CHURN_REPLACES ?? 2);
 const DURATION_MS = parseDuration(process.env.DURATION ?? '2m');
 const SAMPLE_EVERY_MS = Number(process.env.SAMPLE_EVERY_MS ?? 10_000);
+const HEAP_SNAPSHOTS = process.env.HEAP_SNAPSHOTS ? resolve(process.env.HEAP_SNAPSHOTS) : '';
 const PEERS = ['ours', 'controller-runtime'];
 const child = fileURLToPath(new URL('./runtime-reconcile-child.js', import.meta.url));
 
@@ -97,7 +102,7 @@ class Peer {
   }
 
   ask(cmd) {
-    const reply = this.next(cmd, 60_000);
+    const reply = this.next(cmd.split(' ')[0], 120_000);
     this.proc.stdin.write(`${cmd}\n`);
     return reply;
   }
@@ -224,6 +229,14 @@ try {
     }
   }
 
+  if (tput.length > 0) report(tput, lat);
+  if (DURATION_MS > 0) await churn();
+} finally {
+  client.close();
+  await cp.stop();
+}
+
+function report(tput, lat) {
   console.log('\nthroughput: one status patch per object, from the first reconcile to the last object patched; "reconciles then"');
   console.log('counts the reconciles run by then; "settled" is the last reconcile before 2 s of quiet (each patch brings one no-op reconcile);');
   console.log('CPU is the peer process\'s user + system time from its start until settled, per object');
@@ -280,14 +293,11 @@ try {
       `p99 under 50 ms (worst ${worstP99.toFixed(1)} ms; after the PATCH response ${worstAfter.toFixed(1)} ms): ${worstP99 < 50 ? 'met' : 'NOT met'}`,
   );
 
-  if (DURATION_MS > 0) await churn();
-} finally {
-  client.close();
-  await cp.stop();
 }
 
 async function churn() {
   const namespaces = { ours: 'churn-ours', 'controller-runtime': 'churn-go' };
+  if (HEAP_SNAPSHOTS) mkdirSync(HEAP_SNAPSHOTS, { recursive: true });
   for (const ns of Object.values(namespaces)) {
     await client.create(rt.Namespaces, { metadata: { name: ns } });
     await createThings(client, Things, ns, 0, CHURN_OBJECTS, { prefix: 'churn' });
@@ -324,8 +334,13 @@ async function churn() {
     let nextSample = start;
     let updatesDue = 0;
     let replacesDue = 0;
+    let midSnapshot = !HEAP_SNAPSHOTS;
     for (let tick = 0; ; tick++) {
       const now = performance.now();
+      if (!midSnapshot && now - start >= DURATION_MS / 2) {
+        midSnapshot = true;
+        console.log(`  wrote ${(await peers[0].ask(`snapshot ${join(HEAP_SNAPSHOTS, 'ours-mid.heapsnapshot')}`)).path}`);
+      }
       if (now >= nextSample) {
         const tMs = now - start;
         for (const p of peers) {
@@ -361,6 +376,7 @@ async function churn() {
       if (wait > 0) await sleep(wait);
     }
     while (inflight > 0) await sleep(50);
+    if (HEAP_SNAPSHOTS) console.log(`  wrote ${(await peers[0].ask(`snapshot ${join(HEAP_SNAPSHOTS, 'ours-end.heapsnapshot')}`)).path}`);
     await sleep(2000);
     for (const p of peers) lats[p.name] = (await p.ask('latency')).samples;
     console.log(`churn writes: ${writes} (${writeErrors} failed, ${skipped} ticks skipped with over 200 writes in flight); ${loadLine()}`);
