@@ -29,6 +29,7 @@ async function ours({ transform, useWatchList }) {
   const client = rt.newClient(kc);
   const lw = rt.newListWatch(client, res, { namespace });
   const counted = { list: (o) => (lists++, lw.list(o)), watch: (o) => lw.watch(o) };
+  // transform undefined leaves the informer's default (compactObjects without stripping); null turns it off.
   const informer = new rt.SharedIndexInformer(counted, { transform: transform?.(rt), reflector: { useWatchList } });
   const ac = new AbortController();
   const running = informer.run(ac.signal);
@@ -75,6 +76,7 @@ async function parseOnly() {
 
 const impls = {
   ours: () => ours({}),
+  'ours uncompacted': () => ours({ transform: () => null }),
   'ours stripManagedFields': () => ours({ transform: (rt) => rt.stripManagedFields }),
   'ours compactObjects': () => ours({ transform: (rt) => rt.compactObjects() }),
   'ours WatchList': () => ours({ useWatchList: true }),

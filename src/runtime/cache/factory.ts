@@ -21,8 +21,8 @@ export interface SharedInformerFactoryOptions {
   defaultResyncMs?: number;
   /** Scope used when informerFor gives no namespace ('' or unset: all namespaces). */
   namespace?: string;
-  /** Applied to every object before it is cached (e.g. stripManagedFields). */
-  transform?: TransformFunc<KubeObject>;
+  /** Applied to every object before it is cached (e.g. stripManagedFields); unset, each informer's default; null none. */
+  transform?: TransformFunc<KubeObject> | null;
   reflector?: SharedIndexInformerOptions<KubeObject>['reflector'];
   logger?: Logger;
 }
@@ -92,7 +92,7 @@ export class SharedInformerFactory {
     const informer = new SharedIndexInformer<T>(makeLw(scope), {
       name,
       resyncPeriodMs: req.resyncPeriodMs ?? this.opts.defaultResyncMs ?? 0,
-      transform: this.opts.transform as TransformFunc<T> | undefined,
+      transform: this.opts.transform as TransformFunc<T> | null | undefined,
       reflector: this.opts.reflector,
       logger: this.log.withValues({ informer: name }),
     });

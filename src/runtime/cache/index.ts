@@ -53,8 +53,11 @@ export { waitForCacheSync } from './wait.js';
 export {
   chainTransforms,
   compactObjects,
+  newManagedFieldsSharer,
   newStringInterner,
   stripManagedFields,
+  type CompactObjectsOptions,
+  type ManagedFieldsSharerOptions,
   type StringInternerOptions,
 } from './transforms.js';
 export { FIFO } from './fifo.js';

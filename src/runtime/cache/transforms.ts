@@ -48,6 +48,8 @@ export function newStringInterner<T extends KubeObject>(opts: StringInternerOpti
     return s;
   };
   const visit = (o: Record<string, unknown> | unknown[]): void => {
+    // Frozen trees are shared already (newManagedFieldsSharer) and cannot take the interned copies.
+    if (Object.isFrozen(o)) return;
     if (Array.isArray(o)) {
       for (let i = 0; i < o.length; i++) {
         const v = o[i];
@@ -71,7 +73,61 @@ export function newStringInterner<T extends KubeObject>(opts: StringInternerOpti
   };
 }
 
-/** stripManagedFields, then string interning: the smallest cache for full objects. */
-export function compactObjects<T extends KubeObject>(opts: StringInternerOptions = {}): TransformFunc<T> {
-  return chainTransforms<T>(stripManagedFields, newStringInterner<T>(opts));
+export interface ManagedFieldsSharerOptions {
+  /** The table of distinct field sets is emptied when it grows past this many. Default 4,096. */
+  maxEntries?: number;
+}
+
+/**
+ * A transform that makes equal metadata.managedFields[].fieldsV1 trees share one deep-frozen copy. Those trees are
+ * made of many empty objects (`"f:name": {}`), so as parsed they take about as much heap as the rest of the object,
+ * yet objects written by the same managers have the same field sets. Lossless: the object reads and serializes as
+ * served; a cached object must not be mutated anyway, and writing into a shared tree throws instead of changing
+ * other objects.
+ */
+export function newManagedFieldsSharer<T extends KubeObject>(opts: ManagedFieldsSharerOptions = {}): TransformFunc<T> {
+  const maxEntries = opts.maxEntries ?? 4096;
+  const trees = new Map<string, unknown>();
+  return (obj) => {
+    const entries = obj.metadata?.managedFields;
+    if (!Array.isArray(entries)) return obj;
+    for (const e of entries) {
+      const tree = e.fieldsV1;
+      if (tree === null || typeof tree !== 'object' || Object.isFrozen(tree)) continue;
+      const key = JSON.stringify(tree);
+      let shared = trees.get(key);
+      if (shared === undefined) {
+        if (trees.size >= maxEntries) trees.clear();
+        shared = deepFreeze(tree);
+        trees.set(key, shared);
+      }
+      e.fieldsV1 = shared as typeof tree;
+    }
+    return obj;
+  };
+}
+
+function deepFreeze<V>(v: V): V {
+  if (v !== null && typeof v === 'object') {
+    for (const k in v) deepFreeze((v as Record<string, unknown>)[k]);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+export interface CompactObjectsOptions extends StringInternerOptions {
+  /**
+   * Drop metadata.managedFields (default true). When false they are kept, their field sets shared between
+   * objects (newManagedFieldsSharer), so the cached objects stay exactly as served.
+   */
+  stripManagedFields?: boolean;
+}
+
+/**
+ * The smallest cache: stripManagedFields (or, with stripManagedFields false, shared field sets), then string
+ * interning. Each call makes its own tables; an informer factory shares one transform between its informers.
+ */
+export function compactObjects<T extends KubeObject>(opts: CompactObjectsOptions = {}): TransformFunc<T> {
+  const first = (opts.stripManagedFields ?? true) ? stripManagedFields<T> : newManagedFieldsSharer<T>();
+  return chainTransforms<T>(first, newStringInterner<T>(opts));
 }

@@ -2,7 +2,7 @@ import { log as rootLog, type Logger } from '../log/index.js';
 import {
   NAMESPACE_INDEX,
   SharedInformerFactory,
-  stripManagedFields,
+  compactObjects,
   waitForCacheSync,
   type IndexFunc,
   type ListerWatcherFactory,
@@ -23,7 +23,10 @@ export interface InformerCacheOptions {
   namespaces?: string[];
   /** Informer resync period (ms); 0 none. */
   resyncPeriodMs?: number;
-  /** Drop metadata.managedFields before caching. Default true. */
+  /**
+   * Drop metadata.managedFields before caching (default true). Either way the cached objects share equal strings
+   * and, when kept, equal managed field sets (compactObjects).
+   */
   stripManagedFields?: boolean;
   /**
    * How long a read waits for its kind's first list before failing (ms), so a kind that can never sync (CRD not
@@ -101,7 +104,7 @@ export class InformerCache {
     this.namespaces = ns && ns.length > 0 ? [...new Set(ns)] : undefined;
     this.factory = new SharedInformerFactory(opts.client, {
       defaultResyncMs: opts.resyncPeriodMs ?? 0,
-      ...((opts.stripManagedFields ?? true) ? { transform: stripManagedFields } : {}),
+      transform: compactObjects({ stripManagedFields: opts.stripManagedFields ?? true }),
       logger: this.log,
     });
   }

@@ -180,6 +180,30 @@ describe('SharedIndexInformer', () => {
     expect(inf.getStore().getByKey('ns/a')!.metadata!.managedFields).toBeUndefined();
   });
 
+  it('by default keeps managedFields as served, with equal field sets shared; transform null caches them as parsed', async () => {
+    const fields = () => [{ manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:spec': { 'f:size': {} } } }];
+    const cached = async (opts: SharedIndexInformerOptions<Obj>): Promise<[Obj, Obj]> => {
+      ac = new AbortController();
+      const api = new FakeApi();
+      for (const n of ['a', 'b']) {
+        api.create(n);
+        api.objects.get(`ns/${n}`)!.metadata!.managedFields = fields();
+      }
+      const inf = informer(api, opts);
+      run(inf);
+      await waitForCacheSync(ac.signal, () => inf.hasSynced());
+      const store = inf.getStore();
+      return [store.getByKey('ns/a')!, store.getByKey('ns/b')!];
+    };
+    const [a, b] = await cached({});
+    expect(a.metadata!.managedFields).toEqual(fields());
+    expect(b.metadata!.managedFields![0]!.fieldsV1).toBe(a.metadata!.managedFields![0]!.fieldsV1);
+    ac.abort();
+    const [c, d] = await cached({ transform: null });
+    expect(d.metadata!.managedFields![0]!.fieldsV1).not.toBe(c.metadata!.managedFields![0]!.fieldsV1);
+    expect(Object.isFrozen(c.metadata!.managedFields![0]!.fieldsV1)).toBe(false);
+  });
+
   it('stops every loop when its signal aborts and calls no handler afterwards', async () => {
     ac = new AbortController();
     const api = new FakeApi();
