@@ -4,4 +4,3 @@ export { planManifests, type ManifestsOptions, type ManifestsResult, type Output
 export { planResources, RESOURCES_FILE, type GenerateOptions } from './resources.js';
 export { watchManifests, type WatchOptions } from './watch.js';
 export { writeChanged, type GeneratedFile } from './write.js';
-export { toYamlDocument, toYamlFile, compareYamlKeys } from './yaml.js';

@@ -12,7 +12,7 @@ import { DiagnosticBag, DiagnosticsError } from '../markers/diagnostics.js';
 import { expandPaths, SourceProgram, type Package } from '../markers/program.js';
 import { generateRoles } from '../rbac/index.js';
 import { generateWebhookConfigurations } from '../webhook/index.js';
-import { toYamlFile } from './yaml.js';
+import { toYamlFile } from '../yaml/index.js';
 
 export interface ManifestsOptions {
   /** The project root (where PROJECT is); relative paths below are relative to it. */
@@ -65,7 +65,8 @@ export function planManifests(opts: ManifestsOptions, program = new SourceProgra
   for (const crd of crds) {
     let content = cache?.rendered.get(crd);
     if (content === undefined) {
-      content = toYamlFile([crd]);
+      // named-type schemas are shared between CRDs and runs, and never change once built
+      content = toYamlFile([crd], '', { replaySharedObjects: true });
       cache?.rendered.set(crd, content);
     }
     files.push({ path: join(crdDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`), content });

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planManifests } from '../../src/generate/manifests.js';
-import { toYamlDocument } from '../../src/generate/yaml.js';
+import { toYamlDocument } from '../../src/yaml/index.js';
 import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/builtin/controller-gen.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { newImageValue, splitImage } from '../../src/kustomize/transform/images.js';
 import { applyJsonPatch, decodeJsonPatch } from '../../src/kustomize/transform/jsonpatch.js';
 import { parseLabelSelector } from '../../src/kustomize/transform/select.js';
-import { goYamlKeyLess, toKustomizeYaml } from '../../src/kustomize/output.js';
+import { resourcesToYaml } from '../../src/kustomize/output.js';
 import { goTimestamp } from '../../src/kustomize/yaml.js';
+import { compareYamlKeys } from '../../src/yaml/index.js';
 
 describe('label selectors', () => {
   const labels = { app: 'web', tier: 'backend', version: '3' };
@@ -76,15 +77,19 @@ describe('output as kustomize prints it', () => {
   it('orders keys as go-yaml v2 does', () => {
     const keys = ['b10', 'b9', 'a', 'B', '_x', 'a1', 'a01'];
     // What kubectl kustomize printed for these keys: other characters before letters, digit runs by value.
-    expect([...keys].sort((x, y) => (goYamlKeyLess(x, y) ? -1 : goYamlKeyLess(y, x) ? 1 : 0))).toEqual(['_x', 'B', 'a', 'a1', 'a01', 'b9', 'b10']);
+    expect([...keys].sort(compareYamlKeys)).toEqual(['_x', 'B', 'a', 'a1', 'a01', 'b9', 'b10']);
   });
 
   it('quotes what YAML 1.1 would read as another type, and folds long lines', () => {
     // Both as kubectl kustomize prints them: a line breaks at the first space past column 80.
-    expect(toKustomizeYaml({ a: 'yes', b: '8080', c: '', d: 'plain', e: Array(20).fill('word').join(' ') })).toBe(
+    expect(resourcesToYaml([{ a: 'yes', b: '8080', c: '', d: 'plain', e: Array(20).fill('word').join(' ') }])).toBe(
       `a: "yes"\nb: "8080"\nc: ""\nd: plain\ne: ${Array(16).fill('word').join(' ')}\n  word word word word\n`,
     );
-    expect(toKustomizeYaml({ l: ['- a', ['x'], {}], m: 'one\ntwo\n' })).toBe("l:\n- '- a'\n- - x\n- {}\nm: |\n  one\n  two\n");
+    expect(resourcesToYaml([{ l: ['- a', ['x'], {}], m: 'one\ntwo\n' }])).toBe("l:\n- '- a'\n- - x\n- {}\nm: |\n  one\n  two\n");
+  });
+
+  it('separates documents with ---, with none before the first', () => {
+    expect(resourcesToYaml([{ a: 1 }, { b: [] }])).toBe('a: 1\n---\nb: []\n');
   });
 
   it('prints plain timestamps as Go does', () => {

@@ -1,0 +1,339 @@
+/**
+ * libyaml's block emitter as gopkg.in/yaml.v2 carries it (emitterc.go), cut down to what JSON data needs: scalar
+ * analysis, the choice among plain, single-quoted, double-quoted and literal styles, and writing with yaml.v2's
+ * column tracking, so that long lines fold where yaml.v2 folds them (the first space past column 80).
+ */
+
+export const BEST_INDENT = 2;
+const BEST_WIDTH = 80;
+
+export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal';
+
+const isBreak = (c: string | undefined): boolean => c === '\n' || c === '\r' || c === '\u0085' || c === '\u2028' || c === '\u2029';
+const isSpace = (c: string | undefined): boolean => c === ' ';
+const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
+const isBlankz = (c: string | undefined): boolean => c === undefined || isBlank(c) || isBreak(c) || c === '\0';
+
+/** yaml.v2's is_printable: it leaves out U+0085 and everything beyond the BMP (emoji get escaped). */
+function isPrintable(c: string): boolean {
+  const v = c.codePointAt(0)!;
+  return v === 0x0a || (v >= 0x20 && v <= 0x7e) || (v >= 0xa0 && v <= 0xd7ff) || (v >= 0xe000 && v <= 0xfffd && v !== 0xfeff);
+}
+
+/** What yaml_emitter_analyze_scalar finds out about a scalar, for block context. */
+export interface ScalarAnalysis {
+  multiline: boolean;
+  blockPlain: boolean;
+  singleQuoted: boolean;
+  block: boolean;
+}
+
+export function analyzeScalar(value: string): ScalarAnalysis {
+  if (value === '') return { multiline: false, blockPlain: true, singleQuoted: true, block: false };
+  // Indexing code units is enough (and faster) unless there are surrogate pairs.
+  const chars = /[\ud800-\udfff]/.test(value) ? [...value] : value;
+  let blockIndicators = value.startsWith('---') || value.startsWith('...');
+  let lineBreaks = false;
+  let special = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let precededByWhitespace = true;
+  let previousSpace = false;
+  let previousBreak = false;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] as string;
+    // is_blank, not is_blankz: a following line break does not count here
+    const followedByWhitespace = i + 1 >= chars.length || isBlank(chars[i + 1]);
+    if (i === 0) {
+      if ('#,[]{}&*!|>\'"%@`'.includes(c)) blockIndicators = true;
+      else if ((c === '?' || c === ':') && followedByWhitespace) blockIndicators = true;
+      else if (c === '-' && followedByWhitespace) blockIndicators = true;
+    } else if (c === ':' && followedByWhitespace) blockIndicators = true;
+    else if (c === '#' && precededByWhitespace) blockIndicators = true;
+    if (!isPrintable(c)) special = true;
+    if (isSpace(c)) {
+      if (i === 0) leadingSpace = true;
+      if (i === chars.length - 1) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak(c)) {
+      lineBreaks = true;
+      if (i === 0) leadingBreak = true;
+      if (i === chars.length - 1) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isBlankz(c);
+  }
+  const a: ScalarAnalysis = { multiline: lineBreaks, blockPlain: true, singleQuoted: true, block: true };
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.blockPlain = false;
+  if (trailingSpace) a.block = false;
+  if (breakSpace) {
+    a.blockPlain = false;
+    a.singleQuoted = false;
+  }
+  if (spaceBreak || special) {
+    a.blockPlain = false;
+    a.singleQuoted = false;
+    a.block = false;
+  }
+  if (lineBreaks || blockIndicators) a.blockPlain = false;
+  return a;
+}
+
+/** yaml_emitter_select_scalar_style: the style asked for, given up for the next one where the text forbids it. */
+function selectStyle(value: string, requested: ScalarStyle, simpleKey: boolean, a: ScalarAnalysis): ScalarStyle {
+  let style = requested;
+  if (simpleKey && a.multiline) style = 'double';
+  if (style === 'plain' && (!a.blockPlain || (value === '' && simpleKey))) style = 'single';
+  if (style === 'single' && !a.singleQuoted) style = 'double';
+  if (style === 'literal' && (!a.block || simpleKey)) style = 'double';
+  return style;
+}
+
+/** Number of code points (yaml.v2 counts columns in characters). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
+
+const ESCAPES: Record<string, string> = {
+  '\0': '0',
+  '\x07': 'a',
+  '\b': 'b',
+  '\t': 't',
+  '\n': 'n',
+  '\v': 'v',
+  '\f': 'f',
+  '\r': 'r',
+  '\x1b': 'e',
+  '"': '"',
+  '\\': '\\',
+  '\u0085': 'N',
+  '\u00a0': '_',
+  '\u2028': 'L',
+  '\u2029': 'P',
+};
+
+/** Output written by the Writer from some point on, with the Writer's state at its end. */
+export interface Written {
+  text: string;
+  column: number;
+  whitespace: boolean;
+  indention: boolean;
+}
+
+/** The emitter's output and the state its layout decisions read: column, and whether the line is still blank. */
+export class Writer {
+  private chunks: string[] = [];
+  private column = 0;
+  private whitespace = true;
+  private indention = true;
+
+  text(): string {
+    return this.chunks.join('');
+  }
+
+  mark(): number {
+    return this.chunks.length;
+  }
+
+  since(mark: number): Written {
+    return { text: this.chunks.slice(mark).join(''), column: this.column, whitespace: this.whitespace, indention: this.indention };
+  }
+
+  replay(w: Written): void {
+    this.chunks.push(w.text);
+    this.column = w.column;
+    this.whitespace = w.whitespace;
+    this.indention = w.indention;
+  }
+
+  private put(s: string): void {
+    this.chunks.push(s);
+    this.column += codePoints(s);
+  }
+
+  private putBreak(): void {
+    this.chunks.push('\n');
+    this.column = 0;
+  }
+
+  /** write_break: a line feed is written as such, any other break character (U+2028...) is copied as it is. */
+  private writeBreak(c: string): void {
+    this.chunks.push(c);
+    this.column = 0;
+  }
+
+  /** yaml_emitter_write_indent: to column `indent`, on a new line unless this one is still blank up to there. */
+  indent(indent: number): void {
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
+    while (this.column < indent) this.put(' ');
+    this.whitespace = true;
+    this.indention = true;
+  }
+
+  indicator(ind: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
+    if (needWhitespace && !this.whitespace) this.put(' ');
+    this.put(ind);
+    this.whitespace = isWhitespace;
+    this.indention = this.indention && isIndention;
+  }
+
+  /** A plain scalar that needs no analysis: null, a boolean or a number. */
+  word(text: string): void {
+    if (!this.whitespace) this.put(' ');
+    this.put(text);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  /** A string in the style yaml.v2 settles on; `indent` is where continuation lines start. */
+  scalar(value: string, requested: ScalarStyle, indent: number, simpleKey: boolean, analysis = analyzeScalar(value)): void {
+    const allowBreaks = !simpleKey;
+    switch (selectStyle(value, requested, simpleKey, analysis)) {
+      case 'plain':
+        this.plain(value, indent, allowBreaks);
+        break;
+      case 'single':
+        this.singleQuoted(value, indent, allowBreaks);
+        break;
+      case 'double':
+        this.doubleQuoted(value, indent, allowBreaks);
+        break;
+      case 'literal':
+        this.literal(value, indent);
+        break;
+    }
+  }
+
+  // A plain scalar has no line breaks (analysis rules them out), so it is written a word at a time.
+  private plain(value: string, indent: number, allowBreaks: boolean): void {
+    if (!this.whitespace) this.put(' ');
+    let spaces = false;
+    let i = 0;
+    while (i < value.length) {
+      if (value.charCodeAt(i) === 32) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && value.charCodeAt(i + 1) !== 32) this.indent(indent);
+        else this.put(' ');
+        spaces = true;
+        i++;
+        continue;
+      }
+      let j = value.indexOf(' ', i);
+      if (j < 0) j = value.length;
+      this.put(value.slice(i, j));
+      this.indention = false;
+      spaces = false;
+      i = j;
+    }
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private singleQuoted(value: string, indent: number, allowBreaks: boolean): void {
+    this.indicator("'", true, false, false);
+    const chars = [...value];
+    let spaces = false;
+    let breaks = false;
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i] as string;
+      if (isSpace(c)) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < chars.length - 1 && !isSpace(chars[i + 1])) this.indent(indent);
+        else this.put(c);
+        spaces = true;
+      } else if (isBreak(c)) {
+        if (!breaks && c === '\n') this.putBreak();
+        this.writeBreak(c);
+        this.indention = true;
+        breaks = true;
+      } else {
+        if (breaks) this.indent(indent);
+        this.put(c === "'" ? "''" : c);
+        this.indention = false;
+        spaces = false;
+        breaks = false;
+      }
+    }
+    this.indicator("'", false, false, false);
+  }
+
+  private doubleQuoted(value: string, indent: number, allowBreaks: boolean): void {
+    this.indicator('"', true, false, false);
+    const chars = [...value];
+    // yaml.v2's is_bom looks at the value's first character, not the current one: after a leading BOM, everything
+    // is escaped.
+    const escapeAll = value.startsWith('\ufeff');
+    let spaces = false;
+    for (let i = 0; i < chars.length; i++) {
+      const c = chars[i] as string;
+      if (escapeAll || !isPrintable(c) || isBreak(c) || c === '"' || c === '\\') {
+        const v = c.codePointAt(0)!;
+        const esc = ESCAPES[c];
+        if (esc !== undefined) this.put(`\\${esc}`);
+        else if (v <= 0xff) this.put(`\\x${v.toString(16).toUpperCase().padStart(2, '0')}`);
+        else if (v <= 0xffff) this.put(`\\u${v.toString(16).toUpperCase().padStart(4, '0')}`);
+        else this.put(`\\U${v.toString(16).toUpperCase().padStart(8, '0')}`);
+        spaces = false;
+      } else if (isSpace(c)) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < chars.length - 1) {
+          this.indent(indent);
+          // an escaped space keeps a run of spaces from being folded away
+          if (isSpace(chars[i + 1])) this.put('\\');
+        } else this.put(c);
+        spaces = true;
+      } else {
+        this.put(c);
+        spaces = false;
+      }
+    }
+    this.indicator('"', false, false, false);
+  }
+
+  private literal(value: string, indent: number): void {
+    this.indicator('|', true, false, false);
+    if (isSpace(value[0]) || isBreak(value[0])) this.indicator(String(BEST_INDENT), false, false, false);
+    // chomping: strip without a final break, keep with more than one
+    const last = value.length - 1;
+    if (!isBreak(value[last])) this.indicator('-', false, false, false);
+    else if (last === 0 || isBreak(value[last - 1])) this.indicator('+', false, false, false);
+    this.putBreak();
+    this.indention = true;
+    this.whitespace = true;
+    let breaks = true;
+    let i = 0;
+    while (i < value.length) {
+      const c = value[i] as string;
+      if (isBreak(c)) {
+        this.writeBreak(c);
+        this.indention = true;
+        breaks = true;
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < value.length && !isBreak(value[j])) j++;
+      if (breaks) this.indent(indent);
+      this.put(value.slice(i, j));
+      this.indention = false;
+      breaks = false;
+      i = j;
+    }
+  }
+}
