@@ -414,6 +414,7 @@ async function churn() {
       const pts = series[p.name];
       const step = Math.max(1, Math.ceil(pts.length / 25));
       console.log(`  ${p.name} heap MiB every ${(SAMPLE_EVERY_MS * step) / 1000} s: ${pts.filter((_, i) => i % step === 0).map((x) => mib(x.bytes)).join(' ')}`);
+      console.log(`  ${p.name} RSS MiB every ${(SAMPLE_EVERY_MS * step) / 1000} s: ${pts.filter((_, i) => i % step === 0).map((x) => mib(x.rss)).join(' ')}`);
     }
   } finally {
     for (const p of peers) await p.stop();

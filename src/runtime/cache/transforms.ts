@@ -23,11 +23,15 @@ export function chainTransforms<T extends KubeObject>(...fns: TransformFunc<T>[]
 export interface StringInternerOptions {
   /** Strings longer than this are left alone (they are rarely repeated). Default 64. */
   maxLength?: number;
-  /** The table is emptied when it grows past this many strings, bounding its memory. Default 50,000. */
+  /**
+   * The table is emptied when it grows past this many strings, bounding its memory (unique strings such as
+   * names accumulate in it as objects come and go). Default 10,000.
+   */
   maxEntries?: number;
 }
 
-// Values under these keys are unique per object: interning them would only fill the table.
+// Values under these keys are unique per object: interning them would only fill the table. metadata.name is too,
+// but `name` elsewhere (ports, env, containers) repeats, so only the object's own is skipped.
 const UNIQUE_KEYS = new Set(['uid', 'resourceVersion']);
 
 /**
@@ -37,7 +41,7 @@ const UNIQUE_KEYS = new Set(['uid', 'resourceVersion']);
  */
 export function newStringInterner<T extends KubeObject>(opts: StringInternerOptions = {}): TransformFunc<T> {
   const maxLength = opts.maxLength ?? 64;
-  const maxEntries = opts.maxEntries ?? 50_000;
+  const maxEntries = opts.maxEntries ?? 10_000;
   const table = new Map<string, string>();
   const intern = (s: string): string => {
     if (s.length > maxLength) return s;
@@ -47,6 +51,7 @@ export function newStringInterner<T extends KubeObject>(opts: StringInternerOpti
     table.set(s, s);
     return s;
   };
+  let ownMeta: unknown;
   const visit = (o: Record<string, unknown> | unknown[]): void => {
     // Frozen trees are shared already (newManagedFieldsSharer) and cannot take the interned copies.
     if (Object.isFrozen(o)) return;
@@ -61,13 +66,14 @@ export function newStringInterner<T extends KubeObject>(opts: StringInternerOpti
     for (const k in o) {
       const v = o[k];
       if (typeof v === 'string') {
-        if (!UNIQUE_KEYS.has(k)) o[k] = intern(v);
+        if (!UNIQUE_KEYS.has(k) && !(k === 'name' && o === ownMeta)) o[k] = intern(v);
       } else if (v !== null && typeof v === 'object') {
         visit(v as Record<string, unknown>);
       }
     }
   };
   return (obj) => {
+    ownMeta = obj.metadata;
     visit(obj as unknown as Record<string, unknown>);
     return obj;
   };
