@@ -88,7 +88,7 @@ export class RestClient implements Client {
   }
 
   private async listRaw<T extends KubeObject>(res: Resource, opts: ListOptions & RequestOptions, accept: string | undefined): Promise<ObjectList<T>> {
-    const list = await this.transport.requestJson<ObjectList<T>>({
+    const list = await this.transport.requestList<ObjectList<T>>({
       method: 'GET',
       path: collectionPath(res, opts.namespace),
       query: listQuery(opts),

@@ -3,6 +3,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './errors.js';
+import { ListDecodeError, ListStreamDecoder } from './list_decoder.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -145,6 +146,42 @@ export class HttpTransport {
     const code = res.statusCode ?? 0;
     if (code < 200 || code >= 300) throw ApiError.fromResponse(code, text, req.method, req.path);
     return text;
+  }
+
+  /**
+   * Sends a request whose answer is a List and parses its items as they arrive (ListStreamDecoder), so a large list
+   * is parsed while the server is still sending it. Non-2xx answers throw ApiError.
+   */
+  async requestList<R extends { items?: unknown[] }>(req: HttpRequest): Promise<R> {
+    const res = await this.exchange(req);
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code >= 300) {
+      const text = (await readBody(res)).toString('utf8');
+      throw ApiError.fromResponse(code, text, req.method, req.path);
+    }
+    const decoder = new ListStreamDecoder();
+    let bytes = 0;
+    let decoded;
+    try {
+      for await (const chunk of res) {
+        bytes += (chunk as Buffer).length;
+        decoder.write(chunk as Buffer);
+      }
+      decoded = decoder.end();
+    } catch (e) {
+      res.destroy();
+      if (e instanceof ListDecodeError || e instanceof SyntaxError) {
+        throw new Error(`${req.method} ${req.path}: ${e.message}`, { cause: e });
+      }
+      throw e;
+    }
+    if (restSizeChannel.hasSubscribers) {
+      const msg: RestSizeMessage = { method: req.method, host: this.host, requestBytes: requestSizes.get(res) ?? 0, responseBytes: bytes };
+      restSizeChannel.publish(msg);
+    }
+    const list = decoded.envelope as R;
+    if (Array.isArray(list.items)) list.items = decoded.items;
+    return list;
   }
 
   /** Opens a streaming request (a watch); the caller consumes and closes the response. Non-2xx throws ApiError. */

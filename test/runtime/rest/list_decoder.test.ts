@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ListDecodeError, ListStreamDecoder } from '../../../src/runtime/rest/list_decoder.js';
+
+/** Decodes `text` fed in the given chunks and returns what a plain JSON.parse + split would. */
+function decode(chunks: Buffer[]): { envelope: Record<string, unknown>; items: unknown[] } {
+  const d = new ListStreamDecoder();
+  for (const c of chunks) d.write(c);
+  return d.end();
+}
+
+function expected(text: string): { envelope: Record<string, unknown>; items: unknown[] } {
+  const doc = JSON.parse(text) as Record<string, unknown>;
+  const items = Array.isArray(doc.items) ? (doc.items as unknown[]) : [];
+  return { envelope: Array.isArray(doc.items) ? { ...doc, items: [] } : doc, items };
+}
+
+/** Every split of the body into two chunks, then runs of fixed-size chunks. */
+function splits(text: string): Buffer[][] {
+  const b = Buffer.from(text);
+  const out: Buffer[][] = [[b]];
+  for (let i = 1; i < b.length; i++) out.push([b.subarray(0, i), b.subarray(i)]);
+  for (const size of [1, 2, 3, 7, 64]) {
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < b.length; i += size) chunks.push(b.subarray(i, i + size));
+    out.push(chunks);
+  }
+  return out;
+}
+
+const tricky = {
+  apiVersion: 'example.com/v1',
+  kind: 'WidgetList',
+  metadata: { resourceVersion: '42', continue: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ', items: ['not', 'the', 'items'] },
+  items: [
+    { metadata: { name: 'a', annotations: { q: 'say "hi" {not [a] bracket}', b: 'back\\slash\\', e: 'end\\\\"' } }, spec: { items: [1, [2, [3]]] } },
+    { metadata: { name: 'ü-ß-日本-😀' }, spec: { s: '\\"', t: '\u2028\n\t', n: -1.5e3, z: null, f: false } },
+    { metadata: { name: 'c' }, data: { items: '{"items":[]}' } },
+  ],
+  after: { ok: true },
+};
+
+describe('ListStreamDecoder', () => {
+  const docs: Record<string, string> = {
+    'tricky strings, nested items keys, multi-byte characters': JSON.stringify(tricky),
+    'pretty-printed': JSON.stringify(tricky, null, 2),
+    'items first': JSON.stringify({ items: [{ a: 1 }, { b: [2] }], kind: 'List' }),
+    'no items': JSON.stringify({ kind: 'List', metadata: {} }),
+    'empty items': '{"kind":"List","items":[],"metadata":{"resourceVersion":"1"}}',
+    'null items': '{"kind":"List","items":null}',
+    'scalar, string and array items': ' { "items" : [ 1 , "x\\"y" , null , [ {"k":"v"} ] , -2.5e-1 , true ] } ',
+    'items is an object': '{"items":{"items":[1]},"x":[{"a":"b"}]}',
+  };
+  for (const [name, text] of Object.entries(docs)) {
+    it(`decodes ${name} the same however the body is split`, () => {
+      const want = expected(text);
+      for (const chunks of splits(text)) expect(decode(chunks)).toEqual(want);
+    });
+  }
+
+  it('parses each item as soon as its last byte arrives', () => {
+    const d = new ListStreamDecoder();
+    d.write(Buffer.from('{"kind":"List","items":[{"a":1},{"b"'));
+    expect(d.items).toEqual([{ a: 1 }]);
+    d.write(Buffer.from(':2}'));
+    expect(d.items).toEqual([{ a: 1 }, { b: 2 }]);
+    d.write(Buffer.from(']}'));
+    expect(d.end().envelope).toEqual({ kind: 'List', items: [] });
+  });
+
+  it('rejects a body that is not a JSON object, or ends early', () => {
+    expect(() => decode([Buffer.from('[1,2]')])).toThrow(ListDecodeError);
+    expect(() => decode([Buffer.from('{"items":[{"a":1}')])).toThrow(/ended inside a JSON value/);
+    expect(() => decode([Buffer.from('{"kind":"List","items":[]')])).toThrow(ListDecodeError);
+    expect(() => decode([Buffer.from('{"kind":List}')])).toThrow(/not JSON/);
+    expect(() => decode([Buffer.from('{"items":[{"a":1}}]}')])).toThrow();
+  });
+});
