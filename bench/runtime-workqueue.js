@@ -126,6 +126,10 @@ for (const pattern of Object.keys(patterns)) {
 }
 console.log('');
 printTable(['pattern', 'queue', 'M cycles/s', 'vs client-go Typed', 'vs client-go RateLimiting', 'vs client-go RL + metrics', 'vs c-r priorityqueue'], rows);
-const goal = find('ours RateLimitingQueue + metrics', 'batch');
-console.log(`\ngoal: over 1M cycles/s for the controller's queue (RateLimitingQueue + metrics, batch): ${(goal / 1e6).toFixed(2)}M ${goal > 1e6 ? 'met' : 'NOT met'}`);
+// The issue's goal counts queue operations; a cycle is three (add, get, done).
+const opsLine = (queue) => {
+  const ops = (find(queue, 'batch') * 3) / 1e6;
+  return `${queue} ${ops.toFixed(2)}M ops/s ${ops > 1 ? 'met' : 'NOT met'}`;
+};
+console.log(`\ngoal: over 1M queue operations per second (batch): ${opsLine('ours RateLimitingQueue')}; with metrics, as controllers run it: ${opsLine('ours RateLimitingQueue + metrics')}`);
 console.log(loadLine());
