@@ -182,6 +182,7 @@ export class WebhookInstaller {
   /** The CRDs, those that convert by webhook copied with their conversion pointed at the local server's /convert. */
   withConversionWebhooks(crds: readonly CustomResourceDefinition[]): CustomResourceDefinition[] {
     const { localServingHost: host, localServingPort: port, localServingCAData: ca } = this.options;
+    const clientConfig = { url: `https://${hostPort(host, port)}/convert`, caBundle: Buffer.from(ca).toString('base64') };
     return crds.map((crd) => {
       if (!this.wantsConversion(crd)) return crd;
       return {
@@ -191,7 +192,7 @@ export class WebhookInstaller {
           conversion: {
             strategy: 'Webhook',
             webhook: {
-              clientConfig: { url: `https://${hostPort(host, port)}/convert`, caBundle: Buffer.from(ca).toString('base64') },
+              clientConfig: { ...clientConfig },
               conversionReviewVersions: ['v1', 'v1beta1'],
             },
           },

@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../rest/errors.js';
 import type { KubeObject, Resource, Status } from '../rest/types.js';
-import { invalidStatus } from './field.js';
+import { invalidStatus, qualifiedKind } from './field.js';
 import { createJsonPatch } from './jsonpatch.js';
 import { webhookPanics } from './metrics.js';
 import type {
@@ -78,14 +78,10 @@ export function responseForError(err: unknown, ctx: { log: AdmissionContext['log
   return denied(errorMessage(err));
 }
 
-function qualifiedKind(res: Resource): string {
-  return res.group ? `${res.kind}.${res.group}` : res.kind;
-}
-
 // The API server sends what the webhook's rules match; anything else is a misconfiguration worth a clear answer.
 function kindMismatch(res: Resource, req: AdmissionRequest): AdmissionResult | undefined {
   if (req.kind?.group === res.group && req.kind?.kind === res.kind) return undefined;
-  const got = req.kind ? (req.kind.group ? `${req.kind.kind}.${req.kind.group}` : req.kind.kind) : 'no kind';
+  const got = req.kind ? qualifiedKind(req.kind) : 'no kind';
   return errored(400, `this webhook handles ${qualifiedKind(res)}, but the request is for ${got}`);
 }
 

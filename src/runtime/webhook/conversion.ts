@@ -3,10 +3,10 @@
  * hub (the storage version): spoke → convertTo → hub → convertFrom → desired spoke. Metadata is the source's (the
  * API server refuses any change but to labels and annotations, which a conversion may make).
  */
-import type { ObjectMeta } from '../rest/types.js';
-import type { KubeObject, Resource } from '../rest/types.js';
+import type { KubeObject, ObjectMeta, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
 import { isPanic } from './admission.js';
+import { qualifiedKind } from './field.js';
 import { HttpError, type WebhookHandler, type WebhookRequestContext } from './handler.js';
 import { conversionWebhookPanics } from './metrics.js';
 import type { Conversion, ConversionRequest, ConversionResponse, ConversionReview } from './types.js';
@@ -35,10 +35,6 @@ export class ConversionError extends Error {
 
 const REVIEW_VERSIONS = new Set(['apiextensions.k8s.io/v1', 'apiextensions.k8s.io/v1beta1']);
 
-function groupKind(group: string, kind: string): string {
-  return group ? `${kind}.${group}` : kind;
-}
-
 /** Keeps the source's metadata; a conversion may only change labels and annotations. */
 function keepMetadata(source: ObjectMeta | undefined, converted: ObjectMeta | undefined): ObjectMeta | undefined {
   if (!source) return converted;
@@ -54,12 +50,12 @@ export class ConversionWebhook implements WebhookHandler {
 
   /** Registers `hub` and its spokes; each kind once, each spoke in the hub's group and kind, and none the hub's version. */
   register<Hub extends KubeObject, Spokes extends KubeObject[]>(hub: Resource<Hub>, spokes: SpokeConversions<Hub, Spokes>): void {
-    const key = groupKind(hub.group, hub.kind);
+    const key = qualifiedKind(hub);
     if (this.kinds.has(key)) throw new Error(`a conversion for ${key} is already registered`);
     const entry: KindConversions = { hub, spokes: new Map() };
     for (const s of spokes) {
       if (s.resource.group !== hub.group || s.resource.kind !== hub.kind) {
-        throw new Error(`spoke ${groupKind(s.resource.group, s.resource.kind)} ${s.resource.version} is not a version of ${key}`);
+        throw new Error(`spoke ${qualifiedKind(s.resource)} ${s.resource.version} is not a version of ${key}`);
       }
       if (s.resource.apiVersion === hub.apiVersion) throw new Error(`spoke ${s.resource.apiVersion} of ${key} is the hub's own version`);
       if (entry.spokes.has(s.resource.apiVersion)) throw new Error(`spoke ${s.resource.apiVersion} of ${key} is registered twice`);
@@ -80,10 +76,11 @@ export class ConversionWebhook implements WebhookHandler {
     }
     const src = parseApiVersion(obj.apiVersion);
     const dst = parseApiVersion(desiredAPIVersion);
-    const entry = this.kinds.get(groupKind(src.group, obj.kind));
-    if (!entry) throw new ConversionError(`no conversion is registered for ${groupKind(src.group, obj.kind)}`);
+    const key = qualifiedKind({ group: src.group, kind: obj.kind });
+    const entry = this.kinds.get(key);
+    if (!entry) throw new ConversionError(`no conversion is registered for ${key}`);
     if (dst.group !== src.group) {
-      throw new ConversionError(`cannot convert ${groupKind(src.group, obj.kind)} to ${desiredAPIVersion}: not the same API group`);
+      throw new ConversionError(`cannot convert ${key} to ${desiredAPIVersion}: not the same API group`);
     }
     if (obj.apiVersion === desiredAPIVersion) return obj;
     const hubVersion = entry.hub.apiVersion;

@@ -70,12 +70,17 @@ export function aggregateFieldErrors(errs: readonly FieldError[]): string {
   return msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
 }
 
+/** `Kind.group`, or the bare kind for the core group (schema.GroupKind's String). */
+export function qualifiedKind(gk: { group: string; kind: string }): string {
+  return gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
+}
+
 /**
  * The 422 Invalid status errors.NewInvalid builds: message `<Kind>.<group> "<name>" is invalid: <errors>` and one
  * cause per field error.
  */
 export function invalidStatus(gk: { group: string; kind: string }, name: string, errs: readonly FieldError[]): Status {
-  const qualified = gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
+  const qualified = qualifiedKind(gk);
   const message = errs.length
     ? `${qualified} ${JSON.stringify(name)} is invalid: ${aggregateFieldErrors(errs)}`
     : `${qualified} ${JSON.stringify(name)} is invalid`;

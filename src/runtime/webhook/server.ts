@@ -240,14 +240,14 @@ export class WebhookServer implements Runnable {
     const handler = this.handlers.get(path);
     if (!handler) return sendText(res, 404, '404 page not found');
     const startedAt = performance.now();
+    const hangUp = new AbortController();
     webhookRequestInFlight.inc({ webhook: path });
     res.once('close', () => {
       webhookRequestInFlight.dec({ webhook: path });
       webhookRequestLatency.observe({ webhook: path }, (performance.now() - startedAt) / 1000);
       webhookRequestTotal.inc({ webhook: path, code: String(res.statusCode) });
+      hangUp.abort();
     });
-    const hangUp = new AbortController();
-    res.once('close', () => hangUp.abort());
     const log = this.log.withValues({ webhook: path, requestID: randomUUID() });
     this.answer(req, res, handler, { signal: AbortSignal.any([hangUp.signal, stop]), log }).catch((err: unknown) => {
       log.error(err, 'webhook request failed');
