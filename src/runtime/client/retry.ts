@@ -1,4 +1,5 @@
 import { isConflict } from '../rest/errors.js';
+import { sleep } from '../sleep.js';
 
 /** client-go's wait.Backoff: `steps` attempts, waits growing by `factor`, each stretched by up to `jitter`. */
 export interface RetryBackoff {
@@ -42,18 +43,4 @@ export async function onError<T>(
  */
 export function retryOnConflict<T>(fn: () => Promise<T>, opts: { backoff?: RetryBackoff; signal?: AbortSignal } = {}): Promise<T> {
   return onError(opts.backoff ?? defaultRetry, isConflict, fn, opts.signal);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { leaderElectionMasterStatus, leaderElectionSlowpathTotal } from '../metrics/leaderelection.js';
 import { isNotFound } from '../rest/errors.js';
+import { sleep } from '../sleep.js';
 import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElectionRecord } from './lease.js';
 
 export interface LeaderElectorOptions {
@@ -277,19 +278,4 @@ export class LeaderElector {
       signal?.removeEventListener('abort', onAbort);
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -9,10 +9,11 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
-const COLON = 0x3a;
 const COMMA = 0x2c;
 
 const ITEMS_KEY = Buffer.from('"items"');
+// The items array sits in the top-level object: depth 1 is the object, 2 the array, 3 inside an object item.
+const ITEMS_DEPTH = 2;
 
 /** Thrown for a body that is not a JSON object; the caller reports it with the request. */
 export class ListDecodeError extends Error {
@@ -47,7 +48,6 @@ export class ListStreamDecoder {
   private lastKeyIsItems = false;
   // Inside the items array (the array is at depth 2; an object or array item opens depth 3).
   private inItems = false;
-  private itemsDepth = 0;
   private itemStart = -1;
 
   write(chunk: Buffer): void {
@@ -97,7 +97,7 @@ export class ListStreamDecoder {
         if (this.keyStart >= 0) {
           this.lastKeyIsItems = i - this.keyStart === ITEMS_KEY.length && buf.subarray(this.keyStart, i).equals(ITEMS_KEY);
           this.keyStart = -1;
-        } else if (this.inItems && this.depth === this.itemsDepth && this.itemStart >= 0) {
+        } else if (this.inItems && this.depth === ITEMS_DEPTH && this.itemStart >= 0) {
           this.finishItem(buf, i);
         }
         continue;
@@ -109,7 +109,7 @@ export class ListStreamDecoder {
           if (this.depth === 1 && this.expectKey) {
             this.keyStart = i;
             this.expectKey = false;
-          } else if (this.inItems && this.depth === this.itemsDepth) {
+          } else if (this.inItems && this.depth === ITEMS_DEPTH) {
             this.itemStart = i;
           }
           break;
@@ -123,8 +123,7 @@ export class ListStreamDecoder {
             // Everything up to and including '[' goes to the envelope; the items go to their own parses.
             this.flushEnvelope(i + 1);
             this.inItems = true;
-            this.itemsDepth = 2;
-          } else if (this.inItems && this.depth === this.itemsDepth + 1) {
+          } else if (this.inItems && this.depth === ITEMS_DEPTH + 1) {
             this.itemStart = i;
           }
           this.lastKeyIsItems = false;
@@ -133,9 +132,9 @@ export class ListStreamDecoder {
         case CLOSE_ARRAY:
           this.depth--;
           if (this.depth < 0) throw new ListDecodeError('the response body has an unbalanced bracket');
-          if (this.inItems && this.depth === this.itemsDepth && this.itemStart >= 0) {
+          if (this.inItems && this.depth === ITEMS_DEPTH && this.itemStart >= 0) {
             this.finishItem(buf, i + 1);
-          } else if (this.inItems && this.depth === this.itemsDepth - 1) {
+          } else if (this.inItems && this.depth === ITEMS_DEPTH - 1) {
             // The items array closes: the envelope resumes with its ']'.
             this.inItems = false;
             this.start = i;
@@ -144,11 +143,9 @@ export class ListStreamDecoder {
         case COMMA:
           if (this.depth === 1) this.expectKey = true;
           break;
-        case COLON:
-          break;
         default:
           // A scalar element of the items array (null, a number, true/false).
-          if (this.inItems && this.depth === this.itemsDepth && c > 0x20) {
+          if (this.inItems && this.depth === ITEMS_DEPTH && c > 0x20) {
             const e = scalarEnd(buf, i);
             if (e < 0) {
               // It may continue in the next chunk: resume here then.

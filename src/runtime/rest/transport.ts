@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError } from './errors.js';
 import { ListDecodeError, ListStreamDecoder } from './list_decoder.js';
+import { sleep } from '../sleep.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined;
@@ -137,11 +138,7 @@ export class HttpTransport {
   async requestText(req: HttpRequest): Promise<string> {
     const res = await this.exchange(req);
     const body = await readBody(res);
-    if (restSizeChannel.hasSubscribers) {
-      const requestBytes = requestSizes.get(res) ?? 0;
-      const msg: RestSizeMessage = { method: req.method, host: this.host, requestBytes, responseBytes: body.length };
-      restSizeChannel.publish(msg);
-    }
+    this.publishSize(req, res, body.length);
     const text = body.toString('utf8');
     const code = res.statusCode ?? 0;
     if (code < 200 || code >= 300) throw ApiError.fromResponse(code, text, req.method, req.path);
@@ -153,12 +150,7 @@ export class HttpTransport {
    * is parsed while the server is still sending it. Non-2xx answers throw ApiError.
    */
   async requestList<R extends { items?: unknown[] }>(req: HttpRequest): Promise<R> {
-    const res = await this.exchange(req);
-    const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) {
-      const text = (await readBody(res)).toString('utf8');
-      throw ApiError.fromResponse(code, text, req.method, req.path);
-    }
+    const res = await this.exchangeOk(req);
     const decoder = new ListStreamDecoder();
     let bytes = 0;
     let decoded;
@@ -175,24 +167,15 @@ export class HttpTransport {
       }
       throw e;
     }
-    if (restSizeChannel.hasSubscribers) {
-      const msg: RestSizeMessage = { method: req.method, host: this.host, requestBytes: requestSizes.get(res) ?? 0, responseBytes: bytes };
-      restSizeChannel.publish(msg);
-    }
+    this.publishSize(req, res, bytes);
     const list = decoded.envelope as R;
     if (Array.isArray(list.items)) list.items = decoded.items;
     return list;
   }
 
   /** Opens a streaming request (a watch); the caller consumes and closes the response. Non-2xx throws ApiError. */
-  async stream(req: HttpRequest): Promise<IncomingMessage> {
-    const res = await this.exchange(req);
-    const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) {
-      const text = (await readBody(res)).toString('utf8');
-      throw ApiError.fromResponse(code, text, req.method, req.path);
-    }
-    return res;
+  stream(req: HttpRequest): Promise<IncomingMessage> {
+    return this.exchangeOk(req);
   }
 
   /** Destroys the agent and all of its sockets; later requests fail. */
@@ -200,6 +183,21 @@ export class HttpTransport {
     this.closed = true;
     this.agent?.destroy();
     this.agent = undefined;
+  }
+
+  // exchange, with a non-2xx answer read and thrown as ApiError.
+  private async exchangeOk(req: HttpRequest): Promise<IncomingMessage> {
+    const res = await this.exchange(req);
+    const code = res.statusCode ?? 0;
+    if (code >= 200 && code < 300) return res;
+    const text = (await readBody(res)).toString('utf8');
+    throw ApiError.fromResponse(code, text, req.method, req.path);
+  }
+
+  private publishSize(req: HttpRequest, res: IncomingMessage, responseBytes: number): void {
+    if (!restSizeChannel.hasSubscribers) return;
+    const msg: RestSizeMessage = { method: req.method, host: this.host, requestBytes: requestSizes.get(res) ?? 0, responseBytes };
+    restSizeChannel.publish(msg);
   }
 
   // client-go's retry rule: a 429 or 5xx answer with Retry-After is sent again after that many seconds, whatever the
@@ -215,7 +213,7 @@ export class HttpTransport {
         const msg: RestRetryMessage = { method: req.method, host: this.host, code };
         restRetryChannel.publish(msg);
       }
-      await sleep(wait * 1000, req.signal);
+      if (!(await sleep(wait * 1000, req.signal))) throw abortError(req.signal!);
     }
   }
 
@@ -371,19 +369,4 @@ function retryAfterSeconds(res: IncomingMessage): number | undefined {
   if (v === undefined || !/^\d+$/.test(v.trim())) return undefined;
   const s = Number(v.trim());
   return s <= MAX_RETRY_AFTER_S ? s : undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(abortError(signal!));
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
