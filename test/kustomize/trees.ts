@@ -34,14 +34,11 @@ export function createAPI(p: Project, api: Partial<CreateAPIOptions> & { group: 
   scaffoldCreateAPI(p.root, { resource: true, controller: true, namespaced: true, force: false, ...api });
 }
 
-/** `scaffold create webhook`, plus the config/webhook/manifests.yaml that `scaffold manifests` would write for it. */
-export function createWebhook(
-  p: Project,
-  o: Partial<CreateWebhookOptions> & { group: string; version: string; kind: string; qualifiedGroup: string; plural: string },
-): void {
-  scaffoldCreateWebhook(p.root, { defaulting: false, validation: false, conversion: false, spokes: [], force: false, ...o });
-  const path = `/${o.qualifiedGroup.replace(/\./g, '-')}-${o.version}-${o.kind.toLowerCase()}`;
-  const hook = (kind: string, prefix: string, name: string) => `---
+/** One config/webhook/manifests.yaml document, as `scaffold manifests` writes it for a defaulting (mutate) or validating (validate) webhook. */
+function webhookConfiguration(o: { group: string; version: string; kind: string; plural: string }, prefix: 'mutate' | 'validate'): string {
+  const [kind, name] = prefix === 'mutate' ? (['MutatingWebhookConfiguration', 'mutating-webhook-configuration'] as const) : (['ValidatingWebhookConfiguration', 'validating-webhook-configuration'] as const);
+  const path = `/${o.group.replace(/\./g, '-')}-${o.version}-${o.kind.toLowerCase()}`;
+  return `---
 apiVersion: admissionregistration.k8s.io/v1
 kind: ${kind}
 metadata:
@@ -58,7 +55,7 @@ webhooks:
   name: ${prefix[0]}${o.kind.toLowerCase()}-${o.version}.kb.io
   rules:
   - apiGroups:
-    - ${o.qualifiedGroup}
+    - ${o.group}
     apiVersions:
     - ${o.version}
     operations:
@@ -68,7 +65,16 @@ webhooks:
     - ${o.plural}
   sideEffects: None
 `;
-  const docs = [o.defaulting ? hook('MutatingWebhookConfiguration', 'mutate', 'mutating-webhook-configuration') : '', o.validation ? hook('ValidatingWebhookConfiguration', 'validate', 'validating-webhook-configuration') : ''];
+}
+
+/** `scaffold create webhook`, plus the config/webhook/manifests.yaml that `scaffold manifests` would write for it. */
+export function createWebhook(
+  p: Project,
+  o: Partial<CreateWebhookOptions> & { group: string; version: string; kind: string; qualifiedGroup: string; plural: string },
+): void {
+  scaffoldCreateWebhook(p.root, { defaulting: false, validation: false, conversion: false, spokes: [], force: false, ...o });
+  const w = { group: o.qualifiedGroup, version: o.version, kind: o.kind, plural: o.plural };
+  const docs = [o.defaulting ? webhookConfiguration(w, 'mutate') : '', o.validation ? webhookConfiguration(w, 'validate') : ''];
   if (docs.join('') !== '') write(p, 'config/webhook/manifests.yaml', docs.join(''));
 }
 
@@ -184,35 +190,7 @@ export function enablePrometheusAndNetworkPolicy(p: Project): void {
 
 /** kubebuilder's config/webhook and config/certmanager (testdata/project-v4 layout) for the given webhook kinds. */
 export function addWebhookAndCertManager(p: Project, o: { group: string; version: string; kind: string; plural: string; conversion?: boolean }): void {
-  const path = `/${o.group.replace(/\./g, '-')}-${o.version}-${o.kind.toLowerCase()}`;
-  const webhook = (kind: string, prefix: string, name: string) => `---
-apiVersion: admissionregistration.k8s.io/v1
-kind: ${kind}
-metadata:
-  name: ${name}
-webhooks:
-- admissionReviewVersions:
-  - v1
-  clientConfig:
-    service:
-      name: webhook-service
-      namespace: system
-      path: /${prefix}${path}
-  failurePolicy: Fail
-  name: ${prefix[0]}${o.kind.toLowerCase()}-${o.version}.kb.io
-  rules:
-  - apiGroups:
-    - ${o.group}
-    apiVersions:
-    - ${o.version}
-    operations:
-    - CREATE
-    - UPDATE
-    resources:
-    - ${o.plural}
-  sideEffects: None
-`;
-  write(p, 'config/webhook/manifests.yaml', webhook('MutatingWebhookConfiguration', 'mutate', 'mutating-webhook-configuration') + webhook('ValidatingWebhookConfiguration', 'validate', 'validating-webhook-configuration'));
+  write(p, 'config/webhook/manifests.yaml', webhookConfiguration(o, 'mutate') + webhookConfiguration(o, 'validate'));
   write(p, 'config/webhook/kustomization.yaml', `resources:
 - manifests.yaml
 - service.yaml

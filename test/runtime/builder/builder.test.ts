@@ -1,4 +1,3 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { newControllerManagedBy } from '../../../src/runtime/builder/index.js';
 import { GenericSource, enqueueRequestForObject, generationChangedPredicate } from '../../../src/runtime/controller/index.js';
@@ -6,16 +5,10 @@ import { newLogger } from '../../../src/runtime/log/index.js';
 import { Manager } from '../../../src/runtime/manager/index.js';
 import { defineResource } from '../../../src/runtime/rest/resource.js';
 import { ConfigMaps, Deployments } from '../../../src/runtime/rest/index.js';
+import { unreachableKubeConfig } from '../kubeconfig.js';
 
 function mgr(): Manager {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  return new Manager({ kubeConfig: kc, log: newLogger({ sink: () => {} }) });
+  return new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ sink: () => {} }) });
 }
 
 const Captains = defineResource({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });

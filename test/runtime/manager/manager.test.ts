@@ -1,23 +1,12 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { Manager, runnableFunc, type ManagerOptions } from '../../../src/runtime/manager/index.js';
 import { parseBindAddress } from '../../../src/runtime/manager/server.js';
 import { deferred, eventually } from '../controller/fakes.js';
+import { unreachableKubeConfig } from '../kubeconfig.js';
 
-/** A kubeconfig for a server nobody listens on: these tests never reach the API. */
-function kubeConfig(): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  return kc;
-}
-
-const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: kubeConfig(), log: newLogger({ sink: () => {} }), ...o });
+/** These tests never reach the API. */
+const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ sink: () => {} }), ...o });
 
 describe('Manager lifecycle', () => {
   it('requires a leader election ID with leader election', () => {

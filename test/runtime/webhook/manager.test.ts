@@ -1,22 +1,11 @@
 import { createServer, type Server } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { Manager, newLogger, runnableFunc, type ManagerOptions, type WebhookHandler } from '../../../src/runtime/index.js';
+import { unreachableKubeConfig } from '../kubeconfig.js';
 import { until } from './helpers.js';
 
-/** A kubeconfig for a server nobody listens on: the API is never needed here (a caBundle patch just logs its failure). */
-function kubeConfig(): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  return kc;
-}
-
-const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: kubeConfig(), log: newLogger({ level: 'error', sink: () => {} }), ...o });
+/** The API is never needed here (a caBundle patch just logs its failure). */
+const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ level: 'error', sink: () => {} }), ...o });
 const hello: WebhookHandler = { handle: async () => ({ hello: true }) };
 
 function listenOn(port: number): Promise<Server | undefined> {
