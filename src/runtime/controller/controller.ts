@@ -1,6 +1,8 @@
+
 import { randomUUID } from 'node:crypto';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { ControllerMetrics } from '../metrics/controller.js';
+import { isPanic } from '../panic.js';
 import { workqueueMetricsProvider } from '../metrics/workqueue.js';
 import {
   isTerminalError,
@@ -271,14 +273,6 @@ export class Controller {
       this.hardStop.signal.removeEventListener('abort', onHardStop);
     }
   }
-}
-
-/**
- * JavaScript's closest thing to a Go panic: a programming error (TypeError, ReferenceError, RangeError, SyntaxError)
- * or a thrown non-Error value. Counted in controller_runtime_reconcile_panics_total, then handled as any error.
- */
-function isPanic(err: unknown): boolean {
-  return !(err instanceof Error) || err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError;
 }
 
 function abortPromise(signal: AbortSignal): Promise<void> {

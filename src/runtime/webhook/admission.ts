@@ -1,9 +1,11 @@
+
 /**
  * AdmissionReview handling as controller-runtime's pkg/webhook/admission: a defaulting handler answers with the JSON
  * patch from the object it received to the object the defaulter left; a validating handler answers allowed, or
  * denied with the validator's field errors as an Invalid status; warnings pass through; a handler that throws is
  * answered, never fatal.
  */
+import { isPanic } from '../panic.js';
 import { ApiError } from '../rest/errors.js';
 import type { KubeObject, Resource, Status } from '../rest/types.js';
 import { invalidStatus, qualifiedKind } from './field.js';
@@ -53,14 +55,6 @@ export function patchResponse(original: unknown, current: unknown): AdmissionRes
   const ops = createJsonPatch(original, current);
   if (ops.length === 0) return allowed();
   return { ...allowed(), patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') };
-}
-
-/**
- * JavaScript's closest thing to a Go panic: a programming error or a thrown non-Error. Answered as a 500 and
- * counted in controller_runtime_webhook_panics_total, where other errors deny the request with their message.
- */
-export function isPanic(err: unknown): boolean {
-  return !(err instanceof Error) || err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError;
 }
 
 function errorMessage(err: unknown): string {

@@ -5,7 +5,7 @@
  */
 import type { KubeObject, ObjectMeta, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
-import { isPanic } from './admission.js';
+import { isPanic } from '../panic.js';
 import { qualifiedKind } from './field.js';
 import { HttpError, type WebhookHandler, type WebhookRequestContext } from './handler.js';
 import { conversionWebhookPanics } from './metrics.js';
