@@ -3,9 +3,9 @@
  * YAML/JSON files (multi-document, only kind CustomResourceDefinition), create or update, then wait
  * until discovery lists each CRD's plural for every served version.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { parseAllDocuments } from 'yaml';
+import { createOrReplace, manifestFiles } from './manifests.js';
 import type { AdminClient } from './request.js';
 import { pollUntil } from './wait.js';
 
@@ -22,7 +22,6 @@ export interface CustomResourceDefinition {
   status?: unknown;
 }
 
-const CRD_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 const CRDS_PATH = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 /** Checks an object is a usable apiextensions.k8s.io/v1 CRD; `source` names it in errors. */
@@ -58,17 +57,7 @@ export function parseCRDs(text: string, source: string): CustomResourceDefinitio
 export async function readCRDs(paths: readonly string[], errorIfMissing: boolean): Promise<CustomResourceDefinition[]> {
   const out: CustomResourceDefinition[] = [];
   for (const p of paths) {
-    let files: string[];
-    try {
-      const st = await stat(p);
-      files = st.isDirectory()
-        ? (await readdir(p)).filter((f) => CRD_EXTENSIONS.has(extname(f).toLowerCase())).sort().map((f) => join(p, f))
-        : [p];
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !errorIfMissing) continue;
-      throw new Error(`reading CRDs from ${p}: ${(err as Error).message}`);
-    }
-    for (const f of files) out.push(...parseCRDs(await readFile(f, 'utf8'), f));
+    for (const f of await manifestFiles(p, !errorIfMissing, 'CRDs')) out.push(...parseCRDs(await readFile(f, 'utf8'), f));
   }
   return out;
 }
@@ -78,17 +67,7 @@ export async function installCRDs(client: AdminClient, crds: readonly CustomReso
   for (const crd of crds) {
     const body = { ...crd, metadata: { ...crd.metadata }, status: undefined };
     delete body.metadata.resourceVersion;
-    const created = await client.request('POST', CRDS_PATH, body);
-    if (created.status === 201 || created.status === 200) continue;
-    if (created.status !== 409) throw apiError(`creating CRD ${crd.metadata.name}`, created);
-    for (let attempt = 0; ; attempt++) {
-      const current = await client.request('GET', `${CRDS_PATH}/${crd.metadata.name}`);
-      if (current.status !== 200) throw apiError(`reading CRD ${crd.metadata.name}`, current);
-      const rv = (current.body as CustomResourceDefinition).metadata.resourceVersion;
-      const updated = await client.request('PUT', `${CRDS_PATH}/${crd.metadata.name}`, { ...body, metadata: { ...body.metadata, resourceVersion: rv } });
-      if (updated.status === 200) break;
-      if (updated.status !== 409 || attempt >= 5) throw apiError(`updating CRD ${crd.metadata.name}`, updated);
-    }
+    await createOrReplace(client, CRDS_PATH, body, `CRD ${crd.metadata.name}`);
   }
 }
 
@@ -127,9 +106,4 @@ export async function waitForCRDs(client: AdminClient, crds: readonly CustomReso
       }
     }),
   );
-}
-
-function apiError(doing: string, res: { status: number; body: unknown; text: string }): Error {
-  const msg = (res.body as { message?: string } | null)?.message ?? res.text.slice(0, 500);
-  return new Error(`${doing}: HTTP ${res.status}: ${msg}`);
 }

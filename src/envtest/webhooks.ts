@@ -5,12 +5,13 @@
  * several versions get the same server as their conversion webhook. The test starts its Manager with
  * webhookPort = localServingPort and webhookCertPath = localServingCertDir.
  */
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { TinyCA } from './certs.js';
 import type { CustomResourceDefinition } from './crds.js';
+import { createOrReplace, manifestFiles } from './manifests.js';
 import { freePort } from './ports.js';
 import type { AdminClient } from './request.js';
 import { pollUntil } from './wait.js';
@@ -63,7 +64,6 @@ export interface InstalledWebhookOptions extends WebhookInstallOptions {
   validatingWebhooks: WebhookConfiguration[];
 }
 
-const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 const PATHS = {
   MutatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations',
   ValidatingWebhookConfiguration: '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations',
@@ -76,16 +76,7 @@ export async function readWebhookConfigurations(
 ): Promise<{ mutating: WebhookConfiguration[]; validating: WebhookConfiguration[] }> {
   const out = { mutating: [] as WebhookConfiguration[], validating: [] as WebhookConfiguration[] };
   for (const p of paths) {
-    let files: string[];
-    try {
-      const st = await stat(p);
-      files = st.isDirectory()
-        ? (await readdir(p)).filter((f) => MANIFEST_EXTENSIONS.has(extname(f).toLowerCase())).sort().map((f) => join(p, f))
-        : [p];
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && ignoreMissing) continue;
-      throw new Error(`reading webhook configurations from ${p}: ${(err as Error).message}`);
-    }
+    const files = await manifestFiles(p, ignoreMissing, 'webhook configurations');
     for (const f of files) {
       for (const doc of parseAllDocuments(await readFile(f, 'utf8'))) {
         if (doc.errors.length) throw new Error(`${f}: ${doc.errors[0]?.message ?? 'invalid YAML'}`);
@@ -204,7 +195,7 @@ export class WebhookInstaller {
   /** Creates (or replaces) the webhook configurations, then waits until the API server returns each. */
   async install(admin: AdminClient, timeoutMs: number): Promise<void> {
     const all = [...this.options.mutatingWebhooks, ...this.options.validatingWebhooks];
-    for (const cfg of all) await createOrReplace(admin, PATHS[cfg.kind as keyof typeof PATHS], cfg);
+    for (const cfg of all) await createOrReplace(admin, PATHS[cfg.kind as keyof typeof PATHS], cfg, `${cfg.kind} ${cfg.metadata.name}`);
     await Promise.all(
       all.map((cfg) =>
         pollUntil(async () => (await admin.request('GET', `${PATHS[cfg.kind as keyof typeof PATHS]}/${cfg.metadata.name}`)).status === 200, {
@@ -215,23 +206,4 @@ export class WebhookInstaller {
       ),
     );
   }
-}
-
-async function createOrReplace(admin: AdminClient, collection: string, cfg: WebhookConfiguration): Promise<void> {
-  const created = await admin.request('POST', collection, cfg);
-  if (created.status === 201 || created.status === 200) return;
-  if (created.status !== 409) throw apiError(`creating ${cfg.kind} ${cfg.metadata.name}`, created);
-  for (let attempt = 0; ; attempt++) {
-    const current = await admin.request('GET', `${collection}/${cfg.metadata.name}`);
-    if (current.status !== 200) throw apiError(`reading ${cfg.kind} ${cfg.metadata.name}`, current);
-    const rv = (current.body as WebhookConfiguration).metadata.resourceVersion;
-    const updated = await admin.request('PUT', `${collection}/${cfg.metadata.name}`, { ...cfg, metadata: { ...cfg.metadata, resourceVersion: rv } });
-    if (updated.status === 200) return;
-    if (updated.status !== 409 || attempt >= 5) throw apiError(`updating ${cfg.kind} ${cfg.metadata.name}`, updated);
-  }
-}
-
-function apiError(doing: string, res: { status: number; body: unknown; text: string }): Error {
-  const msg = (res.body as { message?: string } | null)?.message ?? res.text.slice(0, 500);
-  return new Error(`${doing}: HTTP ${res.status}: ${msg}`);
 }
