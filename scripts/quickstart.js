@@ -99,7 +99,8 @@ async function main() {
     const client = newClient(env.kubeConfig);
     await client.create(captains, { ...sample, metadata: { ...sample.metadata, namespace: 'default' } });
 
-    title('Wait for the operator to reconcile it');
+    // The operator builds and starts in the background meanwhile, so its build output shows up under this step.
+    title('Wait for the operator to finish building, start and reconcile it');
     const deadline = Date.now() + 120_000;
     let captain;
     for (;;) {
