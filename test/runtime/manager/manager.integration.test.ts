@@ -260,12 +260,14 @@ describe('Manager on a real control plane', () => {
 
   it('with leader election, exactly one of two managers reconciles, and a clean stop hands over', async () => {
     const ns = await namespace();
+    // controller-runtime's lease and renew durations: the handover below follows the leader's release on a clean stop,
+    // so long leases cost nothing here, while a 3 s renew deadline could expire on a loaded CI machine.
     const le: Partial<ManagerOptions> = {
       leaderElection: true,
       leaderElectionID: `le-${ns}`,
       leaderElectionNamespace: ns,
-      leaseDuration: 4000,
-      renewDeadline: 3000,
+      leaseDuration: 15_000,
+      renewDeadline: 10_000,
       retryPeriod: 500,
     };
     const recs: AppServiceReconciler[] = [];
