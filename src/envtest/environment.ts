@@ -102,7 +102,7 @@ export class TestEnvironment {
     let admin: AdminClient | undefined;
     try {
       const certDir = join(dir, 'certs');
-      const certs = await generateControlPlaneCerts();
+      const certs = generateControlPlaneCerts();
       await writeCerts(certDir, certs);
       // Webhooks (webhooks.ts): serving certificate and port for the test's webhook server; conversion webhooks on CRDs.
       const webhooks = options.webhookInstallOptions ? await WebhookInstaller.prepare(options.webhookInstallOptions, dir) : undefined;

@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { TinyCA } from './certs.js';
+import { TinyCA } from '../certs/tinyca.js';
 import type { CustomResourceDefinition } from './crds.js';
 import { createOrReplace, manifestFiles } from './manifests.js';
 import { freePort } from './ports.js';
@@ -133,9 +133,9 @@ export class WebhookInstaller {
     const host = opts.localServingHost ?? '127.0.0.1';
     const port = opts.localServingPort ?? (await freePort());
     const certDir = opts.localServingCertDir ?? join(tempDir, 'webhook-serving-certs');
-    const ca = await TinyCA.create('envtest-webhook-ca', 'envtest');
+    const ca = TinyCA.create({ commonName: 'envtest-webhook-ca', organizations: ['envtest'] });
     const names = [...new Set(['localhost', '127.0.0.1', host])];
-    const serving = await ca.issue({
+    const serving = ca.issue({
       commonName: 'localhost',
       dnsNames: names.filter((n) => isIP(n) === 0),
       ipAddresses: names.filter((n) => isIP(n) !== 0),

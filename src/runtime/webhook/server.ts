@@ -216,7 +216,7 @@ export class WebhookServer implements Runnable {
     const dir = this.opts.certDir;
     if (dir && existsSync(join(dir, certName))) return { certPath: join(dir, certName), keyPath: join(dir, keyName) };
     const hosts = [...this.endpoint(this.port).hosts];
-    const made = await generateLocalServingCert(hosts);
+    const made = generateLocalServingCert(hosts);
     const generatedDir = await mkdtemp(join(tmpdir(), 'kubescaffold-webhook-certs-'));
     this.log.info('No serving certificate found; generated a CA and a serving certificate', { certDir: dir ?? '(none)', generatedDir, hosts });
     await Promise.all([

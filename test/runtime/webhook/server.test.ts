@@ -202,7 +202,7 @@ describe('webhook server', () => {
   it('serves the certificate in certDir and switches to a new one when the files change', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'webhook-certs-test-'));
     try {
-      const first = await generateLocalServingCert(['localhost', '127.0.0.1']);
+      const first = generateLocalServingCert(['localhost', '127.0.0.1']);
       await writeFile(join(dir, 'tls.crt'), first.certPem);
       await writeFile(join(dir, 'tls.key'), first.keyPem);
       const server = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir, log: quiet });
@@ -214,7 +214,7 @@ describe('webhook server', () => {
       expect((await request(port, '/a', { body: '{}', ca: first.caPem })).status).toBe(200);
       const before = (await peer(port)).cert.fingerprint256;
 
-      const second = await generateLocalServingCert(['localhost', '127.0.0.1']);
+      const second = generateLocalServingCert(['localhost', '127.0.0.1']);
       // As a Secret volume does it: new files appear whole, by rename.
       await writeFile(join(dir, 'tls.key.new'), second.keyPem);
       await writeFile(join(dir, 'tls.crt.new'), second.certPem);
