@@ -20,7 +20,7 @@ import type {
   CustomValidator,
   ValidationResult,
 } from './types.js';
-import { type WebhookHandler, type WebhookRequestContext } from './handler.js';
+import { MAX_REVIEW_BYTES, type WebhookHandler, type WebhookRequestContext } from './handler.js';
 
 /** An admission response before the review's uid is filled in. */
 export type AdmissionResult = Omit<AdmissionResponse, 'uid'>;
@@ -79,9 +79,9 @@ function kindMismatch(res: Resource, req: AdmissionRequest): AdmissionResult | u
   return errored(400, `this webhook handles ${qualifiedKind(res)}, but the request is for ${got}`);
 }
 
-function decode<T extends KubeObject>(raw: KubeObject | null | undefined): T | undefined {
-  // A deep copy: the user's code may change it, and the original is still needed for the patch.
-  return raw === null || raw === undefined ? undefined : (structuredClone(raw) as T);
+// The request's own object: validators may read it as it is, since nothing reads it after them.
+function objectOf<T extends KubeObject>(raw: KubeObject | null | undefined): T | undefined {
+  return raw === null || raw === undefined ? undefined : (raw as T);
 }
 
 /** The defaulting handler for `res`: DELETE is allowed untouched; CREATE/UPDATE get the defaulter's changes as a patch. */
@@ -91,15 +91,15 @@ export function defaultingHandler<T extends KubeObject>(res: Resource<T>, defaul
       if (req.operation === 'DELETE') return allowed();
       const mismatch = kindMismatch(res, req);
       if (mismatch) return mismatch;
-      const obj = decode<T>(req.object);
-      if (!obj) return errored(400, 'there is no content to decode');
+      if (req.object === null || req.object === undefined) return errored(400, 'there is no content to decode');
+      // The defaulter changes a copy: the original is needed for the patch.
+      const obj = structuredClone(req.object) as T;
       try {
         await defaulter.default(obj, ctx);
       } catch (err) {
         return responseForError(err, ctx);
       }
-      // Through JSON, as Go's json.Marshal: members set to undefined are absent, not null.
-      return patchResponse(req.object, JSON.parse(JSON.stringify(obj)));
+      return patchResponse(req.object, obj);
     },
   };
 }
@@ -116,21 +116,21 @@ export function validatingHandler<T extends KubeObject>(res: Resource<T>, valida
       try {
         switch (req.operation) {
           case 'CREATE': {
-            subject = decode<T>(req.object);
+            subject = objectOf<T>(req.object);
             if (!subject) return errored(400, 'there is no content to decode');
             result = await validator.validateCreate(subject, ctx);
             break;
           }
           case 'UPDATE': {
-            subject = decode<T>(req.object);
-            const old = decode<T>(req.oldObject);
+            subject = objectOf<T>(req.object);
+            const old = objectOf<T>(req.oldObject);
             if (!subject || !old) return errored(400, 'there is no content to decode');
             result = await validator.validateUpdate(old, subject, ctx);
             break;
           }
           case 'DELETE': {
             // The object being deleted arrives as oldObject (kubernetes/kubernetes#76346).
-            subject = decode<T>(req.oldObject);
+            subject = objectOf<T>(req.oldObject);
             if (!subject) return errored(400, 'there is no content to decode');
             result = await validator.validateDelete(subject, ctx);
             break;
@@ -161,7 +161,8 @@ function reviewOf(apiVersion: string, response: AdmissionResponse): AdmissionRev
  * copied). As in controller-runtime, a review that cannot be decoded is still answered with an errored review.
  */
 export class AdmissionWebhook implements WebhookHandler {
-  readonly maxRequestBytes = 7 * 1024 * 1024;
+  /** controller-runtime's limit for admission reviews. */
+  readonly maxRequestBytes = MAX_REVIEW_BYTES;
 
   constructor(readonly handler: AdmissionHandler) {}
 

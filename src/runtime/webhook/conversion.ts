@@ -7,7 +7,7 @@ import type { KubeObject, ObjectMeta, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
 import { isPanic } from '../panic.js';
 import { qualifiedKind } from './field.js';
-import { HttpError, type WebhookHandler, type WebhookRequestContext } from './handler.js';
+import { HttpError, MAX_REVIEW_BYTES, type WebhookHandler, type WebhookRequestContext } from './handler.js';
 import { conversionWebhookPanics } from './metrics.js';
 import type { Conversion, ConversionRequest, ConversionResponse, ConversionReview } from './types.js';
 
@@ -46,6 +46,8 @@ function keepMetadata(source: ObjectMeta | undefined, converted: ObjectMeta | un
 
 /** Serves /convert for every kind registered with it. */
 export class ConversionWebhook implements WebhookHandler {
+  /** controller-runtime's limit for conversion reviews, the same as for admission reviews. */
+  readonly maxRequestBytes = MAX_REVIEW_BYTES;
   private readonly kinds = new Map<string, KindConversions>();
 
   /** Registers `hub` and its spokes; each kind once, each spoke in the hub's group and kind, and none the hub's version. */
@@ -93,13 +95,15 @@ export class ConversionWebhook implements WebhookHandler {
     if (desiredAPIVersion !== hubVersion && !to) {
       throw new ConversionError(`conversion to ${desiredAPIVersion} is not supported for ${obj.kind}; known versions: ${known()}`);
     }
-    const meta = obj.metadata;
-    // The converters get copies: the source's metadata must survive whatever they do.
-    let hub = from ? from.convertTo(structuredClone(obj)) : structuredClone(obj);
-    hub = { ...hub, apiVersion: hubVersion, kind: obj.kind, metadata: keepMetadata(meta, hub.metadata) };
-    let out = to ? to.convertFrom(hub) : hub;
-    out = JSON.parse(JSON.stringify(out)) as KubeObject;
-    return { ...out, apiVersion: desiredAPIVersion, kind: obj.kind, metadata: keepMetadata(meta, out.metadata) };
+    const kind = obj.kind;
+    // The converters may change what they are given (the request is not read again), but the source's metadata
+    // must survive whatever they do: only it is copied, not a whole large object.
+    const meta = obj.metadata && structuredClone(obj.metadata);
+    let hub = from ? from.convertTo(obj) : obj;
+    hub = { ...hub, apiVersion: hubVersion, kind, metadata: keepMetadata(meta, hub.metadata) };
+    const out = to ? to.convertFrom(hub) : hub;
+    // Written as JSON by the server: members a converter left undefined are absent, as with Go's json.Marshal.
+    return { ...out, apiVersion: desiredAPIVersion, kind, metadata: keepMetadata(meta, out.metadata) };
   }
 
   /** Converts every object of a request; the first failure fails the whole review, as the API server expects. */

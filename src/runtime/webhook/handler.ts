@@ -1,5 +1,8 @@
 import type { Logger } from '../log/index.js';
 
+/** The largest AdmissionReview or ConversionReview body served (7 MiB, controller-runtime's limit). */
+export const MAX_REVIEW_BYTES = 7 * 1024 * 1024;
+
 /** What the server passes a handler with each request. */
 export interface WebhookRequestContext {
   /** Aborted when the caller hangs up or the server stops. */

@@ -107,14 +107,20 @@ export interface AdmissionContext {
   request: AdmissionRequest;
 }
 
-/** Sets defaults on the object in place; throwing denies the request with the error's message. */
+/**
+ * Sets defaults on the object in place (a copy of the request's; the difference becomes the JSON patch); throwing
+ * denies the request with the error's message.
+ */
 export interface CustomDefaulter<T extends KubeObject> {
   default(obj: T, ctx: AdmissionContext): Promise<void> | void;
 }
 
 type Validation = Promise<ValidationResult | void> | ValidationResult | void;
 
-/** Validates creates, updates and deletes; field errors deny the request as an Invalid status. */
+/**
+ * Validates creates, updates and deletes; field errors deny the request as an Invalid status. The objects passed are
+ * the request's own, not copies (a review can be 7 MiB): read them, don't change them.
+ */
 export interface CustomValidator<T extends KubeObject> {
   validateCreate(obj: T, ctx: AdmissionContext): Validation;
   validateUpdate(oldObj: T, newObj: T, ctx: AdmissionContext): Validation;

@@ -44,6 +44,29 @@ function review(desiredAPIVersion: string, objects: KubeObject[]): ConversionRev
 }
 
 describe('conversion webhook', () => {
+  it('refuses reviews over 7 MiB, as controller-runtime does for conversion and admission alike', () => {
+    expect(new ConversionWebhook().maxRequestBytes).toBe(7 * 1024 * 1024);
+  });
+
+  it('keeps the source metadata when a conversion changes it in place', () => {
+    const w = new ConversionWebhook();
+    w.register(CaptainResource, [
+      {
+        resource: CaptainV2Resource,
+        conversion: {
+          convertTo: (s) => {
+            s.metadata!.name = 'renamed';
+            s.metadata!.labels = { changed: 'yes' };
+            return { apiVersion: '', kind: 'Captain', metadata: s.metadata!, spec: { foo: s.spec.foo } };
+          },
+          convertFrom: (h) => ({ apiVersion: '', kind: 'Captain', metadata: h.metadata, spec: { foo: h.spec.foo } }),
+        },
+      },
+    ]);
+    const out = w.convertObject(structuredClone(v2), 'crew.example.com/v1');
+    expect(out.metadata).toEqual({ ...metadata, labels: { changed: 'yes' } });
+  });
+
   it('converts hub to spoke and spoke to hub, keeping metadata', () => {
     const w = webhook();
     expect(w.convertObject(structuredClone(v1), 'crew.example.com/v2')).toEqual(v2);

@@ -135,4 +135,26 @@ describe('createJsonPatch', () => {
       expect(applyPatch(a, ops), `pair ${i}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`).toEqual(b);
     }
   });
+
+  it('reads a changed object as JSON.stringify writes it: undefined members absent, toJSON used, holes and NaN null', () => {
+    const original = { spec: { keep: 1, drop: 'x', list: [1, 2, 3], when: '2020-01-01T00:00:00.000Z', n: 5 } };
+    const current = {
+      spec: { keep: 1, drop: undefined, list: [1, undefined, () => 3], when: new Date('2021-01-01T00:00:00Z'), n: NaN, added: { a: 1, b: undefined } },
+    };
+    const ops = createJsonPatch(original, current);
+    expect(ops).toEqual([
+      { op: 'remove', path: '/spec/drop' },
+      { op: 'replace', path: '/spec/list/1', value: null },
+      { op: 'replace', path: '/spec/list/2', value: null },
+      { op: 'replace', path: '/spec/when', value: '2021-01-01T00:00:00.000Z' },
+      { op: 'replace', path: '/spec/n', value: null },
+      { op: 'add', path: '/spec/added', value: { a: 1, b: undefined } },
+    ]);
+    // What the API server receives is the patch as JSON, and applying it gives the object as JSON.
+    expect(applyPatch(original, JSON.parse(JSON.stringify(ops)) as JsonPatchOperation[])).toEqual(JSON.parse(JSON.stringify(current)));
+  });
+
+  it('leaves out a member that is undefined on both sides', () => {
+    expect(createJsonPatch({ a: 1 }, { a: 1, b: undefined })).toEqual([]);
+  });
 });

@@ -48,6 +48,23 @@ function request(port: number, path: string, opts: { method?: string; body?: str
   });
 }
 
+/** A POST whose body is sent in chunks without a Content-Length (chunked transfer encoding). */
+function chunkedRequest(port: number, path: string, chunks: string[]): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent: false, rejectUnauthorized: false, headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
 function peer(port: number, alpn: string[] = ['http/1.1']): Promise<{ cert: PeerCertificate; alpn: string | false }> {
   return new Promise((resolve, reject) => {
     const s = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ALPNProtocols: alpn }, () => {
@@ -128,6 +145,8 @@ describe('webhook server', () => {
     expect(await request(port, '/small', { body: '' })).toMatchObject({ status: 400, body: 'request body is empty\n' });
     expect((await request(port, '/small', { body: '{not json' })).status).toBe(400);
     expect((await request(port, '/small', { body: JSON.stringify({ pad: 'x'.repeat(100) }) })).status).toBe(413);
+    expect((await chunkedRequest(port, '/small', ['{"pad":"', 'x'.repeat(50), 'x'.repeat(50), '"}'])).status).toBe(413);
+    expect((await chunkedRequest(port, '/small', ['{"pad":', '"x"}'])).status).toBe(200);
     expect(await request(port, '/small', { body: '{}', contentType: 'application/json; charset=utf-8' })).toMatchObject({ status: 200, body: '{"ok":true}' });
   });
 
