@@ -1,9 +1,10 @@
 // Shared by bench/runtime-*.js: the Thing custom resource (bench/go/thing is its Go twin), the control plane, object
 // creation, the Go peers' builds, and table printing. Not a benchmark itself.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The build under test: dist/ by default, or KUBESCAFFOLD_DIST (another `tsc` output directory). */
@@ -213,3 +214,94 @@ export function percentile(values, p) {
 
 export const ratio = (a, b) => (b > 0 && Number.isFinite(a) ? `${(a / b).toFixed(2)}×` : '-');
 export const mib = (bytes) => (bytes / 1048576).toFixed(1);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const reconcileChild = fileURLToPath(new URL('./runtime-reconcile-child.js', import.meta.url));
+
+/**
+ * One running reconcile peer, ours (bench/runtime-reconcile-child.js) or controller-runtime's (bench/go/reconcile),
+ * speaking their shared line protocol. `deployed` runs it as config/default deploys a scaffolded manager (secure
+ * metrics, health probes, leader election). Our peer runs on CHILD_NODE (default this Node) with CHILD_NODE_FLAGS
+ * plus `nodeFlags`.
+ */
+export class Peer {
+  constructor(name, { kubeconfig, namespace, token, expect, workers = 1, deployed = false, nodeFlags = [] }) {
+    this.name = name;
+    const envFlags = (process.env.CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+    const args = name === 'ours'
+      ? ['--expose-gc', ...nodeFlags, ...envFlags, reconcileChild, kubeconfig, namespace, token, String(expect), String(workers), ...(deployed ? ['deployed'] : [])]
+      : ['-kubeconfig-file', kubeconfig, '-namespace', namespace, '-token', token, '-expect', String(expect), '-workers', String(workers),
+          ...(deployed ? ['-metrics-bind-address', ':0', '-health-probe-bind-address', ':0', '-leader-elect'] : [])];
+    this.spawnedAt = performance.now();
+    this.proc = spawn(name === 'ours' ? childNode() : goBinary('reconcile'), args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.waiters = [];
+    this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
+    this.exited.then((code) => {
+      for (const w of this.waiters.splice(0)) w.reject(new Error(`${name} exited (code ${code}) while waiting for ${w.type}`));
+    });
+    createInterface({ input: this.proc.stdout }).on('line', (line) => {
+      let msg;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        return;
+      }
+      msg.receivedAt = performance.now();
+      const i = this.waiters.findIndex((w) => w.type === msg.type);
+      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(msg);
+    });
+  }
+
+  next(type, timeoutMs = 30 * 60_000) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.name}: no ${type} within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({
+        type,
+        resolve: (m) => (clearTimeout(timer), resolve(m)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
+    });
+  }
+
+  ask(cmd) {
+    const reply = this.next(cmd.split(' ')[0], 120_000);
+    this.proc.stdin.write(`${cmd}\n`);
+    return reply;
+  }
+
+  /** The process's peak RSS so far (VmHWM), in bytes, as the kernel counts it. */
+  peakRssBytes() {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${this.proc.pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  }
+
+  async stop() {
+    if (this.proc.exitCode === null) this.proc.stdin.end('stop\n');
+    const code = await Promise.race([this.exited, sleep(60_000).then(() => 'timeout')]);
+    if (code === 'timeout') this.proc.kill('SIGKILL');
+  }
+}
+
+/** The Node binary our peers run on: CHILD_NODE (e.g. the Node 22 the scaffolded image uses), else this one. */
+export const childNode = () => process.env.CHILD_NODE || process.execPath;
+
+/**
+ * The manager container of a scaffolded project as config/manager/manager.yaml declares it (rendered without a
+ * project's choices: the template's conditionals dropped): its memory request and limit in bytes, and the Node
+ * options its environment gives the process once the kubelet has resolved the Downward API and $(VAR) references.
+ */
+export async function deployedManagerResources() {
+  const { parse } = await import('yaml');
+  const { parseQuantity, resolveContainerEnv } = await import(new URL('cluster/container.js', distUrl).href);
+  const template = readFileSync(new URL('../templates/init/config/manager/manager.yaml.hbs', import.meta.url), 'utf8');
+  const text = template.split('\n').filter((l) => !/^\s*\{\{[#/]/.test(l)).join('\n').replace(/\{\{[^}]*\}\}/g, 'x');
+  const docs = text.split(/^---$/m).map((d) => parse(d)).filter(Boolean);
+  const deployment = docs.find((d) => d.kind === 'Deployment');
+  const container = deployment.spec.template.spec.containers.find((c) => c.name === 'manager');
+  const env = resolveContainerEnv(container, { name: 'controller-manager-0', namespace: 'system' });
+  return {
+    limitBytes: parseQuantity(container.resources.limits.memory),
+    requestBytes: parseQuantity(container.resources.requests.memory),
+    nodeOptions: (env.NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+  };
+}

@@ -1,15 +1,16 @@
 // Our peer of bench/go/reconcile: a Manager with one controller for Things in one namespace, driven by
 // bench/runtime-reconcile.js over the same line protocol (see bench/go/reconcile/main.go):
-//   node --expose-gc bench/runtime-reconcile-child.js <kubeconfig> <namespace> <token> <expect> <workers>
+//   node --expose-gc bench/runtime-reconcile-child.js <kubeconfig> <namespace> <token> <expect> <workers> [deployed]
+// "deployed" runs the manager as a scaffolded project's config/default deploys it: metrics served over HTTPS with
+// authentication and authorization (a self-signed certificate), health probes, and leader election.
 // Reconciler: read the Thing through the manager's (cached) client; if its bench.kubescaffold.dev/sent annotation
 // (microseconds since the epoch) is new, record now - sent as an event-to-reconcile latency; then, unless status
 // already holds {token, observedGeneration, stamp}, merge-patch status to it.
 import { createInterface } from 'node:readline';
 import { writeHeapSnapshot } from 'node:v8';
-import * as k8s from '@kubernetes/client-node';
 import { SENT_ANNOTATION, THING, importRuntime } from './runtime-lib.js';
 
-const [kubeconfig, namespace, token, expectArg, workersArg] = process.argv.slice(2);
+const [kubeconfig, namespace, token, expectArg, workersArg, mode] = process.argv.slice(2);
 const expect = Number(expectArg);
 const workers = Number(workersArg ?? 1);
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
@@ -22,10 +23,16 @@ const startUs = nowUs();
 const rt = await importRuntime();
 rt.configureLog({ level: 'error' });
 const Things = rt.defineResource(THING);
-const kc = new k8s.KubeConfig();
-kc.loadFromFile(kubeconfig);
+const kc = rt.loadKubeConfig({ kubeconfig });
 
-const mgr = new rt.Manager({ kubeConfig: kc, namespaces: [namespace], metricsBindAddress: '0', healthProbeBindAddress: '0' });
+const deployed = mode === 'deployed'
+  ? { metricsBindAddress: ':0', secureMetrics: true, healthProbeBindAddress: ':0', leaderElection: true, leaderElectionID: 'bench-reconcile', leaderElectionNamespace: namespace }
+  : { metricsBindAddress: '0', healthProbeBindAddress: '0' };
+const mgr = new rt.Manager({ kubeConfig: kc, namespaces: [namespace], ...deployed });
+if (mode === 'deployed') {
+  mgr.addHealthzCheck('healthz', rt.ping);
+  mgr.addReadyzCheck('readyz', rt.ping);
+}
 const client = mgr.getClient();
 
 const lastStamp = new Map();
@@ -40,7 +47,7 @@ let errors = 0;
 
 const reconciler = {
   async reconcile(req) {
-    reconciles++;
+    if (++reconciles === 1) emit({ type: 'first', sinceStartMs: performance.now() - startedAt });
     lastAt = performance.now();
     const key = `${req.namespace}/${req.name}`;
     let t;

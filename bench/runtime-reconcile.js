@@ -22,12 +22,10 @@
 //        SIZES=1000 WORKERS=1 DURATION=30m node bench/runtime-reconcile.js
 //        HEAP_SNAPSHOTS=<dir>: our peer also writes V8 heap snapshots at the churn's midpoint and end, for
 //        node bench/runtime-heapdiff.js <dir>/ours-mid.heapsnapshot <dir>/ours-end.heapsnapshot
-import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import {
+  Peer,
   SENT_ANNOTATION,
   THING,
   createThings,
@@ -54,7 +52,6 @@ const DURATION_MS = parseDuration(process.env.DURATION ?? '2m');
 const SAMPLE_EVERY_MS = Number(process.env.SAMPLE_EVERY_MS ?? 10_000);
 const HEAP_SNAPSHOTS = process.env.HEAP_SNAPSHOTS ? resolve(process.env.HEAP_SNAPSHOTS) : '';
 const PEERS = ['ours', 'controller-runtime'];
-const child = fileURLToPath(new URL('./runtime-reconcile-child.js', import.meta.url));
 
 function parseDuration(s) {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s.trim());
@@ -64,55 +61,6 @@ function parseDuration(s) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const nowUs = () => (performance.timeOrigin + performance.now()) * 1000;
-
-/** One running peer process speaking the line protocol of bench/go/reconcile/main.go. */
-class Peer {
-  constructor(name, { kubeconfig, namespace, token, expect, workers }) {
-    this.name = name;
-    const args = name === 'ours'
-      ? ['--expose-gc', child, kubeconfig, namespace, token, String(expect), String(workers)]
-      : ['-kubeconfig-file', kubeconfig, '-namespace', namespace, '-token', token, '-expect', String(expect), '-workers', String(workers)];
-    this.proc = spawn(name === 'ours' ? process.execPath : goBinary('reconcile'), args, { stdio: ['pipe', 'pipe', 'inherit'] });
-    this.waiters = [];
-    this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
-    this.exited.then((code) => {
-      for (const w of this.waiters.splice(0)) w.reject(new Error(`${name} exited (code ${code}) while waiting for ${w.type}`));
-    });
-    createInterface({ input: this.proc.stdout }).on('line', (line) => {
-      let msg;
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const i = this.waiters.findIndex((w) => w.type === msg.type);
-      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(msg);
-    });
-  }
-
-  next(type, timeoutMs = 30 * 60_000) {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${this.name}: no ${type} within ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({
-        type,
-        resolve: (m) => (clearTimeout(timer), resolve(m)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
-      });
-    });
-  }
-
-  ask(cmd) {
-    const reply = this.next(cmd.split(' ')[0], 120_000);
-    this.proc.stdin.write(`${cmd}\n`);
-    return reply;
-  }
-
-  async stop() {
-    if (this.proc.exitCode === null) this.proc.stdin.end('stop\n');
-    const code = await Promise.race([this.exited, sleep(60_000).then(() => 'timeout')]);
-    if (code === 'timeout') this.proc.kill('SIGKILL');
-  }
-}
 
 function stampPatch(stamp = String(Math.round(nowUs()))) {
   return { metadata: { annotations: { [SENT_ANNOTATION]: stamp } } };

@@ -3,12 +3,16 @@
 // bench/runtime-reconcile.js over a line protocol. Both peers implement the same protocol and reconciler:
 //
 //	reconcile -kubeconfig-file F -namespace NS -token T -expect N [-workers 1]
+//	          [-metrics-bind-address :0 -health-probe-bind-address :0 -leader-elect -leader-election-id ID]
+//
+// The optional flags run the manager as a scaffolded project's config/default deploys it: metrics served over HTTPS
+// with authentication and authorization (a self-signed certificate), health probes, and leader election.
 //
 // Reconciler: read the Thing from the cache; if its annotation bench.kubescaffold.dev/sent (microseconds since the
 // epoch, stamped by the driver just before its update) is new, record now - sent as an event-to-reconcile latency;
 // then, unless status already holds {token: T, observedGeneration, stamp}, merge-patch status to it.
 //
-// stdout (JSON lines): {"type":"throughput",...} once N distinct objects have had their status patched with T;
+// stdout (JSON lines): {"type":"first","sinceStartMs"} at the first reconcile; {"type":"throughput",...} once N distinct objects have had their status patched with T;
 // replies to stdin commands: "latency" → {"type":"latency","samples":[ms...],"stamps":[...]} (and clears them),
 // "status" → {"type":"status","reconciles","patches","errors","firstToLastReconcileMs","cpuMs"},
 // "heap" → {"type":"heap","heapBytes","rssBytes"} after a GC; "stop" or EOF stops the manager and exits.
@@ -33,11 +37,14 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"kubescaffold.dev/bench/go/thing"
@@ -76,7 +83,9 @@ type reconciler struct {
 }
 
 func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	r.reconciles.Add(1)
+	if r.reconciles.Add(1) == 1 {
+		emit(map[string]any{"type": "first", "sinceStartMs": float64(time.Since(r.startedAt).Microseconds()) / 1000})
+	}
 	r.mu.Lock()
 	r.lastAt = time.Now()
 	r.mu.Unlock()
@@ -160,6 +169,14 @@ func rssBytes() int64 {
 	return pages * int64(os.Getpagesize())
 }
 
+// metricsOptions serves metrics as a kubebuilder project's main.go does with --metrics-secure (the default).
+func metricsOptions(addr string, cfg *rest.Config) metricsserver.Options {
+	if addr == "0" {
+		return metricsserver.Options{BindAddress: "0"}
+	}
+	return metricsserver.Options{BindAddress: addr, SecureServing: true, FilterProvider: filters.WithAuthenticationAndAuthorization}
+}
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, err)
 	os.Exit(1)
@@ -171,6 +188,10 @@ func main() {
 	token := flag.String("token", "", "run token written to status")
 	expect := flag.Int("expect", 0, "objects to patch before reporting throughput")
 	workers := flag.Int("workers", 1, "MaxConcurrentReconciles")
+	metricsAddr := flag.String("metrics-bind-address", "0", "metrics address; served securely (authn/authz filter, self-signed certificate)")
+	probeAddr := flag.String("health-probe-bind-address", "0", "health probe address")
+	leaderElect := flag.Bool("leader-elect", false, "enable leader election")
+	leaderElectionID := flag.String("leader-election-id", "bench-reconcile", "the Lease's name")
 	flag.Parse()
 	ctrl.SetLogger(logr.Discard())
 
@@ -187,13 +208,24 @@ func main() {
 		fail(err)
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Cache:                  cache.Options{DefaultNamespaces: map[string]cache.Config{*namespace: {}}},
+		Scheme:                  scheme,
+		Metrics:                 metricsOptions(*metricsAddr, cfg),
+		HealthProbeBindAddress:  *probeAddr,
+		LeaderElection:          *leaderElect,
+		LeaderElectionID:        *leaderElectionID,
+		LeaderElectionNamespace: *namespace,
+		Cache:                   cache.Options{DefaultNamespaces: map[string]cache.Config{*namespace: {}}},
 	})
 	if err != nil {
 		fail(err)
+	}
+	if *probeAddr != "0" {
+		if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+			fail(err)
+		}
+		if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+			fail(err)
+		}
 	}
 	r := &reconciler{
 		Client: mgr.GetClient(), token: *token, expect: *expect, startedAt: startedAt, startUs: startedAt.UnixMicro(),
