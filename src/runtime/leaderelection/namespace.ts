@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { fs } from '../internal/builtins.js';
 
 const SERVICE_ACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
 
@@ -9,7 +9,7 @@ const SERVICE_ACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount
 export function leaderElectionNamespace(configured: string | undefined): string {
   if (configured) return configured;
   try {
-    const ns = readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim();
+    const ns = fs.readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim();
     if (ns !== '') return ns;
   } catch {
     // Not in a cluster; fall through to the error.

@@ -1,6 +1,6 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HealthzHandler, type Checker } from '../healthz/index.js';
+import { http } from '../internal/builtins.js';
 import type { Logger } from '../log/index.js';
 import type { Runnable } from './runnable.js';
 import { serveUntil } from './server.js';

@@ -1,5 +1,5 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { Logger } from '../log/index.js';
 
 /** A server the manager runs: something that listens and can be closed, such as http.Server or https.Server. */
@@ -59,7 +59,7 @@ export async function serveUntil(
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     // Keep-alive sockets would hold close() open; drop them (http2 servers have no such method).
-    const s = server as Partial<http.Server>;
+    const s = server as Partial<Server>;
     s.closeIdleConnections?.();
     s.closeAllConnections?.();
   });

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from './prom.js';
 import { registry } from './registry.js';
 
 // Names, labels and buckets are controller-runtime's (pkg/internal/controller/metrics), so dashboards carry over.

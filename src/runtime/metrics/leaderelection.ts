@@ -1,4 +1,4 @@
-import { Counter, Gauge } from 'prom-client';
+import { Counter, Gauge } from './prom.js';
 import { registry } from './registry.js';
 
 // controller-runtime's pkg/metrics/leaderelection.go.

@@ -1,4 +1,5 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { registerProcessCollector } from './process.js';
+import { Registry } from './prom.js';
 
 /**
  * The process-wide registry /metrics serves, as controller-runtime's metrics.Registry: controller, workqueue and
@@ -8,9 +9,9 @@ export const registry = new Registry();
 
 let processMetricsRegistered = false;
 
-/** Adds Node's process_* and nodejs_* metrics (controller-runtime adds Go's); done once, when a server first serves. */
+/** Adds the process_* metrics (and Node's heap figures); done once, when a server first serves. */
 export function registerProcessMetrics(): void {
   if (processMetricsRegistered) return;
   processMetricsRegistered = true;
-  collectDefaultMetrics({ register: registry });
+  registerProcessCollector(registry);
 }

@@ -1,6 +1,6 @@
 import dc from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Histogram } from './prom.js';
 import { type RestRetryMessage, type RestSizeMessage, restRetryChannel, restSizeChannel } from '../rest/transport.js';
 import { registry } from './registry.js';
 

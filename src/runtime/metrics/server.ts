@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import http from 'node:http';
-import http2 from 'node:http2';
+import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { http } from '../internal/builtins.js';
 import type { Logger } from '../log/index.js';
 import { serveUntil, type ListeningServer } from '../manager/server.js';
 import type { Client } from '../rest/types.js';
@@ -30,7 +30,7 @@ export interface MetricsServerOptions {
 interface Req {
   method?: string;
   url?: string;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
 }
 interface Res {
   writeHead(code: number, headers: Record<string, string>): unknown;
@@ -74,8 +74,9 @@ export class MetricsServer {
       server = http.createServer(handler);
     } else {
       const tls = await this.loadCert();
+      // node:http2 costs several MiB of RSS to load, so only a server that offers HTTP/2 loads it.
       server = this.opts.enableHTTP2
-        ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler)
+        ? (await import('node:http2')).createSecureServer({ ...tls, allowHTTP1: true }, handler)
         : https.createServer({ ...tls, ALPNProtocols: ['http/1.1'] }, handler);
     }
     await serveUntil(server, this.opts.bindAddress, signal, this.opts.log, (a) => (this.bound = a));

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, exponentialBuckets } from 'prom-client';
+import { Counter, Gauge, Histogram, exponentialBuckets } from './prom.js';
 import type {
   CounterMetric,
   GaugeMetric,

@@ -4,10 +4,11 @@
  * fallback for events fs.watch misses. A new pair is used only once cert and key match, so a half-written
  * rotation never breaks serving.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createSecureContext } from 'node:tls';
+import { fs } from '../internal/builtins.js';
 import type { Logger } from '../log/index.js';
 
 export interface CertKeyPem {
@@ -49,7 +50,7 @@ export class CertWatcher {
     this.currentPair = pair;
     if (this.stopped) return pair;
     try {
-      this.watcher = watch(dirname(this.opts.certPath), () => this.schedule());
+      this.watcher = fs.watch(dirname(this.opts.certPath), () => this.schedule());
       this.watcher.on('error', (err) => this.opts.log.error(err, 'certificate directory watch failed; polling only'));
     } catch (err) {
       this.opts.log.error(err, 'cannot watch the certificate directory; polling only');

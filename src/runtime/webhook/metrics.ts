@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from '../metrics/prom.js';
 import { registry } from '../metrics/registry.js';
 
 // Names and labels are controller-runtime's (pkg/webhook/internal/metrics, admission and conversion), so dashboards carry over.

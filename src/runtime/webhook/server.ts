@@ -5,7 +5,6 @@
  * at start whose CA is put into the webhook configurations and CRDs that point at this server.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -14,6 +13,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import type { Checker } from '../healthz/index.js';
+import { fs } from '../internal/builtins.js';
 import { log as rootLog, type Logger } from '../log/index.js';
 import type { Runnable } from '../manager/runnable.js';
 import type { Client } from '../rest/types.js';
@@ -231,7 +231,7 @@ export class WebhookServer implements Runnable {
     const certName = this.opts.certName ?? 'tls.crt';
     const keyName = this.opts.keyName ?? 'tls.key';
     const dir = this.opts.certDir;
-    if (dir && existsSync(join(dir, certName))) return { certPath: join(dir, certName), keyPath: join(dir, keyName) };
+    if (dir && fs.existsSync(join(dir, certName))) return { certPath: join(dir, certName), keyPath: join(dir, keyName) };
     const hosts = [...this.endpoint(this.port).hosts];
     const made = generateLocalServingCert(hosts);
     const generatedDir = await mkdtemp(join(tmpdir(), 'kubescaffold-webhook-certs-'));
