@@ -24,6 +24,7 @@ import {
 /** Where the binaries came from. */
 export type BinariesSource = 'KUBEBUILDER_ASSETS' | 'TEST_ASSET' | 'binaryAssetsDirectory' | 'cache' | 'download' | 'build';
 
+/** kube-apiserver and etcd found or obtained, with their version and where they came from. */
 export interface Binaries {
   /**
    * The directory holding both binaries (usable as KUBEBUILDER_ASSETS); undefined only when
@@ -37,6 +38,7 @@ export interface Binaries {
   source: BinariesSource;
 }
 
+/** Which version to look for, and where besides the environment variables. */
 export interface FindBinariesOptions {
   /**
    * "1.37.1"; "1.37" for the newest 1.37.x; "latest". Default: 1.37.1 if cached, else the newest cached

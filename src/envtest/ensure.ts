@@ -52,6 +52,7 @@ import {
 /** Set to any value, it makes installedOnly the default, as for setup-envtest. */
 export const INSTALLED_ONLY_ENV = 'ENVTEST_INSTALLED_ONLY';
 
+/** How ensureBinaries may obtain the binaries: which version, which sources, and how it reports and asks. */
 export interface EnsureBinariesOptions extends FindBinariesOptions {
   /** Only KUBEBUILDER_ASSETS, TEST_ASSET_* and the cache: never download or build. Default: ENVTEST_INSTALLED_ONLY is set. */
   installedOnly?: boolean;

@@ -39,7 +39,7 @@ export interface InstallResult {
 export async function installRelease(release: EnvtestRelease, opts: InstallOptions): Promise<InstallResult> {
   const finalDir = join(opts.cacheRoot, release.version);
   await mkdir(opts.cacheRoot, { recursive: true });
-  const release_ = await acquireLock(join(opts.cacheRoot, `.install-${release.version}.lock`), {
+  const unlock = await acquireLock(join(opts.cacheRoot, `.install-${release.version}.lock`), {
     signal: opts.signal,
     onWait: (pid) => opts.output.line(`Another process (pid ${pid}) is installing Kubernetes ${release.version}; waiting for it…`),
   });
@@ -91,7 +91,7 @@ export async function installRelease(release: EnvtestRelease, opts: InstallOptio
     return { dir: finalDir, seconds };
   } finally {
     if (tmp) await rm(tmp, { recursive: true, force: true });
-    await release_();
+    await unlock();
   }
 }
 

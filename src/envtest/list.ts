@@ -8,6 +8,7 @@ import { hostPlatform, type Platform } from './platform.js';
 import { DEFAULT_INDEX_URL, INDEX_ENV, parseReleaseIndex, selectRelease, type EnvtestRelease } from './release-index.js';
 import { compareVersions, matchesVersion, parseVersion, type Version } from './versions.js';
 
+/** One complete version directory in the cache. */
 export interface InstalledVersion {
   version: string;
   dir: string;
@@ -15,6 +16,7 @@ export interface InstalledVersion {
   origin: 'download' | 'build' | 'unknown';
 }
 
+/** What listVersions looks at: the cache root, an optional version filter, and the index unless installedOnly. */
 export interface ListOptions {
   cacheRoot?: string;
   /** Only versions this selector selects ("1.36", "1.36.2"). */
@@ -28,6 +30,7 @@ export interface ListOptions {
   platform?: Platform;
 }
 
+/** The cached versions and, unless installedOnly, the releases the index offers for this machine. */
 export interface Listing {
   cacheRoot: string;
   installed: InstalledVersion[];

@@ -3,6 +3,7 @@
  * the machine: the binaries must run here, so there is no flag to pick another one.
  */
 
+/** An operating system and CPU architecture, named as Go names them. */
 export interface Platform {
   /** GOOS: "linux", "darwin", ... */
   os: string;
