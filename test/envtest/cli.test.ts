@@ -13,7 +13,7 @@ import { TinyCA } from '../../src/envtest/certs.js';
 import { findBinaries, type Binaries } from '../../src/envtest/index.js';
 import { hostPlatform } from '../../src/envtest/platform.js';
 import { processesMentioning } from './helpers.js';
-import { fakeBinaries, makeArchive, Mirror, writeFakeBinaries } from './mirror.js';
+import { ConnectProxy, fakeBinaries, makeArchive, Mirror, writeFakeBinaries } from './mirror.js';
 
 const scaffoldBin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
 
@@ -142,10 +142,11 @@ describe('scaffold envtest use', () => {
 });
 
 describe('scaffold envtest use over HTTPS (a separate process, for NODE_EXTRA_CA_CERTS)', () => {
-  it('trusts a private CA only through NODE_EXTRA_CA_CERTS, and leaves the cache untouched when it cannot', async () => {
+  it('trusts a private CA only through NODE_EXTRA_CA_CERTS, directly and through HTTPS_PROXY, and leaves the cache untouched when it cannot', async () => {
     const ca = await TinyCA.create('envtest mirror CA');
     const serving = await ca.issue({ commonName: '127.0.0.1', ipAddresses: ['127.0.0.1'], usage: 'server' });
     const mirror = await Mirror.start(serving);
+    const proxy = await ConnectProxy.start();
     try {
       const here = hostPlatform();
       mirror.publish([{ version: '1.34.1', ...here, body: await makeArchive(join(scratch, 'https-1.34.1.tar.gz'), fakeBinaries('1.34.1')) }]);
@@ -162,8 +163,15 @@ describe('scaffold envtest use over HTTPS (a separate process, for NODE_EXTRA_CA
 
       const trusted = await execNode(args, { ...env, NODE_EXTRA_CA_CERTS: caFile });
       expect(trusted).toMatchObject({ code: 0, stdout: `${join(root, '1.34.1')}\n` });
+
+      // The same over HTTPS_PROXY: TLS inside the CONNECT tunnel, checked against the same CA.
+      await rm(join(root, '1.34.1'), { recursive: true });
+      const proxied = await execNode(args, { ...env, NODE_EXTRA_CA_CERTS: caFile, HTTPS_PROXY: proxy.url });
+      expect(proxied).toMatchObject({ code: 0, stdout: `${join(root, '1.34.1')}\n` });
+      expect(proxy.targets).toEqual([new URL(mirror.baseUrl).host, new URL(mirror.baseUrl).host]);
     } finally {
       await mirror.close();
+      await proxy.close();
     }
   });
 });
