@@ -51,15 +51,17 @@ const reconcileLogic = `    ctx.log.info('reconciling Captain', { generation: ca
 
 async function main() {
   if (existsSync(dir)) throw new Error(`${dir} already exists; pass another directory: npm run quickstart -- <dir>`);
-  const { TestEnvironment, ensureBinaries } = await import('../dist/envtest/index.js');
+  const { TestEnvironment, ensureBinaries, describeSource } = await import('../dist/envtest/index.js');
   const { newClient, defineResource } = await import('../dist/runtime/index.js');
+  let binaries;
   try {
-    // Cached after the first run; without them, and with Go installed, this builds them (about ten minutes).
-    const binaries = await ensureBinaries({ progress: (line) => console.log(`  ${line}`) });
-    if (binaries.built) console.log(`Built kube-apiserver and etcd into ${binaries.dir}`);
+    // The same path as `scaffold envtest use`: the cache, else a download from the envtest release index (seconds),
+    // else, with Go installed, a build from source (6–11 minutes; asked first on a terminal).
+    binaries = await ensureBinaries({ progress: (line) => console.log(`  ${line}`), terminal: process.stdout.isTTY ? process.stdout : undefined });
   } catch (err) {
     throw new Error(`the local control plane needs kube-apiserver and etcd:\n${err instanceof Error ? err.message : err}`);
   }
+  console.log(`kube-apiserver and etcd ${binaries.version} from ${describeSource(binaries.source)}: ${binaries.dir ?? binaries.kubeApiserver}`);
 
   title(`Scaffold a sample operator in ${dir}`);
   mkdirSync(dir, { recursive: true });
@@ -80,7 +82,7 @@ async function main() {
   console.log('config/crd/bases:', 'crew.example.com_captains.yaml;', 'config/rbac/role.yaml');
 
   title('Start a local control plane (kube-apiserver + etcd)');
-  const env = await TestEnvironment.start();
+  const env = await TestEnvironment.start({ binaryAssetsDirectory: ['cache', 'download', 'build'].includes(binaries.source) ? binaries.dir : undefined });
   const kubeconfig = join(dir, 'quickstart.kubeconfig');
   writeFileSync(kubeconfig, env.kubeconfigYaml());
   console.log(`API server ${env.server}; kubeconfig written to ${kubeconfig}`);

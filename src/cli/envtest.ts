@@ -1,38 +1,61 @@
 /**
- * `scaffold envtest use` (find or build kube-apiserver + etcd, like kubebuilder's setup-envtest) and
- * `scaffold envtest start` (run a local control plane until interrupted). The envtest modules are
+ * `scaffold envtest use` (find, download or build kube-apiserver + etcd, like kubebuilder's setup-envtest),
+ * `scaffold envtest list` (what is cached and what the release index offers) and `scaffold envtest start`
+ * (run a local control plane until interrupted). Only flags and printing live here; src/envtest decides. The envtest modules are
  * loaded inside the actions so that `scaffold --version` stays fast.
  */
 import type { Command } from 'commander';
-import type { TestEnvironment } from '../envtest/index.js';
+import type { Binaries, TestEnvironment } from '../envtest/index.js';
 import { DEFAULT_ETCD_VERSION, DEFAULT_KUBERNETES_VERSION } from '../envtest/versions.js'; // tiny, no dependencies
 import { CliError } from './errors.js';
 
-interface UseOptions {
+/** Flags shared by `use`, `list` and `start` that decide where binaries come from. */
+interface SourceOptions {
   binDir?: string;
+  installedOnly?: boolean;
+  index?: string;
+  build?: boolean;
+}
+
+interface UseOptions extends SourceOptions {
   print: string;
   etcdVersion?: string;
 }
 
-export interface StartOptions {
+export interface StartOptions extends SourceOptions {
   kubeconfigOut?: string;
-  binDir?: string;
   k8sVersion?: string;
   crdDir?: string[];
 }
 
 const PRINT_FORMATS = ['overview', 'path', 'env'];
+const VERSION_HELP = `Kubernetes version: ${DEFAULT_KUBERNETES_VERSION} (default if cached, else the newest), MAJOR.MINOR for the newest patch, or latest`;
+
+/** The options `use` and `start` share, as setup-envtest names them where it has them. */
+function addSourceOptions(cmd: Command, withBuild: boolean): Command {
+  cmd
+    .option('--bin-dir <dir>', 'cache root holding one directory per version (default: ~/.cache/kubescaffold/envtest)')
+    .option('-i, --installed-only', 'use only KUBEBUILDER_ASSETS, TEST_ASSET_* and the cache: never download or build (default: set when ENVTEST_INSTALLED_ONLY is)')
+    .option('--index <url>', 'envtest release index to download from, e.g. a mirror; https://, http:// or file:// (default: $KUBESCAFFOLD_ENVTEST_INDEX, else controller-tools\' envtest-releases.yaml)');
+  if (withBuild) cmd.option('--build', 'build from the Go module proxy instead of downloading (needs Go; 6–11 minutes)');
+  return cmd;
+}
 
 export function registerEnvtestCommand(program: Command): void {
   const envtest = program
     .command('envtest')
     .description('Obtain and run a local test control plane (kube-apiserver + etcd)');
 
-  envtest
-    .command('use')
-    .description('Find kube-apiserver and etcd (KUBEBUILDER_ASSETS, then the cache), building them from the Go module proxy if needed')
-    .argument('[k8s-version]', `Kubernetes version, e.g. ${DEFAULT_KUBERNETES_VERSION} (default), or MAJOR.MINOR for the newest cached/published patch`)
-    .option('--bin-dir <dir>', 'cache root holding one directory per version (default: ~/.cache/kubescaffold/envtest)')
+  addSourceOptions(
+    envtest
+      .command('use')
+      .description(
+        'Find kube-apiserver and etcd (KUBEBUILDER_ASSETS, TEST_ASSET_*, the cache), else download them from the envtest release index, ' +
+          'else build them from the Go module proxy',
+      )
+      .argument('[k8s-version]', VERSION_HELP),
+    true,
+  )
     .option('-p, --print <format>', `what to print: ${PRINT_FORMATS.join(', ')}`, 'overview')
     .option('--etcd-version <version>', `etcd version to build alongside (default: ${DEFAULT_ETCD_VERSION})`)
     .action(async (version: string | undefined, opts: UseOptions) => {
@@ -41,20 +64,32 @@ export function registerEnvtestCommand(program: Command): void {
     });
 
   envtest
-    .command('start')
-    .description('Run a local kube-apiserver + etcd until Ctrl-C, and write an admin kubeconfig for it')
-    .option('--kubeconfig-out <file>', 'where to write the kubeconfig (default: a file in the temporary directory removed on exit)')
-    .option('--bin-dir <dir>', 'cache root to look for binaries in (default: ~/.cache/kubescaffold/envtest)')
-    .option('--k8s-version <version>', `Kubernetes version to run (default: ${DEFAULT_KUBERNETES_VERSION} if cached, else the newest cached)`)
-    .option('--crd-dir <dir>', 'install the CustomResourceDefinitions found in this directory (repeatable)', collect, [])
-    .action(async (opts: StartOptions) => {
-      const interrupt = interruptSignal();
-      try {
-        await runEnvtestStart(opts, interrupt.signal);
-      } finally {
-        interrupt.dispose();
-      }
+    .command('list')
+    .description('List the cached versions and those the envtest release index offers for this machine')
+    .argument('[k8s-version]', 'only versions matching MAJOR.MINOR or MAJOR.MINOR.PATCH')
+    .option('--bin-dir <dir>', 'cache root holding one directory per version (default: ~/.cache/kubescaffold/envtest)')
+    .option('-i, --installed-only', 'list only what is cached; do not read the index')
+    .option('--index <url>', 'envtest release index to read (default: $KUBESCAFFOLD_ENVTEST_INDEX, else controller-tools\' envtest-releases.yaml)')
+    .action(async (version: string | undefined, opts: SourceOptions) => {
+      await runList(version, opts);
     });
+
+  addSourceOptions(
+    envtest
+      .command('start')
+      .description('Run a local kube-apiserver + etcd until Ctrl-C, and write an admin kubeconfig for it')
+      .option('--kubeconfig-out <file>', 'where to write the kubeconfig (default: a file in the temporary directory removed on exit)')
+      .option('--k8s-version <version>', VERSION_HELP)
+      .option('--crd-dir <dir>', 'install the CustomResourceDefinitions found in this directory (repeatable)', collect, []),
+    true,
+  ).action(async (opts: StartOptions) => {
+    const interrupt = interruptSignal();
+    try {
+      await runEnvtestStart(opts, interrupt.signal);
+    } finally {
+      interrupt.dispose();
+    }
+  });
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -79,29 +114,99 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   };
 }
 
-async function runUse(version: string | undefined, opts: UseOptions): Promise<void> {
-  // Not the envtest index: that loads @kubernetes/client-node, which `use` doesn't need.
+/** Obtains the binaries as the flags say; envtest errors become CliErrors (their messages name the file or URL). */
+async function obtainBinaries(version: string | undefined, opts: SourceOptions & { etcdVersion?: string }, signal: AbortSignal): Promise<Binaries> {
+  // Not the envtest index: that loads @kubernetes/client-node, which obtaining binaries doesn't need.
   const { ensureBinaries } = await import('../envtest/ensure.js');
-  const { BinariesNotFoundError } = await import('../envtest/binaries.js');
   const { resolve } = await import('node:path');
-  const interrupt = interruptSignal();
   try {
-    const bins = await ensureBinaries({
+    return await ensureBinaries({
       version,
       cacheRoot: opts.binDir ? resolve(opts.binDir) : undefined,
+      installedOnly: opts.installedOnly,
+      index: opts.index,
+      build: opts.build ? 'prefer' : 'fallback',
       etcdVersion: opts.etcdVersion,
-      signal: interrupt.signal,
+      signal,
     });
-    if (opts.print === 'path') process.stdout.write(`${bins.dir}\n`);
-    else if (opts.print === 'env') process.stdout.write(`export KUBEBUILDER_ASSETS='${bins.dir.replace(/'/g, `'\\''`)}'\n`);
-    else process.stdout.write(`Version: ${bins.version}\nSource:  ${bins.source}${bins.built ? ' (just built)' : ''}\nPath:    ${bins.dir}\n`);
   } catch (err) {
-    if (interrupt.signal.aborted) throw new CliError('interrupted: the partial build was removed', 130);
-    if (err instanceof BinariesNotFoundError) throw new CliError(err.message);
-    throw err;
+    if (signal.aborted) throw new CliError('interrupted: nothing was added to the cache', 130);
+    throw await asCliError(err);
+  }
+}
+
+/** envtest's expected failures (bad input, network, archive, missing binaries) as CliErrors; anything else stays a bug. */
+async function asCliError(err: unknown): Promise<unknown> {
+  const [{ BinariesNotFoundError }, { DownloadError }, { ReleaseIndexError }, { ArchiveError }] = await Promise.all([
+    import('../envtest/binaries.js'),
+    import('../envtest/download-error.js'),
+    import('../envtest/release-index.js'),
+    import('../envtest/unpack.js'),
+  ]);
+  const expected = [BinariesNotFoundError, DownloadError, ReleaseIndexError, ArchiveError];
+  if (expected.some((type) => err instanceof type) || (err instanceof Error && /^invalid version /.test(err.message))) {
+    return new CliError((err as Error).message);
+  }
+  return err;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+async function runUse(version: string | undefined, opts: UseOptions): Promise<void> {
+  const { describeSource } = await import('../envtest/binaries.js');
+  const interrupt = interruptSignal();
+  try {
+    const bins = await obtainBinaries(version, opts, interrupt.signal);
+    const where = bins.dir ?? `${bins.kubeApiserver} and ${bins.etcd}`;
+    if (opts.print !== 'overview') process.stderr.write(`kube-apiserver and etcd ${bins.version} from ${describeSource(bins.source)}: ${where}\n`);
+    if (opts.print === 'overview') {
+      process.stdout.write(`Version: ${bins.version}\nSource:  ${describeSource(bins.source)}\nPath:    ${where}\n`);
+    } else if (bins.dir === undefined) {
+      // TEST_ASSET_* naming binaries in two directories: no single KUBEBUILDER_ASSETS directory exists.
+      if (opts.print === 'path') {
+        throw new CliError('TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD name files in different directories, so there is no one path to print; use -p env');
+      }
+      process.stdout.write(`export TEST_ASSET_KUBE_APISERVER=${shellQuote(bins.kubeApiserver)}\nexport TEST_ASSET_ETCD=${shellQuote(bins.etcd)}\n`);
+    } else if (opts.print === 'path') {
+      process.stdout.write(`${bins.dir}\n`);
+    } else {
+      process.stdout.write(`export KUBEBUILDER_ASSETS=${shellQuote(bins.dir)}\n`);
+    }
   } finally {
     interrupt.dispose();
   }
+}
+
+async function runList(version: string | undefined, opts: SourceOptions): Promise<void> {
+  const { listVersions } = await import('../envtest/list.js');
+  const { parseVersion } = await import('../envtest/versions.js');
+  const { formatPlatform, hostPlatform } = await import('../envtest/platform.js');
+  const { resolve } = await import('node:path');
+  let selector;
+  try {
+    selector = version ? parseVersion(version) : undefined;
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const platform = formatPlatform(hostPlatform());
+  const origins = { download: 'downloaded', build: 'built from source', unknown: 'added by hand' } as const;
+  let listing;
+  try {
+    listing = await listVersions({ cacheRoot: opts.binDir ? resolve(opts.binDir) : undefined, selector, installedOnly: opts.installedOnly, index: opts.index });
+  } catch (err) {
+    // The index failed: still show what is installed, then fail with the index's message.
+    const installed = await listVersions({ cacheRoot: opts.binDir ? resolve(opts.binDir) : undefined, selector, installedOnly: true });
+    for (const i of installed.installed) process.stdout.write(`(installed)  v${i.version}  ${platform}  ${i.dir}  (${origins[i.origin]})\n`);
+    const cli = await asCliError(err);
+    throw cli instanceof CliError ? new CliError(`${cli.message}\n(-i lists only what is installed, without the index)`) : cli;
+  }
+  for (const i of listing.installed) process.stdout.write(`(installed)  v${i.version}  ${platform}  ${i.dir}  (${origins[i.origin]})\n`);
+  if (listing.installed.length === 0) process.stderr.write(`Nothing is installed in ${listing.cacheRoot}.\n`);
+  if (!listing.available) return;
+  for (const r of listing.available) process.stdout.write(`(available)  v${r.version}  ${platform}\n`);
+  if (listing.available.length === 0) process.stderr.write(`The index ${listing.indexUrl} offers nothing${selector ? ' matching' : ''} for ${platform}.\n`);
 }
 
 /**
@@ -109,7 +214,7 @@ async function runUse(version: string | undefined, opts: UseOptions): Promise<vo
  * Exported so tests can drive it without sending signals to the test process.
  */
 export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): Promise<void> {
-  const { TestEnvironment: Env, findBinaries, BinariesNotFoundError } = await import('../envtest/index.js');
+  const { TestEnvironment: Env, describeSource } = await import('../envtest/index.js');
   const { checkKubeconfigTarget, writeKubeconfigFile } = await import('../envtest/kubeconfig.js');
   const { resolve, join } = await import('node:path');
 
@@ -118,13 +223,12 @@ export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): 
   const userError = (err: unknown) => new CliError(err instanceof Error ? err.message : String(err));
   try {
     if (kubeconfigPath) await checkKubeconfigTarget(kubeconfigPath).catch((err: unknown) => Promise.reject(userError(err)));
-    const bins = await findBinaries({ version: opts.k8sVersion, cacheRoot: opts.binDir ? resolve(opts.binDir) : undefined }).catch((err: unknown) => {
-      throw err instanceof BinariesNotFoundError ? new CliError(err.message) : err;
-    });
-    process.stderr.write(`Starting etcd and kube-apiserver ${bins.version} from ${bins.dir} …\n`);
+    const bins = await obtainBinaries(opts.k8sVersion, opts, signal);
+    process.stderr.write(`Starting etcd and kube-apiserver ${bins.version} from ${describeSource(bins.source)} (${bins.dir ?? bins.kubeApiserver}) …\n`);
     const t0 = Date.now();
     env = await Env.start({
-      binaryAssetsDirectory: bins.dir,
+      // KUBEBUILDER_ASSETS and TEST_ASSET_* are read again by TestEnvironment itself; a cache entry is passed on.
+      binaryAssetsDirectory: ['cache', 'download', 'build'].includes(bins.source) ? bins.dir : undefined,
       crdDirectoryPaths: (opts.crdDir ?? []).map((d) => resolve(d)),
       errorIfCRDPathMissing: true,
     });

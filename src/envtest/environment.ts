@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { APIServer, CERT_FILES, type APIServerConfig } from './apiserver.js';
-import { findBinaries, type Binaries } from './binaries.js';
+import type { Binaries } from './binaries.js';
 import { generateControlPlaneCerts, type ControlPlaneCerts } from './certs.js';
 import { onProcessExit } from './cleanup.js';
 import { asCRD, installCRDs, readCRDs, waitForCRDs, type CustomResourceDefinition } from './crds.js';
+import { ensureBinaries } from './ensure.js';
 import { Etcd } from './etcd.js';
 import { kubeconfigYaml, toKubeConfig } from './kubeconfig.js';
 import { freePort } from './ports.js';
@@ -28,7 +29,10 @@ export interface TestEnvironmentOptions {
   crds?: object[];
   /** Fail when a crdDirectoryPaths entry does not exist. Default false, as in envtest. */
   errorIfCRDPathMissing?: boolean;
-  /** Directory holding kube-apiserver and etcd; KUBEBUILDER_ASSETS takes precedence. Default: the cache. */
+  /**
+   * Directory holding kube-apiserver and etcd; KUBEBUILDER_ASSETS and TEST_ASSET_* take precedence.
+   * Default: the cache, else a download from the envtest release index (never a build: that takes minutes).
+   */
   binaryAssetsDirectory?: string;
   /** Copy etcd's and kube-apiserver's output to stderr. Default: KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true. */
   attachControlPlaneOutput?: boolean;
@@ -89,7 +93,7 @@ export class TestEnvironment {
     const startTimeout = options.startTimeout ?? 60_000;
     const stopTimeout = options.stopTimeout ?? 20_000;
     const attachOutput = options.attachControlPlaneOutput ?? process.env.KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT === 'true';
-    const binaries = await findBinaries({ binaryAssetsDirectory: options.binaryAssetsDirectory });
+    const binaries = await ensureBinaries({ binaryAssetsDirectory: options.binaryAssetsDirectory, build: 'never' });
     // Read CRDs first: a bad manifest should fail before any process starts.
     const crds = [
       ...(await readCRDs(options.crdDirectoryPaths ?? [], options.errorIfCRDPathMissing ?? false)),

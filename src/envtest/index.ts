@@ -2,12 +2,18 @@
 export { TestEnvironment, type TestEnvironmentOptions } from './environment.js';
 export {
   BinariesNotFoundError,
+  describeSource,
   findBinaries,
   type Binaries,
   type BinariesSource,
   type FindBinariesOptions,
 } from './binaries.js';
-export { ensureBinaries, type EnsureBinariesOptions } from './ensure.js';
+export { ensureBinaries, INSTALLED_ONLY_ENV, type EnsureBinariesOptions } from './ensure.js';
+export { listVersions, type InstalledVersion, type Listing, type ListOptions } from './list.js';
+export { DEFAULT_INDEX_URL, INDEX_ENV, ReleaseIndexError, type EnvtestRelease } from './release-index.js';
+export { DownloadError } from './download-error.js';
+export { ArchiveError } from './unpack.js';
+export type { Platform } from './platform.js';
 export { buildBinaries, type BuildOptions, type BuildResult } from './build.js';
 export { defaultCacheRoot } from './paths.js';
 export { DEFAULT_ETCD_VERSION, DEFAULT_KUBERNETES_VERSION } from './versions.js';

@@ -92,3 +92,32 @@ export function parseEtcdVersionOutput(out: string): string | undefined {
   const m = /etcd Version:\s*v?(\d+\.\d+\.\d+)/.exec(out);
   return m?.[1];
 }
+
+/**
+ * What a user asked for, as setup-envtest reads it: nothing (the default), "latest", or a selector such as
+ * "1.37.1" or "1.37". A trailing "!" ("1.36!") asks to check the release index even when the cache has a match.
+ */
+export type VersionRequest =
+  | { kind: 'default' }
+  | { kind: 'latest' }
+  | { kind: 'selector'; version: Version; checkIndex: boolean };
+
+/** Parses a version argument; throws on anything that is neither "latest" nor a version selector. */
+export function parseVersionRequest(text: string | undefined): VersionRequest {
+  const t = text?.trim();
+  if (!t) return { kind: 'default' };
+  if (t === 'latest') return { kind: 'latest' };
+  const checkIndex = t.endsWith('!');
+  try {
+    return { kind: 'selector', version: parseVersion(checkIndex ? t.slice(0, -1) : t), checkIndex };
+  } catch {
+    throw new Error(`invalid version "${text}": expected latest, MAJOR.MINOR.PATCH or MAJOR.MINOR (e.g. 1.37.1 or 1.37)`);
+  }
+}
+
+/** "1.37.1", "1.37.x", "latest" or "the default version": for messages. */
+export function describeRequest(r: VersionRequest): string {
+  if (r.kind === 'default') return `the default version (${DEFAULT_KUBERNETES_VERSION}, or the newest available)`;
+  if (r.kind === 'latest') return 'the latest version';
+  return isExact(r.version) ? formatVersion(r.version) : `${formatVersion(r.version)}.x`;
+}

@@ -1,42 +1,62 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerEnvtestCommand, runEnvtestStart } from '../../src/cli/envtest.js';
 import { CliError } from '../../src/cli/errors.js';
+import { TinyCA } from '../../src/envtest/certs.js';
 import { findBinaries, type Binaries } from '../../src/envtest/index.js';
+import { hostPlatform } from '../../src/envtest/platform.js';
 import { processesMentioning } from './helpers.js';
+import { ConnectProxy, fakeBinaries, makeArchive, Mirror, writeFakeBinaries } from './mirror.js';
+
+const scaffoldBin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
+
+/** Runs node with `args` and exactly `env`; resolves with its exit code and output. */
+function execNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { env }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
+    });
+  });
+}
 
 let bins: Binaries;
 let scratch: string;
 
 beforeAll(async () => {
-  bins = await findBinaries();
+  bins = await findBinaries({ env: {} });
   scratch = await mkdtemp(join(tmpdir(), 'envtest-cli-test-'));
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-/** Runs `scaffold envtest ...` in-process with `env` overlaid on process.env; returns what it printed to stdout. */
-async function scaffold(args: string[], env: Record<string, string | undefined> = {}): Promise<string> {
+/** Runs `scaffold envtest ...` in-process with `env` overlaid on process.env; returns what it printed. */
+async function run(args: string[], env: Record<string, string | undefined> = {}): Promise<{ out: string; err: string }> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   const out: string[] = [];
+  const err: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     out.push(String(chunk));
     return true;
   });
-  const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    err.push(String(chunk));
+    return true;
+  });
   Object.assign(process.env, env);
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
   try {
     const program = new Command('scaffold').exitOverride();
     registerEnvtestCommand(program);
     await program.parseAsync(['envtest', ...args], { from: 'user' });
-    return out.join('');
+    return { out: out.join(''), err: err.join('') };
   } finally {
     spy.mockRestore();
     errSpy.mockRestore();
@@ -47,9 +67,19 @@ async function scaffold(args: string[], env: Record<string, string | undefined> 
   }
 }
 
+/** Runs `scaffold envtest ...` in-process; returns what it printed to stdout. */
+async function scaffold(args: string[], env: Record<string, string | undefined> = {}): Promise<string> {
+  return (await run(args, env)).out;
+}
+
+/** No binaries from the environment, no proxy: what these tests start from. */
+const CLEAN_ENV = { KUBEBUILDER_ASSETS: undefined, TEST_ASSET_KUBE_APISERVER: undefined, TEST_ASSET_ETCD: undefined, ENVTEST_INSTALLED_ONLY: undefined, KUBESCAFFOLD_ENVTEST_INDEX: undefined, HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined };
+
 describe('scaffold envtest use', () => {
-  it('prints the directory of KUBEBUILDER_ASSETS when it is set', async () => {
-    expect(await scaffold(['use', '-p', 'path'], { KUBEBUILDER_ASSETS: bins.dir })).toBe(`${bins.dir}\n`);
+  it('prints the directory of KUBEBUILDER_ASSETS when it is set, and names the source on stderr', async () => {
+    const { out, err } = await run(['use', '-p', 'path'], { ...CLEAN_ENV, KUBEBUILDER_ASSETS: bins.dir });
+    expect(out).toBe(`${bins.dir}\n`);
+    expect(err).toBe(`kube-apiserver and etcd ${bins.version} from KUBEBUILDER_ASSETS: ${bins.dir}\n`);
   });
 
   it('prints an export line for the cached version under --bin-dir', async () => {
@@ -57,19 +87,92 @@ describe('scaffold envtest use', () => {
     await mkdir(join(root, '1.37.1'), { recursive: true });
     await symlink(bins.kubeApiserver, join(root, '1.37.1', 'kube-apiserver'));
     await symlink(bins.etcd, join(root, '1.37.1', 'etcd'));
-    const out = await scaffold(['use', '1.37', '--bin-dir', root, '-p', 'env'], { KUBEBUILDER_ASSETS: undefined });
+    const out = await scaffold(['use', '1.37', '--bin-dir', root, '-p', 'env'], CLEAN_ENV);
     expect(out).toBe(`export KUBEBUILDER_ASSETS='${join(root, '1.37.1')}'\n`);
   });
 
-  it('names the three ways to get the binaries when nothing provides them', async () => {
+  it('prints TEST_ASSET_* exports for binaries in two directories, and refuses -p path for them', async () => {
+    const [a, b] = [join(scratch, 'ta-a'), join(scratch, 'ta-b')];
+    await writeFakeBinaries(a, '1.31.0');
+    await writeFakeBinaries(b, '1.31.0');
+    const env = { ...CLEAN_ENV, TEST_ASSET_KUBE_APISERVER: join(a, 'kube-apiserver'), TEST_ASSET_ETCD: join(b, 'etcd') };
+    expect(await scaffold(['use', '-p', 'env'], env)).toBe(`export TEST_ASSET_KUBE_APISERVER='${join(a, 'kube-apiserver')}'\nexport TEST_ASSET_ETCD='${join(b, 'etcd')}'\n`);
+    await expect(scaffold(['use', '-p', 'path'], env)).rejects.toThrow(/different directories, so there is no one path to print; use -p env/);
+  });
+
+  it('downloads from --index into --bin-dir, says so, and lists it afterwards', async () => {
+    const mirror = await Mirror.start();
+    try {
+      const here = hostPlatform();
+      mirror.publish([{ version: '1.34.1', ...here, body: await makeArchive(join(scratch, 'cli-1.34.1.tar.gz'), fakeBinaries('1.34.1')) }]);
+      const root = join(scratch, 'download-root');
+      const { out, err } = await run(['use', '1.34', '--bin-dir', root, '--index', mirror.indexUrl], CLEAN_ENV);
+      expect(out).toBe(`Version: 1.34.1\nSource:  the envtest release index (just downloaded)\nPath:    ${join(root, '1.34.1')}\n`);
+      expect(err).toContain(`downloading it from the envtest release index ${mirror.indexUrl}`);
+      const listed = await scaffold(['list', '--bin-dir', root, '--index', mirror.indexUrl], CLEAN_ENV);
+      expect(listed).toBe(
+        `(installed)  v1.34.1  ${here.os}/${here.arch}  ${join(root, '1.34.1')}  (downloaded)\n(available)  v1.34.1  ${here.os}/${here.arch}\n`,
+      );
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('fails with --installed-only on an empty cache, and with an unreachable --index, naming it', async () => {
+    const empty = join(scratch, 'empty-i');
+    await expect(scaffold(['use', '-i', '--bin-dir', empty], CLEAN_ENV)).rejects.toThrow(/--installed-only \(-i, or ENVTEST_INSTALLED_ONLY\) allows neither downloading nor building/);
+    const index = 'http://127.0.0.1:1/envtest-releases.yaml';
+    const attempt = scaffold(['use', '--bin-dir', empty, '--index', index], CLEAN_ENV);
+    await expect(attempt).rejects.toThrow(CliError);
+    await expect(attempt).rejects.toThrow(`could not fetch ${index}: connect ECONNREFUSED`);
+    expect(existsSync(empty)).toBe(false);
+  });
+
+  it('names the ways to get the binaries when nothing provides them', async () => {
     const empty = join(scratch, 'empty');
-    const run = scaffold(['use', '--bin-dir', empty, '-p', 'path'], { KUBEBUILDER_ASSETS: undefined, PATH: '/nonexistent' });
-    await expect(run).rejects.toThrow(CliError);
-    await expect(run).rejects.toThrow(/KUBEBUILDER_ASSETS[\s\S]*scaffold envtest use[\s\S]*install Go/);
+    // The default index is made unreachable through a proxy nobody listens on: no real network is tried.
+    const attempt = scaffold(['use', '--bin-dir', empty, '-p', 'path'], { ...CLEAN_ENV, PATH: '/nonexistent', HTTPS_PROXY: 'http://127.0.0.1:1' });
+    await expect(attempt).rejects.toThrow(CliError);
+    await expect(attempt).rejects.toThrow(/envtest release index could not be read[\s\S]*no `go` on PATH[\s\S]*scaffold envtest use[\s\S]*KUBEBUILDER_ASSETS[\s\S]*install Go/);
   });
 
   it('rejects an unknown print format', async () => {
     await expect(scaffold(['use', '-p', 'yaml'])).rejects.toThrow(/--print must be one of overview, path, env/);
+  });
+});
+
+describe('scaffold envtest use over HTTPS (a separate process, for NODE_EXTRA_CA_CERTS)', () => {
+  it('trusts a private CA only through NODE_EXTRA_CA_CERTS, directly and through HTTPS_PROXY, and leaves the cache untouched when it cannot', async () => {
+    const ca = await TinyCA.create('envtest mirror CA');
+    const serving = await ca.issue({ commonName: '127.0.0.1', ipAddresses: ['127.0.0.1'], usage: 'server' });
+    const mirror = await Mirror.start(serving);
+    const proxy = await ConnectProxy.start();
+    try {
+      const here = hostPlatform();
+      mirror.publish([{ version: '1.34.1', ...here, body: await makeArchive(join(scratch, 'https-1.34.1.tar.gz'), fakeBinaries('1.34.1')) }]);
+      const caFile = join(scratch, 'ca.pem');
+      await writeFile(caFile, ca.certPem);
+      const root = join(scratch, 'https-root');
+      const args = [scaffoldBin, 'envtest', 'use', '1.34.1', '--bin-dir', root, '--index', mirror.indexUrl, '-p', 'path'];
+      const env = { PATH: process.env.PATH ?? '', HOME: scratch };
+
+      const untrusted = await execNode(args, env);
+      expect(untrusted.code).toBe(1);
+      expect(untrusted.stderr).toMatch(new RegExp(`could not fetch ${mirror.indexUrl}: .*certificate.*NODE_EXTRA_CA_CERTS`));
+      expect(existsSync(join(root, '1.34.1'))).toBe(false);
+
+      const trusted = await execNode(args, { ...env, NODE_EXTRA_CA_CERTS: caFile });
+      expect(trusted).toMatchObject({ code: 0, stdout: `${join(root, '1.34.1')}\n` });
+
+      // The same over HTTPS_PROXY: TLS inside the CONNECT tunnel, checked against the same CA.
+      await rm(join(root, '1.34.1'), { recursive: true });
+      const proxied = await execNode(args, { ...env, NODE_EXTRA_CA_CERTS: caFile, HTTPS_PROXY: proxy.url });
+      expect(proxied).toMatchObject({ code: 0, stdout: `${join(root, '1.34.1')}\n` });
+      expect(proxy.targets).toEqual([new URL(mirror.baseUrl).host, new URL(mirror.baseUrl).host]);
+    } finally {
+      await mirror.close();
+      await proxy.close();
+    }
   });
 });
 

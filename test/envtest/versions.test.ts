@@ -7,6 +7,7 @@ import {
   parseEtcdVersionOutput,
   parseGoVersion,
   parseVersion,
+  parseVersionRequest,
   stagingModuleVersion,
 } from '../../src/envtest/versions.js';
 
@@ -65,5 +66,18 @@ describe('binary --version output', () => {
   });
   it('reads the etcd version', () => {
     expect(parseEtcdVersionOutput('etcd Version: 3.6.12\nGit SHA: GitNotFound\nGo Version: go1.26.8\n')).toBe('3.6.12');
+  });
+});
+
+describe('parseVersionRequest', () => {
+  it('reads nothing, latest, selectors and the "check the index" suffix', () => {
+    expect(parseVersionRequest(undefined)).toEqual({ kind: 'default' });
+    expect(parseVersionRequest('')).toEqual({ kind: 'default' });
+    expect(parseVersionRequest('latest')).toEqual({ kind: 'latest' });
+    expect(parseVersionRequest('1.37')).toEqual({ kind: 'selector', version: { major: 1, minor: 37 }, checkIndex: false });
+    expect(parseVersionRequest('v1.36.2!')).toEqual({ kind: 'selector', version: { major: 1, minor: 36, patch: 2 }, checkIndex: true });
+  });
+  it('rejects anything else, saying what is accepted', () => {
+    expect(() => parseVersionRequest('newest')).toThrow('invalid version "newest": expected latest, MAJOR.MINOR.PATCH or MAJOR.MINOR');
   });
 });
