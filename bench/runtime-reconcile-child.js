@@ -6,7 +6,6 @@
 // already holds {token, observedGeneration, stamp}, merge-patch status to it.
 import { createInterface } from 'node:readline';
 import { writeHeapSnapshot } from 'node:v8';
-import * as k8s from '@kubernetes/client-node';
 import { SENT_ANNOTATION, THING, importRuntime } from './runtime-lib.js';
 
 const [kubeconfig, namespace, token, expectArg, workersArg] = process.argv.slice(2);
@@ -22,8 +21,7 @@ const startUs = nowUs();
 const rt = await importRuntime();
 rt.configureLog({ level: 'error' });
 const Things = rt.defineResource(THING);
-const kc = new k8s.KubeConfig();
-kc.loadFromFile(kubeconfig);
+const kc = rt.loadKubeConfig({ kubeconfig });
 
 const mgr = new rt.Manager({ kubeConfig: kc, namespaces: [namespace], metricsBindAddress: '0', healthProbeBindAddress: '0' });
 const client = mgr.getClient();
