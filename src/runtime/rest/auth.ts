@@ -8,10 +8,15 @@ import { KubeConfigError } from './kubeconfig_error.js';
 
 /** TLS options for https.Agent: PEM text, read from the configuration's files. */
 export interface TlsMaterial {
+  /** CA certificates that verify the server. */
   readonly ca?: string;
+  /** The client certificate. */
   readonly cert?: string;
+  /** Its private key. */
   readonly key?: string;
+  /** false with insecureSkipTLSVerify, else unset. */
   readonly rejectUnauthorized?: boolean;
+  /** The name to verify the server's certificate against (tls-server-name). */
   readonly servername?: string;
 }
 
@@ -20,7 +25,9 @@ export interface TlsMaterial {
  * while the TLS material is unchanged, so a transport can tell when to rebuild its agent by identity.
  */
 export interface AuthMaterial {
+  /** Authorization and Impersonate-* headers. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The agent's TLS options. */
   readonly tls: TlsMaterial;
   /** The token file's read, or the plugin's answer, these headers carry: what a 401 invalidates. */
   readonly tokenRead?: TokenRead;

@@ -9,8 +9,11 @@ import { KubeConfigError } from './kubeconfig_error.js';
 
 /** What a plugin answered. One object per run: a 401 refreshes only if the credentials used are still these. */
 export interface ExecCredentials {
+  /** A bearer token (status.token). */
   readonly token?: string;
+  /** A client certificate in PEM (status.clientCertificateData). */
   readonly cert?: string;
+  /** Its key in PEM (status.clientKeyData). */
   readonly key?: string;
   /** Milliseconds since the epoch after which the credentials are not used; undefined: until a 401. */
   readonly expiresAt?: number;

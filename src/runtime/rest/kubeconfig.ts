@@ -112,7 +112,9 @@ export interface ExecConfig {
 
 /** One environment variable for an exec plugin. */
 export interface ExecEnvVar {
+  /** The variable's name. */
   readonly name: string;
+  /** Its value. */
   readonly value: string;
 }
 
@@ -140,6 +142,7 @@ export const SERVICE_ACCOUNT_DIR_ENV = 'KUBESCAFFOLD_SERVICE_ACCOUNT_DIR';
 /** Environment variables as the loaders read them. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
+/** Options of {@link loadKubeConfig}. */
 export interface LoadKubeConfigOptions {
   /** A kubeconfig file to use instead of the search below (controller-runtime's --kubeconfig); it must exist. */
   kubeconfig?: string;
