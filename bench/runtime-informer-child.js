@@ -16,6 +16,7 @@ function liveHeap() {
 
 const tick = () => new Promise((r) => setTimeout(r, 1));
 
+// client-node's own configuration for its informer; ours loads the same file with loadKubeConfig.
 const kc = new k8s.KubeConfig();
 kc.loadFromFile(kubeconfig);
 
@@ -26,7 +27,7 @@ async function ours({ transform, useWatchList }) {
   let lists = 0;
   const before = liveHeap();
   const t = performance.now();
-  const client = rt.newClient(kc);
+  const client = rt.newClient(rt.loadKubeConfig({ kubeconfig }));
   const lw = rt.newListWatch(client, res, { namespace });
   const counted = { list: (o) => (lists++, lw.list(o)), watch: (o) => lw.watch(o) };
   // transform undefined leaves the informer's default (compactObjects without stripping); null turns it off.
@@ -65,7 +66,7 @@ async function parseOnly() {
   const rt = await importRuntime();
   const before = liveHeap();
   const t = performance.now();
-  const client = rt.newClient(kc);
+  const client = rt.newClient(rt.loadKubeConfig({ kubeconfig }));
   const list = await client.transport.requestJson({ method: 'GET', path: `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}` });
   const syncMs = performance.now() - t;
   const heapBytes = liveHeap() - before;

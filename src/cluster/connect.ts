@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { ApiError, DiscoveryClient, loadKubeConfig, RESTMapper, RestClient, type ServerVersion } from '../runtime/rest/index.js';
+import {
+  ApiError,
+  DiscoveryClient,
+  KubeConfigError,
+  loadKubeConfig,
+  RESTMapper,
+  RestClient,
+  type KubeConfig,
+  type ServerVersion,
+} from '../runtime/rest/index.js';
 import { ClusterError } from './errors.js';
 
 export interface ConnectOptions {
@@ -31,12 +39,14 @@ export function loadConfig(opts: ConnectOptions): KubeConfig {
   try {
     return loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   } catch (e) {
-    const why = (e as Error).message.split('\n')[0] ?? '';
-    if (why.startsWith('no Kubernetes configuration found')) {
-      throw new ClusterError('no kubeconfig found: KUBECONFIG is not set and ~/.kube/config does not exist. Start a cluster (kind, or `scaffold envtest start --kubeconfig-out FILE` for a local control plane) and pass its kubeconfig with --kubeconfig or KUBECONFIG');
+    if (!(e instanceof KubeConfigError)) throw e;
+    const start = 'Start a cluster (kind, or `scaffold envtest start --kubeconfig-out FILE` for a local control plane) and pass its kubeconfig with --kubeconfig or KUBECONFIG';
+    if (e.reason === 'NoConfiguration') {
+      if (process.env.KUBECONFIG) throw new ClusterError(`${e.message}. ${start}`);
+      throw new ClusterError(`no kubeconfig found: KUBECONFIG is not set and ~/.kube/config does not exist. ${start}`);
     }
-    const source = opts.kubeconfig || process.env.KUBECONFIG || '~/.kube/config';
-    throw new ClusterError(`cannot use the kubeconfig ${source}: ${why}. Pass a valid kubeconfig with --kubeconfig (or set KUBECONFIG), and a context it has with --context`);
+    // The loader's message names the file, the context and the field: "kubeconfig /path: context ...".
+    throw new ClusterError(`cannot use the ${e.message}. Pass a valid kubeconfig with --kubeconfig (or set KUBECONFIG), and a context it has with --context`);
   }
 }
 
@@ -80,8 +90,8 @@ export function explainConnectionError(e: unknown, server: string, context: stri
 /** Connects and checks that a cluster answers, so later failures are about objects, not the connection. */
 export async function connect(opts: ConnectOptions = {}): Promise<Cluster> {
   const kc = loadConfig(opts);
-  const server = kc.getCurrentCluster()?.server ?? '(none)';
-  const context = kc.getCurrentContext();
+  const server = kc.server;
+  const context = kc.contextName ?? '(none)';
   let client: RestClient;
   try {
     client = new RestClient(kc, { userAgent: 'kubescaffold' });

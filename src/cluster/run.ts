@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { kubeConfigToYaml } from '../runtime/rest/index.js';
 import { loadConfig } from './connect.js';
 import { ClusterError } from './errors.js';
 
@@ -45,8 +46,8 @@ function kubeconfigEnv(opts: RunOptions): { env: Record<string, string>; cleanup
   if (!opts.kubeconfig && !opts.context) return { env: {}, cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'kubescaffold-run-'));
   const file = join(dir, 'kubeconfig');
-  // exportConfig writes the loaded config (paths already made absolute) with the chosen current-context.
-  writeFileSync(file, kc.exportConfig(), { mode: 0o600 });
+  // One cluster, user and context: the chosen ones, with absolute paths and the chosen context current.
+  writeFileSync(file, kubeConfigToYaml(kc), { mode: 0o600 });
   return { env: { KUBECONFIG: file }, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

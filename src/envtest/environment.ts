@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../runtime/rest/kubeconfig.js';
 import { APIServer, CERT_FILES, type APIServerConfig } from './apiserver.js';
 import type { Binaries } from './binaries.js';
 import { generateControlPlaneCerts, type ControlPlaneCerts } from './certs.js';
@@ -54,7 +54,7 @@ function isPortConflict(err: unknown): boolean {
 }
 
 export class TestEnvironment {
-  /** @kubernetes/client-node configuration for the admin user (group system:masters). */
+  /** The cluster configuration of the admin user (group system:masters), for `newClient(env.kubeConfig)`. */
   readonly kubeConfig: KubeConfig;
   /** https://127.0.0.1:<port> */
   readonly server: string;

@@ -1,7 +1,7 @@
 /** The admin kubeconfig of a test environment: embedded certificates, one cluster/user/context named "envtest". */
 import { readFile, writeFile } from 'node:fs/promises';
-import { KubeConfig } from '@kubernetes/client-node';
 import { parse, stringify } from 'yaml';
+import type { KubeConfig } from '../runtime/rest/kubeconfig.js';
 import type { AdminCredentials } from './request.js';
 
 export const KUBECONFIG_NAME = 'envtest';
@@ -21,11 +21,14 @@ export function kubeconfigYaml(c: AdminCredentials): string {
   });
 }
 
-/** The same configuration loaded into @kubernetes/client-node. */
+/** The same configuration as the runtime's KubeConfig: the admin's client certificate, embedded. */
 export function toKubeConfig(c: AdminCredentials): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromString(kubeconfigYaml(c));
-  return kc;
+  return {
+    server: c.server,
+    contextName: KUBECONFIG_NAME,
+    tls: { caData: c.caPem, certData: c.certPem, keyData: c.keyPem },
+    source: `envtest ${c.server}`,
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 const out = new URL('../../out.json', import.meta.url);
 const kubeconfig = process.env.KUBECONFIG ?? '';
 let context = '';
-try { context = JSON.parse(readFileSync(kubeconfig, 'utf8'))['current-context']; } catch { context = 'unreadable'; }
+try { context = /^current-context: (.*)$/m.exec(readFileSync(kubeconfig, 'utf8'))?.[1] ?? 'none'; } catch { context = 'unreadable'; }
 const record = (extra) => writeFileSync(out, JSON.stringify({ args: process.argv.slice(2), kubeconfig, context, ...extra }));
 if (process.argv.includes('--exit-3')) { record({ state: 'exiting' }); process.exit(3); }
 let signals = 0;

@@ -47,8 +47,11 @@ export function leftovers(env: TestEnvironment): { processes: string[]; tempDirE
   return { processes: processesMentioning(env.tempDir), tempDirExists: existsSync(env.tempDir) };
 }
 
+/** @kubernetes/client-node API clients for the admin, loaded from the environment's kubeconfig file body. */
 export function clients(env: TestEnvironment) {
-  return { core: env.kubeConfig.makeApiClient(k8s.CoreV1Api), custom: env.kubeConfig.makeApiClient(k8s.CustomObjectsApi) };
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(env.kubeconfigYaml());
+  return { core: kc.makeApiClient(k8s.CoreV1Api), custom: kc.makeApiClient(k8s.CustomObjectsApi) };
 }
 
 export function widget(namespace: string, name: string, spec: Record<string, unknown>) {

@@ -3,6 +3,7 @@ import { request } from 'node:https';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
+import { newClient } from '../../src/runtime/rest/index.js';
 import { clients, CRD_DIR, widget, WIDGETS } from './helpers.js';
 
 let env: TestEnvironment;
@@ -45,7 +46,7 @@ describe('a running TestEnvironment', () => {
   });
 
   it('authorizes with RBAC: the admin may do anything, an anonymous client may not list namespaces', async () => {
-    const caPem = Buffer.from(env.kubeConfig.getCurrentCluster()!.caData!, 'base64').toString('utf8');
+    const caPem = env.kubeConfig.tls!.caData!;
     const status = await new Promise<number>((resolve, reject) => {
       request(`${env.server}/api/v1/namespaces`, { ca: caPem }, (res) => {
         res.resume();
@@ -55,7 +56,10 @@ describe('a running TestEnvironment', () => {
         .end();
     });
     expect(status).toBe(403);
-    const review = await env.kubeConfig.makeApiClient(k8s.AuthenticationV1Api).createSelfSubjectReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } });
+    const client = newClient(env.kubeConfig);
+    const review = await client.transport
+      .requestJson<k8s.V1SelfSubjectReview>({ method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } })
+      .finally(() => client.close());
     expect(review.status?.userInfo).toMatchObject({ username: 'admin', groups: expect.arrayContaining(['system:masters']) });
   });
 

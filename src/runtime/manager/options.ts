@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { Logger } from '../log/index.js';
 
 export interface ManagerOptions {

@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from './kubeconfig.js';
 import { collectionPath, objectPath } from './resource.js';
 import { HttpTransport, isAbortError, type HttpRequest, type QueryValue, type TransportOptions } from './transport.js';
 import type {

@@ -42,7 +42,29 @@ export {
   isTooManyRequests,
   isUnauthorized,
 } from './errors.js';
-export { loadKubeConfig, currentNamespace, type LoadKubeConfigOptions } from './kubeconfig.js';
+export {
+  DEFAULT_SERVICE_ACCOUNT_DIR,
+  SERVICE_ACCOUNT_DIR_ENV,
+  currentNamespace,
+  inClusterConfig,
+  kubeConfigToYaml,
+  loadKubeConfig,
+  serviceAccountDir,
+  type Environment,
+  type ExecAPIVersion,
+  type ExecConfig,
+  type ExecEnvVar,
+  type ExecInteractiveMode,
+  type Impersonation,
+  type InClusterConfigOptions,
+  type KubeConfig,
+  type KubeConfigAuth,
+  type KubeConfigTLS,
+  type LoadKubeConfigOptions,
+} from './kubeconfig.js';
+export { KubeConfigError, type KubeConfigErrorReason } from './kubeconfig_error.js';
+export type { AuthenticatorOptions } from './auth.js';
+export type { ExecPluginOptions } from './exec.js';
 export {
   HttpTransport,
   IdleTimeoutError,

@@ -1,9 +1,12 @@
 import dc from 'node:diagnostics_channel';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import { Authenticator, type AuthMaterial, type AuthenticatorOptions, type TlsMaterial } from './auth.js';
+import type { KubeConfig } from './kubeconfig.js';
+import { KubeConfigError } from './kubeconfig_error.js';
 import { ApiError } from './errors.js';
 import { ListDecodeError, ListStreamDecoder } from './list_decoder.js';
+import { proxyAgentFactory, type ProxyAgentFactory } from './proxy.js';
 import { sleep } from '../sleep.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -29,8 +32,11 @@ export interface TransportOptions {
   userAgent?: string;
   /** Idle bound for ordinary (non-watch) requests: a half-open connection fails instead of hanging. Default 60 s. */
   requestIdleTimeoutMs?: number;
-  /** Re-read credentials from the kubeconfig's auth provider or exec plugin at most this often (ms). Default 30 s. */
-  credentialRefreshMs?: number;
+  /**
+   * How credentials are kept current (token file and client certificate re-reads, exec plugins); tests inject a clock
+   * here. Defaults follow client-go.
+   */
+  auth?: AuthenticatorOptions;
   /**
    * How often a request answered 429 or 5xx with a Retry-After header is sent again after waiting that long
    * (client-go's maxRetries). Default 10; 0 disables.
@@ -65,13 +71,6 @@ const MAX_RETRY_AFTER_S = 60;
 // Bytes of the request body each response answered, for restSizeChannel.
 const requestSizes = new WeakMap<IncomingMessage, number>();
 
-type TlsMaterial = Pick<https.AgentOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
-
-interface Credentials {
-  headers: Record<string, string>;
-  fetchedAt: number;
-}
-
 /** Raised when a watch or request receives no bytes for its idle bound. */
 export class IdleTimeoutError extends Error {
   readonly code = 'EIDLETIMEOUT';
@@ -91,39 +90,41 @@ export function isAbortError(e: unknown): boolean {
 }
 
 /**
- * HTTP(S) to one API server with the kubeconfig's TLS material and credentials, over one keep-alive agent.
- * KubeConfig.applyToHTTPSOptions supplies the TLS files and auth headers (tokens, exec plugins, auth providers);
- * we keep the agent ourselves so connections are reused. close() destroys every socket.
+ * HTTP(S) to one API server with the configuration's TLS material and credentials, over one keep-alive agent (through
+ * the configuration's proxy when it names one). An Authenticator supplies the auth headers and TLS material and keeps
+ * them current (token files, exec plugins); the agent is rebuilt when the TLS material changes. close() destroys every
+ * socket.
  */
 export class HttpTransport {
   readonly server: URL;
   private readonly basePath: string;
   private readonly isHttps: boolean;
-  private readonly dynamicCredentials: boolean;
-  private readonly opts: Required<TransportOptions>;
+  private readonly opts: Required<Omit<TransportOptions, 'auth'>>;
   private readonly host: string;
+  private readonly auth: Authenticator;
+  private readonly proxyURL: string | undefined;
+  private proxyAgent: ProxyAgentFactory | undefined;
   private agent: http.Agent | undefined;
-  private tlsKey = '';
-  private credentials: Credentials | undefined;
-  private pendingCredentials: Promise<Credentials> | undefined;
+  private tls: TlsMaterial | undefined;
+  // With a proxy agent, the TLS options of the tunnelled connection travel with each request.
+  private requestTls: https.RequestOptions = {};
   private closed = false;
 
-  constructor(
-    private readonly kc: KubeConfig,
-    opts: TransportOptions = {},
-  ) {
-    const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new Error(`kubeconfig context "${kc.getCurrentContext()}" names no cluster`);
-    this.server = new URL(cluster.server);
+  constructor(kc: KubeConfig, opts: TransportOptions = {}) {
+    const source = kc.source ?? 'kubeconfig';
+    if (!URL.canParse(kc.server)) throw new KubeConfigError(`${source}: server "${kc.server}" is not a URL`);
+    this.server = new URL(kc.server);
+    if (this.server.protocol !== 'https:' && this.server.protocol !== 'http:') {
+      throw new KubeConfigError(`${source}: server "${kc.server}" is not an http:// or https:// URL`);
+    }
     this.basePath = this.server.pathname.replace(/\/+$/, '');
     this.isHttps = this.server.protocol === 'https:';
     this.host = this.server.host || this.server.hostname;
-    const user = kc.getCurrentUser();
-    this.dynamicCredentials = Boolean(user?.exec || user?.authProvider);
+    this.auth = new Authenticator(kc, opts.auth);
+    this.proxyURL = kc.proxyURL || undefined;
     this.opts = {
       userAgent: opts.userAgent ?? `kubescaffold/${process.version}`,
       requestIdleTimeoutMs: opts.requestIdleTimeoutMs ?? 60_000,
-      credentialRefreshMs: opts.credentialRefreshMs ?? 30_000,
       maxRetries: opts.maxRetries ?? 10,
     };
   }
@@ -217,21 +218,22 @@ export class HttpTransport {
     }
   }
 
-  // An expired token from an exec plugin or auth provider gets one refresh and one retry.
+  // A rotated token (token file, exec plugin) gets one refresh and one retry per request: the 401 tells the
+  // authenticator to re-read the file or run the plugin again, unless another request already did.
   private async sendAuthenticated(req: HttpRequest): Promise<IncomingMessage> {
-    const res = await this.send(req);
-    if (res.statusCode !== 401 || !this.dynamicCredentials) return res;
+    const [res, used] = await this.send(req);
+    if (res.statusCode !== 401 || !this.auth.dynamic) return res;
     res.resume();
-    this.credentials = undefined;
-    return this.send(req);
+    await this.auth.unauthorized(used);
+    return (await this.send(req))[0];
   }
 
-  private async send(req: HttpRequest, retried = false): Promise<IncomingMessage> {
+  private async send(req: HttpRequest, retried = false): Promise<[IncomingMessage, AuthMaterial]> {
     if (this.closed) throw new Error('the API transport is closed');
     if (req.signal?.aborted) throw abortError(req.signal);
     const creds = await this.currentCredentials();
     try {
-      return await this.sendOnce(req, creds);
+      return [await this.sendOnce(req, creds), creds];
     } catch (e) {
       const code = (e as { code?: string }).code;
       const idempotent = req.method === 'GET' || req.method === 'PUT' || req.method === 'DELETE';
@@ -243,7 +245,7 @@ export class HttpTransport {
     }
   }
 
-  private sendOnce(req: HttpRequest, creds: Credentials): Promise<IncomingMessage> {
+  private sendOnce(req: HttpRequest, creds: AuthMaterial): Promise<IncomingMessage> {
     const headers: Record<string, string> = {
       ...creds.headers,
       Accept: req.accept ?? 'application/json',
@@ -269,6 +271,7 @@ export class HttpTransport {
         path,
         headers,
         agent: this.agent,
+        ...this.requestTls,
       });
       const signal = req.signal;
       let response: IncomingMessage | undefined;
@@ -294,39 +297,17 @@ export class HttpTransport {
     });
   }
 
-  private async currentCredentials(): Promise<Credentials> {
-    const c = this.credentials;
-    if (c && (!this.dynamicCredentials || performance.now() - c.fetchedAt < this.opts.credentialRefreshMs)) return c;
-    this.pendingCredentials ??= this.loadCredentials().finally(() => (this.pendingCredentials = undefined));
-    return this.pendingCredentials;
-  }
-
-  private async loadCredentials(): Promise<Credentials> {
-    const o: https.RequestOptions = {};
-    await this.kc.applyToHTTPSOptions(o);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(o.headers ?? {})) {
-      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-    }
-    if (o.auth) headers.Authorization = `Basic ${Buffer.from(o.auth).toString('base64')}`;
-    const tls: TlsMaterial = {
-      ca: o.ca,
-      cert: o.cert,
-      key: o.key,
-      pfx: o.pfx,
-      passphrase: o.passphrase,
-      rejectUnauthorized: o.rejectUnauthorized,
-      servername: o.servername,
-    };
-    const key = tlsFingerprint(tls);
-    // Exec plugins may rotate client certificates: rebuild the agent only when the material changed.
-    if (!this.agent || key !== this.tlsKey) {
+  // The authenticator's current material; the agent is rebuilt when its TLS material changed (an exec plugin or a
+  // certificate file may rotate the client certificate), which also closes the connections made with the old one.
+  private async currentCredentials(): Promise<AuthMaterial> {
+    const creds = await this.auth.current();
+    if (this.proxyURL && !this.proxyAgent) this.proxyAgent = await proxyAgentFactory(this.proxyURL, this.auth.source);
+    if (this.closed) throw new Error('the API transport is closed');
+    if (!this.agent || creds.tls !== this.tls) {
       this.agent?.destroy();
-      this.agent = this.makeAgent(tls);
-      this.tlsKey = key;
+      this.agent = this.makeAgent(creds.tls);
+      this.tls = creds.tls;
     }
-    const creds = { headers, fetchedAt: performance.now() };
-    this.credentials = creds;
     return creds;
   }
 
@@ -334,17 +315,19 @@ export class HttpTransport {
     // Idle sockets are closed after 30 s, well before the API server's own idle timeout (90 s): reusing a socket the
     // server is closing at that moment fails a request we cannot safely retry (a POST).
     const common = { keepAlive: true, keepAliveMsecs: 30_000, timeout: 30_000, scheduling: 'lifo' as const };
-    if (!this.isHttps) return new http.Agent(common);
-    const opts: https.AgentOptions = { ...common, ca: tls.ca, cert: tls.cert, key: tls.key, pfx: tls.pfx, passphrase: tls.passphrase };
-    if (tls.rejectUnauthorized !== undefined) opts.rejectUnauthorized = tls.rejectUnauthorized;
-    if (tls.servername) opts.servername = tls.servername;
-    return new https.Agent(opts);
+    const opts: https.AgentOptions = { ...common };
+    if (this.isHttps) {
+      Object.assign(opts, { ca: tls.ca, cert: tls.cert, key: tls.key });
+      if (tls.rejectUnauthorized !== undefined) opts.rejectUnauthorized = tls.rejectUnauthorized;
+      if (tls.servername) opts.servername = tls.servername;
+    }
+    if (this.proxyAgent) {
+      const { keepAlive: _k, keepAliveMsecs: _m, timeout: _t, scheduling: _s, ...requestTls } = opts;
+      this.requestTls = requestTls;
+      return this.proxyAgent(opts);
+    }
+    return this.isHttps ? new https.Agent(opts) : new http.Agent(common);
   }
-}
-
-function tlsFingerprint(t: TlsMaterial): string {
-  const s = (v: unknown): string => (v === undefined ? '' : Array.isArray(v) ? v.map(String).join('|') : String(v));
-  return [s(t.ca), s(t.cert), s(t.key), s(t.pfx), s(t.passphrase), s(t.rejectUnauthorized), s(t.servername)].join('\u0000');
 }
 
 export function encodeQuery(query: Record<string, QueryValue> | undefined): string {

@@ -1,4 +1,4 @@
-import { KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import {
@@ -117,16 +117,7 @@ beforeAll(async () => {
   const target = new URL(env.server);
   proxy = new TcpProxy({ host: target.hostname, port: Number(target.port) });
   const port = await proxy.start();
-  const base = new KubeConfig();
-  base.loadFromString(env.kubeconfigYaml());
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: base.clusters.map((c) => ({ ...c, server: `https://127.0.0.1:${port}` })),
-    users: base.users,
-    contexts: base.contexts,
-    currentContext: base.currentContext,
-  });
-  proxied = newClient(kc);
+  proxied = newClient({ ...env.kubeConfig, server: `https://127.0.0.1:${port}` });
 
   const quiet = newLogger({ level: 'error', sink: () => {} });
   factory = new SharedInformerFactory(

@@ -14,7 +14,7 @@ beforeEach(async () => {
   server = new FakeServer();
   const kc = await server.start();
   client = newClient(kc);
-  const url = kc.getCurrentCluster()!.server;
+  const url = kc.server;
   host = new URL(url).host;
   untrack = trackRestClientMetrics(url);
 });

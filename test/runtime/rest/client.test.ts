@@ -1,4 +1,3 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -18,6 +17,7 @@ import {
   restSizeChannel,
   type RestRetryMessage,
   type RestSizeMessage,
+  type KubeConfig,
   type KubeObject,
   type WatchEvent,
 } from '../../../src/runtime/rest/index.js';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '../../../src/runtime/rest/index.js';
 
 export interface RecordedRequest {
   method: string;
@@ -33,17 +33,11 @@ export class FakeServer {
     this.server.on('connection', () => this.connections++);
   }
 
+  /** Listens on a free port; the configuration reaches it with the bearer token secret-token. */
   async start(): Promise<KubeConfig> {
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
     const port = (this.server.address() as AddressInfo).port;
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'fake', server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
-      users: [{ name: 'u', token: 'secret-token' }],
-      contexts: [{ name: 'ctx', cluster: 'fake', user: 'u' }],
-      currentContext: 'ctx',
-    });
-    return kc;
+    return { server: `http://127.0.0.1:${port}`, contextName: 'ctx', auth: { token: 'secret-token' } };
   }
 
   async stop(): Promise<void> {
