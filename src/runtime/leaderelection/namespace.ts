@@ -1,18 +1,20 @@
+import { join } from 'node:path';
 import { fs } from '../internal/builtins.js';
-
-const SERVICE_ACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+import { serviceAccountDir, type Environment } from '../rest/kubeconfig.js';
 
 /**
- * The namespace for the lease when none is configured: the pod's own, read from its service account mount.
- * Outside a cluster there is none, and (as controller-runtime) that is an error.
+ * The namespace for the lease when none is configured: the pod's own, read from its service account mount
+ * (KUBESCAFFOLD_SERVICE_ACCOUNT_DIR moves it, as for the in-cluster config). Outside a cluster there is none, and
+ * (as controller-runtime) that is an error.
  */
-export function leaderElectionNamespace(configured: string | undefined): string {
+export function leaderElectionNamespace(configured: string | undefined, env: Environment = process.env): string {
   if (configured) return configured;
+  const file = join(serviceAccountDir(env), 'namespace');
   try {
-    const ns = fs.readFileSync(SERVICE_ACCOUNT_NAMESPACE, 'utf8').trim();
+    const ns = fs.readFileSync(file, 'utf8').trim();
     if (ns !== '') return ns;
   } catch {
     // Not in a cluster; fall through to the error.
   }
-  throw new Error('unable to find leader election namespace: not running in-cluster, please specify leaderElectionNamespace');
+  throw new Error(`unable to find leader election namespace: not running in-cluster (no ${file}), please specify leaderElectionNamespace`);
 }

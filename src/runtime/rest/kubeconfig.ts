@@ -307,7 +307,7 @@ export function kubeConfigToYaml(kc: KubeConfig): string {
         })
       : undefined,
   });
-  return yamlModule().stringify({
+  return yamlModule().dump({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster }],

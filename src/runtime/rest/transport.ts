@@ -1,5 +1,5 @@
 import dc from 'node:diagnostics_channel';
-import http, { type IncomingMessage } from 'node:http';
+import type { Agent, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Authenticator, type AuthMaterial, type AuthenticatorOptions, type TlsMaterial } from './auth.js';
 import type { KubeConfig } from './kubeconfig.js';
@@ -7,6 +7,7 @@ import { KubeConfigError } from './kubeconfig_error.js';
 import { ApiError } from './errors.js';
 import { ListDecodeError, ListStreamDecoder } from './list_decoder.js';
 import { proxyAgentFactory, type ProxyAgentFactory } from './proxy.js';
+import { http } from '../internal/builtins.js';
 import { sleep } from '../sleep.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -104,7 +105,7 @@ export class HttpTransport {
   private readonly auth: Authenticator;
   private readonly proxyURL: string | undefined;
   private proxyAgent: ProxyAgentFactory | undefined;
-  private agent: http.Agent | undefined;
+  private agent: Agent | undefined;
   private tls: TlsMaterial | undefined;
   // With a proxy agent, the TLS options of the tunnelled connection travel with each request.
   private requestTls: https.RequestOptions = {};
@@ -311,7 +312,7 @@ export class HttpTransport {
     return creds;
   }
 
-  private makeAgent(tls: TlsMaterial): http.Agent {
+  private makeAgent(tls: TlsMaterial): Agent {
     // Idle sockets are closed after 30 s, well before the API server's own idle timeout (90 s): reusing a socket the
     // server is closing at that moment fails a request we cannot safely retry (a POST).
     const common = { keepAlive: true, keepAliveMsecs: 30_000, timeout: 30_000, scheduling: 'lifo' as const };
