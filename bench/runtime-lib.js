@@ -221,7 +221,8 @@ const reconcileChild = fileURLToPath(new URL('./runtime-reconcile-child.js', imp
 /**
  * One running reconcile peer, ours (bench/runtime-reconcile-child.js) or controller-runtime's (bench/go/reconcile),
  * speaking their shared line protocol. `deployed` runs it as config/default deploys a scaffolded manager (secure
- * metrics, health probes, leader election). Our peer runs on CHILD_NODE (default this Node) with CHILD_NODE_FLAGS
+ * metrics, health probes, leader election on a Lease of its own: controller-runtime does not release its Lease on
+ * stop, and the next peer would wait out the 15 s lease). Our peer runs on CHILD_NODE (default this Node) with CHILD_NODE_FLAGS
  * plus `nodeFlags`.
  */
 export class Peer {
@@ -231,7 +232,7 @@ export class Peer {
     const args = name === 'ours'
       ? ['--expose-gc', ...nodeFlags, ...envFlags, reconcileChild, kubeconfig, namespace, token, String(expect), String(workers), ...(deployed ? ['deployed'] : [])]
       : ['-kubeconfig-file', kubeconfig, '-namespace', namespace, '-token', token, '-expect', String(expect), '-workers', String(workers),
-          ...(deployed ? ['-metrics-bind-address', ':0', '-health-probe-bind-address', ':0', '-leader-elect'] : [])];
+          ...(deployed ? ['-metrics-bind-address', ':0', '-health-probe-bind-address', ':0', '-leader-elect', '-leader-election-id', `lease-${token}`] : [])];
     this.spawnedAt = performance.now();
     this.proc = spawn(name === 'ours' ? childNode() : goBinary('reconcile'), args, { stdio: ['pipe', 'pipe', 'inherit'] });
     this.waiters = [];
@@ -288,20 +289,24 @@ export const childNode = () => process.env.CHILD_NODE || process.execPath;
 /**
  * The manager container of a scaffolded project as config/manager/manager.yaml declares it (rendered without a
  * project's choices: the template's conditionals dropped): its memory request and limit in bytes, and the Node
- * options its environment gives the process once the kubelet has resolved the Downward API and $(VAR) references.
+ * options its environment gives the process once the kubelet has resolved the Downward API and $(VAR) references
+ * (with a heap percentage turned into the MiB it means under the limit, since the peers run without a cgroup).
  */
 export async function deployedManagerResources() {
   const { parse } = await import('yaml');
-  const { parseQuantity, resolveContainerEnv } = await import(new URL('cluster/container.js', distUrl).href);
+  const { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv } = await import(new URL('cluster/container.js', distUrl).href);
   const template = readFileSync(new URL('../templates/init/config/manager/manager.yaml.hbs', import.meta.url), 'utf8');
   const text = template.split('\n').filter((l) => !/^\s*\{\{[#/]/.test(l)).join('\n').replace(/\{\{[^}]*\}\}/g, 'x');
   const docs = text.split(/^---$/m).map((d) => parse(d)).filter(Boolean);
   const deployment = docs.find((d) => d.kind === 'Deployment');
   const container = deployment.spec.template.spec.containers.find((c) => c.name === 'manager');
   const env = resolveContainerEnv(container, { name: 'controller-manager-0', namespace: 'system' });
+  const limitBytes = parseQuantity(container.resources.limits.memory);
+  // The peers run outside a memory cgroup: a Node that would read the limit from one gets it spelled out.
+  const nodeOptions = nodeOptionsForLocalRun(env.NODE_OPTIONS ?? '', limitBytes, false);
   return {
-    limitBytes: parseQuantity(container.resources.limits.memory),
+    limitBytes,
     requestBytes: parseQuantity(container.resources.requests.memory),
-    nodeOptions: (env.NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+    nodeOptions: nodeOptions.split(' ').filter(Boolean),
   };
 }

@@ -26,7 +26,7 @@ const Things = rt.defineResource(THING);
 const kc = rt.loadKubeConfig({ kubeconfig });
 
 const deployed = mode === 'deployed'
-  ? { metricsBindAddress: ':0', secureMetrics: true, healthProbeBindAddress: ':0', leaderElection: true, leaderElectionID: 'bench-reconcile', leaderElectionNamespace: namespace }
+  ? { metricsBindAddress: ':0', secureMetrics: true, healthProbeBindAddress: ':0', leaderElection: true, leaderElectionID: `lease-${token}`, leaderElectionNamespace: namespace }
   : { metricsBindAddress: '0', healthProbeBindAddress: '0' };
 const mgr = new rt.Manager({ kubeConfig: kc, namespaces: [namespace], ...deployed });
 if (mode === 'deployed') {

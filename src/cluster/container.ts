@@ -116,3 +116,17 @@ export function expand(value: string, vars: Record<string, string>): string {
     return ref !== undefined && Object.hasOwn(vars, ref) ? vars[ref]! : whole;
   });
 }
+
+const PERCENTAGE_FLAG = '--max-old-space-size-percentage';
+
+/**
+ * NODE_OPTIONS for running the container's process with a local Node. Node 22.21 and later size the heap from
+ * --max-old-space-size-percentage and the cgroup's memory limit; an older Node refuses the flag, so it becomes the
+ * --max-old-space-size (MiB) it stands for under `limitBytes`.
+ */
+export function nodeOptionsForLocalRun(nodeOptions: string, limitBytes: number, supportsPercentage: boolean): string {
+  if (supportsPercentage) return nodeOptions;
+  return nodeOptions.replace(new RegExp(`${PERCENTAGE_FLAG}=(\\d+(?:\\.\\d+)?)`, 'g'), (_, pct: string) =>
+    `--max-old-space-size=${Math.floor(((limitBytes / 2 ** 20) * Number(pct)) / 100)}`,
+  );
+}

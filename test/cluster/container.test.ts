@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expand, parseQuantity, resolveContainerEnv, type ContainerSpec } from '../../src/cluster/container.js';
+import { expand, nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv, type ContainerSpec } from '../../src/cluster/container.js';
 
 describe('parseQuantity', () => {
   it.each([
@@ -72,5 +72,18 @@ describe('resolveContainerEnv', () => {
     );
     const bad: ContainerSpec = { name: 'm', env: [{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'spec.containers' } } }] };
     expect(() => resolveContainerEnv(bad, { name: 'p', namespace: 'n' })).toThrow('env X: fieldRef spec.containers is not a field the Downward API offers');
+  });
+});
+
+describe('nodeOptionsForLocalRun', () => {
+  const options = '--max-old-space-size-percentage=50 --max-semi-space-size=2';
+
+  it('keeps the percentage for a Node that reads the cgroup limit itself', () => {
+    expect(nodeOptionsForLocalRun(options, 192 * 2 ** 20, true)).toBe(options);
+  });
+
+  it('turns the percentage into the MiB it stands for under the limit, for a Node without the flag', () => {
+    expect(nodeOptionsForLocalRun(options, 192 * 2 ** 20, false)).toBe('--max-old-space-size=96 --max-semi-space-size=2');
+    expect(nodeOptionsForLocalRun('--max-old-space-size-percentage=37.5', 256 * 2 ** 20, false)).toBe('--max-old-space-size=96');
   });
 });
