@@ -1,13 +1,18 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryCgroup, type MemoryCgroup } from '../../src/cluster/cgroup.js';
+import { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv, type ContainerSpec } from '../../src/cluster/container.js';
 import { TestEnvironment } from '../../src/envtest/index.js';
-import { defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
+import { freePort } from '../../src/envtest/ports.js';
+import { kustomizeBuild } from '../../src/kustomize/index.js';
+import { Namespaces, defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
 
 // The whole user journey: scaffold a project with the built CLI, install it linked to this checkout, and run the
 // project's own build, lint and tests (which start a real kube-apiserver and etcd).
@@ -22,6 +27,19 @@ function run(cwd: string, command: string, args: string[], timeout = minutes(10)
 
 function expectSuccess(result: { status: number | null; output: string }): void {
   if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.output.slice(-6000)}`);
+}
+
+/** POSTs JSON to the manager's webhook server, which serves a certificate it made itself. */
+function postJson(port: number, path: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request({ host: '127.0.0.1', port, path, method: 'POST', rejectUnauthorized: false, headers: { 'Content-Type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 describe('a project scaffolded by scaffold init + create api + create webhook', () => {
@@ -101,6 +119,113 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       await env.stop();
     }
   }, minutes(3));
+
+  it("runs its built manager as config/default deploys it, in a cgroup with its manifest's memory limit: 1,000 Guestbooks and a 7 MiB admission review, not OOM-killed", async () => {
+    const rendered = kustomizeBuild(join(project, 'config', 'default')) as unknown as KubeObject[];
+    const deployment = rendered.find((o) => o.kind === 'Deployment') as KubeObject & { spec: { template: { spec: { containers: Array<ContainerSpec & { args?: string[] }> } } } };
+    const container = deployment.spec.template.spec.containers.find((c) => c.name === 'manager')!;
+    const namespace = deployment.metadata!.namespace!;
+    const limitBytes = parseQuantity(container.resources!.limits!.memory!);
+    let cgroup: MemoryCgroup;
+    try {
+      cgroup = createMemoryCgroup(`kubescaffold-e2e-${process.pid}`, limitBytes);
+    } catch (e) {
+      throw new Error(`this test runs the manager under its manifest's memory limit and needs a memory cgroup, which cannot be made here: ${(e as Error).message}`);
+    }
+    const env = await TestEnvironment.start({ crdDirectoryPaths: [join(project, 'config', 'crd', 'bases')], errorIfCRDPathMissing: true });
+    const client = newClient(env.kubeConfig);
+    const dir = mkdtempSync(join(tmpdir(), 'kubescaffold-e2e-pod-'));
+    let manager: ChildProcess | undefined;
+    let output = '';
+    try {
+      const kubeconfig = join(dir, 'kubeconfig');
+      writeFileSync(kubeconfig, env.kubeconfigYaml());
+      // What only a pod has: its namespace in the service account mount (for the leader election Lease).
+      writeFileSync(join(dir, 'namespace'), namespace);
+      await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+      const podEnv = resolveContainerEnv(container, { name: `${deployment.metadata!.name}-e2e`, namespace });
+      podEnv.NODE_OPTIONS = nodeOptionsForLocalRun(podEnv.NODE_OPTIONS ?? '', limitBytes, process.allowedNodeEnvironmentFlags.has('--max-old-space-size-percentage'));
+      // V8's heap limit follows the container's: about half of it, so the collector works before the kernel kills.
+      const probe = cgroup.wrap(process.execPath, ['-p', "require('node:v8').getHeapStatistics().heap_size_limit"]);
+      const heapLimit = Number(spawnSync(probe.command, probe.args, { env: { ...process.env, NODE_OPTIONS: podEnv.NODE_OPTIONS }, encoding: 'utf8' }).stdout);
+      expect(heapLimit / limitBytes).toBeGreaterThan(0.45);
+      expect(heapLimit / limitBytes).toBeLessThan(0.6);
+      const [probePort, metricsPort, webhookPort] = [await freePort(), await freePort(), await freePort()];
+      // The container's own args, on free local ports; certificate paths name Secret volumes that are not mounted here.
+      const args = (container.args ?? [])
+        .filter((a) => !/^--(webhook|metrics)-cert-path=/.test(a))
+        .map((a) => a.replace(/^--health-probe-bind-address=.*/, `--health-probe-bind-address=127.0.0.1:${probePort}`).replace(/^--metrics-bind-address=.*/, `--metrics-bind-address=127.0.0.1:${metricsPort}`))
+        .concat(`--webhook-port=${webhookPort}`);
+      expect(args).toContain('--leader-elect');
+      const cmd = cgroup.wrap(process.execPath, ['dist/cmd/main.js', ...args]);
+      manager = spawn(cmd.command, cmd.args, {
+        cwd: project,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfig, KUBESCAFFOLD_SERVICE_ACCOUNT_DIR: dir, ...podEnv },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const reconciled = new Set<string>();
+      const onOutput = (chunk: Buffer): void => {
+        output = (output + chunk.toString()).slice(-200_000);
+        for (const m of chunk.toString().matchAll(/"msg":"reconciling Guestbook"[^\n]*?"name":"(gb-\d+)"|"name":"(gb-\d+)"[^\n]*?"msg":"reconciling Guestbook"/g)) reconciled.add(m[1] ?? m[2]!);
+      };
+      manager.stdout!.on('data', onOutput);
+      manager.stderr!.on('data', onOutput);
+      const guestbooks = defineResource<KubeObject & { spec: { foo: string } }>({ group: 'webapp.example.com', version: 'v1', kind: 'Guestbook', plural: 'guestbooks', namespaced: true });
+      let next = 0;
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        while (next < 1000) {
+          const i = next++;
+          await client.create(guestbooks, { apiVersion: 'webapp.example.com/v1', kind: 'Guestbook', metadata: { name: `gb-${String(i).padStart(4, '0')}`, namespace: 'default' }, spec: { foo: `value-${i}` } });
+        }
+      }));
+      // Generous: 1,000 reconciles take seconds; the bound is for a loaded two-core machine.
+      const deadline = Date.now() + 180_000;
+      while (reconciled.size < 1000) {
+        if (manager.exitCode !== null || manager.signalCode !== null) throw new Error(`the manager exited (${manager.exitCode ?? manager.signalCode}; OOM kills in its cgroup: ${cgroup.oomKills()}):\n${output.slice(-6000)}`);
+        if (Date.now() > deadline) throw new Error(`the manager reconciled ${reconciled.size} of 1,000 Guestbooks within 180 s:\n${output.slice(-6000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      // An AdmissionReview just under controller-runtime's 7 MiB limit, of a Guestbook with 100,000 list entries.
+      const extra = Array.from({ length: 100_000 }, (_, i) => ({ name: `item-${i}`, value: 'v'.repeat(40) }));
+      const object = { apiVersion: 'webapp.example.com/v1', kind: 'Guestbook', metadata: { name: 'big', namespace: 'default' }, spec: { extra } };
+      const review = JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'e2e-7mib',
+          kind: { group: 'webapp.example.com', version: 'v1', kind: 'Guestbook' },
+          resource: { group: 'webapp.example.com', version: 'v1', resource: 'guestbooks' },
+          name: 'big',
+          namespace: 'default',
+          operation: 'CREATE',
+          userInfo: { username: 'e2e' },
+          object,
+        },
+      });
+      expect(review.length).toBeGreaterThan(6.5 * 2 ** 20);
+      expect(review.length).toBeLessThan(7 * 2 ** 20);
+      const answer = await postJson(webhookPort, '/mutate-webapp-example-com-v1-guestbook', review);
+      expect(answer.status, answer.body.slice(0, 500)).toBe(200);
+      expect((JSON.parse(answer.body) as { response: { uid: string; allowed: boolean } }).response).toMatchObject({ uid: 'e2e-7mib', allowed: true });
+      const health = await fetch(`http://127.0.0.1:${probePort}/healthz`);
+      expect(health.status).toBe(200);
+      expect(manager.exitCode).toBeNull();
+      expect(cgroup.oomKills()).toBe(0);
+      console.info(`manager under ${limitBytes / 2 ** 20} MiB (${podEnv.NODE_OPTIONS}, V8 heap limit ${(heapLimit / 2 ** 20).toFixed(0)} MiB): peak ${((cgroup.peakBytes() ?? NaN) / 2 ** 20).toFixed(1)} MiB`);
+      manager.kill('SIGTERM');
+      const [code] = (await once(manager, 'exit')) as [number | null];
+      expect(code, output.slice(-6000)).toBe(0);
+    } finally {
+      if (manager && manager.exitCode === null && manager.signalCode === null) {
+        manager.kill('SIGKILL');
+        await once(manager, 'exit');
+      }
+      client.close();
+      await env.stop();
+      cgroup.remove();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, minutes(5));
 
   it('runs the scaffolded webhooks, filled in, on a real control plane: defaults, rejects and converts', () => {
     const webhookFile = join(project, 'internal', 'webhook', 'v1', 'guestbook_webhook.ts');
