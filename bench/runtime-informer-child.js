@@ -21,7 +21,7 @@ const kc = new k8s.KubeConfig();
 kc.loadFromFile(kubeconfig);
 
 async function ours({ transform, useWatchList }) {
-  const rt = await importRuntime();
+  const rt = await importRuntime('rest', 'cache');
   rt.configureLog({ level: 'error' });
   const res = rt.defineResource(THING);
   let lists = 0;
@@ -63,7 +63,7 @@ async function clientNode() {
 // Not an informer: one unpaginated GET and JSON.parse, the objects kept in an array. The least heap any JavaScript
 // cache of the same parsed objects can take, to tell V8's representation of JSON apart from an informer's overhead.
 async function parseOnly() {
-  const rt = await importRuntime();
+  const rt = await importRuntime('rest', 'cache');
   const before = liveHeap();
   const t = performance.now();
   const client = rt.newClient(rt.loadKubeConfig({ kubeconfig }));

@@ -39,7 +39,7 @@ const RUNS = Number(process.env.RUNS ?? 2);
 const NAMESPACE = 'bench';
 const child = fileURLToPath(new URL('./runtime-informer-child.js', import.meta.url));
 
-const rt = await importRuntime();
+const rt = await importRuntime('rest', 'cache');
 rt.configureLog({ level: 'error' });
 const ALL = [
   'ours',

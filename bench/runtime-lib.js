@@ -12,7 +12,14 @@ export const distUrl = process.env.KUBESCAFFOLD_DIST
   ? pathToFileURL(process.env.KUBESCAFFOLD_DIST.replace(/\/?$/, '/')).href
   : new URL('../dist/', import.meta.url).href;
 
-export const importRuntime = () => import(new URL('runtime/index.js', distUrl).href);
+/**
+ * The runtime's top-level entry point merged with the subpaths named (kubescaffold/runtime/<name>), as one object.
+ * A peer imports only what it uses, as an operator would: each subpath loaded costs memory.
+ */
+export async function importRuntime(...subpaths) {
+  const modules = await Promise.all(['index', ...subpaths.map((s) => `${s}/index`)].map((m) => import(new URL(`runtime/${m}.js`, distUrl).href)));
+  return Object.assign({}, ...modules);
+}
 export const importEnvtest = () => import(new URL('envtest/index.js', distUrl).href);
 
 export const GROUP = 'bench.kubescaffold.dev';

@@ -46,7 +46,7 @@ console.log(
     `our peer runs with NODE_OPTIONS ${nodeFlags.join(' ') || '(none)'}`,
 );
 
-const rt = await importRuntime();
+const rt = await importRuntime('rest');
 rt.configureLog({ level: 'error' });
 const cp = await startControlPlane();
 const client = rt.newClient(cp.env.kubeConfig);

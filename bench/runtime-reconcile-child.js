@@ -20,15 +20,19 @@ const emit = (v) => process.stdout.write(`${JSON.stringify(v)}\n`);
 
 const startedAt = performance.now();
 const startUs = nowUs();
-const rt = await importRuntime();
+const rt = await importRuntime('rest');
 rt.configureLog({ level: 'error' });
 const Things = rt.defineResource(THING);
 const kc = rt.loadKubeConfig({ kubeconfig });
 
 const deployed = mode === 'deployed'
-  ? { metricsBindAddress: ':0', secureMetrics: true, healthProbeBindAddress: ':0', leaderElection: true, leaderElectionID: `lease-${token}`, leaderElectionNamespace: namespace }
-  : { metricsBindAddress: '0', healthProbeBindAddress: '0' };
-const mgr = new rt.Manager({ kubeConfig: kc, namespaces: [namespace], ...deployed });
+  ? {
+      metrics: { bindAddress: ':0', secureServing: true },
+      healthProbe: { bindAddress: ':0' },
+      leaderElection: { enabled: true, id: `lease-${token}`, namespace },
+    }
+  : {};
+const mgr = new rt.Manager({ kubeConfig: kc, cache: { defaultNamespaces: [namespace] }, ...deployed });
 if (mode === 'deployed') {
   mgr.addHealthzCheck('healthz', rt.ping);
   mgr.addReadyzCheck('readyz', rt.ping);

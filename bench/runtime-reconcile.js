@@ -125,7 +125,7 @@ function slopePerMin(points) {
   return num / den;
 }
 
-const rt = await importRuntime();
+const rt = await importRuntime('rest');
 rt.configureLog({ level: 'error' });
 const Things = rt.defineResource(THING);
 goBinary('reconcile');

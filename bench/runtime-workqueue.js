@@ -19,7 +19,7 @@ const ITEMS = Number(process.env.ITEMS ?? 2_000_000);
 const WORKERS = Number(process.env.WORKERS ?? 4);
 const RUNS = Number(process.env.RUNS ?? 5);
 
-const rt = await importRuntime();
+const rt = await importRuntime('workqueue', 'metrics');
 const keys = Array.from({ length: KEYS }, (_, i) => `bench/thing-${i}`);
 
 async function batch(q, dup, finish) {

@@ -1,75 +1,33 @@
 /**
- * kubescaffold/runtime: what generated operators import. Layered as client-go (rest, cache, workqueue)
- * under controller-runtime (reconcile, controller, builder, client, manager, ...); everything public is here.
+ * kubescaffold/runtime: what a scaffolded operator imports: the kubeconfig, the client, resource descriptors and API
+ * value types, reconcilers and their controllers, the manager, and logging. Everything else is in the subpaths,
+ * named as controller-runtime's and client-go's packages are:
+ * kubescaffold/runtime/{rest,cache,workqueue,client,controller,manager,webhook,metrics}.
  */
 
-// API object types shared by generated code.
+/** The TypeScript types of Kubernetes' own API objects (@kubernetes/client-node's models; types only). */
 export type * as k8s from '@kubernetes/client-node';
 
-// client-go layer: REST client, resources, API errors, kubeconfig (rest/), informers (cache/), work queues (workqueue/).
-export * from './rest/index.js';
-export * from './cache/index.js';
-export * from './workqueue/index.js';
+// Reaching the API server.
+export { loadKubeConfig, type KubeConfig, type LoadKubeConfigOptions } from './rest/kubeconfig.js';
+export { newClient } from './rest/client.js';
+export { defineResource } from './rest/resource.js';
+export { ApiError, isAlreadyExists, isConflict, isNotFound } from './rest/errors.js';
+export type { Client, KubeObject, ObjectKey, ObjectMeta, Resource, TypeMeta } from './rest/types.js';
+
+// The value types that API types are written with (the marker generator gives them controller-gen's schemas).
+export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './client/apitypes.js';
+
+// Reconcilers and their controllers.
+export { TerminalError } from './reconcile/terminal.js';
+export type { Reconciler, Request, Result, ReconcileContext } from './reconcile/types.js';
+export { newControllerManagedBy } from './builder/builder.js';
+
+// The manager.
+export { Manager } from './manager/manager.js';
+export type { ManagerOptions } from './manager/options.js';
+export { setupSignalHandler } from './manager/signals.js';
+export { ping } from './healthz/healthz.js';
 
 // Logging.
-export { log, newLogger, configureLog, parseLogLevel } from './log/index.js';
-export type { Logger, LogLevel, LogSettings } from './log/index.js';
-
-// Reconcile.
-export { TerminalError, isTerminalError, reconcilerFunc, requestKey, parseRequestKey } from './reconcile/index.js';
-export type { Request, Result, ReconcileContext, Reconciler } from './reconcile/index.js';
-
-// Controllers: events, predicates, handlers.
-export {
-  Controller,
-  predicateFuncs,
-  objectPredicate,
-  generationChangedPredicate,
-  resourceVersionChangedPredicate,
-  labelChangedPredicate,
-  annotationChangedPredicate,
-  labelSelectorPredicate,
-  and,
-  or,
-  not,
-  enqueueRequestForObject,
-  enqueueRequestForOwner,
-  enqueueRequestsFromMapFunc,
-  KindSource,
-  GenericSource,
-} from './controller/index.js';
-export type {
-  ControllerOptions,
-  CreateEvent,
-  UpdateEvent,
-  DeleteEvent,
-  GenericEvent,
-  EventHandler,
-  Predicate,
-  RequestQueue,
-  Source,
-  MapFunc,
-  InformerProvider,
-} from './controller/index.js';
-
-// Client helpers: selectors, conditions, patches, retries, finalizers, owner references, create-or-update.
-export * from './client/index.js';
-
-// The cache behind the manager's client.
-export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions } from './client/informer_cache.js';
-export { CachedClient } from './client/cached_client.js';
-
-// Manager, builder, and what the manager runs.
-export { Manager, LeaderElectionLostError, EventBroadcaster, runnableFunc, setupSignalHandler, parseBindAddress } from './manager/index.js';
-export type { ManagerOptions, Runnable, FieldIndexer, EventRecorder, EventType } from './manager/index.js';
-export { Builder, newControllerManagedBy } from './builder/index.js';
-export type { BuilderControllerOptions } from './builder/index.js';
-export { ping, HealthzHandler } from './healthz/index.js';
-export type { Checker } from './healthz/index.js';
-export { LeaderElector, LeaseResource, microTime, leaderElectionNamespace } from './leaderelection/index.js';
-export type { LeaderElectorOptions, Lease, LeaseClient, LeaderElectionRecord } from './leaderelection/index.js';
-export { registry as metricsRegistry, MetricsServer, generateSelfSignedCert, workqueueMetricsProvider } from './metrics/index.js';
-export type { MetricsServerOptions, CertKeyPair } from './metrics/index.js';
-
-// Webhooks: admission (defaulting, validating) and conversion, their server, builder and certificates.
-export * from './webhook/index.js';
+export { log, newLogger, configureLog, type Logger } from './log/index.js';

@@ -21,6 +21,17 @@ export interface CreateWebhookOptions {
 
 const defaultKustomization = 'config/default/kustomization.yaml';
 
+// The manager's webhook server, added to main.ts with the first webhook (a project without webhooks never loads
+// their code).
+const WEBHOOK_SERVER_OPTION = `// Webhooks are served on --webhook-port with the certificate in --webhook-cert-path; without one, a CA and serving
+// certificate are generated and the CA is put into the webhook configurations and CRDs that point at this host.
+webhookServer: new WebhookServer({
+  port: Number(flags['webhook-port']),
+  certDir: flags['webhook-cert-path'] || undefined,
+  certName: flags['webhook-cert-name'],
+  keyName: flags['webhook-cert-key'],
+}),`;
+
 /** kubebuilder's webhook paths: /mutate-<group with dots as dashes>-<version>-<lowercase kind>. */
 export function webhookPath(kind: 'mutate' | 'validate', group: string, version: string, resourceKind: string): string {
   return `/${kind}-${group.replaceAll('.', '-')}-${version}-${resourceKind.toLowerCase()}`;
@@ -111,9 +122,14 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     plan.template(webhookFile.replace(/\.ts$/, '.test.ts'), render('webhook/webhook.test.ts', data), options.force ? 'overwrite' : 'skip');
   }
   plan.insert('cmd/main.ts', {
-    imports: [`import { setup${kind}WebhookWithManager } from '../${webhookFile.replace(/\.ts$/, '.js')}';`],
+    imports: [
+      "import { WebhookServer } from 'kubescaffold/runtime/webhook';",
+      `import { setup${kind}WebhookWithManager } from '../${webhookFile.replace(/\.ts$/, '.js')}';`,
+    ],
+    'manager-options': [WEBHOOK_SERVER_OPTION],
     builder: [`if (process.env.ENABLE_WEBHOOKS !== 'false') {\n  setup${kind}WebhookWithManager(mgr);\n}`],
   });
+
 
   const configData = { projectName: config.projectName, plural, qualifiedGroup: apiGroup };
   plan.template('config/webhook/kustomization.yaml', render('webhook/config/webhook/kustomization.yaml', configData), options.force ? 'overwrite' : 'skip');

@@ -12,7 +12,8 @@ import { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv, type Contai
 import { TestEnvironment } from '../../src/envtest/index.js';
 import { freePort } from '../../src/envtest/ports.js';
 import { kustomizeBuild } from '../../src/kustomize/index.js';
-import { Namespaces, defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
+import { Namespaces } from '../../src/runtime/rest/index.js';
+import { defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
 
 // The whole user journey: scaffold a project with the built CLI, install it linked to this checkout, and run the
 // project's own build, lint and tests (which start a real kube-apiserver and etcd).

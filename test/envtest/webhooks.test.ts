@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment, WebhookInstaller, readWebhookConfigurations, type CustomResourceDefinition } from '../../src/envtest/index.js';
-import { CustomResourceDefinitions, Manager, MutatingWebhookConfigurations, Namespaces, ValidatingWebhookConfigurations, newClient, newLogger } from '../../src/runtime/index.js';
+import { CustomResourceDefinitions, MutatingWebhookConfigurations, Namespaces, ValidatingWebhookConfigurations } from '../../src/runtime/rest/index.js';
+import { Manager, newClient, newLogger } from '../../src/runtime/index.js';
+import { WebhookServer } from '../../src/runtime/webhook/index.js';
 import { CAPTAIN_CRD, CaptainResource, WEBHOOK_MANIFESTS, setupCaptainWebhookWithManager } from '../runtime/webhook/captain.js';
 import { until } from '../runtime/webhook/helpers.js';
 
@@ -94,8 +96,7 @@ describe('TestEnvironment with webhookInstallOptions', () => {
       const mgr = new Manager({
         kubeConfig: env.kubeConfig,
         log: newLogger({ level: 'error', sink: () => {} }),
-        webhookPort: o.localServingPort,
-        webhookCertPath: o.localServingCertDir,
+        webhookServer: new WebhookServer({ port: o.localServingPort, certDir: o.localServingCertDir }),
       });
       setupCaptainWebhookWithManager(mgr);
       const stop = new AbortController();

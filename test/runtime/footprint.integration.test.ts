@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
-import { ConfigMaps, Namespaces, newClient } from '../../src/runtime/index.js';
+import { ConfigMaps, Namespaces } from '../../src/runtime/rest/index.js';
+import { newClient } from '../../src/runtime/index.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const dist = join(repo, 'dist');
@@ -57,6 +58,10 @@ describe('the runtime as an operator process loads it', () => {
     expect(fromPackage('prom-client').length).toBeGreaterThan(0);
     expect(fromPackage('prom-client').filter((u) => /prom-client\/(index\.js|lib\/defaultMetrics\.js|lib\/metrics\/)/.test(u))).toEqual([]);
     expect(fromPackage('@opentelemetry/api')).toEqual([]);
+  });
+
+  it('loads no webhook machinery when it serves no webhooks', () => {
+    expect(loaded.filter((u) => u.includes('/dist/runtime/webhook/'))).toEqual([]);
   });
 
   it('loads no X.509 library, no HTTP/2, and the small YAML parser only for its kubeconfig file', () => {

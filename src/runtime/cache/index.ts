@@ -1,4 +1,5 @@
-// kubescaffold/runtime/cache: client-go's tools/cache: stores, DeltaFIFO, Reflector, shared informers, listers.
+// kubescaffold/runtime/cache: client-go's tools/cache (stores, DeltaFIFO, Reflector, shared informers, listers) and
+// controller-runtime's cache: the InformerCache behind a manager's client.
 export {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,
@@ -64,3 +65,4 @@ export { FIFO } from './fifo.js';
 export { Heap } from './heap.js';
 export { UndeltaStore } from './undelta_store.js';
 export { ExpirationCache, ttlPolicy, type ExpirationPolicy } from './expiration_cache.js';
+export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions } from './informer_cache.js';

@@ -12,7 +12,7 @@ import type {
   SubResourceWriter,
   UpdateOptions,
 } from '../rest/types.js';
-import type { InformerCache } from './informer_cache.js';
+import type { InformerCache } from '../cache/informer_cache.js';
 
 /**
  * The manager's client (controller-runtime's default client): get and list read the informer cache, starting the

@@ -1,3 +1,5 @@
+// kubescaffold/runtime/client: controller-runtime's client: the cached client, patches, conditions, finalizers,
+// owner references, createOrUpdate, retries, and the value types of API objects.
 export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './apitypes.js';
 export {
   setStatusCondition,
@@ -7,20 +9,6 @@ export {
   isStatusConditionFalse,
   type NewCondition,
 } from './conditions.js';
-export {
-  parseSelector,
-  parseFieldSelector,
-  selectorFromSet,
-  selectorFromLabelSelector,
-  everything as everythingSelector,
-  nothing as nothingSelector,
-  SelectorParseError,
-  type Selector,
-  type LabelSelector,
-  type Requirement,
-  type SelectorOperator,
-  type FieldRequirement,
-} from './selector.js';
 export { createMergePatch, mergeFrom, patchFrom, jsonPointerEscape, keyOf, type MergeFromOptions, type JsonPatchOperation } from './patch.js';
 export { retryOnConflict, onError as retryOnError, defaultRetry, defaultBackoff, type RetryBackoff } from './retry.js';
 export {
@@ -28,7 +16,7 @@ export {
   removeFinalizer,
   containsFinalizer,
   reconcileWithFinalizer,
-  type FinalizerHandlers,
+  type FinalizerReconcile,
 } from './finalizers.js';
 export {
   setControllerReference,
@@ -42,3 +30,4 @@ export {
 } from './ownerref.js';
 export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create_or_update.js';
 export { deepEqual } from './json.js';
+export { CachedClient } from './cached_client.js';

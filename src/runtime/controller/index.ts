@@ -1,3 +1,5 @@
+// kubescaffold/runtime/controller: controller-runtime's reconcile, controller, builder, handler, predicate and
+// source packages: what turns watch events into reconciles.
 export { Controller, type ControllerOptions } from './controller.js';
 export type {
   CreateEvent,
@@ -23,3 +25,6 @@ export {
 } from './predicates.js';
 export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, type MapFunc } from './handlers.js';
 export { KindSource, GenericSource, type InformerProvider } from './source.js';
+export { TerminalError, isTerminalError, reconcilerFunc, requestKey, parseRequestKey } from '../reconcile/index.js';
+export type { Request, Result, ReconcileContext, Reconciler } from '../reconcile/index.js';
+export { Builder, newControllerManagedBy, type BuilderControllerOptions } from '../builder/index.js';

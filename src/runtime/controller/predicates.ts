@@ -1,5 +1,5 @@
 import type { KubeObject } from '../rest/types.js';
-import { parseSelector, selectorFromLabelSelector, type LabelSelector, type Selector } from '../client/selector.js';
+import { parseSelector, selectorFromLabelSelector, type LabelSelector, type Selector } from '../rest/selector.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, Predicate, UpdateEvent } from './events.js';
 
 /** A predicate from optional functions; a missing function lets its events through (controller-runtime's predicate.Funcs). */

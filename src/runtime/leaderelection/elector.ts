@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { leaderElectionMasterStatus, leaderElectionSlowpathTotal } from '../metrics/leaderelection.js';
 import { isNotFound } from '../rest/errors.js';
-import { sleep } from '../sleep.js';
+import { realClock, type Clock } from '../clock.js';
 import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElectionRecord } from './lease.js';
 
 export interface LeaderElectorOptions {
@@ -29,6 +29,8 @@ export interface LeaderElectorOptions {
   /** Called when a different holder is observed (including ourselves). */
   onNewLeader?: (identity: string) => void;
   log?: Logger;
+  /** Where the elector's waits and deadlines come from; tests pass a fake clock. Default the real one. */
+  clock?: Clock;
 }
 
 const JITTER_FACTOR = 1.2;
@@ -42,6 +44,7 @@ export class LeaderElector {
   private readonly releaseOnCancel: boolean;
   private readonly log: Logger;
   private readonly requestTimeout: number;
+  private readonly clock: Clock;
   // The last record seen, when we saw it (local monotonic clock: skew between hosts does not matter), and the Lease
   // it came from (its resourceVersion makes our update fail if anyone wrote in between).
   private observedRecord: LeaderElectionRecord = {};
@@ -55,6 +58,7 @@ export class LeaderElector {
     this.renewDeadline = opts.renewDeadline ?? 10_000;
     this.retryPeriod = opts.retryPeriod ?? 2_000;
     this.releaseOnCancel = opts.releaseOnCancel ?? true;
+    this.clock = opts.clock ?? realClock;
     this.identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
     if (this.identity === '') throw new Error('leader election: identity must not be empty');
     if (!(this.leaseDuration > this.renewDeadline)) throw new Error('leaseDuration must be greater than renewDeadline');
@@ -104,7 +108,7 @@ export class LeaderElector {
         this.log.info('successfully acquired lease', { identity: this.identity });
         return true;
       }
-      await sleep(this.retryPeriod * (1 + Math.random() * JITTER_FACTOR), signal);
+      await this.clock.sleep(this.retryPeriod * (1 + Math.random() * JITTER_FACTOR), signal);
     }
     return false;
   }
@@ -112,29 +116,29 @@ export class LeaderElector {
   /** Returns when renewal has failed for renewDeadline (leadership lost) or `signal` aborted. */
   private async renew(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      const deadline = performance.now() + this.renewDeadline;
+      const deadline = this.clock.now() + this.renewDeadline;
       let renewed = false;
       for (;;) {
         if (await this.tryAcquireOrRenew(signal)) {
           renewed = true;
           break;
         }
-        if (signal.aborted || performance.now() + this.retryPeriod > deadline) break;
-        await sleep(this.retryPeriod, signal);
+        if (signal.aborted || this.clock.now() + this.retryPeriod > deadline) break;
+        await this.clock.sleep(this.retryPeriod, signal);
       }
       if (signal.aborted) return;
       if (!renewed) {
         this.log.info('failed to renew lease: timed out', { renewDeadlineMs: this.renewDeadline });
         return;
       }
-      await sleep(this.retryPeriod, signal);
+      await this.clock.sleep(this.retryPeriod, signal);
     }
   }
 
   /** Gives the lease up: holder cleared, duration 1 s, so followers acquire on their next try. */
   private async release(): Promise<void> {
     if (!this.isLeader() || this.lease === undefined) return;
-    const now = microTime(new Date());
+    const now = microTime(this.clock.date());
     const record: LeaderElectionRecord = {
       holderIdentity: '',
       leaseDurationSeconds: 1,
@@ -154,7 +158,7 @@ export class LeaderElector {
   }
 
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
-    const now = new Date();
+    const now = this.clock.date();
     const record: LeaderElectionRecord = {
       holderIdentity: this.identity,
       leaseDurationSeconds: Math.max(1, Math.round(this.leaseDuration / 1000)),
@@ -245,7 +249,7 @@ export class LeaderElector {
     this.lease = lease;
     this.observedRecord = { ...(lease.spec ?? {}) };
     this.observedRaw = JSON.stringify(lease.spec ?? {});
-    this.observedTime = performance.now();
+    this.observedTime = this.clock.now();
     const holder = this.observedRecord.holderIdentity ?? '';
     if (holder !== this.reportedLeader) {
       this.reportedLeader = holder;
@@ -262,19 +266,22 @@ export class LeaderElector {
 
   private isLeaseValid(): boolean {
     const seconds = this.observedRecord.leaseDurationSeconds ?? 0;
-    return this.observedTime + seconds * 1000 > performance.now();
+    return this.observedTime + seconds * 1000 > this.clock.now();
   }
 
   /** Bounds one request by requestTimeout and by `signal`. */
   private async withTimeout<T>(signal: AbortSignal | undefined, fn: (s: AbortSignal) => Promise<T>): Promise<T> {
     const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(new Error(`lease request timed out after ${this.requestTimeout} ms`)), this.requestTimeout);
+    const done = new AbortController();
+    void this.clock.sleep(this.requestTimeout, done.signal).then((elapsed) => {
+      if (elapsed) ac.abort(new Error(`lease request timed out after ${this.requestTimeout} ms`));
+    });
     const onAbort = (): void => ac.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return await fn(ac.signal);
     } finally {
-      clearTimeout(timer);
+      done.abort();
       signal?.removeEventListener('abort', onAbort);
     }
   }

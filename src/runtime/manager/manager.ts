@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { CachedClient } from '../client/cached_client.js';
-import { InformerCache } from '../client/informer_cache.js';
+import { InformerCache } from '../cache/informer_cache.js';
 import type { Checker } from '../healthz/index.js';
 import { LeaderElector, leaderElectionNamespace } from '../leaderelection/index.js';
 import { log as rootLog, type Logger } from '../log/index.js';
@@ -13,8 +13,8 @@ import { EventBroadcaster, type EventRecorder } from './recorder.js';
 import { DEFAULT_CACHE_SYNC_TIMEOUT, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT, DEFAULT_SYNC_PERIOD, type ManagerOptions } from './options.js';
 import { ProbeServer } from './probes.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
-import { isDisabledAddress } from './server.js';
-import { WebhookServer } from '../webhook/server.js';
+import { isDisabledAddress } from '../internal/serve.js';
+import type { WebhookServer } from '../webhook/server.js';
 
 /** Adds field indexes to the manager's cache (controller-runtime's client.FieldIndexer). */
 export interface FieldIndexer {
@@ -49,7 +49,6 @@ export class Manager {
   private readonly controllerNames = new Set<string>();
   private probeServer: ProbeServer | undefined;
   private metricsServer: MetricsServer | undefined;
-  private webhookServer: WebhookServer | undefined;
   private addServer: ((r: Runnable) => void) | undefined;
   private startedFlag = false;
   private resolveElected!: () => void;
@@ -59,24 +58,26 @@ export class Manager {
 
   constructor(opts: ManagerOptions) {
     if (!opts.kubeConfig) throw new Error('ManagerOptions.kubeConfig is required');
-    if (opts.leaderElection && !opts.leaderElectionID) throw new Error('leaderElectionID must be configured when leaderElection is enabled');
+    if (opts.leaderElection?.enabled && !opts.leaderElection.id) throw new Error('leaderElection.id must be configured when leader election is enabled');
     this.opts = opts;
     this.log = opts.log ?? rootLog;
     this.mlog = this.log.withName('manager');
     this.gracefulShutdownTimeout = opts.gracefulShutdownTimeout ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
-    this.cacheSyncTimeout = opts.cacheSyncTimeout;
+    this.cacheSyncTimeout = opts.cache?.syncTimeout;
     // Clients open no connection until used; each has its own sockets.
     this.apiClient = newClient(opts.kubeConfig);
-    const syncPeriod = opts.syncPeriod ?? DEFAULT_SYNC_PERIOD;
+    const syncPeriod = opts.cache?.syncPeriod ?? DEFAULT_SYNC_PERIOD;
     this.cache = new InformerCache({
       client: this.apiClient,
-      namespaces: opts.namespaces,
+      namespaces: opts.cache?.defaultNamespaces,
       // controller-runtime jitters the resync by up to 10% so replicas don't resync in step.
       resyncPeriodMs: syncPeriod > 0 ? Math.round(syncPeriod * (0.9 + Math.random() * 0.2)) : 0,
       log: this.log,
-      ...(opts.cacheSyncTimeout !== undefined ? { readSyncTimeout: opts.cacheSyncTimeout } : {}),
+      ...(this.cacheSyncTimeout !== undefined ? { readSyncTimeout: this.cacheSyncTimeout } : {}),
     });
     this.client = new CachedClient(this.cache, this.apiClient);
+    const webhooks = opts.webhookServer;
+    webhooks?.attach({ client: this.apiClient, log: this.log, onFirstRegistration: () => this.addServer?.(webhooks) });
   }
 
   /** Reads from the shared cache (starting the kind's informer on first use), writes to the API server. */
@@ -136,22 +137,17 @@ export class Manager {
   }
 
   /**
-   * The webhook server (controller-runtime's GetWebhookServer), made on first use from the webhook* options. It runs
-   * only once a webhook is registered: started before the cache (conversions must be served for the cache to list),
-   * stopped after it.
+   * The webhook server of ManagerOptions.webhookServer (controller-runtime's GetWebhookServer). It runs only once a
+   * webhook is registered: started before the cache (conversions must be served for the cache to list), stopped
+   * after it.
    */
   getWebhookServer(): WebhookServer {
-    this.webhookServer ??= new WebhookServer({
-      port: this.opts.webhookPort,
-      host: this.opts.webhookHost,
-      certDir: this.opts.webhookCertPath,
-      certName: this.opts.webhookCertName,
-      keyName: this.opts.webhookKeyName,
-      client: this.apiClient,
-      log: this.log,
-      onFirstRegistration: () => this.addServer?.(this.webhookServer!),
-    });
-    return this.webhookServer;
+    if (!this.opts.webhookServer) {
+      throw new Error(
+        "this manager has no webhook server: pass ManagerOptions.webhookServer (new WebhookServer({...}) from 'kubescaffold/runtime/webhook')",
+      );
+    }
+    return this.opts.webhookServer;
   }
 
   /** Reserves a controller name; names must be unique because they label metrics and logs. */
@@ -200,7 +196,7 @@ export class Manager {
     const untrackRestClient = trackRestClientMetrics(this.apiClient.transport.server.href);
     try {
       this.buildServers(servers);
-      const webhooks = this.webhookServer?.registeredPaths().length ? this.webhookServer : undefined;
+      const webhooks = this.opts.webhookServer?.registeredPaths().length ? this.opts.webhookServer : undefined;
       if (webhooks) servers.add(webhooks);
       this.addServer = (r) => servers.add(r);
       caches.add(this.cache);
@@ -224,16 +220,17 @@ export class Manager {
       }
       if (!stopping) {
         others.start();
-        if (this.opts.leaderElection) {
+        const le = this.opts.leaderElection;
+        if (le?.enabled) {
           electionClient = newClient(this.opts.kubeConfig);
           const elector = new LeaderElector({
             client: electionClient,
-            namespace: leaderElectionNamespace(this.opts.leaderElectionNamespace),
-            name: this.opts.leaderElectionID!,
-            leaseDuration: this.opts.leaseDuration,
-            renewDeadline: this.opts.renewDeadline,
-            retryPeriod: this.opts.retryPeriod,
-            releaseOnCancel: this.opts.leaderElectionReleaseOnCancel ?? true,
+            namespace: leaderElectionNamespace(le.namespace),
+            name: le.id!,
+            leaseDuration: le.leaseDuration,
+            renewDeadline: le.renewDeadline,
+            retryPeriod: le.retryPeriod,
+            releaseOnCancel: le.releaseOnCancel ?? true,
             log: this.log,
             onStartedLeading: () => {
               leaderElected.start();
@@ -281,21 +278,21 @@ export class Manager {
   }
 
   private buildServers(servers: RunnableGroup): void {
-    const probeAddr = this.opts.healthProbeBindAddress;
+    const probeAddr = this.opts.healthProbe?.bindAddress;
     if (!isDisabledAddress(probeAddr)) {
       this.probeServer = new ProbeServer(probeAddr!, this.healthChecks, this.readyChecks, this.mlog.withName('health probe'));
       servers.add(this.probeServer);
     }
-    const metricsAddr = this.opts.metricsBindAddress;
-    if (!isDisabledAddress(metricsAddr)) {
-      const secure = this.opts.secureMetrics ?? true;
+    const metrics = this.opts.metrics;
+    if (!isDisabledAddress(metrics?.bindAddress)) {
+      const secure = metrics?.secureServing ?? true;
       this.metricsServer = new MetricsServer({
-        bindAddress: metricsAddr!,
+        bindAddress: metrics!.bindAddress!,
         secureServing: secure,
-        enableHTTP2: this.opts.enableHTTP2 ?? false,
-        certDir: this.opts.metricsCertDir,
-        certName: this.opts.metricsCertName,
-        keyName: this.opts.metricsKeyName,
+        enableHTTP2: metrics?.enableHTTP2 ?? false,
+        certDir: metrics?.certDir,
+        certName: metrics?.certName,
+        keyName: metrics?.keyName,
         ...(secure ? { authClient: this.apiClient } : {}),
         log: this.mlog.withName('metrics'),
       });

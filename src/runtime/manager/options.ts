@@ -1,52 +1,82 @@
-import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { Logger } from '../log/index.js';
+import type { KubeConfig } from '../rest/kubeconfig.js';
+import type { WebhookServer } from '../webhook/server.js';
 
+/**
+ * How a Manager runs, grouped as controller-runtime's manager.Options are. Only `kubeConfig` is required; every
+ * default is controller-runtime's and is documented at its field.
+ */
 export interface ManagerOptions {
+  /** Where the API server is and who we are to it: `loadKubeConfig()`, or a test environment's kubeConfig. */
   kubeConfig: KubeConfig;
-  /** '[host]:port' for /metrics; '0' (the default) disables it. */
-  metricsBindAddress?: string;
-  /** Serve /metrics over HTTPS with TokenReview + SubjectAccessReview on every request. Default true. */
-  secureMetrics?: boolean;
-  /** Offer HTTP/2 on the metrics server. Default false (HTTP/2 Rapid Reset / Stream Cancellation CVEs). */
-  enableHTTP2?: boolean;
-  /** Directory holding the metrics serving certificate (tls.crt, tls.key); self-signed when unset. */
-  metricsCertDir?: string;
-  metricsCertName?: string;
-  metricsKeyName?: string;
-  /** Port of the webhook server. Default 9443; 0 picks a free port. The server runs only once a webhook is registered. */
-  webhookPort?: number;
-  /** Address the webhook server listens on (and names in a generated certificate); every interface when unset. */
-  webhookHost?: string;
-  /** Directory holding the webhook serving certificate; when unset or empty, a CA and certificate are generated. */
-  webhookCertPath?: string;
-  /** Default 'tls.crt'. */
-  webhookCertName?: string;
-  /** Default 'tls.key'. */
-  webhookKeyName?: string;
-  /** '[host]:port' for /healthz and /readyz; '0' or unset disables them. */
-  healthProbeBindAddress?: string;
-  /** Run leader-elected runnables (controllers) only while holding the Lease. Default false. */
-  leaderElection?: boolean;
-  /** The Lease's name; required with leaderElection. */
-  leaderElectionID?: string;
-  /** The Lease's namespace; defaults to the pod's namespace when running in a cluster. */
-  leaderElectionNamespace?: string;
-  /** Clear the Lease on a clean stop so another replica takes over at once. Default true. */
-  leaderElectionReleaseOnCancel?: boolean;
-  /** Lease timings in ms; defaults 15000 / 10000 / 2000 (controller-runtime's). */
-  leaseDuration?: number;
-  renewDeadline?: number;
-  retryPeriod?: number;
-  /** Restrict the cache (and so the cached client and watches) to these namespaces; all namespaces when unset. */
-  namespaces?: string[];
+  /** The shared informer cache behind the manager's client. */
+  cache?: CacheOptions;
+  /** /metrics; off unless `bindAddress` is set. */
+  metrics?: MetricsOptions;
+  /** /healthz and /readyz; off unless `bindAddress` is set. */
+  healthProbe?: HealthProbeOptions;
+  /** Leader election on a Lease; off unless `enabled`. */
+  leaderElection?: LeaderElectionOptions;
+  /**
+   * The server for admission and conversion webhooks (`new WebhookServer(...)` from kubescaffold/runtime/webhook).
+   * The manager runs it once a webhook is registered, before the cache (conversions must be served for the cache to
+   * list), and stops it last. Without one, getWebhookServer() throws.
+   */
+  webhookServer?: WebhookServer;
   /** How long a stop waits for runnables (in-flight reconciles) before giving up on them (ms). Default 30000. */
   gracefulShutdownTimeout?: number;
-  /** How long start(), controllers and cached reads wait for a kind's first list (ms). Default 120000. */
-  cacheSyncTimeout?: number;
-  /** Informer resync period (ms); default 10 h with 10% jitter, as controller-runtime. 0 disables. */
-  syncPeriod?: number;
   /** Parent logger; default the root logger. */
   log?: Logger;
+}
+
+/** The shared cache (controller-runtime's cache.Options). */
+export interface CacheOptions {
+  /** Watch and cache only these namespaces (cluster-scoped kinds are unaffected); all namespaces when unset. */
+  defaultNamespaces?: string[];
+  /** Informer resync period (ms); default 10 h with 10% jitter, as controller-runtime. 0 disables. */
+  syncPeriod?: number;
+  /** How long start(), controllers and cached reads wait for a kind's first list (ms). Default 120000. */
+  syncTimeout?: number;
+}
+
+/** The metrics server (controller-runtime's metricsserver.Options). */
+export interface MetricsOptions {
+  /** '[host]:port' for /metrics; '0' or unset serves nothing. */
+  bindAddress?: string;
+  /** HTTPS with TokenReview + SubjectAccessReview on every request. Default true. */
+  secureServing?: boolean;
+  /** Offer HTTP/2. Default false (the HTTP/2 Rapid Reset and Stream Cancellation CVEs). */
+  enableHTTP2?: boolean;
+  /** Directory holding the serving certificate; a self-signed one is made when unset. */
+  certDir?: string;
+  /** Default 'tls.crt'. */
+  certName?: string;
+  /** Default 'tls.key'. */
+  keyName?: string;
+}
+
+/** The health probe server. */
+export interface HealthProbeOptions {
+  /** '[host]:port' for /healthz and /readyz; '0' or unset serves nothing. */
+  bindAddress?: string;
+}
+
+/** Leader election (controller-runtime's LeaderElection* options). */
+export interface LeaderElectionOptions {
+  /** Run leader-elected runnables (controllers) only while holding the Lease. */
+  enabled: boolean;
+  /** The Lease's name; required when enabled. */
+  id?: string;
+  /** The Lease's namespace; default the pod's own (its service account's namespace file). */
+  namespace?: string;
+  /** Clear the Lease on a clean stop so another replica takes over at once. Default true. */
+  releaseOnCancel?: boolean;
+  /** How long a Lease is held without renewal (ms). Default 15000. */
+  leaseDuration?: number;
+  /** How long the leader keeps trying to renew before it gives up (ms). Default 10000. */
+  renewDeadline?: number;
+  /** How often candidates try to acquire or renew (ms). Default 2000. */
+  retryPeriod?: number;
 }
 
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;

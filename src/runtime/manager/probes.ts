@@ -3,7 +3,7 @@ import { HealthzHandler, type Checker } from '../healthz/index.js';
 import { http } from '../internal/builtins.js';
 import type { Logger } from '../log/index.js';
 import type { Runnable } from './runnable.js';
-import { serveUntil } from './server.js';
+import { serveUntil } from '../internal/serve.js';
 
 /** Serves /healthz and /readyz from the manager's check maps (read per request, so checks added later count). */
 export class ProbeServer implements Runnable {
@@ -43,7 +43,7 @@ export class ProbeServer implements Runnable {
         res.end();
       });
     });
-    await serveUntil(server, this.bindAddress, signal, this.log, (a) => (this.bound = a));
+    await serveUntil(server, { bindAddress: this.bindAddress, signal, log: this.log, onListening: (a) => (this.bound = a) });
     this.bound = undefined;
   }
 }

@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Counter, Gauge, type Registry } from './prom.js';
 
-const startTimeSeconds = Math.round(Date.now() / 1000 - process.uptime());
+// When the process began, in seconds since the epoch (fractional, as Go's collector reports it).
+const startTimeSeconds = performance.timeOrigin / 1000;
 
 // Reads a Linux /proc file; other systems (and a /proc we may not read) give undefined, and the series reports 0.
 function procFile(path: string): string | undefined {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { http } from '../internal/builtins.js';
 import type { Logger } from '../log/index.js';
-import { serveUntil, type ListeningServer } from '../manager/server.js';
+import { serveUntil, type ListeningServer } from '../internal/serve.js';
 import type { Client } from '../rest/types.js';
 import { DelegatingAuth } from './auth.js';
 import { registerProcessMetrics, registry } from './registry.js';
@@ -79,7 +79,7 @@ export class MetricsServer {
         ? (await import('node:http2')).createSecureServer({ ...tls, allowHTTP1: true }, handler)
         : https.createServer({ ...tls, ALPNProtocols: ['http/1.1'] }, handler);
     }
-    await serveUntil(server, this.opts.bindAddress, signal, this.opts.log, (a) => (this.bound = a));
+    await serveUntil(server, { bindAddress: this.opts.bindAddress, signal, log: this.opts.log, onListening: (a) => (this.bound = a) });
     this.bound = undefined;
   }
 

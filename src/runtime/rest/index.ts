@@ -91,4 +91,18 @@ export {
 } from './discovery.js';
 export { RESTMapper, NoKindMatchError, isNoMatch } from './restmapper.js';
 export { Scheme, newScheme } from './scheme.js';
+export {
+  parseSelector,
+  parseFieldSelector,
+  selectorFromSet,
+  selectorFromLabelSelector,
+  everything as everythingSelector,
+  nothing as nothingSelector,
+  SelectorParseError,
+  type Selector,
+  type LabelSelector,
+  type Requirement,
+  type SelectorOperator,
+  type FieldRequirement,
+} from './selector.js';
 export * from './builtins.js';

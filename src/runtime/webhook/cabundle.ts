@@ -40,18 +40,23 @@ export function pointsAt(url: string | undefined, endpoint: ServingEndpoint): bo
   return u.protocol === 'https:' && endpoint.hosts.has(host) && Number(u.port || 443) === endpoint.port;
 }
 
+/** Where a CA goes (see injectCABundle). */
+export interface CABundleInjection {
+  /** The CA certificate (PEM). */
+  caPem: string;
+  /** The server whose webhooks get it: entries whose URL points here. */
+  endpoint: ServingEndpoint;
+  /** Kinds whose CRD's conversion webhook gets it when it points at the endpoint. */
+  conversionKinds: readonly Resource[];
+  log: Logger;
+}
+
 /**
- * Patches `caPem` into every entry that points at `endpoint`, and into the conversion webhook of each CRD of
- * `conversionKinds` that does. Returns what it patched ("MutatingWebhookConfiguration/name: webhook"); failures
- * (no RBAC, no such API) are logged, never thrown: the server serves either way.
+ * Patches the CA into every webhook configuration entry that points at the endpoint, and into the conversion
+ * webhook of each CRD of `conversionKinds` that does. Returns what it patched ("MutatingWebhookConfiguration/name:
+ * webhook"); failures (no RBAC, no such API) are logged, never thrown: the server serves either way.
  */
-export async function injectCABundle(
-  client: Client,
-  caPem: string,
-  endpoint: ServingEndpoint,
-  conversionKinds: readonly Resource[],
-  log: Logger,
-): Promise<string[]> {
+export async function injectCABundle(client: Client, { caPem, endpoint, conversionKinds, log }: CABundleInjection): Promise<string[]> {
   const caBundle = Buffer.from(caPem).toString('base64');
   const patched: string[] = [];
   for (const res of [MutatingWebhookConfigurations, ValidatingWebhookConfigurations] as Resource<WebhookConfigurationLike>[]) {

@@ -1,4 +1,5 @@
-/** Admission (defaulting, validating) and conversion webhooks, and the HTTPS server that serves them. */
+// kubescaffold/runtime/webhook: admission (defaulting, validating) and conversion webhooks, the HTTPS server that
+// serves them, and the builder that registers a kind's webhooks with it.
 export type {
   AdmissionContext,
   AdmissionOperation,
@@ -32,10 +33,10 @@ export {
 } from './admission.js';
 export { ConversionWebhook, ConversionError, type SpokeConversion, type SpokeConversions } from './conversion.js';
 export { HttpError, type WebhookHandler, type WebhookRequestContext } from './handler.js';
-export { WebhookServer, DEFAULT_WEBHOOK_PORT, CONVERSION_PATH, type WebhookServerOptions } from './server.js';
+export { WebhookServer, DEFAULT_WEBHOOK_PORT, CONVERSION_PATH, type WebhookServerOptions, type WebhookServerManagerLink } from './server.js';
 export { CertWatcher, type CertWatcherOptions, type CertKeyPem } from './certwatcher.js';
 export { generateLocalServingCert, type LocalServingCert } from './certs.js';
-export { injectCABundle, type ServingEndpoint } from './cabundle.js';
+export { injectCABundle, type CABundleInjection, type ServingEndpoint } from './cabundle.js';
 export {
   WebhookBuilder,
   newWebhookManagedBy,

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import type { Checker } from '../healthz/index.js';
 import { fs } from '../internal/builtins.js';
+import { closeGracefully } from '../internal/serve.js';
 import { log as rootLog, type Logger } from '../log/index.js';
 import type { Runnable } from '../manager/runnable.js';
 import type { Client } from '../rest/types.js';
@@ -35,17 +36,25 @@ export interface WebhookServerOptions {
   certName?: string;
   /** Default 'tls.key'. */
   keyName?: string;
-  /** Puts a generated CA into the webhook configurations and CRDs that point at this server; nothing is patched without it. */
+  /**
+   * Puts a generated CA into the webhook configurations and CRDs that point at this server; nothing is patched
+   * without it. The manager that runs the server gives it its client.
+   */
   client?: Client;
+  /** Parent logger; the manager's when it runs the server, else the root logger. */
   log?: Logger;
+}
+
+/** What the manager that runs a webhook server gives it (see WebhookServer.attach). */
+export interface WebhookServerManagerLink {
+  client: Client;
+  log: Logger;
   /** Called when the first path is registered: the manager runs the server only once something needs it. */
-  onFirstRegistration?: () => void;
+  onFirstRegistration: () => void;
 }
 
 export const DEFAULT_WEBHOOK_PORT = 9443;
 export const CONVERSION_PATH = '/convert';
-/** In-flight requests get this long to finish when the server stops. */
-const SHUTDOWN_GRACE_MS = 5_000;
 const DIAL_TIMEOUT_MS = 10_000;
 
 function isWildcard(host: string): boolean {
@@ -89,7 +98,10 @@ function sendText(res: ServerResponse, code: number, text: string, headers: Reco
 export class WebhookServer implements Runnable {
   readonly host: string;
   readonly port: number;
-  private readonly log: Logger;
+  private log: Logger;
+  private client: Client | undefined;
+  private onFirstRegistration: (() => void) | undefined;
+  private attached = false;
   private readonly handlers = new Map<string, WebhookHandler>();
   private conversions: ConversionWebhook | undefined;
   private bound: AddressInfo | undefined;
@@ -107,8 +119,21 @@ export class WebhookServer implements Runnable {
     this.host = opts.host ?? '';
     this.port = opts.port ?? DEFAULT_WEBHOOK_PORT;
     this.log = (opts.log ?? rootLog).withName('webhook');
+    this.client = opts.client;
     // Whoever awaits ready() sees a failed start; nobody awaiting must not make it an unhandled rejection.
     this.readyPromise.catch(() => {});
+  }
+
+  /**
+   * Links the server to the manager that runs it (ManagerOptions.webhookServer): its client and logger, unless the
+   * options named others, and the call that asks the manager to run the server once a path is registered.
+   */
+  attach(manager: WebhookServerManagerLink): void {
+    if (this.attached) throw new Error('this webhook server already belongs to a manager');
+    this.attached = true;
+    this.client ??= manager.client;
+    if (!this.opts.log) this.log = manager.log.withName('webhook');
+    this.onFirstRegistration = manager.onFirstRegistration;
   }
 
   /** Webhooks run on every replica, leader or not (the API server may call any of them). */
@@ -122,7 +147,7 @@ export class WebhookServer implements Runnable {
     if (this.handlers.has(path)) throw new Error(`can't register duplicate path: ${path}`);
     this.handlers.set(path, handler);
     this.log.info('Registering webhook', { path });
-    if (this.handlers.size === 1) this.opts.onFirstRegistration?.();
+    if (this.handlers.size === 1) this.onFirstRegistration?.();
   }
 
   /** The paths served. */
@@ -205,9 +230,11 @@ export class WebhookServer implements Runnable {
       });
       srv.on('error', (err) => this.log.error(err, 'webhook server error'));
       this.bound = srv.address() as AddressInfo;
-      this.started = true;
       this.log.info('Starting webhook server', { address: this.bound.address, port: this.bound.port, paths: this.registeredPaths() });
       if (certs.caPem) await this.injectCA(certs.caPem);
+      // Ready (and startedChecker passing) only once a generated CA is in place: before that the API server cannot
+      // call us, and a readiness probe that passed earlier would send traffic that fails.
+      this.started = true;
       this.resolveReady();
       if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     } catch (err) {
@@ -246,8 +273,8 @@ export class WebhookServer implements Runnable {
   }
 
   private async injectCA(caPem: string): Promise<void> {
-    if (!this.opts.client || !this.bound) return;
-    const patched = await injectCABundle(this.opts.client, caPem, this.endpoint(this.bound.port), this.conversions?.hubs() ?? [], this.log);
+    if (!this.client || !this.bound) return;
+    const patched = await injectCABundle(this.client, { caPem, endpoint: this.endpoint(this.bound.port), conversionKinds: this.conversions?.hubs() ?? [], log: this.log });
     if (patched.length) this.log.info('Set the generated CA as caBundle', { patched });
     else this.log.info('No webhook configuration or CRD points at this server; no caBundle was set');
   }
@@ -298,16 +325,4 @@ export class WebhookServer implements Runnable {
     res.end(json);
     ctx.log.debug('wrote webhook response');
   }
-}
-
-/** Stops accepting connections, lets requests in flight finish for a short while, then drops what is left. */
-async function closeGracefully(server: https.Server): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HealthzHandler, ping, type Checker } from '../../../src/runtime/healthz/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
-import { serveUntil } from '../../../src/runtime/manager/server.js';
+import { serveUntil } from '../../../src/runtime/internal/serve.js';
 import { eventually } from '../controller/fakes.js';
 
 const stops: AbortController[] = [];
@@ -21,7 +21,7 @@ async function serve(checks: Record<string, Checker>) {
   const ac = new AbortController();
   stops.push(ac);
   let addr: AddressInfo | undefined;
-  const done = serveUntil(server, '127.0.0.1:0', ac.signal, newLogger({ sink: () => {} }), (a) => (addr = a));
+  const done = serveUntil(server, { bindAddress: '127.0.0.1:0', signal: ac.signal, log: newLogger({ sink: () => {} }), onListening: (a) => (addr = a) });
   await eventually(() => addr !== undefined);
   const get = async (path: string) => {
     const r = await fetch(`http://127.0.0.1:${addr!.port}${path}`);

@@ -1,25 +1,8 @@
 /** The sample operator the integration tests run: an AppService owns a Deployment and a Service made from its spec. */
 import type { V1Deployment, V1Service } from '@kubernetes/client-node';
-import {
-  Deployments,
-  Services,
-  createMergePatch,
-  createOrUpdate,
-  defineResource,
-  isNotFound,
-  newControllerManagedBy,
-  reconcileWithFinalizer,
-  setControllerReference,
-  setStatusCondition,
-  type Client,
-  type Condition,
-  type Manager,
-  type ObjectMeta,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from '../../../src/runtime/index.js';
+import { Deployments, Services } from '../../../src/runtime/rest/index.js';
+import { createMergePatch, createOrUpdate, reconcileWithFinalizer, setControllerReference, setStatusCondition } from '../../../src/runtime/client/index.js';
+import { defineResource, isNotFound, newControllerManagedBy, type Client, type Condition, type Manager, type ObjectMeta, type ReconcileContext, type Reconciler, type Request, type Result } from '../../../src/runtime/index.js';
 
 export interface AppService {
   apiVersion?: string;
@@ -93,7 +76,10 @@ export class AppServiceReconciler implements Reconciler {
       if (isNotFound(e)) return {};
       throw e;
     }
-    const result = await reconcileWithFinalizer(this.client, AppServices, app, FINALIZER, {
+    const result = await reconcileWithFinalizer(this.client, {
+      resource: AppServices,
+      object: app,
+      finalizer: FINALIZER,
       apply: (a) => this.apply(a, ctx),
       cleanup: async (a) => {
         this.cleanedUp.push(`${a.metadata.namespace}/${a.metadata.name}`);

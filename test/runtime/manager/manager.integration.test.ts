@@ -1,25 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import {
-  ConfigMaps,
-  CoreEvents,
-  Deployments,
-  LeaderElectionLostError,
-  LeaseResource,
-  microTime,
-  Manager,
-  Namespaces,
-  Services,
-  defineResource,
-  newControllerManagedBy,
-  getControllerOf,
-  isStatusConditionTrue,
-  newClient,
-  newLogger,
-  retryOnConflict,
-  type ManagerOptions,
-  type RestClient,
-} from '../../../src/runtime/index.js';
+import { ConfigMaps, CoreEvents, Deployments, Namespaces, Services, type RestClient } from '../../../src/runtime/rest/index.js';
+import { LeaderElectionLostError, LeaseResource, microTime } from '../../../src/runtime/manager/index.js';
+import { Manager, defineResource, newControllerManagedBy, newClient, newLogger, type ManagerOptions } from '../../../src/runtime/index.js';
+import { getControllerOf, isStatusConditionTrue, retryOnConflict } from '../../../src/runtime/client/index.js';
 import { eventually } from '../controller/fakes.js';
 import { APPSERVICE_CRD, AppServiceReconciler, AppServices, FINALIZER, type AppService } from './appservice.js';
 
@@ -175,7 +159,7 @@ describe('Manager on a real control plane', () => {
 
   it('fails to start when a watched kind cannot be listed within the cache sync timeout', async () => {
     const Missing = defineResource({ group: 'missing.kubescaffold.io', version: 'v1', kind: 'Ghost', plural: 'ghosts', namespaced: true });
-    const m = run({ cacheSyncTimeout: 1500 }, (mgr) => {
+    const m = run({ cache: { syncTimeout: 1500 } }, (mgr) => {
       newControllerManagedBy(mgr).for(Missing).complete({ reconcile: async () => ({}) });
     });
     await expect(m.done).rejects.toThrow(/waiting for caches to sync: ghosts.missing.kubescaffold.io\/v1/);
@@ -183,7 +167,7 @@ describe('Manager on a real control plane', () => {
 
   it('a cached read of a kind that cannot sync fails after the timeout instead of hanging', async () => {
     const Missing = defineResource({ group: 'missing.kubescaffold.io', version: 'v1', kind: 'Ghost', plural: 'ghosts', namespaced: true });
-    const m = run({ cacheSyncTimeout: 1000 }, () => {});
+    const m = run({ cache: { syncTimeout: 1000 } }, () => {});
     try {
       await m.mgr.elected();
       await expect(m.mgr.getClient().get(Missing, { namespace: 'default', name: 'x' })).rejects.toThrow(/timed out .* to sync/);
@@ -196,7 +180,7 @@ describe('Manager on a real control plane', () => {
     const watched = await namespace();
     const other = await namespace();
     let reconciler!: AppServiceReconciler;
-    const m = run({ namespaces: [watched] }, (mgr) => {
+    const m = run({ cache: { defaultNamespaces: [watched] } }, (mgr) => {
       reconciler = new AppServiceReconciler(mgr.getClient());
       reconciler.setupWithManager(mgr);
     });
@@ -222,7 +206,7 @@ describe('Manager on a real control plane', () => {
     const before = count();
     let reconciler!: AppServiceReconciler;
     const m = run(
-      { leaderElection: true, leaderElectionID: 'tidy', leaderElectionNamespace: ns, healthProbeBindAddress: '127.0.0.1:0', metricsBindAddress: '127.0.0.1:0' },
+      { leaderElection: { enabled: true, id: 'tidy', namespace: ns }, healthProbe: { bindAddress: '127.0.0.1:0' }, metrics: { bindAddress: '127.0.0.1:0' } },
       (mgr) => {
         reconciler = new AppServiceReconciler(mgr.getClient());
         reconciler.setupWithManager(mgr);
@@ -263,12 +247,7 @@ describe('Manager on a real control plane', () => {
     // controller-runtime's lease and renew durations: the handover below follows the leader's release on a clean stop,
     // so long leases cost nothing here, while a 3 s renew deadline could expire on a loaded CI machine.
     const le: Partial<ManagerOptions> = {
-      leaderElection: true,
-      leaderElectionID: `le-${ns}`,
-      leaderElectionNamespace: ns,
-      leaseDuration: 15_000,
-      renewDeadline: 10_000,
-      retryPeriod: 500,
+      leaderElection: { enabled: true, id: `le-${ns}`, namespace: ns, leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 500 },
     };
     const recs: AppServiceReconciler[] = [];
     const a = run(le, (mgr) => {
@@ -303,13 +282,7 @@ describe('Manager on a real control plane', () => {
   it('a follower takes over a lease its holder stopped renewing without releasing it', async () => {
     const ns = await namespace();
     const le: Partial<ManagerOptions> = {
-      leaderElection: true,
-      leaderElectionID: 'crash',
-      leaderElectionNamespace: ns,
-      leaderElectionReleaseOnCancel: false,
-      leaseDuration: 3000,
-      renewDeadline: 2000,
-      retryPeriod: 500,
+      leaderElection: { enabled: true, id: 'crash', namespace: ns, releaseOnCancel: false, leaseDuration: 3000, renewDeadline: 2000, retryPeriod: 500 },
     };
     const a = run(le, () => {});
     await a.mgr.elected();
@@ -331,7 +304,7 @@ describe('Manager on a real control plane', () => {
   it('stops with LeaderElectionLostError when another holder takes the lease', async () => {
     const ns = await namespace();
     const m = run(
-      { leaderElection: true, leaderElectionID: 'stolen', leaderElectionNamespace: ns, leaseDuration: 3000, renewDeadline: 2000, retryPeriod: 500 },
+      { leaderElection: { enabled: true, id: 'stolen', namespace: ns, leaseDuration: 3000, renewDeadline: 2000, retryPeriod: 500 } },
       () => {},
     );
     await m.mgr.elected();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { Manager, runnableFunc, type ManagerOptions } from '../../../src/runtime/manager/index.js';
-import { parseBindAddress } from '../../../src/runtime/manager/server.js';
+import { parseBindAddress } from '../../../src/runtime/internal/serve.js';
 import { deferred, eventually } from '../controller/fakes.js';
 import { unreachableKubeConfig } from '../kubeconfig.js';
 
@@ -10,7 +10,7 @@ const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: unreac
 
 describe('Manager lifecycle', () => {
   it('requires a leader election ID with leader election', () => {
-    expect(() => mk({ leaderElection: true })).toThrow(/leaderElectionID/);
+    expect(() => mk({ leaderElection: { enabled: true } })).toThrow('leaderElection.id must be configured when leader election is enabled');
   });
 
   it('starts runnables, stops them on abort and waits for them', async () => {

@@ -1,17 +1,8 @@
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import {
-  ClusterRoleBindings,
-  ClusterRoles,
-  Manager,
-  Namespaces,
-  ServiceAccounts,
-  newClient,
-  newLogger,
-  ping,
-  type RestClient,
-} from '../../../src/runtime/index.js';
+import { ClusterRoleBindings, ClusterRoles, Namespaces, ServiceAccounts, type RestClient } from '../../../src/runtime/rest/index.js';
+import { Manager, newClient, newLogger, ping } from '../../../src/runtime/index.js';
 import { eventually } from '../controller/fakes.js';
 import { APPSERVICE_CRD, AppServiceReconciler, AppServices } from './appservice.js';
 
@@ -76,11 +67,9 @@ describe('manager servers on a real control plane', () => {
     const mgr = new Manager({
       kubeConfig: env.kubeConfig,
       log: quiet,
-      healthProbeBindAddress: '127.0.0.1:0',
-      metricsBindAddress: '127.0.0.1:0',
-      leaderElection: true,
-      leaderElectionID: 'servers-test',
-      leaderElectionNamespace: ns,
+      healthProbe: { bindAddress: '127.0.0.1:0' },
+      metrics: { bindAddress: '127.0.0.1:0' },
+      leaderElection: { enabled: true, id: 'servers-test', namespace: ns },
     });
     mgr.addHealthzCheck('healthz', ping);
     mgr.addReadyzCheck('readyz', () => {
@@ -135,8 +124,8 @@ describe('manager servers on a real control plane', () => {
     expect(mgr.healthProbeAddress()).toBeUndefined();
   });
 
-  it('serves /metrics over plain HTTP when secureMetrics is false', async () => {
-    const mgr = new Manager({ kubeConfig: env.kubeConfig, log: quiet, metricsBindAddress: '127.0.0.1:0', secureMetrics: false });
+  it('serves /metrics over plain HTTP when metrics.secureServing is false', async () => {
+    const mgr = new Manager({ kubeConfig: env.kubeConfig, log: quiet, metrics: { bindAddress: '127.0.0.1:0', secureServing: false } });
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {

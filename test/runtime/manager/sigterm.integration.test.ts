@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import { ConfigMaps, Namespaces, newClient, type RestClient } from '../../../src/runtime/index.js';
+import { ConfigMaps, Namespaces, type RestClient } from '../../../src/runtime/rest/index.js';
+import { newClient } from '../../../src/runtime/index.js';
 import { eventually } from '../controller/fakes.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));

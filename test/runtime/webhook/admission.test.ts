@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AdmissionWebhook,
-  ApiError,
-  defaultingHandler,
-  newLogger,
-  validatingHandler,
-  type AdmissionRequest,
-  type AdmissionReview,
-  type JsonPatchOperation,
-} from '../../../src/runtime/index.js';
+import { AdmissionWebhook, defaultingHandler, validatingHandler, type AdmissionRequest, type AdmissionReview } from '../../../src/runtime/webhook/index.js';
+import { ApiError, newLogger } from '../../../src/runtime/index.js';
+import { type JsonPatchOperation } from '../../../src/runtime/client/index.js';
 import { CaptainCustomDefaulter, CaptainCustomValidator, CaptainResource, DEFAULTED_LABEL, PROTECTED_LABEL, type Captain } from './captain.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });

@@ -3,22 +3,8 @@
  * --conversion --spoke v2` lays them out and a user fills them in: v1 is the hub (storage version), v2 a spoke whose
  * spec is shaped differently, so conversions must really move fields.
  */
-import {
-  defineResource,
-  field,
-  newWebhookManagedBy,
-  type AdmissionContext,
-  type Condition,
-  type Conversion,
-  type CustomDefaulter,
-  type CustomValidator,
-  type FieldError,
-  type int32,
-  type ObjectMeta,
-  type TypeMeta,
-  type ValidationResult,
-  type WebhookServerProvider,
-} from '../../../src/runtime/index.js';
+import { defineResource, type Condition, type int32, type ObjectMeta, type TypeMeta } from '../../../src/runtime/index.js';
+import { field, newWebhookManagedBy, type AdmissionContext, type Conversion, type CustomDefaulter, type CustomValidator, type FieldError, type ValidationResult, type WebhookServerProvider } from '../../../src/runtime/webhook/index.js';
 
 // api/v1/captain_types.ts
 export interface CaptainSpec {

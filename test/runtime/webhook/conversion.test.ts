@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConversionWebhook, HttpError, defineResource, newLogger, type ConversionReview, type KubeObject } from '../../../src/runtime/index.js';
+import { ConversionWebhook, HttpError, type ConversionReview } from '../../../src/runtime/webhook/index.js';
+import { defineResource, newLogger, type KubeObject } from '../../../src/runtime/index.js';
 import { CaptainResource, CaptainV2Resource, captainConversion, type Captain, type CaptainV2 } from './captain.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });

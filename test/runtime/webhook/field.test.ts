@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateFieldErrors, field, fieldErrorString, invalidStatus } from '../../../src/runtime/index.js';
+import { aggregateFieldErrors, field, fieldErrorString, invalidStatus } from '../../../src/runtime/webhook/index.js';
 
 describe('field errors', () => {
   it('are worded as apimachinery words them', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createJsonPatch } from '../../../src/runtime/webhook/index.js';
-import type { JsonPatchOperation } from '../../../src/runtime/index.js';
+import type { JsonPatchOperation } from '../../../src/runtime/client/index.js';
 
 /** RFC 6902 application of add/remove/replace, written from the RFC, to check patches independently. */
 function applyPatch(doc: unknown, ops: JsonPatchOperation[]): unknown {

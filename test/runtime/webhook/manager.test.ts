@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { Manager, newLogger, runnableFunc, type ManagerOptions, type WebhookHandler } from '../../../src/runtime/index.js';
+import { Manager, newLogger, type ManagerOptions } from '../../../src/runtime/index.js';
+import { runnableFunc } from '../../../src/runtime/manager/index.js';
+import { WebhookServer, type WebhookHandler } from '../../../src/runtime/webhook/index.js';
 import { unreachableKubeConfig } from '../kubeconfig.js';
 import { until } from './helpers.js';
 
@@ -24,9 +26,19 @@ async function freePort(): Promise<number> {
 }
 
 describe('Manager and its webhook server', () => {
+  it('has no webhook server unless one is given, and says how to give one', () => {
+    expect(() => mk().getWebhookServer()).toThrow(/pass ManagerOptions.webhookServer \(new WebhookServer\(\{...\}\) from 'kubescaffold\/runtime\/webhook'\)/);
+  });
+
+  it('gives its client and logger to the webhook server it runs, and a server belongs to one manager', () => {
+    const server = new WebhookServer({ port: 0 });
+    mk({ webhookServer: server });
+    expect(() => mk({ webhookServer: server })).toThrow('this webhook server already belongs to a manager');
+  });
+
   it('does not serve webhooks when none is registered', async () => {
     const port = await freePort();
-    const mgr = mk({ webhookPort: port, webhookHost: '127.0.0.1' });
+    const mgr = mk({ webhookServer: new WebhookServer({ port: port, host: '127.0.0.1' }) });
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     await mgr.elected();
@@ -39,7 +51,7 @@ describe('Manager and its webhook server', () => {
 
   it('serves registered webhooks before other runnables start, and releases the port on stop', async () => {
     const port = await freePort();
-    const mgr = mk({ webhookPort: port, webhookHost: '127.0.0.1' });
+    const mgr = mk({ webhookServer: new WebhookServer({ port: port, host: '127.0.0.1' }) });
     mgr.getWebhookServer().register('/hello', hello);
     let listeningWhenOthersStarted: boolean | undefined;
     mgr.add(
@@ -63,7 +75,7 @@ describe('Manager and its webhook server', () => {
   });
 
   it('starts the webhook server when the first webhook is registered after start', async () => {
-    const mgr = mk({ webhookPort: 0, webhookHost: '127.0.0.1' });
+    const mgr = mk({ webhookServer: new WebhookServer({ port: 0, host: '127.0.0.1' }) });
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     await mgr.elected();
@@ -77,7 +89,7 @@ describe('Manager and its webhook server', () => {
   it('fails its start when the webhook port is taken', async () => {
     const taken = (await listenOn(0))!;
     try {
-      const mgr = mk({ webhookPort: (taken.address() as { port: number }).port, webhookHost: '127.0.0.1' });
+      const mgr = mk({ webhookServer: new WebhookServer({ port: (taken.address() as { port: number }).port, host: '127.0.0.1' }) });
       mgr.getWebhookServer().register('/hello', hello);
       await expect(mgr.start(new AbortController().signal)).rejects.toThrow(/EADDRINUSE/);
     } finally {

@@ -6,14 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  AdmissionWebhook,
-  WebhookServer,
-  defaultingHandler,
-  generateLocalServingCert,
-  newLogger,
-  type WebhookHandler,
-} from '../../../src/runtime/index.js';
+import { AdmissionWebhook, WebhookServer, defaultingHandler, generateLocalServingCert, type WebhookHandler } from '../../../src/runtime/webhook/index.js';
+import { newLogger } from '../../../src/runtime/index.js';
+import type { Client } from '../../../src/runtime/rest/index.js';
 import { CaptainCustomDefaulter, CaptainResource } from './captain.js';
 import { until } from './helpers.js';
 
@@ -74,6 +69,14 @@ function peer(port: number, alpn: string[] = ['http/1.1']): Promise<{ cert: Peer
     });
     s.on('error', reject);
   });
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
 }
 
 function canListen(port: number): Promise<boolean> {
@@ -216,6 +219,48 @@ describe('webhook server', () => {
     await r.done;
     await expect(async () => check()).rejects.toThrow('webhook server has not been started yet');
     expect(await canListen(port)).toBe(true);
+  });
+
+  it('passes startedChecker and ready() only once a generated CA is in the webhook configurations that point at it', async () => {
+    // A client whose patch of the configuration waits until released: a slow API server, made deterministic.
+    let releasePatch!: () => void;
+    const patchReleased = new Promise<void>((resolve) => (releasePatch = resolve));
+    let patchStarted!: () => void;
+    const patchCalled = new Promise<void>((resolve) => (patchStarted = resolve));
+    const patches: unknown[] = [];
+    const configs = (port: number) => [{ metadata: { name: 'local' }, webhooks: [{ name: 'w', clientConfig: { url: `https://127.0.0.1:${port}/a` } }] }];
+    let boundPort = 0;
+    const client = {
+      list: async (res: { kind: string }) => ({ items: res.kind === 'MutatingWebhookConfiguration' ? configs(boundPort) : [] }),
+      patch: async (_res: unknown, _key: unknown, ops: unknown) => {
+        patchStarted();
+        await patchReleased;
+        patches.push(ops);
+        return {};
+      },
+      get: async () => {
+        throw new Error('not used');
+      },
+    } as unknown as Client;
+    const port = await freePort();
+    boundPort = port;
+    const server = new WebhookServer({ host: '127.0.0.1', port, log: quiet, client });
+    server.register('/a', { handle: async () => ({}) });
+    const check = server.startedChecker();
+    let ready = false;
+    void server.ready().then(() => (ready = true));
+    run(server);
+    await patchCalled;
+    try {
+      // Listening, but the API server cannot verify us yet: not started, not ready.
+      await expect(async () => check()).rejects.toThrow('webhook server has not been started yet');
+      expect(ready).toBe(false);
+    } finally {
+      releasePatch();
+    }
+    await server.ready();
+    await expect(Promise.resolve(check())).resolves.toBeUndefined();
+    expect(patches).toHaveLength(1);
   });
 
   it('serves the certificate in certDir and switches to a new one when the files change', async () => {

@@ -9,23 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import {
-  ApiError,
-  CustomResourceDefinitions,
-  Manager,
-  MutatingWebhookConfigurations,
-  Namespaces,
-  collectionPath,
-  defineResource,
-  isInvalid,
-  metricsRegistry,
-  newClient,
-  newLogger,
-  newWebhookManagedBy,
-  type ObjectMeta,
-  type RestClient,
-  type TypeMeta,
-} from '../../../src/runtime/index.js';
+import { ApiError, Manager, defineResource, newClient, newLogger, type ObjectMeta, type TypeMeta } from '../../../src/runtime/index.js';
+import { CustomResourceDefinitions, MutatingWebhookConfigurations, Namespaces, collectionPath, isInvalid, type RestClient } from '../../../src/runtime/rest/index.js';
+import { registry as metricsRegistry } from '../../../src/runtime/metrics/index.js';
+import { WebhookServer, newWebhookManagedBy } from '../../../src/runtime/webhook/index.js';
 import {
   CAPTAIN_CRD,
   CaptainResource,
@@ -67,10 +54,8 @@ beforeAll(async () => {
   mgr = new Manager({
     kubeConfig: env.kubeConfig,
     log: quiet,
-    healthProbeBindAddress: '127.0.0.1:0',
-    webhookHost: hooks.localServingHost,
-    webhookPort: hooks.localServingPort,
-    webhookCertPath: hooks.localServingCertDir,
+    healthProbe: { bindAddress: '127.0.0.1:0' },
+    webhookServer: new WebhookServer({ host: hooks.localServingHost, port: hooks.localServingPort, certDir: hooks.localServingCertDir }),
   });
   setupCaptainWebhookWithManager(mgr);
   mgr.addReadyzCheck('webhook', mgr.getWebhookServer().startedChecker());
@@ -291,8 +276,8 @@ describe('a manager run without certificates', () => {
     const local = new Manager({
       kubeConfig: env.kubeConfig,
       log: newLogger({ level: 'info', sink: (l) => logs.push(l) }),
-      healthProbeBindAddress: '127.0.0.1:0',
-      webhookPort: port,
+      healthProbe: { bindAddress: '127.0.0.1:0' },
+      webhookServer: new WebhookServer({ port }),
     });
     newWebhookManagedBy(local, AdmiralResource)
       .withDefaulter({

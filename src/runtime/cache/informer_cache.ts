@@ -1,20 +1,15 @@
 import { log as rootLog, type Logger } from '../log/index.js';
-import {
-  NAMESPACE_INDEX,
-  SharedInformerFactory,
-  compactObjects,
-  waitForCacheSync,
-  type IndexFunc,
-  type ListerWatcherFactory,
-  type ResourceEventHandler,
-  type ResourceEventHandlerRegistration,
-  type SharedIndexInformer,
-} from '../cache/index.js';
+import { SharedInformerFactory, type ListerWatcherFactory } from './factory.js';
+import type { ResourceEventHandler } from './listener.js';
+import type { ResourceEventHandlerRegistration, SharedIndexInformer } from './shared_informer.js';
+import { NAMESPACE_INDEX, type IndexFunc } from './store.js';
+import { compactObjects } from './transforms.js';
+import { waitForCacheSync } from './wait.js';
 import { ApiError } from '../rest/errors.js';
 import type { RestClient } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
 import type { KubeObject, ListOptions, ObjectKey, ObjectList, Resource } from '../rest/types.js';
-import { parseFieldSelector, parseSelector, SelectorParseError, type FieldRequirement } from './selector.js';
+import { parseFieldSelector, parseSelector, SelectorParseError, type FieldRequirement } from '../rest/selector.js';
 
 export interface InformerCacheOptions {
   /** Lists and watches through this client (or a ListerWatcher factory in tests). */

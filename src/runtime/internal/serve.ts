@@ -1,3 +1,4 @@
+/** HTTP server plumbing shared by the probe, metrics and webhook servers: bind addresses, serving until a signal, closing. */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Logger } from '../log/index.js';
@@ -26,17 +27,22 @@ export function parseBindAddress(addr: string): { host: string | undefined; port
   return { host: host === '' ? undefined : host, port };
 }
 
+/** How serveUntil runs a server. */
+export interface ServeOptions {
+  /** '[host]:port'. */
+  bindAddress: string;
+  /** Serving stops when it aborts. */
+  signal: AbortSignal;
+  log: Logger;
+  /** Gets the bound address (useful with port 0). */
+  onListening?: (addr: AddressInfo) => void;
+}
+
 /**
- * Runs `server` on `bindAddress` until `signal` aborts, then closes it (and its idle and active connections) and
- * resolves. `onListening` gets the bound address (useful with port 0). Rejects if listening fails.
+ * Runs `server` on the bind address until the signal aborts, then closes it (and its idle and active connections)
+ * and resolves. Rejects if listening fails.
  */
-export async function serveUntil(
-  server: ListeningServer,
-  bindAddress: string,
-  signal: AbortSignal,
-  log: Logger,
-  onListening?: (addr: AddressInfo) => void,
-): Promise<void> {
+export async function serveUntil(server: ListeningServer, { bindAddress, signal, log, onListening }: ServeOptions): Promise<void> {
   if (signal.aborted) return;
   const { host, port } = parseBindAddress(bindAddress);
   await new Promise<void>((resolve, reject) => {
@@ -62,5 +68,20 @@ export async function serveUntil(
     const s = server as Partial<Server>;
     s.closeIdleConnections?.();
     s.closeAllConnections?.();
+  });
+}
+
+/** In-flight requests get this long to finish when a server stops gracefully. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+/** Stops accepting connections, lets requests in flight finish for a short while, then drops what is left. */
+export async function closeGracefully(server: Server): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
   });
 }

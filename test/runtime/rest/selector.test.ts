@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFieldSelector, parseSelector, selectorFromLabelSelector } from '../../../src/runtime/client/selector.js';
+import { parseFieldSelector, parseSelector, selectorFromLabelSelector } from '../../../src/runtime/rest/selector.js';
 
 describe('label selectors', () => {
   it('parses and matches the apimachinery grammar', () => {
