@@ -2,14 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import { ConfigMaps, CoreEvents, Deployments, Namespaces, Services, type RestClient } from '../../../src/runtime/rest/index.js';
 import { LeaderElectionLostError, LeaseResource, microTime } from '../../../src/runtime/manager/index.js';
-import { Manager, defineResource, newControllerManagedBy, newClient, newLogger, type ManagerOptions } from '../../../src/runtime/index.js';
+import { Manager, defineResource, newControllerManagedBy, newClient, type ManagerOptions } from '../../../src/runtime/index.js';
 import { getControllerOf, isStatusConditionTrue, retryOnConflict } from '../../../src/runtime/client/index.js';
-import { eventually } from '../controller/fakes.js';
+import { recentEvents, recordHistory } from '../../support/cluster.js';
+import { eventually } from '../../support/eventually.js';
+import { captureLog, type CapturedLog } from '../../support/logs.js';
 import { APPSERVICE_CRD, AppServiceReconciler, AppServices, FINALIZER, type AppService } from './appservice.js';
 
 let env: TestEnvironment;
 let api: RestClient;
-const quiet = newLogger({ level: process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'error', sink: (l) => (process.env.TEST_LOG_LEVEL ? console.log(l) : undefined) });
 
 beforeAll(async () => {
   env = await TestEnvironment.start({ crds: [APPSERVICE_CRD] });
@@ -32,9 +33,13 @@ function app(ns: string, name: string, replicas = 1): AppService {
   return { apiVersion: AppServices.apiVersion, kind: AppServices.kind, metadata: { namespace: ns, name }, spec: { replicas, image: 'nginx:1' } };
 }
 
-/** Starts a manager; the returned stop() aborts it and waits for start() to settle. */
-function run(opts: Partial<ManagerOptions>, setup: (mgr: Manager) => void) {
-  const mgr = new Manager({ kubeConfig: env.kubeConfig, log: quiet, ...opts });
+/**
+ * Starts a manager whose log lines are kept (for a failure's diagnostics); the returned stop() aborts it and waits
+ * for start() to settle.
+ */
+function run(opts: Partial<ManagerOptions>, setup: (mgr: Manager) => void, label = 'manager') {
+  const logs: CapturedLog = captureLog(label);
+  const mgr = new Manager({ kubeConfig: env.kubeConfig, log: logs.log, ...opts });
   setup(mgr);
   const ac = new AbortController();
   const done = mgr.start(ac.signal);
@@ -46,6 +51,7 @@ function run(opts: Partial<ManagerOptions>, setup: (mgr: Manager) => void) {
     mgr,
     ac,
     done,
+    logs,
     stop: async () => {
       ac.abort();
       return outcome;
@@ -63,16 +69,12 @@ describe('Manager on a real control plane', () => {
     });
     try {
       await Promise.all(Array.from({ length: 100 }, (_, i) => api.create(AppServices, app(ns, `app-${i}`, (i % 3) + 1))));
-      await eventually(
-        () => reconciler.reconciled.length >= 100,
-        'reconciles started',
-        60_000,
-      );
+      await eventually(() => reconciler.reconciled.length >= 100, { what: 'reconciles started', timeoutMs: 60_000 });
       const done = async (): Promise<boolean> => {
         const list = await api.list(AppServices, { namespace: ns });
         return list.items.length === 100 && list.items.every((a) => a.status?.observedGeneration === a.metadata.generation);
       };
-      await eventuallyAsync(done, 'status observed for every object', 90_000);
+      await eventually(done, { what: 'status observed for every object', timeoutMs: 90_000 });
       const deps = await api.list(Deployments, { namespace: ns });
       const svcs = await api.list(Services, { namespace: ns });
       expect(deps.items).toHaveLength(100);
@@ -95,13 +97,13 @@ describe('Manager on a real control plane', () => {
     try {
       await api.create(AppServices, app(ns, 'web'));
       const key = { namespace: ns, name: 'web' };
-      await eventuallyAsync(async () => (await tryGet(() => api.get(Deployments, key))) !== undefined, 'deployment created');
+      await eventually(async () => (await tryGet(() => api.get(Deployments, key))) !== undefined, 'deployment created');
       await api.patch(AppServices, key, { spec: { replicas: 4, image: 'nginx:2' } }, { type: 'merge' });
-      await eventuallyAsync(async () => (await api.get(Deployments, key)).spec?.replicas === 4, 'deployment scaled');
+      await eventually(async () => (await api.get(Deployments, key)).spec?.replicas === 4, 'deployment scaled');
       expect((await api.get(Deployments, key)).spec?.template.spec?.containers[0]?.image).toBe('nginx:2');
       const before = (await api.get(Deployments, key)).metadata?.uid;
       await api.delete(Deployments, key);
-      await eventuallyAsync(async () => {
+      await eventually(async () => {
         const d = await tryGet(() => api.get(Deployments, key));
         return d !== undefined && d.metadata?.uid !== before;
       }, 'deployment recreated');
@@ -120,9 +122,9 @@ describe('Manager on a real control plane', () => {
     try {
       const key = { namespace: ns, name: 'doomed' };
       await api.create(AppServices, app(ns, 'doomed'));
-      await eventuallyAsync(async () => (await api.get(AppServices, key)).metadata.finalizers?.includes(FINALIZER) ?? false, 'finalizer added');
+      await eventually(async () => (await api.get(AppServices, key)).metadata.finalizers?.includes(FINALIZER) ?? false, 'finalizer added');
       await api.delete(AppServices, key);
-      await eventuallyAsync(async () => (await tryGet(() => api.get(AppServices, key))) === undefined, 'object gone');
+      await eventually(async () => (await tryGet(() => api.get(AppServices, key))) === undefined, 'object gone');
       // A reconcile reading a cache that lags the finalizer removal may run cleanup once more (its patch then
       // conflicts): cleanup must be idempotent, as in controller-runtime.
       expect(reconciler.cleanedUp.length).toBeGreaterThanOrEqual(1);
@@ -141,7 +143,7 @@ describe('Manager on a real control plane', () => {
       for (let i = 0; i < 3; i++) recorder.event(obj, 'Warning', 'Degraded', 'replicas unavailable');
       recorder.event(obj, 'Normal', 'Scaled', 'scaled to 1');
       const events = async () => (await api.list(CoreEvents, { namespace: ns })).items;
-      await eventuallyAsync(async () => {
+      await eventually(async () => {
         const evs = await events();
         return evs.length === 2 && evs.some((e) => e.reason === 'Degraded' && e.count === 3);
       }, 'events written');
@@ -187,7 +189,7 @@ describe('Manager on a real control plane', () => {
     try {
       await api.create(AppServices, app(other, 'ignored'));
       await api.create(AppServices, app(watched, 'seen'));
-      await eventuallyAsync(async () => (await tryGet(() => api.get(Deployments, { namespace: watched, name: 'seen' }))) !== undefined, 'watched namespace reconciled');
+      await eventually(async () => (await tryGet(() => api.get(Deployments, { namespace: watched, name: 'seen' }))) !== undefined, 'watched namespace reconciled');
       expect(reconciler.reconciled.every((r) => r.namespace === watched)).toBe(true);
       expect(await tryGet(() => api.get(Deployments, { namespace: other, name: 'ignored' }))).toBeUndefined();
       await expect(m.mgr.getClient().list(AppServices, { namespace: other })).rejects.toThrow(/not covered by the cache/);
@@ -212,11 +214,11 @@ describe('Manager on a real control plane', () => {
         reconciler.setupWithManager(mgr);
       },
     );
-    await eventually(() => reconciler.reconciled.length > 0 && m.mgr.metricsAddress() !== undefined, 'manager working', 30_000);
+    await eventually(() => reconciler.reconciled.length > 0 && m.mgr.metricsAddress() !== undefined, { what: 'manager working', timeoutMs: 30_000 });
     expect(count().sockets).toBeGreaterThan(before.sockets);
     expect(await m.stop()).toBeUndefined();
     // Node lists a closed handle until libuv has freed it, a moment after the close callback.
-    await eventually(() => count().sockets <= before.sockets, 'sockets released', 5_000);
+    await eventually(() => count().sockets <= before.sockets, { what: 'sockets released', timeoutMs: 5_000 });
     expect(count().timers).toBeLessThanOrEqual(before.timers);
   });
 
@@ -250,21 +252,39 @@ describe('Manager on a real control plane', () => {
       leaderElection: { enabled: true, id: `le-${ns}`, namespace: ns, leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 500 },
     };
     const recs: AppServiceReconciler[] = [];
-    const a = run(le, (mgr) => {
-      const r = new AppServiceReconciler(mgr.getClient());
-      recs.push(r);
-      r.setupWithManager(mgr);
-    });
+    const lease = recordHistory(api, LeaseResource, ns, `le-${ns}`);
+    const a = run(
+      le,
+      (mgr) => {
+        const r = new AppServiceReconciler(mgr.getClient());
+        recs.push(r);
+        r.setupWithManager(mgr);
+      },
+      'manager a',
+    );
     await a.mgr.elected();
-    const b = run(le, (mgr) => {
-      const r = new AppServiceReconciler(mgr.getClient());
-      recs.push(r);
-      r.setupWithManager(mgr);
-    });
+    const b = run(
+      le,
+      (mgr) => {
+        const r = new AppServiceReconciler(mgr.getClient());
+        recs.push(r);
+        r.setupWithManager(mgr);
+      },
+      'manager b',
+    );
     const [ra, rb] = recs as [AppServiceReconciler, AppServiceReconciler];
+    // On a timeout: what both managers logged, how the Lease changed hands, and what the controllers reconciled.
+    const diagnose = async (): Promise<string> =>
+      [
+        `reconciled by a: ${ra.reconciled.map((r) => r.name).join(', ') || '(none)'}; by b: ${rb.reconciled.map((r) => r.name).join(', ') || '(none)'}`,
+        lease.describe((l) => `holder=${l.spec?.holderIdentity ?? ''} renew=${String(l.spec?.renewTime ?? '')} transitions=${l.spec?.leaseTransitions ?? 0}`),
+        a.logs.tail(),
+        b.logs.tail(),
+        await recentEvents(api, ns),
+      ].join('\n');
     try {
       for (let i = 0; i < 5; i++) await api.create(AppServices, app(ns, `le-${i}`));
-      await eventually(() => new Set(ra.reconciled.map((r) => r.name)).size === 5, 'leader reconciled all', 30_000);
+      await eventually(() => new Set(ra.reconciled.map((r) => r.name)).size === 5, { what: 'the leader to reconcile all 5 AppServices', diagnose });
       expect(rb.reconciled).toEqual([]);
       let bLeads = false;
       void b.mgr.elected().then(() => (bLeads = true));
@@ -272,8 +292,9 @@ describe('Manager on a real control plane', () => {
       expect(await a.stop()).toBeUndefined();
       await b.mgr.elected();
       await api.create(AppServices, app(ns, 'after-handover'));
-      await eventually(() => rb.reconciled.some((r) => r.name === 'after-handover'), 'new leader reconciles', 30_000);
+      await eventually(() => rb.reconciled.some((r) => r.name === 'after-handover'), { what: 'the new leader to reconcile', diagnose });
     } finally {
+      lease.stop();
       await a.stop();
       expect(await b.stop()).toBeUndefined();
     }
@@ -326,11 +347,3 @@ async function tryGet<T>(fn: () => Promise<T>): Promise<T | undefined> {
   }
 }
 
-async function eventuallyAsync(cond: () => Promise<boolean>, what: string, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    if (await cond()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

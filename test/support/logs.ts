@@ -1,0 +1,25 @@
+import { newLogger, type Logger } from '../../src/runtime/index.js';
+
+/** A logger whose lines a test keeps, to show in a failure message, and prints as well when TEST_LOG_LEVEL is set. */
+export interface CapturedLog {
+  log: Logger;
+  /** Every line logged, oldest first. */
+  readonly lines: string[];
+  /** The last `n` lines, one per line, prefixed with `label`. */
+  tail(n?: number): string;
+}
+
+/** Captures a logger's lines at `level` (debug unless TEST_LOG_LEVEL says otherwise), labelled for diagnostics. */
+export function captureLog(label: string): CapturedLog {
+  const lines: string[] = [];
+  const echo = process.env.TEST_LOG_LEVEL !== undefined;
+  const level = process.env.TEST_LOG_LEVEL === 'info' || process.env.TEST_LOG_LEVEL === 'error' ? process.env.TEST_LOG_LEVEL : 'debug';
+  const log = newLogger({
+    level,
+    sink: (line) => {
+      lines.push(line);
+      if (echo) console.log(`[${label}] ${line}`);
+    },
+  });
+  return { log, lines, tail: (n = 60) => [`--- last ${Math.min(n, lines.length)} of ${lines.length} log lines of ${label} ---`, ...lines.slice(-n)].join('\n') };
+}
