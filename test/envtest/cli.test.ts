@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerEnvtestCommand, runEnvtestStart } from '../../src/cli/envtest.js';
 import { CliError } from '../../src/cli/errors.js';
-import { TinyCA } from '../../src/envtest/certs.js';
+import { TinyCA } from '../../src/certs/tinyca.js';
 import { findBinaries, type Binaries } from '../../src/envtest/index.js';
 import { hostPlatform } from '../../src/envtest/platform.js';
 import { processesMentioning } from './helpers.js';
@@ -143,8 +143,8 @@ describe('scaffold envtest use', () => {
 
 describe('scaffold envtest use over HTTPS (a separate process, for NODE_EXTRA_CA_CERTS)', () => {
   it('trusts a private CA only through NODE_EXTRA_CA_CERTS, directly and through HTTPS_PROXY, and leaves the cache untouched when it cannot', async () => {
-    const ca = await TinyCA.create('envtest mirror CA');
-    const serving = await ca.issue({ commonName: '127.0.0.1', ipAddresses: ['127.0.0.1'], usage: 'server' });
+    const ca = TinyCA.create({ commonName: 'envtest mirror CA' });
+    const serving = ca.issue({ commonName: '127.0.0.1', ipAddresses: ['127.0.0.1'], usage: 'server' });
     const mirror = await Mirror.start(serving);
     const proxy = await ConnectProxy.start();
     try {

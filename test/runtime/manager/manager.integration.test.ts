@@ -284,7 +284,9 @@ describe('Manager on a real control plane', () => {
       ].join('\n');
     try {
       for (let i = 0; i < 5; i++) await api.create(AppServices, app(ns, `le-${i}`));
-      await eventually(() => new Set(ra.reconciled.map((r) => r.name)).size === 5, { what: 'the leader to reconcile all 5 AppServices', diagnose });
+      // Only this namespace counts: the managers watch every namespace, and earlier tests' objects are reconciled too.
+      const ours = (r: AppServiceReconciler): Set<string> => new Set(r.reconciled.filter((q) => q.namespace === ns).map((q) => q.name));
+      await eventually(() => ours(ra).size === 5, { what: 'the leader to reconcile all 5 AppServices', diagnose });
       expect(rb.reconciled).toEqual([]);
       let bLeads = false;
       void b.mgr.elected().then(() => (bLeads = true));
