@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClusterError, runManager } from '../../src/cluster/index.js';
 import { scaffold } from './helpers.js';
+import { eventually } from '../support/eventually.js';
 
 // A stand-in project: its build writes dist/cmd/main.js, a "manager" that records what it saw to out.json and stops
 // on a signal, as the runtime's setupSignalHandler makes a real manager do.
@@ -59,19 +60,12 @@ function record(): { state: string; signal?: string; signals?: number; args: str
   return JSON.parse(readFileSync(join(root, 'out.json'), 'utf8'));
 }
 
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('scaffold run', () => {
   it('builds the project, runs dist/cmd/main.js, and stops it cleanly on the first Ctrl-C', async () => {
     const signals = new EventEmitter();
     const running = runManager(root, { kubeconfig: join(root, 'kubeconfig'), context: 'b', signals, args: ['--leader-elect=false'] });
-    await until(() => existsSync(join(root, 'out.json')));
+    await eventually(() => existsSync(join(root, 'out.json')), 'the manager to write out.json');
     expect(existsSync(join(root, 'dist/cmd/main.js'))).toBe(true);
     const started = record();
     expect(started).toMatchObject({ state: 'running', context: 'b', args: ['--leader-elect=false'] });
@@ -85,7 +79,7 @@ describe('scaffold run', () => {
   it('forwards SIGTERM too, and the manager exit code is the result', async () => {
     const signals = new EventEmitter();
     const running = runManager(root, { kubeconfig: join(root, 'kubeconfig'), skipBuild: false, signals });
-    await until(() => existsSync(join(root, 'out.json')));
+    await eventually(() => existsSync(join(root, 'out.json')), 'the manager to write out.json');
     signals.emit('SIGTERM');
     expect(await running).toBe(0);
     expect(record()).toMatchObject({ signal: 'SIGTERM' });
@@ -98,7 +92,7 @@ describe('scaffold run', () => {
     process.env.KUBECONFIG = join(root, 'kubeconfig');
     try {
       const running = runManager(root, { signals });
-      await until(() => existsSync(join(root, 'out.json')));
+      await eventually(() => existsSync(join(root, 'out.json')), 'the manager to write out.json');
       expect(record().kubeconfig).toBe(join(root, 'kubeconfig'));
       signals.emit('SIGINT');
       expect(await running).toBe(0);

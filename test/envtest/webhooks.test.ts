@@ -8,7 +8,7 @@ import { CustomResourceDefinitions, MutatingWebhookConfigurations, Namespaces, V
 import { Manager, newClient, newLogger } from '../../src/runtime/index.js';
 import { WebhookServer } from '../../src/runtime/webhook/index.js';
 import { CAPTAIN_CRD, CaptainResource, WEBHOOK_MANIFESTS, setupCaptainWebhookWithManager } from '../runtime/webhook/captain.js';
-import { until } from '../runtime/webhook/helpers.js';
+import { eventually } from '../support/eventually.js';
 
 let dir: string;
 let manifests: string;
@@ -106,7 +106,7 @@ describe('TestEnvironment with webhookInstallOptions', () => {
         await api.create(Namespaces, { metadata: { name: 'crew' } });
         const captain = { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'c', namespace: 'crew' }, spec: {} };
         // The API server loads webhook configurations asynchronously: wait until a dry run comes back defaulted.
-        await until(async () => (await api.create(CaptainResource, captain, { dryRun: true })).spec.replicas === 1, 'the API server to call the webhook');
+        await eventually(async () => (await api.create(CaptainResource, captain, { dryRun: true })).spec.replicas === 1, 'the API server to call the webhook');
         expect((await api.create(CaptainResource, captain)).spec.replicas).toBe(1);
       } finally {
         stop.abort();

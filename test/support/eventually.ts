@@ -16,7 +16,7 @@ export interface EventuallyOptions {
 }
 
 /** Resolves once `check` returns true; a check that throws counts as not yet. */
-export async function eventually(check: () => boolean | Promise<boolean>, options: EventuallyOptions | string): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, options: EventuallyOptions | string = 'the condition to hold'): Promise<void> {
   const opts = typeof options === 'string' ? { what: options } : options;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const deadline = performance.now() + timeoutMs;
@@ -41,4 +41,12 @@ export async function eventually(check: () => boolean | Promise<boolean>, option
     }
   }
   throw new Error(message);
+}
+
+/**
+ * Lets everything already queued run (promise callbacks, and then callbacks of the current event-loop turn), for a
+ * test asserting that something has NOT happened yet. It waits for no length of time.
+ */
+export async function settle(turns = 3): Promise<void> {
+  for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }

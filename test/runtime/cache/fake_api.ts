@@ -159,14 +159,6 @@ export class FakeApi implements ListerWatcher<Obj> {
   }
 }
 
-/** Polls until cond holds (pure tests have no timing to assert; this only waits). */
-export async function eventually(cond: () => boolean, what = 'condition', timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
 
 export function networkError(code = 'ECONNRESET'): Error {
   return Object.assign(new Error(`connection failed: ${code}`), { code });

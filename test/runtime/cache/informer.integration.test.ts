@@ -15,6 +15,10 @@ import {
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { ConfigMaps, Namespaces, newClient, type KubeObject, type RestClient } from '../../../src/runtime/rest/index.js';
 import { TcpProxy } from './tcp_proxy.js';
+import { eventually } from '../../support/eventually.js';
+
+// Generous: on a loaded two-core machine several informers relisting thousands of objects share one API server.
+const EVENT_BOUND_MS = 45_000;
 
 const ns = 'informer-it';
 const INITIAL = 1000;
@@ -61,13 +65,6 @@ function push<V>(m: Map<string, V[]>, k: string, v: V): void {
   else m.set(k, [v]);
 }
 
-async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 45_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
@@ -103,7 +100,7 @@ function cacheState(): Map<string, string> {
 /** Creates a marker object and waits until every handler saw it: everything written before has been delivered. */
 async function flush(tag: string): Promise<void> {
   await direct.create(ConfigMaps, cm(`sentinel-${tag}`));
-  await until(() => recorders.every((r) => r.adds.has(`sentinel-${tag}`)), `sentinel ${tag}`);
+  await eventually(() => recorders.every((r) => r.adds.has(`sentinel-${tag}`)), { what: `sentinel ${tag}`, timeoutMs: EVENT_BOUND_MS });
 }
 
 beforeAll(async () => {
@@ -227,7 +224,7 @@ describe('SharedIndexInformer against a real API server', () => {
     await env.stopAPIServer();
     await env.startAPIServer();
     proxy.restore();
-    await until(() => recorders.every((r) => deleted.every((n) => r.deletes.has(n)) && updated.every((n) => r.updates.has(n))), 'the missed changes');
+    await eventually(() => recorders.every((r) => deleted.every((n) => r.deletes.has(n)) && updated.every((n) => r.updates.has(n))), { what: 'the missed changes', timeoutMs: EVENT_BOUND_MS });
 
     expect(goneWatches).toBeGreaterThan(goneBefore);
     expect(listCalls).toBeGreaterThan(listsBefore);
@@ -260,7 +257,7 @@ describe('SharedIndexInformer against a real API server', () => {
       expect(await waitForCacheSync(stop.signal, () => streamed.hasSynced())).toBe(true);
       expect(cacheOf(streamed)).toEqual(await serverState());
       await direct.create(ConfigMaps, cm('via-watchlist'));
-      await until(() => seen.adds.has('via-watchlist'), 'the event after the initial state');
+      await eventually(() => seen.adds.has('via-watchlist'), { what: 'the event after the initial state', timeoutMs: EVENT_BOUND_MS });
       expect(lists).toBe(0);
     } finally {
       stop.abort();

@@ -11,7 +11,8 @@ import {
 } from '../../../src/runtime/cache/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { defineResource } from '../../../src/runtime/rest/index.js';
-import { FakeApi, eventually, networkError, type Obj } from './fake_api.js';
+import { FakeApi, networkError, type Obj } from './fake_api.js';
+import { eventually } from '../../support/eventually.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 const fast = { backoff: new Backoff(1, 5, 60_000, 2, 0), onError: () => {} };
@@ -163,7 +164,7 @@ describe('SharedIndexInformer', () => {
     inf.addEventHandler(resyncing.handler, { resyncPeriodMs: 1000 });
     inf.addEventHandler(plain.handler);
     run(inf);
-    await eventually(() => resyncing.events.some((e) => e.startsWith('update')), 'a resync', 4000);
+    await eventually(() => resyncing.events.some((e) => e.startsWith('update')), { what: 'a resync', timeoutMs: 4000 });
     expect(resyncing.events).toContain('update a@1->a@1');
     expect(plain.events).toEqual(['add a@1 initial']);
   });

@@ -6,7 +6,7 @@ import { isNotFound } from '../../../src/runtime/rest/errors.js';
 import { defineResource } from '../../../src/runtime/rest/resource.js';
 import type { KubeObject } from '../../../src/runtime/rest/types.js';
 import type { Request } from '../../../src/runtime/reconcile/index.js';
-import { eventually } from '../controller/fakes.js';
+import { eventually } from '../../support/eventually.js';
 import { FakeKindApi } from '../client/fake_lw.js';
 
 interface Widget extends KubeObject {

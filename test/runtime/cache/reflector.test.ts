@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Backoff, Reflector, newStore, type ReflectorOptions, type Store } from '../../../src/runtime/cache/index.js';
 import { ApiError, IdleTimeoutError } from '../../../src/runtime/rest/index.js';
-import { FakeApi, eventually, gone, networkError, type Obj } from './fake_api.js';
+import { FakeApi, gone, networkError, type Obj } from './fake_api.js';
+import { eventually } from '../../support/eventually.js';
 
 const quickBackoff = (): Backoff => new Backoff(1, 5, 60_000, 2, 0);
 
@@ -148,10 +149,10 @@ describe('Reflector', () => {
   it('opens a new watch when the server ends one, from where the last one stopped', async () => {
     const api = new FakeApi();
     api.create('a');
-    start(api);
+    const { store } = start(api);
     await eventually(() => api.openWatches === 1, 'the watch');
     api.create('b');
-    await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => store.list().length === 2, "the watch to deliver b's event");
     api.closeWatches();
     await eventually(() => api.watchCalls.length === 2 && api.openWatches === 1, 'the second watch');
     expect(api.watchCalls[1]!.resourceVersion).toBe('2');

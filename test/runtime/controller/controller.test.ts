@@ -3,7 +3,8 @@ import { Controller, type ControllerOptions } from '../../../src/runtime/control
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { registry } from '../../../src/runtime/metrics/registry.js';
 import { TerminalError, type ReconcileContext, type Request, type Result } from '../../../src/runtime/reconcile/index.js';
-import { FakeSource, RecordingRateLimiter, deferred, eventually } from './fakes.js';
+import { FakeSource, RecordingRateLimiter, deferred } from './fakes.js';
+import { eventually, settle } from '../../support/eventually.js';
 
 type ReconcileFn = (req: Request, ctx: ReconcileContext) => Promise<Result | void>;
 
@@ -111,9 +112,10 @@ describe('Controller', () => {
     await eventually(() => source.queue !== undefined);
     source.push(req('t'));
     await eventually(() => lines.some((l) => l.msg === 'Reconciler error'), 'error logged');
-    await new Promise((r) => setTimeout(r, 20));
+    // The requeue decision is made before the error is logged: a retry would already be in the rate limiter.
     expect(calls).toBe(1);
     expect(limiter.whens).toEqual([]);
+    expect(limiter.forgets).toContain('ns/t');
     expect(lines.find((l) => l.msg === 'Reconciler error')).toMatchObject({ error: 'invalid spec', name: 't', level: 'error' });
   });
 
@@ -210,7 +212,7 @@ describe('Controller', () => {
     ac.abort();
     let resolved = false;
     void done.then(() => (resolved = true));
-    await new Promise((r) => setTimeout(r, 10));
+    await settle();
     expect(resolved).toBe(false);
     gate.resolve();
     await done;
@@ -221,19 +223,21 @@ describe('Controller', () => {
 
   it('aborts in-flight reconciles once the graceful shutdown timeout passes', async () => {
     let aborted = false;
+    let started = false;
     const { source, ac, done } = setup(
       (_r, ctx) =>
-        new Promise((resolve) =>
+        new Promise((resolve) => {
+          started = true;
           ctx.signal.addEventListener('abort', () => {
             aborted = true;
             resolve({});
-          }),
-        ),
+          });
+        }),
       { gracefulShutdownTimeout: 10 },
     );
     await eventually(() => source.queue !== undefined);
     source.push(req('stuck'));
-    await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => started, 'the reconcile to start');
     ac.abort();
     await done;
     expect(aborted).toBe(true);
@@ -261,7 +265,8 @@ describe('Controller', () => {
     await eventually(() => source.queue !== undefined);
     source.push(req('m'));
     await eventually(() => calls === 2);
-    await new Promise((r) => setTimeout(r, 5));
+    // The outcome is counted once the second reconcile has returned.
+    await eventually(async () => (await registry.metrics()).includes(`controller_runtime_reconcile_total{controller="${ctrl.name}",result="success"} 1`), 'the success to be counted');
     const text = await registry.metrics();
     expect(text).toContain(`controller_runtime_reconcile_total{controller="${ctrl.name}",result="success"} 1`);
     expect(text).toContain(`controller_runtime_reconcile_total{controller="${ctrl.name}",result="error"} 1`);

@@ -43,15 +43,6 @@ export class RecordingRateLimiter implements RateLimiter {
   }
 }
 
-/** Polls until `cond` holds; tests wait on outcomes, never on durations. */
-export async function eventually(cond: () => boolean, what = 'condition', limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
 export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
   let resolve!: (v: T) => void;
   let reject!: (e: unknown) => void;

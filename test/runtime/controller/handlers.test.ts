@@ -7,6 +7,7 @@ import {
 } from '../../../src/runtime/controller/index.js';
 import type { Request } from '../../../src/runtime/reconcile/index.js';
 import type { KubeObject } from '../../../src/runtime/rest/types.js';
+import { settle } from '../../support/eventually.js';
 
 function recorder(): RequestQueue & { reqs: Request[] } {
   const reqs: Request[] = [];
@@ -76,10 +77,10 @@ describe('event handlers', () => {
     const errors: unknown[] = [];
     const asyncH = enqueueRequestsFromMapFunc(async () => [{ namespace: '', name: 'later' }], (e) => errors.push(e));
     asyncH.generic({ object: {} }, q);
-    await new Promise((r) => setTimeout(r, 0));
+    await settle();
     expect(q.reqs.at(-1)).toEqual({ namespace: '', name: 'later' });
     enqueueRequestsFromMapFunc(() => Promise.reject(new Error('map failed')), (e) => errors.push(e)).generic({ object: {} }, q);
-    await new Promise((r) => setTimeout(r, 0));
+    await settle();
     expect(errors).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HealthzHandler, ping, type Checker } from '../../../src/runtime/healthz/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { serveUntil } from '../../../src/runtime/internal/serve.js';
-import { eventually } from '../controller/fakes.js';
+import { eventually } from '../../support/eventually.js';
 
 const stops: AbortController[] = [];
 afterEach(() => {

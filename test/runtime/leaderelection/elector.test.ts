@@ -3,7 +3,7 @@ import { LeaderElector, type Lease, type LeaseClient } from '../../../src/runtim
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { ApiError } from '../../../src/runtime/rest/errors.js';
 import type { KubeObject, ObjectKey, Resource } from '../../../src/runtime/rest/types.js';
-import { eventually } from '../controller/fakes.js';
+import { FakeClock } from '../../support/clock.js';
 
 /** An API server's view of Leases: resourceVersion checks on update, as the real one does. */
 class LeaseStore {
@@ -44,18 +44,24 @@ afterEach(() => {
   for (const s of stops.splice(0)) s.abort();
 });
 
-function candidate(store: LeaseStore, identity: string, extra: { client?: LeaseClient; releaseOnCancel?: boolean } = {}) {
+// controller-runtime's timings; the fake clock makes them cost nothing.
+const LEASE = 15_000;
+const RENEW_DEADLINE = 10_000;
+const RETRY = 2_000;
+
+function candidate(store: LeaseStore, clock: FakeClock, identity: string, extra: { releaseOnCancel?: boolean } = {}) {
   const state = { leading: false, leadSignal: undefined as AbortSignal | undefined, stopped: false, leaders: [] as string[] };
   const elector = new LeaderElector({
-    client: extra.client ?? store.client(),
+    client: store.client(),
     namespace: 'ns',
     name: 'lock',
     identity,
-    leaseDuration: 1000,
-    renewDeadline: 500,
-    retryPeriod: 100,
+    leaseDuration: LEASE,
+    renewDeadline: RENEW_DEADLINE,
+    retryPeriod: RETRY,
     releaseOnCancel: extra.releaseOnCancel ?? true,
     log: quiet,
+    clock,
     onStartedLeading: (s) => {
       state.leading = true;
       state.leadSignal = s;
@@ -67,55 +73,71 @@ function candidate(store: LeaseStore, identity: string, extra: { client?: LeaseC
   });
   const ac = new AbortController();
   stops.push(ac);
-  const done = elector.run(ac.signal);
-  return { elector, state, ac, done };
+  let finished = false;
+  const done = elector.run(ac.signal).finally(() => (finished = true));
+  return { elector, state, ac, done, finished: () => finished };
 }
 
 describe('LeaderElector', () => {
   it('creates the lease and leads when none exists', async () => {
     const store = new LeaseStore();
-    const a = candidate(store, 'a');
-    await eventually(() => a.state.leading, 'a leads');
-    expect(store.lease?.spec).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 1, leaseTransitions: 0 });
-    expect(store.lease?.spec?.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    const clock = new FakeClock();
+    const a = candidate(store, clock, 'a');
+    await clock.advanceUntil(() => a.state.leading, 'a leading');
+    expect(store.lease?.spec).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 15, leaseTransitions: 0 });
+    expect(store.lease?.spec?.renewTime).toBe('2026-01-01T00:00:00.000000Z');
     expect(a.elector.isLeader()).toBe(true);
   });
 
-  it('lets exactly one of two candidates lead, and hands over at once on a clean stop', async () => {
+  it('lets exactly one of two candidates lead, renews every retry period, and hands over at once on a clean stop', async () => {
     const store = new LeaseStore();
-    const a = candidate(store, 'a');
-    await eventually(() => a.state.leading);
-    const b = candidate(store, 'b');
-    await eventually(() => b.state.leaders.includes('a'), 'b observed a');
-    // b keeps observing a renewing lease; it must not lead meanwhile.
+    const clock = new FakeClock();
+    const a = candidate(store, clock, 'a');
+    await clock.advanceUntil(() => a.state.leading, 'a leading');
+    const b = candidate(store, clock, 'b');
+    await clock.advanceUntil(() => b.state.leaders.includes('a'), 'b observing a');
+    // A whole lease duration later, a has kept renewing and b has not led.
     const writes = store.writes;
-    await eventually(() => store.writes >= writes + 3, 'a renewed a few times');
+    await clock.advance(LEASE + RETRY);
+    expect(store.writes - writes).toBeGreaterThanOrEqual(LEASE / RETRY);
     expect(b.state.leading).toBe(false);
     a.ac.abort();
     await a.done;
     expect(a.state.stopped).toBe(true);
     expect(a.state.leadSignal?.aborted).toBe(true);
-    expect(store.lease?.spec?.holderIdentity).not.toBe('a');
-    await eventually(() => b.state.leading, 'b takes over');
+    expect(store.lease?.spec?.holderIdentity).toBe('');
+    // Released: b takes over at its next try, well before the old lease would have expired.
+    const took = await clock.advanceUntil(() => b.state.leading, 'b leading');
+    expect(took).toBeLessThanOrEqual(RETRY * 2.2);
     expect(store.lease?.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
   });
 
-  it('takes over an expired lease when the leader vanishes without releasing', async () => {
+  it('takes over a lease whose holder vanished without releasing it only once the lease expires', async () => {
     const store = new LeaseStore();
-    const a = candidate(store, 'a', { releaseOnCancel: false });
-    await eventually(() => a.state.leading);
+    const clock = new FakeClock();
+    const a = candidate(store, clock, 'a', { releaseOnCancel: false });
+    await clock.advanceUntil(() => a.state.leading, 'a leading');
     a.ac.abort();
     await a.done;
     expect(store.lease?.spec?.holderIdentity).toBe('a');
-    const b = candidate(store, 'b');
-    await eventually(() => b.state.leading, 'b takes the expired lease');
+    const b = candidate(store, clock, 'b');
+    const took = await clock.advanceUntil(() => b.state.leading, 'b leading');
+    // b measures the lease from when it first saw it (its own clock, as client-go): never before a full duration.
+    expect(took).toBeGreaterThanOrEqual(LEASE);
+    expect(took).toBeLessThanOrEqual(LEASE + RETRY * 2.2);
   });
 
-  it('gives up leadership when renewals fail for the renew deadline', async () => {
+  it('gives up leadership after renewals fail for the renew deadline, and not before', async () => {
     const store = new LeaseStore();
-    const a = candidate(store, 'a');
-    await eventually(() => a.state.leading);
+    const clock = new FakeClock();
+    const a = candidate(store, clock, 'a');
+    await clock.advanceUntil(() => a.state.leading, 'a leading');
+    await clock.advance(RETRY);
     store.failing = true;
+    await clock.advance(RENEW_DEADLINE - RETRY * 2);
+    expect(a.finished()).toBe(false);
+    expect(a.state.leadSignal?.aborted).toBe(false);
+    await clock.advanceUntil(() => a.finished(), 'a giving up', { limitMs: RENEW_DEADLINE + RETRY * 2 });
     await a.done;
     expect(a.state.leadSignal?.aborted).toBe(true);
     expect(a.state.stopped).toBe(true);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { Manager, runnableFunc, type ManagerOptions } from '../../../src/runtime/manager/index.js';
 import { parseBindAddress } from '../../../src/runtime/internal/serve.js';
-import { deferred, eventually } from '../controller/fakes.js';
+import { eventually, settle } from '../../support/eventually.js';
+import { captureLog } from '../../support/logs.js';
+import { deferred } from '../controller/fakes.js';
 import { unreachableKubeConfig } from '../kubeconfig.js';
 
 /** These tests never reach the API. */
@@ -16,19 +18,26 @@ describe('Manager lifecycle', () => {
   it('starts runnables, stops them on abort and waits for them', async () => {
     const mgr = mk();
     const events: string[] = [];
+    const stopping = deferred();
     mgr.add(
       runnableFunc(async (signal) => {
         events.push('start');
         await new Promise<void>((r) => signal.addEventListener('abort', () => r()));
-        await new Promise((r) => setTimeout(r, 10));
+        // Still cleaning up when the manager is asked to stop: the manager must wait for it.
+        await stopping.promise;
         events.push('stopped');
       }),
     );
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     await mgr.elected();
-    await eventually(() => events.includes('start'));
+    await eventually(() => events.includes('start'), 'the runnable to start');
     ac.abort();
+    let stopped = false;
+    void done.then(() => (stopped = true));
+    await settle();
+    expect(stopped).toBe(false);
+    stopping.resolve();
     await done;
     expect(events).toEqual(['start', 'stopped']);
   });
@@ -43,14 +52,17 @@ describe('Manager lifecycle', () => {
   });
 
   it('gives up on runnables that outlive the graceful shutdown timeout', async () => {
-    const mgr = mk({ gracefulShutdownTimeout: 20 });
+    const logs = captureLog('manager');
+    const mgr = new Manager({ kubeConfig: unreachableKubeConfig(), log: logs.log, gracefulShutdownTimeout: 20 });
     const never = deferred();
     mgr.add(runnableFunc(() => never.promise));
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     await mgr.elected();
     ac.abort();
-    await done;
+    // start() settles although the runnable never finished, and says it gave up.
+    await expect(done).resolves.toBeUndefined();
+    expect(logs.lines.some((l) => l.includes('graceful shutdown timed out; some runnables did not finish'))).toBe(true);
     never.resolve();
   });
 

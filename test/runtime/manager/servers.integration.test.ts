@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import { ClusterRoleBindings, ClusterRoles, Namespaces, ServiceAccounts, type RestClient } from '../../../src/runtime/rest/index.js';
 import { Manager, newClient, newLogger, ping } from '../../../src/runtime/index.js';
-import { eventually } from '../controller/fakes.js';
+import { eventually } from '../../support/eventually.js';
 import { APPSERVICE_CRD, AppServiceReconciler, AppServices } from './appservice.js';
 
 let env: TestEnvironment;
@@ -79,7 +79,7 @@ describe('manager servers on a real control plane', () => {
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {
-      await eventually(() => mgr.healthProbeAddress() !== undefined && mgr.metricsAddress() !== undefined, 'servers listening', 30_000);
+      await eventually(() => mgr.healthProbeAddress() !== undefined && mgr.metricsAddress() !== undefined, { what: 'servers listening', timeoutMs: 30_000 });
       const probe = mgr.healthProbeAddress()!.port;
       const metrics = mgr.metricsAddress()!.port;
 
@@ -129,7 +129,7 @@ describe('manager servers on a real control plane', () => {
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {
-      await eventually(() => mgr.metricsAddress() !== undefined, 'metrics listening', 30_000);
+      await eventually(() => mgr.metricsAddress() !== undefined, { what: 'metrics listening', timeoutMs: 30_000 });
       const r = await httpGet(mgr.metricsAddress()!.port, '/metrics');
       expect(r.code).toBe(200);
       expect(r.body).toContain('# HELP controller_runtime_reconcile_total');

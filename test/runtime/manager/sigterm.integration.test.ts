@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import { ConfigMaps, Namespaces, type RestClient } from '../../../src/runtime/rest/index.js';
 import { newClient } from '../../../src/runtime/index.js';
-import { eventually } from '../controller/fakes.js';
+import { eventually } from '../../support/eventually.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 let env: TestEnvironment;
@@ -41,9 +41,9 @@ describe('an operator process', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await eventually(() => lines.includes('ready'), `child ready (stderr: ${stderr})`, 60_000);
+      await eventually(() => lines.includes('ready'), { what: `child ready (stderr: ${stderr})`, timeoutMs: 60_000 });
       await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'first' } });
-      await eventually(() => lines.includes('start first'), 'reconcile started', 30_000);
+      await eventually(() => lines.includes('start first'), { what: 'reconcile started', timeoutMs: 30_000 });
       child.kill('SIGTERM');
       await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'second' } });
       expect(await exited).toBe(0);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { MetricsServer, registry } from '../../../src/runtime/metrics/index.js';
 import type { Client, KubeObject, Resource } from '../../../src/runtime/rest/types.js';
-import { eventually } from '../controller/fakes.js';
+import { eventually } from '../../support/eventually.js';
 
 const stops: AbortController[] = [];
 afterEach(() => {

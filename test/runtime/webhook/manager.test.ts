@@ -4,7 +4,7 @@ import { Manager, newLogger, type ManagerOptions } from '../../../src/runtime/in
 import { runnableFunc } from '../../../src/runtime/manager/index.js';
 import { WebhookServer, type WebhookHandler } from '../../../src/runtime/webhook/index.js';
 import { unreachableKubeConfig } from '../kubeconfig.js';
-import { until } from './helpers.js';
+import { eventually } from '../../support/eventually.js';
 
 /** The API is never needed here (a caBundle patch just logs its failure). */
 const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ level: 'error', sink: () => {} }), ...o });
@@ -63,7 +63,7 @@ describe('Manager and its webhook server', () => {
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     await mgr.elected();
-    await until(async () => listeningWhenOthersStarted !== undefined, 'the runnable to start');
+    await eventually(async () => listeningWhenOthersStarted !== undefined, 'the runnable to start');
     expect(listeningWhenOthersStarted).toBe(true);
     await expect(Promise.resolve(mgr.getWebhookServer().startedChecker()())).resolves.toBeUndefined();
     expect(await listenOn(port)).toBeUndefined();

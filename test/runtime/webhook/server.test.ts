@@ -10,7 +10,7 @@ import { AdmissionWebhook, WebhookServer, defaultingHandler, generateLocalServin
 import { newLogger } from '../../../src/runtime/index.js';
 import type { Client } from '../../../src/runtime/rest/index.js';
 import { CaptainCustomDefaulter, CaptainResource } from './captain.js';
-import { until } from './helpers.js';
+import { eventually } from '../../support/eventually.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 
@@ -284,7 +284,7 @@ describe('webhook server', () => {
       await writeFile(join(dir, 'tls.crt.new'), second.certPem);
       await rename(join(dir, 'tls.key.new'), join(dir, 'tls.key'));
       await rename(join(dir, 'tls.crt.new'), join(dir, 'tls.crt'));
-      await until(async () => (await peer(port)).cert.fingerprint256 !== before, 'the new certificate to be served');
+      await eventually(async () => (await peer(port)).cert.fingerprint256 !== before, 'the new certificate to be served');
       expect((await request(port, '/a', { body: '{}', ca: second.caPem })).status).toBe(200);
       await expect(request(port, '/a', { body: '{}', ca: first.caPem })).rejects.toThrow();
     } finally {

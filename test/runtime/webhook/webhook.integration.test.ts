@@ -24,7 +24,7 @@ import {
   type Captain,
   type CaptainV2,
 } from './captain.js';
-import { until } from './helpers.js';
+import { eventually } from '../../support/eventually.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 const NS = 'crew';
@@ -61,9 +61,9 @@ beforeAll(async () => {
   mgr.addReadyzCheck('webhook', mgr.getWebhookServer().startedChecker());
   stopMgr = new AbortController();
   mgrDone = mgr.start(stopMgr.signal);
-  await until(async () => (await readyz(mgr)) === 200, 'the manager to be ready');
+  await eventually(async () => (await readyz(mgr)) === 200, 'the manager to be ready');
   // The API server loads webhook configurations asynchronously: wait until a dry run comes back defaulted.
-  await until(async () => {
+  await eventually(async () => {
     const probe = await api.create(CaptainResource, captain('probe', {}), { dryRun: true });
     return probe.spec.replicas === 1;
   }, 'the API server to call the webhooks');
@@ -299,7 +299,7 @@ describe('a manager run without certificates', () => {
     const stop = new AbortController();
     const done = local.start(stop.signal);
     try {
-      await until(async () => (await readyz(local)) === 200, 'the second manager to be ready');
+      await eventually(async () => (await readyz(local)) === 200, 'the second manager to be ready');
       const ca = local.getWebhookServer().generatedCABundle();
       expect(ca).toContain('BEGIN CERTIFICATE');
       const caBundle = Buffer.from(ca!).toString('base64');
@@ -317,13 +317,13 @@ describe('a manager run without certificates', () => {
 
       // The API server picks the new CA up shortly after the patch.
       let created: Admiral | undefined;
-      await until(async () => {
+      await eventually(async () => {
         created = await api.create(AdmiralResource, { apiVersion: 'crew.example.com/v1', kind: 'Admiral', metadata: { name: 'nelson', namespace: NS }, spec: {} });
         return true;
       }, 'an Admiral to be admitted by the locally certified webhook');
       expect(created!.spec).toEqual({ rank: 'Commodore' });
       let v2: AdmiralV2 | undefined;
-      await until(async () => {
+      await eventually(async () => {
         v2 = await api.get(AdmiralV2Resource, { namespace: NS, name: 'nelson' });
         return true;
       }, 'the CRD conversion to use the new CA');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Queue } from '../../../src/runtime/workqueue/index.js';
+import { settle } from '../../support/eventually.js';
 
 async function getItem<T>(q: Queue<T>): Promise<T> {
   const r = await q.get();
@@ -79,9 +80,13 @@ describe('Queue', () => {
     const q = new Queue<string>();
     q.add('a');
     await getItem(q);
-    const drain = q.shutDownWithDrain();
+    let drained = false;
+    const drain = q.shutDownWithDrain().then(() => (drained = true));
+    await settle();
+    expect(drained).toBe(false);
     q.shutDown();
     await drain;
+    expect(drained).toBe(true);
   });
 
   it('dedupes by keyOf when items are objects', async () => {
