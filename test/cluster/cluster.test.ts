@@ -6,6 +6,7 @@ import { kustomizeBuild } from '../../src/kustomize/index.js';
 import { CustomResourceDefinitions, defineResource, isNotFound, Namespaces, newClient, RESTMapper, DiscoveryClient, type KubeObject, type RestClient } from '../../src/runtime/rest/index.js';
 import { createAPI, enablePrometheusAndNetworkPolicy, newProject, writeCRD, type Project } from '../kustomize/trees.js';
 import { kubeconfigFile, scaffold } from './helpers.js';
+import { eventually } from '../support/eventually.js';
 
 let env: TestEnvironment;
 let kc: { file: string; cleanup: () => void };
@@ -134,9 +135,10 @@ describe('scaffold install / deploy / undeploy / uninstall on a real control pla
       else expect(live, `${obj.kind}/${obj.metadata?.name}`).toBeUndefined();
     }
     // The CRD's own cleanup (its custom objects) runs in the apiserver; wait for it before uninstalling.
-    for (let i = 0; i < 100 && (await exists({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'captains.crew.example.com' } })); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      async () => (await exists({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'captains.crew.example.com' } })) === undefined,
+      'the CRD to be gone',
+    );
     await expect(scaffold(project.root, 'uninstall', '--kubeconfig', kc.file)).rejects.toThrow(/customresourcedefinition.apiextensions.k8s.io\/captains.crew.example.com not found \(pass --ignore-not-found/);
     expect(await scaffold(project.root, 'uninstall', '--kubeconfig', kc.file, '--ignore-not-found')).toBe('');
   });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireLock } from '../../src/envtest/lock.js';
+import { eventually } from '../support/eventually.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -23,7 +24,8 @@ describe('acquireLock', () => {
       second = true;
       return r;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // It has seen the lock held (onWait) and keeps waiting.
+    await eventually(() => waits.length > 0, 'the second caller to find the lock held');
     expect(second).toBe(false);
     expect(waits).toEqual([process.pid]);
     await release();
