@@ -4,29 +4,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import type { TestEnvironment } from '../../src/envtest/index.js';
+import { testCRD } from '../support/crd.js';
 
 export const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'crds');
 export const WIDGETS = { group: 'test.kubescaffold.io', version: 'v1', plural: 'widgets' } as const;
 
 /** A second CRD, given as an object rather than a file. */
-export const GADGET_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'gadgets.test.kubescaffold.io' },
-  spec: {
-    group: 'test.kubescaffold.io',
-    names: { kind: 'Gadget', listKind: 'GadgetList', plural: 'gadgets', singular: 'gadget' },
-    scope: 'Cluster',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { label: { type: 'string' } } } } } },
-      },
-    ],
-  },
-};
+export const GADGET_CRD = testCRD({ group: 'test.kubescaffold.io', kind: 'Gadget', scope: 'Cluster', versions: [{ name: 'v1', spec: { label: { type: 'string' } } }] });
 
 /** Command lines of live processes that mention `text` (Linux /proc). */
 export function processesMentioning(text: string): string[] {

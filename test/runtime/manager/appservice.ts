@@ -3,6 +3,7 @@ import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { Deployments, Services } from '../../../src/runtime/rest/index.js';
 import { createMergePatch, createOrUpdate, reconcileWithFinalizer, setControllerReference, setStatusCondition } from '../../../src/runtime/client/index.js';
 import { defineResource, isNotFound, newControllerManagedBy, type Client, type Condition, type Manager, type ObjectMeta, type ReconcileContext, type Reconciler, type Request, type Result } from '../../../src/runtime/index.js';
+import { testCRD } from '../../support/crd.js';
 
 export interface AppService {
   apiVersion?: string;
@@ -20,44 +21,22 @@ export const AppServices = defineResource<AppService>({
   namespaced: true,
 });
 
-export const APPSERVICE_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'appservices.apps.kubescaffold.io' },
-  spec: {
-    group: 'apps.kubescaffold.io',
-    names: { kind: 'AppService', listKind: 'AppServiceList', plural: 'appservices', singular: 'appservice' },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                required: ['replicas', 'image'],
-                properties: { replicas: { type: 'integer', format: 'int32' }, image: { type: 'string' }, port: { type: 'integer', format: 'int32' } },
-              },
-              status: {
-                type: 'object',
-                properties: {
-                  availableReplicas: { type: 'integer', format: 'int32' },
-                  observedGeneration: { type: 'integer', format: 'int64' },
-                  conditions: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-                },
-              },
-            },
-          },
-        },
+export const APPSERVICE_CRD = testCRD({
+  group: 'apps.kubescaffold.io',
+  kind: 'AppService',
+  versions: [
+    {
+      name: 'v1',
+      required: ['replicas', 'image'],
+      spec: { replicas: { type: 'integer', format: 'int32' }, image: { type: 'string' }, port: { type: 'integer', format: 'int32' } },
+      status: {
+        availableReplicas: { type: 'integer', format: 'int32' },
+        observedGeneration: { type: 'integer', format: 'int64' },
+        conditions: { type: 'array', items: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
       },
-    ],
-  },
-};
+    },
+  ],
+});
 
 export const FINALIZER = 'apps.kubescaffold.io/cleanup';
 

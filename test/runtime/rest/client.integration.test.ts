@@ -17,6 +17,7 @@ import {
   type RestClient,
   type WatchEvent,
 } from '../../../src/runtime/rest/index.js';
+import { testCRD } from '../../support/crd.js';
 
 interface Widget extends KubeObject {
   spec?: { size?: number; color?: string };
@@ -24,33 +25,11 @@ interface Widget extends KubeObject {
 }
 const Widgets = defineResource<Widget>({ group: 'it.kubescaffold.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
 
-const widgetCRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.it.kubescaffold.dev' },
-  spec: {
-    group: 'it.kubescaffold.dev',
-    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', properties: { size: { type: 'integer', minimum: 0 }, color: { type: 'string' } } },
-              status: { type: 'object', properties: { ready: { type: 'boolean' } } },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const widgetCRD = testCRD({
+  group: 'it.kubescaffold.dev',
+  kind: 'Widget',
+  versions: [{ name: 'v1', spec: { size: { type: 'integer', minimum: 0 }, color: { type: 'string' } }, status: { ready: { type: 'boolean' } } }],
+});
 
 let env: TestEnvironment;
 let client: RestClient;

@@ -25,6 +25,7 @@ import {
   type CaptainV2,
 } from './captain.js';
 import { eventually } from '../../support/eventually.js';
+import { testCRD } from '../../support/crd.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 const NS = 'crew';
@@ -216,27 +217,15 @@ const AdmiralResource = defineResource<Admiral>({ group: 'crew.example.com', ver
 const AdmiralV2Resource = defineResource<AdmiralV2>({ group: 'crew.example.com', version: 'v2', kind: 'Admiral', plural: 'admirals', namespaced: true });
 
 function admiralCRD(port: number) {
-  const version = (name: string, storage: boolean, field: string) => ({
-    name,
-    served: true,
-    storage,
-    schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'string' } } } } } },
+  return testCRD({
+    group: 'crew.example.com',
+    kind: 'Admiral',
+    versions: [
+      { name: 'v1', spec: { rank: { type: 'string' } } },
+      { name: 'v2', spec: { grade: { type: 'string' } } },
+    ],
+    conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `https://127.0.0.1:${port}/convert` }, conversionReviewVersions: ['v1'] } },
   });
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'admirals.crew.example.com' },
-    spec: {
-      group: 'crew.example.com',
-      names: { kind: 'Admiral', listKind: 'AdmiralList', plural: 'admirals', singular: 'admiral' },
-      scope: 'Namespaced',
-      versions: [version('v1', true, 'rank'), version('v2', false, 'grade')],
-      conversion: {
-        strategy: 'Webhook',
-        webhook: { clientConfig: { url: `https://127.0.0.1:${port}/convert` }, conversionReviewVersions: ['v1'] },
-      },
-    },
-  };
 }
 
 function admiralWebhooks(port: number) {
