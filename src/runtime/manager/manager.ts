@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { CachedClient } from '../client/cached_client.js';
 import { InformerCache } from '../cache/informer_cache.js';
 import type { Checker } from '../healthz/index.js';
@@ -39,6 +41,12 @@ export class Manager {
   private readonly mlog: Logger;
   readonly gracefulShutdownTimeout: number;
   readonly cacheSyncTimeout: number | undefined;
+  /**
+   * Who this manager is in leader election: the Lease's holderIdentity while it leads (hostname_UUID, as
+   * controller-runtime's resource lock id, unless leaderElection.identity names one).
+   */
+  readonly identity: string;
+  private leading = false;
   private readonly opts: ManagerOptions;
   private readonly apiClient: RestClient;
   private readonly cache: InformerCache;
@@ -63,6 +71,7 @@ export class Manager {
     this.log = opts.log ?? rootLog;
     this.mlog = this.log.withName('manager');
     this.gracefulShutdownTimeout = opts.gracefulShutdownTimeout ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
+    this.identity = opts.leaderElection?.identity ?? `${hostname()}_${randomUUID()}`;
     this.cacheSyncTimeout = opts.cache?.syncTimeout;
     // Clients open no connection until used; each has its own sockets.
     this.apiClient = newClient(opts.kubeConfig);
@@ -124,6 +133,14 @@ export class Manager {
   /** Resolves once this manager is the leader (at start when leader election is off). */
   elected(): Promise<void> {
     return this.electedPromise;
+  }
+
+  /**
+   * Whether this manager leads now, so its leader-elected runnables (controllers) run: from election until the Lease
+   * is lost or the manager stops. Without leader election, from start until stop.
+   */
+  isLeader(): boolean {
+    return this.leading;
   }
 
   /** Where /healthz and /readyz are served, once listening. */
@@ -225,6 +242,8 @@ export class Manager {
           electionClient = newClient(this.opts.kubeConfig);
           const elector = new LeaderElector({
             client: electionClient,
+            identity: this.identity,
+            ...(le.clock ? { clock: le.clock } : {}),
             namespace: leaderElectionNamespace(le.namespace),
             name: le.id!,
             leaseDuration: le.leaseDuration,
@@ -233,10 +252,12 @@ export class Manager {
             releaseOnCancel: le.releaseOnCancel ?? true,
             log: this.log,
             onStartedLeading: () => {
+              this.leading = true;
               leaderElected.start();
               this.resolveElected();
             },
             onStoppedLeading: () => {
+              this.leading = false;
               if (!electionStop.signal.aborted) {
                 leadershipLost = true;
                 fail(new LeaderElectionLostError());
@@ -245,6 +266,7 @@ export class Manager {
           });
           election = elector.run(electionStop.signal);
         } else {
+          this.leading = true;
           leaderElected.start();
           this.resolveElected();
         }
@@ -254,6 +276,7 @@ export class Manager {
     }
 
     await stopRequested;
+    this.leading = false;
     this.mlog.info('Stopping and waiting for non leader election runnables');
     // After losing the Lease another replica may already lead: stop at once, as controller-runtime does.
     const budget = leadershipLost ? 0 : this.gracefulShutdownTimeout;

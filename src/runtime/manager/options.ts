@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import type { Logger } from '../log/index.js';
 import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { WebhookServer } from '../webhook/server.js';
@@ -77,6 +78,10 @@ export interface LeaderElectionOptions {
   renewDeadline?: number;
   /** How often candidates try to acquire or renew (ms). Default 2000. */
   retryPeriod?: number;
+  /** This manager's holderIdentity; default hostname_UUID, unique per process. */
+  identity?: string;
+  /** Where the election's waits and deadlines come from; tests pass a fake clock. Default the real one. */
+  clock?: Clock;
 }
 
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;

@@ -288,6 +288,9 @@ describe('Manager on a real control plane', () => {
       const ours = (r: AppServiceReconciler): Set<string> => new Set(r.reconciled.filter((q) => q.namespace === ns).map((q) => q.name));
       await eventually(() => ours(ra).size === 5, { what: 'the leader to reconcile all 5 AppServices', diagnose });
       expect(rb.reconciled).toEqual([]);
+      expect([a.mgr.isLeader(), b.mgr.isLeader()]).toEqual([true, false]);
+      expect((await api.get(LeaseResource, { namespace: ns, name: `le-${ns}` })).spec?.holderIdentity).toBe(a.mgr.identity);
+      expect(a.mgr.identity).not.toBe(b.mgr.identity);
       let bLeads = false;
       void b.mgr.elected().then(() => (bLeads = true));
       expect(bLeads).toBe(false);

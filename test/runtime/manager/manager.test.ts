@@ -66,6 +66,25 @@ describe('Manager lifecycle', () => {
     never.resolve();
   });
 
+  it('leads from start to stop when leader election is off', async () => {
+    const mgr = mk();
+    expect(mgr.isLeader()).toBe(false);
+    const ac = new AbortController();
+    const done = mgr.start(ac.signal);
+    await mgr.elected();
+    expect(mgr.isLeader()).toBe(true);
+    ac.abort();
+    await done;
+    expect(mgr.isLeader()).toBe(false);
+  });
+
+  it('takes the leader election identity it is given, else a unique hostname_UUID', () => {
+    expect(mk({ leaderElection: { enabled: true, id: 'x', identity: 'me' } }).identity).toBe('me');
+    const [a, b] = [mk(), mk()];
+    expect(a.identity).toMatch(/^.+_[0-9a-f-]{36}$/);
+    expect(a.identity).not.toBe(b.identity);
+  });
+
   it('adds runnables after start to the running group', async () => {
     const mgr = mk();
     const ac = new AbortController();
