@@ -69,7 +69,11 @@ export function advertiseAddressIfNeeded(): string | undefined {
 }
 
 export class APIServer {
-  private constructor(readonly process: SupervisedProcess) {}
+  private constructor(
+    readonly process: SupervisedProcess,
+    /** The command-line flags it runs with, `--name=value`, sorted by name. */
+    readonly args: readonly string[],
+  ) {}
 
   /** Starts kube-apiserver and waits until /healthz answers 200 to the admin user. */
   static async start(c: APIServerConfig, admin: AdminClient, timeoutMs: number): Promise<APIServer> {
@@ -85,7 +89,7 @@ export class APIServer {
       await proc.stop(5000);
       throw err;
     }
-    return new APIServer(proc);
+    return new APIServer(proc, args);
   }
 
   stop(timeoutMs?: number): Promise<void> {

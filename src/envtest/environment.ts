@@ -64,6 +64,13 @@ export class TestEnvironment {
   readonly tempDir: string;
   /** Where the test's webhook server must listen and its certificates, when webhookInstallOptions were given. */
   webhookInstallOptions: InstalledWebhookOptions | undefined;
+  /** etcd's client URL, e.g. to inspect what the API server stored (controller-runtime's ControlPlane.Etcd.URL). */
+  readonly etcdURL: string;
+  /**
+   * The API server as started (controller-runtime's ControlPlane.APIServer): its URL, the CA that signed its serving
+   * certificate (PEM: what clients trust), the directory of its certificates and keys, and its command-line flags.
+   */
+  readonly apiServerInfo: { readonly url: string; readonly caPem: string; readonly certDir: string; readonly flags: readonly string[] };
 
   private apiServer: APIServer | undefined;
   private stopping: Promise<void> | undefined;
@@ -86,6 +93,8 @@ export class TestEnvironment {
     this.apiServer = apiServer;
     this.server = creds.server;
     this.kubeConfig = toKubeConfig(creds);
+    this.etcdURL = etcd.url;
+    this.apiServerInfo = { url: creds.server, caPem: creds.caPem, certDir: apiServerConfig.certDir, flags: apiServer.args };
   }
 
   /** Starts etcd and kube-apiserver, waits until they serve, and installs the CRDs. */

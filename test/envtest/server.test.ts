@@ -1,5 +1,7 @@
 // Behaviour of a running control plane; one environment is shared by every test here.
+import { existsSync } from 'node:fs';
 import { request } from 'node:https';
+import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
@@ -29,6 +31,27 @@ async function rejection(body: object): Promise<{ code: number; status: { reason
 }
 
 describe('a running TestEnvironment', () => {
+  it("exposes etcd's URL and the API server's URL, CA, certificate directory and flags", async () => {
+    const health = await fetch(`${env.etcdURL}/health`);
+    expect(await health.json()).toMatchObject({ health: 'true' });
+    const info = env.apiServerInfo;
+    expect(info.url).toBe(env.server);
+    expect(info.caPem).toContain('BEGIN CERTIFICATE');
+    expect(existsSync(join(info.certDir, 'apiserver.crt'))).toBe(true);
+    expect(info.flags).toContain(`--etcd-servers=${env.etcdURL}`);
+    expect(info.flags).toContain('--authorization-mode=RBAC');
+    // The CA is the one the API server's certificate verifies against.
+    const served = await new Promise<string>((resolve, reject) => {
+      const req = request(`${info.url}/version`, { ca: info.caPem }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(String(res.statusCode)));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(served).toBe('200'); // /version is public: the point is that TLS verified against the CA
+  });
+
   it('rejects a custom object that violates its CRD schema, naming the field', async () => {
     const { code, status } = await rejection(widget(NS, 'too-big', { size: 11, color: 'blue' }));
     expect(code).toBe(422);
