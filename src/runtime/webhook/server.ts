@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
@@ -30,7 +30,11 @@ export interface WebhookServerOptions {
   host?: string;
   /** Default 9443; 0 picks a free port. */
   port?: number;
-  /** Directory holding the serving certificate. When unset or without the certificate, one is generated. */
+  /**
+   * Directory holding the serving certificate (tls.crt, tls.key, reloaded when they change). When unset, a CA and
+   * serving certificate are generated; when set but without the certificate, start() fails, as controller-runtime's
+   * does (in a cluster that is a missing cert-manager Secret, which a generated certificate would hide).
+   */
   certDir?: string;
   /** Default 'tls.crt'. */
   certName?: string;
@@ -43,6 +47,21 @@ export interface WebhookServerOptions {
   client?: Client;
   /** Parent logger; the manager's when it runs the server, else the root logger. */
   log?: Logger;
+  /** Connections served at once; more are refused (and logged). Default 1000. */
+  maxConnections?: number;
+  /**
+   * How long a client may take to send a request's headers (ms). Default 32000, controller-runtime's
+   * ReadHeaderTimeout: a half-sent request does not hold a connection for long.
+   */
+  readHeaderTimeout?: number;
+  /** How long an idle keep-alive connection stays open (ms). Default 90000, controller-runtime's IdleTimeout. */
+  idleTimeout?: number;
+  /**
+   * How long a whole request, body included, may take to arrive (ms). Default 60000. controller-runtime sets no
+   * bound; the API server gives up on a webhook after its timeoutSeconds (at most 30 s), so a body still trickling in
+   * after a minute is dropped rather than held for Node's default of 300 s.
+   */
+  requestTimeout?: number;
 }
 
 /** What the manager that runs a webhook server gives it (see WebhookServer.attach). */
@@ -217,9 +236,35 @@ export class WebhookServer implements Runnable {
       await w.start();
       if (signal.aborted) throw new Error('the webhook server stopped before it was ready');
       const pair = w.current();
-      const srv = https.createServer({ cert: pair.cert, key: pair.key, ALPNProtocols: ['http/1.1'], minVersion: 'TLSv1.2' }, (req, res) =>
-        this.serve(req, res, signal),
+      const srv = https.createServer(
+        {
+          cert: pair.cert,
+          key: pair.key,
+          ALPNProtocols: ['http/1.1'],
+          minVersion: 'TLSv1.2',
+          headersTimeout: this.opts.readHeaderTimeout ?? 32_000,
+          requestTimeout: this.opts.requestTimeout ?? 60_000,
+          // Node checks those two bounds this often (default 30 s, which would stretch a 32 s bound to a minute).
+          connectionsCheckingInterval: Math.min(1000, this.opts.readHeaderTimeout ?? 32_000),
+          keepAliveTimeout: this.opts.idleTimeout ?? 90_000,
+          maxHeaderSize: 1 << 20,
+        },
+        (req, res) => this.serve(req, res, signal),
       );
+      srv.maxConnections = this.opts.maxConnections ?? 1000;
+      srv.on('drop', (d?: { remoteAddress?: string }) =>
+        this.log.info('Refused a connection: the webhook server is at its connection limit', { maxConnections: srv.maxConnections, remoteAddress: d?.remoteAddress }),
+      );
+      // A 'clientError' listener replaces Node's own answer (408 for a timeout, 400 otherwise), so it is sent here.
+      srv.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+        const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+        if (timedOut) {
+          const remoteAddress = (socket as Partial<Socket>).remoteAddress;
+          this.log.info('Dropped a request that did not arrive in time', { readHeaderTimeoutMs: srv.headersTimeout, requestTimeoutMs: srv.requestTimeout, remoteAddress });
+        }
+        if (socket.writable) socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
+        else socket.destroy();
+      });
       server = srv;
       await new Promise<void>((resolve, reject) => {
         srv.once('error', reject);
@@ -258,7 +303,12 @@ export class WebhookServer implements Runnable {
     const certName = this.opts.certName ?? 'tls.crt';
     const keyName = this.opts.keyName ?? 'tls.key';
     const dir = this.opts.certDir;
-    if (dir && fs.existsSync(join(dir, certName))) return { certPath: join(dir, certName), keyPath: join(dir, keyName) };
+    if (dir) {
+      if (fs.existsSync(join(dir, certName))) return { certPath: join(dir, certName), keyPath: join(dir, keyName) };
+      throw new Error(
+        `webhook server: the certificate directory ${dir} has no ${certName}; mount the serving certificate there (in a cluster: is cert-manager's Secret there?), or give no directory to have one generated for local runs`,
+      );
+    }
     const hosts = [...this.endpoint(this.port).hosts];
     const made = generateLocalServingCert(hosts);
     const generatedDir = await mkdtemp(join(tmpdir(), 'kubescaffold-webhook-certs-'));

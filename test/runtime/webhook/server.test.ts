@@ -4,11 +4,13 @@ import https from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { once } from 'node:events';
 import { connect, type PeerCertificate } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdmissionWebhook, WebhookServer, defaultingHandler, generateLocalServingCert, type WebhookHandler } from '../../../src/runtime/webhook/index.js';
 import { newLogger } from '../../../src/runtime/index.js';
 import type { Client } from '../../../src/runtime/rest/index.js';
+import { captureLog } from '../../support/logs.js';
 import { CaptainCustomDefaulter, CaptainResource } from './captain.js';
 import { eventually } from '../../support/eventually.js';
 
@@ -261,6 +263,54 @@ describe('webhook server', () => {
     await server.ready();
     await expect(Promise.resolve(check())).resolves.toBeUndefined();
     expect(patches).toHaveLength(1);
+  });
+
+  it('refuses to start when the certificate directory it was given holds no certificate', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ks-empty-certs-'));
+    try {
+      const server = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir, log: quiet });
+      server.register('/a', { handle: async () => ({}) });
+      await expect(server.start(new AbortController().signal)).rejects.toThrow(`the certificate directory ${dir} has no tls.crt`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('drops a request whose headers do not arrive within the read-header timeout, and says so', async () => {
+    const logs = captureLog('webhook');
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: logs.log, readHeaderTimeout: 300 });
+    server.register('/a', { handle: async () => ({}) });
+    run(server);
+    await server.ready();
+    const socket = connect({ host: '127.0.0.1', port: server.address()!.port, rejectUnauthorized: false });
+    await once(socket, 'secureConnect');
+    socket.write('POST /a HTTP/1.1\r\nHost: x\r\n'); // and never the rest
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (d: string) => (answer += d));
+    await once(socket, 'close');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(logs.lines.some((l) => l.includes('Dropped a request that did not arrive in time'))).toBe(true);
+  });
+
+  it('refuses connections beyond its connection limit, and says so', async () => {
+    const logs = captureLog('webhook');
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: logs.log, maxConnections: 1 });
+    server.register('/a', { handle: async () => ({}) });
+    run(server);
+    await server.ready();
+    const port = server.address()!.port;
+    const first = connect({ host: '127.0.0.1', port, rejectUnauthorized: false });
+    await once(first, 'secureConnect');
+    const second = connect({ host: '127.0.0.1', port, rejectUnauthorized: false });
+    const outcome = await new Promise<string>((resolve) => {
+      second.once('secureConnect', () => resolve('connected'));
+      second.once('error', () => resolve('refused'));
+      second.once('close', () => resolve('refused'));
+    });
+    expect(outcome).toBe('refused');
+    expect(logs.lines.some((l) => l.includes('Refused a connection: the webhook server is at its connection limit'))).toBe(true);
+    first.destroy();
+    second.destroy();
   });
 
   it('serves the certificate in certDir and switches to a new one when the files change', async () => {
