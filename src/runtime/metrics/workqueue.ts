@@ -1,57 +1,60 @@
-import { Counter, Gauge, Histogram, exponentialBuckets } from './prom.js';
-import type {
-  CounterMetric,
-  GaugeMetric,
-  HistogramMetric,
-  MetricsProvider,
-  SettableGaugeMetric,
-} from '../workqueue/metrics.js';
+import { exponentialBuckets } from './prom.js';
+import { CounterFamily, GaugeFamily, HistogramFamily } from './bound.js';
+import type { MetricsProvider } from '../workqueue/metrics.js';
 import { registry } from './registry.js';
 
-// controller-runtime's workqueue metrics (pkg/internal/metrics/workqueue.go): labelled by queue name and controller,
-// which for a controller's queue are the same string.
-const labelNames = ['name', 'controller'] as const;
+// controller-runtime v0.25's workqueue metrics (pkg/internal/metrics/workqueue.go): labelled by queue name and
+// controller, which for a controller's queue are the same string; depth also by priority, '' for a queue without.
+const labelNames = ['name', 'controller'];
 const latencyBuckets = exponentialBuckets(10e-9, 10, 12);
 
-const depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames, registers: [registry] });
-const adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames, registers: [registry] });
-const latency = new Histogram({
+const depth = new GaugeFamily({ name: 'workqueue_depth', help: 'Current depth of workqueue by workqueue and priority', labelNames: ['name', 'controller', 'priority'], registry });
+const adds = new CounterFamily({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames, registry });
+const latency = new HistogramFamily({
   name: 'workqueue_queue_duration_seconds',
   help: 'How long in seconds an item stays in workqueue before being requested',
   labelNames,
   buckets: latencyBuckets,
-  registers: [registry],
+  registry,
 });
-const workDuration = new Histogram({
+const workDuration = new HistogramFamily({
   name: 'workqueue_work_duration_seconds',
   help: 'How long in seconds processing an item from workqueue takes.',
   labelNames,
   buckets: latencyBuckets,
-  registers: [registry],
+  registry,
 });
-const unfinished = new Gauge({
+const unfinished = new GaugeFamily({
   name: 'workqueue_unfinished_work_seconds',
   help:
-    'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration. ' +
+    "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. " +
     'Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.',
   labelNames,
-  registers: [registry],
+  registry,
 });
-const longestRunning = new Gauge({
+const longestRunning = new GaugeFamily({
   name: 'workqueue_longest_running_processor_seconds',
   help: 'How many seconds has the longest running processor for workqueue been running.',
   labelNames,
-  registers: [registry],
+  registry,
 });
-const retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames, registers: [registry] });
+const retries = new CounterFamily({
+  name: 'workqueue_retries_total',
+  help: 'Total number of items added to the workqueue with a non-zero delay (rate-limited requeues, explicit RequeueAfter or AddAfter calls)',
+  labelNames,
+  registry,
+});
 
-/** Feeds the workqueue helper's queue metrics into the shared registry under controller-runtime's names. */
+/**
+ * Feeds a queue's metrics into the shared registry under controller-runtime's names. Each series is bound when the
+ * queue is made, so all of them are served, at 0, before the first item.
+ */
 export const workqueueMetricsProvider: MetricsProvider = {
-  newDepthMetric: (name): GaugeMetric => depth.labels(name, name),
-  newAddsMetric: (name): CounterMetric => adds.labels(name, name),
-  newLatencyMetric: (name): HistogramMetric => latency.labels(name, name),
-  newWorkDurationMetric: (name): HistogramMetric => workDuration.labels(name, name),
-  newUnfinishedWorkSecondsMetric: (name): SettableGaugeMetric => unfinished.labels(name, name),
-  newLongestRunningProcessorSecondsMetric: (name): SettableGaugeMetric => longestRunning.labels(name, name),
-  newRetriesMetric: (name): CounterMetric => retries.labels(name, name),
+  newDepthMetric: (name) => depth.bind(name, name, ''),
+  newAddsMetric: (name) => adds.bind(name, name),
+  newLatencyMetric: (name) => latency.bind(name, name),
+  newWorkDurationMetric: (name) => workDuration.bind(name, name),
+  newUnfinishedWorkSecondsMetric: (name) => unfinished.bind(name, name),
+  newLongestRunningProcessorSecondsMetric: (name) => longestRunning.bind(name, name),
+  newRetriesMetric: (name) => retries.bind(name, name),
 };
