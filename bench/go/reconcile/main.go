@@ -37,7 +37,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -170,9 +169,9 @@ func rssBytes() int64 {
 }
 
 // metricsOptions serves metrics as a kubebuilder project's main.go does with --metrics-secure (the default).
-func metricsOptions(addr string, cfg *rest.Config) metricsserver.Options {
-	if addr == "0" {
-		return metricsserver.Options{BindAddress: "0"}
+func metricsOptions(addr string, secure bool) metricsserver.Options {
+	if addr == "0" || !secure {
+		return metricsserver.Options{BindAddress: addr}
 	}
 	return metricsserver.Options{BindAddress: addr, SecureServing: true, FilterProvider: filters.WithAuthenticationAndAuthorization}
 }
@@ -188,7 +187,8 @@ func main() {
 	token := flag.String("token", "", "run token written to status")
 	expect := flag.Int("expect", 0, "objects to patch before reporting throughput")
 	workers := flag.Int("workers", 1, "MaxConcurrentReconciles")
-	metricsAddr := flag.String("metrics-bind-address", "0", "metrics address; served securely (authn/authz filter, self-signed certificate)")
+	metricsAddr := flag.String("metrics-bind-address", "0", "metrics address")
+	metricsSecure := flag.Bool("metrics-secure", true, "serve metrics over HTTPS with the authn/authz filter and a self-signed certificate")
 	probeAddr := flag.String("health-probe-bind-address", "0", "health probe address")
 	leaderElect := flag.Bool("leader-elect", false, "enable leader election")
 	leaderElectionID := flag.String("leader-election-id", "bench-reconcile", "the Lease's name")
@@ -209,7 +209,7 @@ func main() {
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  scheme,
-		Metrics:                 metricsOptions(*metricsAddr, cfg),
+		Metrics:                 metricsOptions(*metricsAddr, *metricsSecure),
 		HealthProbeBindAddress:  *probeAddr,
 		LeaderElection:          *leaderElect,
 		LeaderElectionID:        *leaderElectionID,

@@ -31,6 +31,19 @@ function limit(name: string): number {
   return soft === 'unlimited' ? -1 : Number(soft);
 }
 
+/** Bytes received and sent over every interface of the process's network namespace (/proc/self/net/dev). */
+function networkBytes(): { receive: number; transmit: number } {
+  let receive = 0;
+  let transmit = 0;
+  for (const line of (procFile('/proc/self/net/dev') ?? '').split('\n').slice(2)) {
+    const fields = line.split(':')[1]?.trim().split(/\s+/);
+    if (!fields || fields.length < 9) continue;
+    receive += Number(fields[0]);
+    transmit += Number(fields[8]);
+  }
+  return { receive, transmit };
+}
+
 function openFds(): number {
   try {
     return readdirSync('/proc/self/fd').length;
@@ -65,6 +78,12 @@ export function registerProcessCollector(registry: Registry): void {
   const gauge = (name: string, help: string, read: () => number): void => {
     new Gauge({ name, help, registers, collect() { this.set(read()); } });
   };
+  // Counters read whole at each scrape: the kernel keeps the totals, so a scrape sets the counter to them.
+  const netCounter = (name: string, help: string, read: () => number): void => {
+    new Counter({ name, help, registers, collect() { this.reset(); this.inc(read()); } });
+  };
+  netCounter('process_network_receive_bytes_total', 'Number of bytes received by the process over the network.', () => networkBytes().receive);
+  netCounter('process_network_transmit_bytes_total', 'Number of bytes sent by the process over the network.', () => networkBytes().transmit);
   gauge('process_start_time_seconds', 'Start time of the process since unix epoch in seconds.', () => startTimeSeconds);
   gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => process.memoryUsage.rss());
   gauge('process_virtual_memory_bytes', 'Virtual memory size in bytes.', virtualMemoryBytes);

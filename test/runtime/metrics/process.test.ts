@@ -24,6 +24,8 @@ describe('registerProcessCollector', () => {
       ['process_virtual_memory_max_bytes', 'gauge'],
       ['process_open_fds', 'gauge'],
       ['process_max_fds', 'gauge'],
+      ['process_network_receive_bytes_total', 'counter'],
+      ['process_network_transmit_bytes_total', 'counter'],
       ['nodejs_heap_size_total_bytes', 'gauge'],
       ['nodejs_heap_size_used_bytes', 'gauge'],
       ['nodejs_external_memory_bytes', 'gauge'],
