@@ -1,7 +1,7 @@
 import { Controller, type ControllerOptions } from '../controller/controller.js';
 import type { EventHandler, Predicate, Source } from '../controller/events.js';
 import { enqueueRequestForObject, enqueueRequestForOwner } from '../controller/handlers.js';
-import { KindSource } from '../controller/source.js';
+import { KindSource, type InformerProvider } from '../controller/source.js';
 import type { Manager } from '../manager/manager.js';
 import type { Reconciler } from '../reconcile/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
@@ -16,6 +16,19 @@ interface Watch {
   resource: Resource;
   handler: EventHandler;
   predicates: Predicate[];
+  /** Watch through a metadata-only informer: handlers and predicates see PartialObjectMetadata. */
+  onlyMetadata?: boolean;
+}
+
+/** Options of owns() and watches() (controller-runtime's builder options). */
+export interface BuilderWatchOptions<T extends KubeObject> {
+  predicates?: Predicate<T>[];
+  /**
+   * Watch and cache the kind's metadata only (controller-runtime's builder.OnlyMetadata): far less memory for kinds
+   * whose bodies the controller never reads, such as owned Secrets; events carry PartialObjectMetadata, and
+   * mgr.getClient().getMetadata/listMetadata read from the same informer.
+   */
+  onlyMetadata?: boolean;
 }
 
 /**
@@ -25,7 +38,7 @@ interface Watch {
  */
 export class Builder {
   private forWatch: Watch | undefined;
-  private readonly ownWatches: { resource: Resource; onlyController: boolean; predicates: Predicate[] }[] = [];
+  private readonly ownWatches: { resource: Resource; onlyController: boolean; predicates: Predicate[]; onlyMetadata: boolean }[] = [];
   private readonly otherWatches: Watch[] = [];
   private readonly rawSources: Source[] = [];
   private readonly globalPredicates: Predicate[] = [];
@@ -45,14 +58,24 @@ export class Builder {
    * A kind this controller creates and owns: its events enqueue the owner of the for() kind named in its
    * ownerReferences (only the controller reference unless onlyController is false).
    */
-  owns<T extends KubeObject>(res: Resource<T>, opts: { onlyController?: boolean; predicates?: Predicate<T>[] } = {}): this {
-    this.ownWatches.push({ resource: res, onlyController: opts.onlyController ?? true, predicates: (opts.predicates ?? []) as Predicate[] });
+  owns<T extends KubeObject>(res: Resource<T>, opts: BuilderWatchOptions<T> & { onlyController?: boolean } = {}): this {
+    this.ownWatches.push({
+      resource: res,
+      onlyController: opts.onlyController ?? true,
+      predicates: (opts.predicates ?? []) as Predicate[],
+      onlyMetadata: opts.onlyMetadata ?? false,
+    });
     return this;
   }
 
   /** Any kind, with your own handler (e.g. enqueueRequestsFromMapFunc). */
-  watches<T extends KubeObject>(res: Resource<T>, handler: EventHandler<T>, opts: { predicates?: Predicate<T>[] } = {}): this {
-    this.otherWatches.push({ resource: res, handler: handler as unknown as EventHandler, predicates: (opts.predicates ?? []) as Predicate[] });
+  watches<T extends KubeObject>(res: Resource<T>, handler: EventHandler<T>, opts: BuilderWatchOptions<T> = {}): this {
+    this.otherWatches.push({
+      resource: res,
+      handler: handler as unknown as EventHandler,
+      predicates: (opts.predicates ?? []) as Predicate[],
+      onlyMetadata: opts.onlyMetadata ?? false,
+    });
     return this;
   }
 
@@ -104,14 +127,21 @@ export class Builder {
       ...this.options,
     });
     const cache = this.mgr.getCache();
+    const metadataCache = { getInformer: (r: Resource) => cache.getMetadataInformer(r) } as InformerProvider;
     const kindWatch = (w: Watch): void => {
+      const provider = w.onlyMetadata ? metadataCache : cache;
       // Created now so the cache lists the kind as soon as it starts, before controllers wait for it.
-      cache.getInformer(w.resource);
-      void ctrl.watch(new KindSource(cache, w.resource, w.handler, [...this.globalPredicates, ...w.predicates]));
+      provider.getInformer(w.resource);
+      void ctrl.watch(new KindSource(provider, w.resource, w.handler, [...this.globalPredicates, ...w.predicates]));
     };
     if (this.forWatch) kindWatch(this.forWatch);
     for (const o of this.ownWatches) {
-      kindWatch({ resource: o.resource, handler: enqueueRequestForOwner(forRes!, { onlyController: o.onlyController }), predicates: o.predicates });
+      kindWatch({
+        resource: o.resource,
+        handler: enqueueRequestForOwner(forRes!, { onlyController: o.onlyController }),
+        predicates: o.predicates,
+        onlyMetadata: o.onlyMetadata,
+      });
     }
     for (const w of this.otherWatches) kindWatch(w);
     for (const s of this.rawSources) void ctrl.watch(s);

@@ -1,1 +1,1 @@
-export { Builder, newControllerManagedBy, type BuilderControllerOptions } from './builder.js';
+export { Builder, newControllerManagedBy, type BuilderControllerOptions, type BuilderWatchOptions } from './builder.js';

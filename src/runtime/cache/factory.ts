@@ -29,6 +29,8 @@ export interface SharedInformerFactoryOptions {
 
 export interface InformerRequest extends ListWatchScope {
   resyncPeriodMs?: number;
+  /** Applied to objects before they are cached, instead of the factory's transform (when the informer is made). */
+  transform?: TransformFunc<KubeObject> | null;
 }
 
 interface Entry {
@@ -92,7 +94,7 @@ export class SharedInformerFactory {
     const informer = new SharedIndexInformer<T>(makeLw(scope), {
       name,
       resyncPeriodMs: req.resyncPeriodMs ?? this.opts.defaultResyncMs ?? 0,
-      transform: this.opts.transform as TransformFunc<T> | null | undefined,
+      transform: (req.transform !== undefined ? req.transform : this.opts.transform) as TransformFunc<T> | null | undefined,
       reflector: this.opts.reflector,
       logger: this.log.withValues({ informer: name }),
     });

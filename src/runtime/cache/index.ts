@@ -65,4 +65,4 @@ export { FIFO } from './fifo.js';
 export { Heap } from './heap.js';
 export { UndeltaStore } from './undelta_store.js';
 export { ExpirationCache, ttlPolicy, type ExpirationPolicy } from './expiration_cache.js';
-export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions } from './informer_cache.js';
+export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions, type ByObject } from './informer_cache.js';

@@ -8,14 +8,42 @@ import { waitForCacheSync } from './wait.js';
 import { ApiError } from '../rest/errors.js';
 import type { RestClient } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
+import type { PartialObjectMetadata } from '../rest/client.js';
 import type { KubeObject, ListOptions, ObjectKey, ObjectList, Resource } from '../rest/types.js';
+import type { TransformFunc } from './delta_fifo.js';
 import { parseFieldSelector, parseSelector, SelectorParseError, type FieldRequirement } from '../rest/selector.js';
+
+/** How one kind is cached instead of by the defaults (controller-runtime's cache.ByObject). */
+export interface ByObject {
+  /** The kind. */
+  resource: Resource;
+  /** Only these namespaces; default the cache's defaultNamespaces. */
+  namespaces?: string[];
+  /** Only objects matching this label selector ('app=web,tier!=db'); default the cache's defaultLabelSelector. */
+  labelSelector?: string;
+  /** Only objects matching this field selector ('metadata.name=x'); default the cache's defaultFieldSelector. */
+  fieldSelector?: string;
+  /** Applied to each object before it is cached, instead of the default compaction; null caches objects as served. */
+  transform?: TransformFunc<KubeObject> | null;
+}
 
 export interface InformerCacheOptions {
   /** Lists and watches through this client (or a ListerWatcher factory in tests). */
   client: RestClient | ListerWatcherFactory;
   /** Only these namespaces are cached (one informer each per namespaced kind); all namespaces when unset. */
   namespaces?: string[];
+  /** Only objects matching this label selector are cached, for every kind without its own in byObject. */
+  defaultLabelSelector?: string;
+  /** Only objects matching this field selector are cached, for every kind without its own in byObject. */
+  defaultFieldSelector?: string;
+  /** Per-kind namespaces, selectors and transforms. */
+  byObject?: ByObject[];
+  /**
+   * Hand out the cached objects themselves instead of deep copies. Faster and leaner for large lists, but a caller
+   * that changes an object it read changes the cache for everyone, silently and until the next event: only for
+   * code that never mutates what it reads (controller-runtime's UnsafeDisableDeepCopy).
+   */
+  unsafeDisableDeepCopy?: boolean;
   /** Informer resync period (ms); 0 none. */
   resyncPeriodMs?: number;
   /**
@@ -86,6 +114,9 @@ export class KindInformer<T extends KubeObject> {
 export class InformerCache {
   private readonly factory: SharedInformerFactory;
   private readonly namespaces: string[] | undefined;
+  private readonly defaults: { labelSelector?: string; fieldSelector?: string };
+  private readonly byObject = new Map<string, ByObject>();
+  private readonly deepCopy: boolean;
   private readonly kinds = new Map<string, KindInformer<KubeObject>>();
   private readonly fieldIndexes = new Map<string, Map<string, (obj: KubeObject) => string[]>>();
   private readonly log: Logger;
@@ -95,8 +126,16 @@ export class InformerCache {
   constructor(opts: InformerCacheOptions) {
     this.readSyncTimeout = opts.readSyncTimeout ?? 120_000;
     this.log = (opts.log ?? rootLog).withName('cache');
-    const ns = opts.namespaces?.filter((n) => n !== '');
-    this.namespaces = ns && ns.length > 0 ? [...new Set(ns)] : undefined;
+    this.namespaces = uniqueNamespaces(opts.namespaces);
+    this.defaults = { labelSelector: opts.defaultLabelSelector, fieldSelector: opts.defaultFieldSelector };
+    for (const b of opts.byObject ?? []) {
+      const id = resourceId(b.resource);
+      if (this.byObject.has(id)) throw new Error(`byObject names ${b.resource.kind} (${id}) twice`);
+      if (b.labelSelector) parseSelector(b.labelSelector);
+      this.byObject.set(id, b);
+    }
+    if (opts.defaultLabelSelector) parseSelector(opts.defaultLabelSelector);
+    this.deepCopy = !opts.unsafeDisableDeepCopy;
     this.factory = new SharedInformerFactory(opts.client, {
       defaultResyncMs: opts.resyncPeriodMs ?? 0,
       transform: compactObjects({ stripManagedFields: opts.stripManagedFields ?? true }),
@@ -125,6 +164,11 @@ export class InformerCache {
     return this.signal !== undefined && !this.signal.aborted;
   }
 
+  /** The kinds with informers, e.g. 'widgets.test.io/v1', and 'secrets.core/v1 (metadata)' for metadata-only ones. */
+  informedKinds(): string[] {
+    return [...this.kinds.keys()].map((k) => k.replace(/\|metadata$/, ' (metadata)'));
+  }
+
   /** The kinds whose informers have not listed yet, e.g. 'widgets.test.io/v1'. */
   unsyncedKinds(): string[] {
     return [...this.kinds.entries()].filter(([, k]) => !k.hasSynced()).map(([id]) => id);
@@ -138,14 +182,37 @@ export class InformerCache {
 
   /** The informer(s) for `res`, created on first request and started at once if the cache runs. */
   getInformer<T extends KubeObject>(res: Resource<T>): KindInformer<T> {
+    return this.kindInformer(res, false);
+  }
+
+  /**
+   * The metadata-only informer(s) for `res` (controller-runtime's informers for PartialObjectMetadata): objects are
+   * cached as metadata alone, a fraction of full objects, for kinds whose bodies are never read (owned Secrets).
+   */
+  getMetadataInformer(res: Resource): KindInformer<PartialObjectMetadata> {
+    return this.kindInformer(res, true) as unknown as KindInformer<PartialObjectMetadata>;
+  }
+
+  private kindInformer<T extends KubeObject>(res: Resource<T>, metadataOnly: boolean): KindInformer<T> {
     const id = resourceId(res);
-    let kind = this.kinds.get(id) as KindInformer<T> | undefined;
+    const key = metadataOnly ? `${id}|metadata` : id;
+    let kind = this.kinds.get(key) as KindInformer<T> | undefined;
     if (!kind) {
+      const own = this.byObject.get(id);
+      const namespaces = own?.namespaces ? uniqueNamespaces(own.namespaces) : this.namespaces;
+      const request = {
+        labelSelector: own?.labelSelector ?? this.defaults.labelSelector,
+        fieldSelector: own?.fieldSelector ?? this.defaults.fieldSelector,
+        ...(own?.transform !== undefined ? { transform: own.transform } : {}),
+      };
       const informers = new Map<string, SharedIndexInformer<T>>();
-      const scopes = res.namespaced && this.namespaces ? this.namespaces : [''];
-      for (const ns of scopes) informers.set(ns, this.factory.informerFor(res, ns === '' ? {} : { namespace: ns }));
+      const scopes = res.namespaced && namespaces ? namespaces : [''];
+      for (const ns of scopes) {
+        const req = ns === '' ? request : { ...request, namespace: ns };
+        informers.set(ns, (metadataOnly ? this.factory.metadataInformerFor(res, req) : this.factory.informerFor(res, req)) as SharedIndexInformer<T>);
+      }
       kind = new KindInformer(res, informers);
-      this.kinds.set(id, kind as unknown as KindInformer<KubeObject>);
+      this.kinds.set(key, kind as unknown as KindInformer<KubeObject>);
       for (const [field, extract] of this.fieldIndexes.get(id) ?? []) this.addFieldIndex(kind, field, extract);
       if (this.signal && !this.signal.aborted) this.factory.start(this.signal);
     }
@@ -162,8 +229,10 @@ export class InformerCache {
     if (fields.has(field)) throw new Error(`indexer conflict: field ${field} of ${res.kind} is already indexed`);
     fields.set(field, extract as (obj: KubeObject) => string[]);
     this.fieldIndexes.set(id, fields);
-    const kind = this.kinds.get(id);
-    if (kind) this.addFieldIndex(kind, field, extract as (obj: KubeObject) => string[]);
+    for (const key of [id, `${id}|metadata`]) {
+      const kind = this.kinds.get(key);
+      if (kind) this.addFieldIndex(kind, field, extract as (obj: KubeObject) => string[]);
+    }
   }
 
   private addFieldIndex<T extends KubeObject>(kind: KindInformer<T>, field: string, extract: (obj: T) => string[]): void {
@@ -178,10 +247,10 @@ export class InformerCache {
   }
 
   /** Starts (if needed) and waits for the kind's informers; reads must not see a half-filled cache. */
-  private async synced<T extends KubeObject>(res: Resource<T>): Promise<KindInformer<T>> {
+  private async synced<T extends KubeObject>(res: Resource<T>, metadataOnly = false): Promise<KindInformer<T>> {
     const signal = this.signal;
     if (!signal || signal.aborted) throw new CacheNotStartedError();
-    const kind = this.getInformer(res);
+    const kind = this.kindInformer(res, metadataOnly);
     if (kind.hasSynced()) return kind;
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.readSyncTimeout);
@@ -200,13 +269,22 @@ export class InformerCache {
   }
 
   async get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T> {
-    const kind = await this.synced(res);
+    return this.read(res, key, false);
+  }
+
+  /** Reads one object's metadata from the metadata-only informer of its kind (started on first use). */
+  getMetadata(res: Resource, key: ObjectKey): Promise<PartialObjectMetadata> {
+    return this.read(res as Resource<PartialObjectMetadata>, key, true);
+  }
+
+  private async read<T extends KubeObject>(res: Resource<T>, key: ObjectKey, metadataOnly: boolean): Promise<T> {
+    const kind = await this.synced(res, metadataOnly);
     const ns = res.namespaced ? (key.namespace ?? '') : '';
     const informer = kind.informerFor(ns);
     if (!informer) throw new Error(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
     const obj = informer.getIndexer().getByKey(ns === '' ? key.name : `${ns}/${key.name}`);
     if (obj === undefined) throw notFound(res, key.name);
-    return copyOut(res, obj);
+    return this.copyOut(res, obj, metadataOnly);
   }
 
   /**
@@ -214,7 +292,16 @@ export class InformerCache {
    * metadata.name / metadata.namespace) are honoured; limit truncates (the cache has no continue tokens).
    */
   async list<T extends KubeObject>(res: Resource<T>, opts: ListOptions = {}): Promise<ObjectList<T>> {
-    const kind = await this.synced(res);
+    return this.readList(res, opts, false);
+  }
+
+  /** Lists the metadata of a kind's objects from its metadata-only informer (started on first use). */
+  listMetadata(res: Resource, opts: ListOptions = {}): Promise<ObjectList<PartialObjectMetadata>> {
+    return this.readList(res as Resource<PartialObjectMetadata>, opts, true);
+  }
+
+  private async readList<T extends KubeObject>(res: Resource<T>, opts: ListOptions, metadataOnly: boolean): Promise<ObjectList<T>> {
+    const kind = await this.synced(res, metadataOnly);
     const ns = res.namespaced ? (opts.namespace ?? '') : '';
     let informers: SharedIndexInformer<T>[];
     if (ns !== '') {
@@ -251,11 +338,22 @@ export class InformerCache {
     const limited = opts.limit && opts.limit > 0 ? items.slice(0, opts.limit) : items;
     const rv = informers.length === 1 ? informers[0]!.lastSyncResourceVersion() : undefined;
     return {
-      apiVersion: res.apiVersion,
-      kind: `${res.kind}List`,
-      items: limited.map((o) => copyOut(res, o)),
+      apiVersion: metadataOnly ? 'meta.k8s.io/v1' : res.apiVersion,
+      kind: metadataOnly ? 'PartialObjectMetadataList' : `${res.kind}List`,
+      items: limited.map((o) => this.copyOut(res, o, metadataOnly)),
       metadata: rv ? { resourceVersion: rv } : {},
     };
+  }
+
+  /**
+   * What a read hands out: a deep copy, so callers may change it without touching the cache (unless deep copies were
+   * turned off), with apiVersion and kind set as a list's items lack them.
+   */
+  private copyOut<T extends KubeObject>(res: Resource<T>, obj: T, metadataOnly: boolean): T {
+    const out = this.deepCopy ? structuredClone(obj) : obj;
+    out.apiVersion ??= metadataOnly ? 'meta.k8s.io/v1' : res.apiVersion;
+    out.kind ??= metadataOnly ? 'PartialObjectMetadata' : res.kind;
+    return out;
   }
 }
 
@@ -270,12 +368,9 @@ function byNamespaceName(a: KubeObject, b: KubeObject): number {
   return ak < bk ? -1 : ak > bk ? 1 : 0;
 }
 
-/** A deep copy with apiVersion/kind set: callers may mutate what they read without touching the cache. */
-function copyOut<T extends KubeObject>(res: Resource<T>, obj: T): T {
-  const copy = structuredClone(obj);
-  copy.apiVersion ??= res.apiVersion;
-  copy.kind ??= res.kind;
-  return copy;
+function uniqueNamespaces(list: string[] | undefined): string[] | undefined {
+  const ns = list?.filter((n) => n !== '');
+  return ns && ns.length > 0 ? [...new Set(ns)] : undefined;
 }
 
 /** The 404 the API server would send (apierrors.NewNotFound). */

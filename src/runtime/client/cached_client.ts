@@ -1,4 +1,5 @@
-import type { RestClient } from '../rest/client.js';
+import type { PartialObjectMetadata, RestClient } from '../rest/client.js';
+import { resourceId } from '../rest/resource.js';
 import type {
   Client,
   CreateOptions,
@@ -14,22 +15,49 @@ import type {
 } from '../rest/types.js';
 import type { InformerCache } from '../cache/informer_cache.js';
 
+/** Options of the manager's client (controller-runtime's client.Options). */
+export interface CachedClientOptions {
+  cache?: {
+    /**
+     * Kinds read from the API server on every get and list instead of from the cache, so no informer holds them
+     * (controller-runtime's client.CacheOptions.DisableFor): for kinds read rarely but numerous, such as Secrets.
+     */
+    disableFor?: Resource[];
+  };
+}
+
 /**
  * The manager's client (controller-runtime's default client): get and list read the informer cache, starting the
  * kind's informer on first use; writes go to the API server. Reads may lag writes until the watch delivers them.
+ * getMetadata and listMetadata read metadata-only informers (controller-runtime's reads into PartialObjectMetadata).
  */
 export class CachedClient implements Client {
+  private readonly uncached: ReadonlySet<string>;
+
   constructor(
     private readonly cache: InformerCache,
     private readonly writer: RestClient,
-  ) {}
+    opts: CachedClientOptions = {},
+  ) {
+    this.uncached = new Set((opts.cache?.disableFor ?? []).map(resourceId));
+  }
 
   get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T> {
-    return this.cache.get(res, key);
+    return this.uncached.has(resourceId(res)) ? this.writer.get(res, key) : this.cache.get(res, key);
   }
 
   list<T extends KubeObject>(res: Resource<T>, opts?: ListOptions): Promise<ObjectList<T>> {
-    return this.cache.list(res, opts);
+    return this.uncached.has(resourceId(res)) ? this.writer.list(res, opts) : this.cache.list(res, opts);
+  }
+
+  /** One object's metadata, from the kind's metadata-only informer (or the API server when the kind is uncached). */
+  getMetadata(res: Resource, key: ObjectKey): Promise<PartialObjectMetadata> {
+    return this.uncached.has(resourceId(res)) ? this.writer.getMetadata(res, key) : this.cache.getMetadata(res, key);
+  }
+
+  /** The metadata of a kind's objects, from its metadata-only informer (or the API server when uncached). */
+  listMetadata(res: Resource, opts?: ListOptions): Promise<ObjectList<PartialObjectMetadata>> {
+    return this.uncached.has(resourceId(res)) ? this.writer.listMetadata(res, opts) : this.cache.listMetadata(res, opts);
   }
 
   create<T extends KubeObject>(res: Resource<T>, obj: T, opts?: CreateOptions): Promise<T> {

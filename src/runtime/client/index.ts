@@ -30,4 +30,4 @@ export {
 } from './ownerref.js';
 export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create_or_update.js';
 export { deepEqual } from './json.js';
-export { CachedClient } from './cached_client.js';
+export { CachedClient, type CachedClientOptions } from './cached_client.js';

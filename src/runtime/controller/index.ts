@@ -27,4 +27,4 @@ export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMap
 export { KindSource, GenericSource, type InformerProvider } from './source.js';
 export { TerminalError, isTerminalError, reconcilerFunc, requestKey, parseRequestKey } from '../reconcile/index.js';
 export type { Request, Result, ReconcileContext, Reconciler } from '../reconcile/index.js';
-export { Builder, newControllerManagedBy, type BuilderControllerOptions } from '../builder/index.js';
+export { Builder, newControllerManagedBy, type BuilderControllerOptions, type BuilderWatchOptions } from '../builder/index.js';

@@ -79,18 +79,22 @@ export class Manager {
     this.cache = new InformerCache({
       client: this.apiClient,
       namespaces: opts.cache?.defaultNamespaces,
+      defaultLabelSelector: opts.cache?.defaultLabelSelector,
+      defaultFieldSelector: opts.cache?.defaultFieldSelector,
+      byObject: opts.cache?.byObject,
+      unsafeDisableDeepCopy: opts.cache?.unsafeDisableDeepCopy,
       // controller-runtime jitters the resync by up to 10% so replicas don't resync in step.
       resyncPeriodMs: syncPeriod > 0 ? Math.round(syncPeriod * (0.9 + Math.random() * 0.2)) : 0,
       log: this.log,
       ...(this.cacheSyncTimeout !== undefined ? { readSyncTimeout: this.cacheSyncTimeout } : {}),
     });
-    this.client = new CachedClient(this.cache, this.apiClient);
+    this.client = new CachedClient(this.cache, this.apiClient, opts.client);
     const webhooks = opts.webhookServer;
     webhooks?.attach({ client: this.apiClient, log: this.log, onFirstRegistration: () => this.addServer?.(webhooks) });
   }
 
   /** Reads from the shared cache (starting the kind's informer on first use), writes to the API server. */
-  getClient(): Client {
+  getClient(): CachedClient {
     return this.client;
   }
 

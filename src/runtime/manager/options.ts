@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/index.js';
+import type { ByObject } from '../cache/informer_cache.js';
+import type { CachedClientOptions } from '../client/cached_client.js';
 import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { WebhookServer } from '../webhook/server.js';
 
@@ -12,6 +14,8 @@ export interface ManagerOptions {
   kubeConfig: KubeConfig;
   /** The shared informer cache behind the manager's client. */
   cache?: CacheOptions;
+  /** The manager's client: which kinds it reads live instead of from the cache. */
+  client?: CachedClientOptions;
   /** /metrics; off unless `bindAddress` is set. */
   metrics?: MetricsOptions;
   /** /healthz and /readyz; off unless `bindAddress` is set. */
@@ -34,6 +38,21 @@ export interface ManagerOptions {
 export interface CacheOptions {
   /** Watch and cache only these namespaces (cluster-scoped kinds are unaffected); all namespaces when unset. */
   defaultNamespaces?: string[];
+  /** Cache only objects matching this label selector, for every kind without its own in byObject. */
+  defaultLabelSelector?: string;
+  /** Cache only objects matching this field selector, for every kind without its own in byObject. */
+  defaultFieldSelector?: string;
+  /**
+   * Per kind: other namespaces, a label or field selector, a transform. An operator that owns Secrets caches only
+   * its own with `{ resource: Secrets, labelSelector: 'app.kubernetes.io/managed-by=my-operator' }`; reads of that
+   * kind see only what is cached.
+   */
+  byObject?: ByObject[];
+  /**
+   * Hand out cached objects instead of deep copies (faster, leaner); only for code that never changes what it
+   * reads: a change would corrupt the cache for every reader.
+   */
+  unsafeDisableDeepCopy?: boolean;
   /** Informer resync period (ms); default 10 h with 10% jitter, as controller-runtime. 0 disables. */
   syncPeriod?: number;
   /** How long start(), controllers and cached reads wait for a kind's first list (ms). Default 120000. */

@@ -77,6 +77,16 @@ export class RestClient implements Client {
     return list;
   }
 
+  /** Reads one object's metadata only (PartialObjectMetadata), as client-go's metadata client does. */
+  async getMetadata(res: Resource, key: ObjectKey, opts: RequestOptions = {}): Promise<PartialObjectMetadata> {
+    return this.transport.requestJson<PartialObjectMetadata>({
+      method: 'GET',
+      path: objectPath(res, key.namespace, key.name),
+      accept: METADATA_ACCEPT,
+      signal: opts.signal,
+    });
+  }
+
   /** Lists only the objects' metadata (PartialObjectMetadata), which is far smaller to transfer and to cache. */
   async listMetadata(res: Resource, opts: ListOptions & RequestOptions = {}): Promise<ObjectList<PartialObjectMetadata>> {
     const list = await this.listRaw<PartialObjectMetadata>(res, opts, METADATA_LIST_ACCEPT);
