@@ -5,7 +5,7 @@
  * the marker's own position and a hint.
  */
 import type { Marker } from '../markers/collector.js';
-import type { DiagnosticBag } from '../markers/diagnostics.js';
+import type { DiagnosticBag } from '../diagnostics.js';
 import type { MarkerValue } from '../markers/grammar.js';
 import { ITEMS_PREFIX, VALIDATION_PREFIX } from '../markers/registry.js';
 import type { JSONSchemaProps, JSONValue, ValidationRule } from './types.js';

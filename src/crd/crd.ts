@@ -4,9 +4,9 @@
  * version rules.
  */
 import type { Marker, TypeDecl } from '../markers/collector.js';
-import type { DiagnosticBag } from '../markers/diagnostics.js';
+import type { DiagnosticBag } from '../diagnostics.js';
 import type { Package, SourceProgram } from '../markers/program.js';
-import { pluralize } from '../scaffold/flect.js';
+import { pluralize } from '../project/flect.js';
 import { truncateDescriptions } from './description.js';
 import type { SchemaDeps, SchemaGenerator } from './schema.js';
 import type { CRDVersion, CustomResourceDefinition } from './types.js';

@@ -13,7 +13,7 @@ import type { ts as T } from 'ts-morph';
 import { ts } from '../markers/typescript.js';
 import type { MemberInfo, SourceInfo, TypeDecl } from '../markers/collector.js';
 import { MarkerSet } from '../markers/collector.js';
-import type { DiagnosticBag, SourcePosition } from '../markers/diagnostics.js';
+import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import type { SourceProgram } from '../markers/program.js';
 import { applySchemaMarkers } from './apply.js';
 import { builtinTypeSchema } from './builtin/index.js';

@@ -3,7 +3,7 @@
  * list-type validation), checked before anything is written so a bad CRD fails here, with the type to fix,
  * instead of at `kubectl apply`.
  */
-import type { DiagnosticBag, SourcePosition } from '../markers/diagnostics.js';
+import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import { schemaOrigins } from './schema.js';
 import type { KindInfo } from './crd.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';

@@ -8,7 +8,7 @@ import { SchemaGenerator } from '../crd/schema.js';
 import { checkStructural } from '../crd/structural.js';
 import type { CustomResourceDefinition } from '../crd/types.js';
 import type { Marker } from '../markers/collector.js';
-import { DiagnosticBag, DiagnosticsError } from '../markers/diagnostics.js';
+import { DiagnosticBag, DiagnosticsError } from '../diagnostics.js';
 import { expandPaths, SourceProgram, type Package } from '../markers/program.js';
 import { generateRoles } from '../rbac/index.js';
 import { generateWebhookConfigurations } from '../webhook/index.js';

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { crdSkeleton, findKinds, groupKinds, groupVersionOf, type GroupVersion, type KindInfo } from '../crd/crd.js';
-import { DiagnosticBag, DiagnosticsError } from '../markers/diagnostics.js';
+import { DiagnosticBag, DiagnosticsError } from '../diagnostics.js';
 import { expandPaths, SourceProgram } from '../markers/program.js';
-import { fileHeader } from '../scaffold/boilerplate.js';
+import { fileHeader } from '../project/boilerplate.js';
 import type { GeneratedFile } from './write.js';
 
 export const RESOURCES_FILE = 'zz_generated.resources.ts';

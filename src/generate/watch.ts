@@ -5,7 +5,7 @@
 import { watch } from 'node:fs';
 import { relative } from 'node:path';
 import { CRDCache } from '../crd/crd.js';
-import { DiagnosticsError } from '../markers/diagnostics.js';
+import { DiagnosticsError } from '../diagnostics.js';
 import { isSourceFile, SourceProgram } from '../markers/program.js';
 import { planManifests, type ManifestsOptions } from './manifests.js';
 import { writeChanged } from './write.js';

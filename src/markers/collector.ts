@@ -12,7 +12,7 @@
 import type { ts as T } from 'ts-morph';
 import { ts } from './typescript.js';
 import { extractDoc, type RawComment } from './docs.js';
-import { DiagnosticBag, type SourcePosition } from './diagnostics.js';
+import { DiagnosticBag, type SourcePosition } from '../diagnostics.js';
 import { MarkerSyntaxError, parseMarkerArguments, type MarkerValue } from './grammar.js';
 import { lookupMarker, usage, type MarkerTarget } from './registry.js';
 

@@ -5,4 +5,4 @@ export { collectFile, MarkerSet, type Marker, type SourceInfo, type TypeDecl, ty
 export { extractDoc } from './docs.js';
 export { SourceProgram, type Package, type Resolved } from './program.js';
 export { expandPaths, isSourceFile } from './paths.js';
-export { DiagnosticsError, DiagnosticBag, formatDiagnostics, type Diagnostic, type SourcePosition } from './diagnostics.js';
+export { DiagnosticsError, DiagnosticBag, formatDiagnostics, type Diagnostic, type SourcePosition } from '../diagnostics.js';

@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { CliError } from '../cli/errors.js';
 import { builtInAPIGroup, clientNodeModelName, isClusterScopedBuiltIn } from './builtin.js';
 import { loadProject, projectFileHeader } from './context.js';
-import { pluralize } from './flect.js';
-import { checkDNS1035Label, checkDNS1123Subdomain } from './names.js';
+import { pluralize } from '../project/flect.js';
+import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';
 import { Plan } from './plan.js';
-import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from './project.js';
+import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from '../project/project.js';
 import { render } from './render.js';
 
 export interface CreateAPIOptions {

@@ -1,10 +1,10 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliError } from '../cli/errors.js';
-import { boilerplateText, licenses, type License } from './boilerplate.js';
+import { boilerplateText, licenses, type License } from '../project/boilerplate.js';
 import { loadProject } from './context.js';
 import { Plan } from './plan.js';
-import { stringifyProject, type ProjectConfig } from './project.js';
+import { stringifyProject, type ProjectConfig } from '../project/project.js';
 import { render } from './render.js';
 
 export interface EditOptions {

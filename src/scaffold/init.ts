@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CliError } from '../cli/errors.js';
-import { boilerplateText, fileHeader, licenses, type License } from './boilerplate.js';
+import { boilerplateText, fileHeader, licenses, type License } from '../project/boilerplate.js';
 import { initializedMarkers } from './context.js';
-import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from './names.js';
+import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../project/names.js';
 import { Plan, type IfExists } from './plan.js';
-import { LAYOUT, stringifyProject, type ProjectConfig } from './project.js';
+import { LAYOUT, stringifyProject, type ProjectConfig } from '../project/project.js';
 import { render } from './render.js';
 
 export interface InitOptions {

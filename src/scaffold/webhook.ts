@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import { CliError } from '../cli/errors.js';
 import { loadProject, projectFileHeader } from './context.js';
-import { pluralize } from './flect.js';
+import { pluralize } from '../project/flect.js';
 import { Plan } from './plan.js';
-import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from './project.js';
+import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from '../project/project.js';
 import { render } from './render.js';
 import { resourcePaths } from './api.js';
 import { uncommentBlock, uncommentExact, uncommentLine1 } from './uncomment.js';

@@ -4,7 +4,7 @@
  * by name; `+kubebuilder:webhookconfiguration` renames a configuration.
  */
 import type { Marker } from '../markers/collector.js';
-import type { DiagnosticBag } from '../markers/diagnostics.js';
+import type { DiagnosticBag } from '../diagnostics.js';
 import type { JSONValue } from '../crd/types.js';
 
 interface WebhookMarker {

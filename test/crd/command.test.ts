@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runGenerate, runManifests } from '../../src/generate/command.js';
 import { watchManifests } from '../../src/generate/watch.js';
-import { DiagnosticsError } from '../../src/markers/diagnostics.js';
+import { DiagnosticsError } from '../../src/diagnostics.js';
 
 const fixture = join(import.meta.dirname, '../fixtures/markers/scaffold');
 let root: string;

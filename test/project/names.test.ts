@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDNS1035Label, checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../../src/scaffold/names.js';
-import { parseProject, stringifyProject } from '../../src/scaffold/project.js';
+import { checkDNS1035Label, checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../../src/project/names.js';
+import { parseProject, stringifyProject } from '../../src/project/project.js';
 
 describe('name rules', () => {
   it('accepts DNS-1123 subdomains and rejects others', () => {

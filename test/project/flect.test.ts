@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pluralize } from '../../src/scaffold/flect.js';
+import { pluralize } from '../../src/project/flect.js';
 
 // Expected values were produced by github.com/gobuffalo/flect v1.0.3 (the version kubebuilder uses) on these words.
 const flectPlurals: Array<[string, string]> = [
