@@ -4,5 +4,5 @@ import { main } from '../dist/cli/index.js';
 
 main(process.argv).then(
   (code) => { process.exitCode = code; },
-  (err) => { console.error(err instanceof Error ? err.message : String(err)); process.exitCode = 1; },
+  (err) => { console.error(err instanceof Error ? (err.stack ?? err.message) : String(err)); process.exitCode = 1; },
 );

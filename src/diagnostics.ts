@@ -1,4 +1,5 @@
 /** Problems found in the user's sources, each with the place to fix it. */
+import { UserError } from './errors.js';
 
 export interface SourcePosition {
   /** Absolute path of the file. */
@@ -14,7 +15,7 @@ export interface Diagnostic extends SourcePosition {
 }
 
 /** Thrown when generation found problems; nothing has been written. */
-export class DiagnosticsError extends Error {
+export class DiagnosticsError extends UserError {
   constructor(
     readonly diagnostics: readonly Diagnostic[],
     root?: string,

@@ -1,6 +1,5 @@
 /** `scaffold build DIR`: the kustomize build of a config directory, printed like `kubectl kustomize DIR`. */
 import type { Command } from 'commander';
-import { CliError } from './errors.js';
 
 export function registerBuildCommand(program: Command): void {
   program
@@ -9,14 +8,8 @@ export function registerBuildCommand(program: Command): void {
     .argument('[dir]', 'directory holding a kustomization.yaml', '.')
     .option('-o, --output <file>', 'write the YAML to this file instead of stdout')
     .action(async (dir: string, opts: { output?: string }) => {
-      const { kustomizeBuildYaml, KustomizeError } = await import('../kustomize/index.js');
-      let yaml: string;
-      try {
-        yaml = kustomizeBuildYaml(dir);
-      } catch (e) {
-        if (e instanceof KustomizeError) throw new CliError(e.message);
-        throw e;
-      }
+      const { kustomizeBuildYaml } = await import('../kustomize/index.js');
+      const yaml = kustomizeBuildYaml(dir);
       if (opts.output) {
         const { mkdirSync, writeFileSync } = await import('node:fs');
         const { dirname } = await import('node:path');

@@ -1,6 +1,5 @@
-/** Runs a cluster command: connects on demand, turns build and cluster errors into CliErrors, always disconnects. */
+/** Runs a cluster command: connects on demand, always disconnects. Build and cluster errors are UserErrors already. */
 import type { Cluster } from '../cluster/index.js';
-import { CliError } from './errors.js';
 
 export interface ClusterCommandContext {
   /** Connects on first use (a command with nothing to apply never needs a cluster). */
@@ -14,8 +13,7 @@ export async function runClusterCommand(
   flags: { kubeconfig?: string; context?: string },
   body: (ctx: ClusterCommandContext) => Promise<void>,
 ): Promise<void> {
-  const { connect, ClusterError } = await import('../cluster/index.js');
-  const { KustomizeError } = await import('../kustomize/index.js');
+  const { connect } = await import('../cluster/index.js');
   let connection: Promise<Cluster> | undefined;
   try {
     await body({
@@ -23,9 +21,6 @@ export async function runClusterCommand(
       root: process.cwd(),
       print: (line) => console.log(line),
     });
-  } catch (e) {
-    if (e instanceof ClusterError || e instanceof KustomizeError) throw new CliError(e.message);
-    throw e;
   } finally {
     if (connection) (await connection.catch(() => undefined))?.close();
   }

@@ -4,9 +4,8 @@
  * --img is recorded in config/manager/kustomization.yaml (`kustomize edit set image controller=IMG`).
  */
 import { Command, Option } from 'commander';
-import { parseBool, parseDuration } from '../cluster/options.js';
+import { parseBoolean, parseDuration } from './flags.js';
 import { runClusterCommand } from './cluster-action.js';
-import { CliError } from './errors.js';
 import { addConnectionOptions } from './install.js';
 
 interface DeployFlags {
@@ -44,8 +43,8 @@ export function registerDeployCommand(program: Command): void {
 
 export function registerUndeployCommand(program: Command): void {
   addConnectionOptions(program.command('undeploy').description('Delete everything config/default deploys (workloads first, then CRDs and namespaces)'))
-    .option('--ignore-not-found [bool]', 'objects that are already gone are not an error', parseBool, false)
-    .option('--wait [bool]', 'wait until the objects are gone (namespaces included)', parseBool, true)
+    .option('--ignore-not-found [bool]', 'objects that are already gone are not an error', parseBoolean, false)
+    .option('--wait [bool]', 'wait until the objects are gone (namespaces included)', parseBoolean, true)
     .addOption(new Option('--timeout <duration>', 'how long to wait').argParser(parseDuration).default(120_000, '2m'))
     .action(async (opts: UndeployFlags) => {
       await runClusterCommand(opts, async ({ connect, root, print }) => {
@@ -63,21 +62,15 @@ export function registerBuildInstallerCommand(program: Command): void {
     .option('--img <image>', 'the manager image, recorded in config/manager/kustomization.yaml')
     .option('-o, --output <file>', 'where to write it', 'dist/install.yaml')
     .action(async (opts: { img?: string; output: string }) => {
-      const { buildConfigYaml, setManagerImage, ClusterError } = await import('../cluster/index.js');
-      const { KustomizeError } = await import('../kustomize/index.js');
-      try {
-        const root = process.cwd();
-        if (opts.img && setManagerImage(root, opts.img)) console.log(`config/manager/kustomization.yaml: image controller set to ${opts.img}`);
-        const yaml = buildConfigYaml(root, 'config/default');
-        const { mkdirSync, writeFileSync } = await import('node:fs');
-        const { dirname, resolve } = await import('node:path');
-        const out = resolve(root, opts.output);
-        mkdirSync(dirname(out), { recursive: true });
-        writeFileSync(out, yaml);
-        console.log(`wrote ${opts.output}`);
-      } catch (e) {
-        if (e instanceof ClusterError || e instanceof KustomizeError) throw new CliError(e.message);
-        throw e;
-      }
+      const { buildConfigYaml, setManagerImage } = await import('../cluster/index.js');
+      const root = process.cwd();
+      if (opts.img && setManagerImage(root, opts.img)) console.log(`config/manager/kustomization.yaml: image controller set to ${opts.img}`);
+      const yaml = buildConfigYaml(root, 'config/default');
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      const { dirname, resolve } = await import('node:path');
+      const out = resolve(root, opts.output);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, yaml);
+      console.log(`wrote ${opts.output}`);
     });
 }

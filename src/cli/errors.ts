@@ -1,10 +1,9 @@
-/** An error meant for the user: main() prints its message (no stack) and exits with its code. */
-export class CliError extends Error {
-  readonly exitCode: number;
+import { UserError } from '../errors.js';
 
+/** A command line the CLI refuses (a flag's value, a missing argument): main() prints its message and exits. */
+export class CliError extends UserError {
   constructor(message: string, exitCode = 1) {
-    super(message);
+    super(message, { exitCode });
     this.name = 'CliError';
-    this.exitCode = exitCode;
   }
 }

@@ -4,7 +4,7 @@ import { registerCreateCommand } from './create-api.js';
 import { registerBuildInstallerCommand, registerDeployCommand, registerUndeployCommand } from './deploy.js';
 import { registerEditCommand } from './edit.js';
 import { registerEnvtestCommand } from './envtest.js';
-import { CliError } from './errors.js';
+import { isUserError } from '../errors.js';
 import { registerGenerateCommand } from './generate.js';
 import { registerInitCommand } from './init.js';
 import { registerInstallCommand, registerUninstallCommand } from './install.js';
@@ -44,7 +44,25 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
-    console.error(`Error: ${err instanceof Error ? err.message : String(err)}`);
-    return err instanceof CliError ? err.exitCode : 1;
+    console.error(describeFailure(err, argv));
+    return isUserError(err) ? err.exitCode : 1;
   }
+}
+
+/**
+ * What the user sees when a command fails: a UserError's message, with what caused it when that adds something; for
+ * anything else, which is a bug in kubescaffold, the stack and how to report it.
+ */
+export function describeFailure(err: unknown, argv: readonly string[]): string {
+  if (isUserError(err)) {
+    const cause = err.cause instanceof Error ? err.cause.message : undefined;
+    return cause && !err.message.includes(cause) ? `Error: ${err.message}\n  caused by: ${cause}` : `Error: ${err.message}`;
+  }
+  const detail = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
+  return [
+    detail,
+    '',
+    `This is a bug in kubescaffold ${readPackageVersion()}, not something you did wrong. Please report it with the text above`,
+    `and the command that was run: scaffold ${argv.slice(2).join(' ')}`,
+  ].join('\n');
 }

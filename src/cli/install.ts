@@ -3,7 +3,7 @@
  * and waited for until Established, or deleted. kubebuilder's `make install` / `make uninstall`.
  */
 import { Command, Option } from 'commander';
-import { parseBool, parseDryRun, parseDuration } from '../cluster/options.js';
+import { parseBoolean, parseDryRun, parseDuration } from './flags.js';
 import { runClusterCommand } from './cluster-action.js';
 
 interface InstallFlags {
@@ -49,8 +49,8 @@ export function registerInstallCommand(program: Command): void {
 
 export function registerUninstallCommand(program: Command): void {
   addConnectionOptions(program.command('uninstall').description('Delete the CRDs of config/crd (and with them every object of their kinds) from the cluster'))
-    .option('--ignore-not-found [bool]', 'CRDs that are not installed are not an error', parseBool, false)
-    .option('--wait [bool]', 'wait until the CRDs are gone', parseBool, true)
+    .option('--ignore-not-found [bool]', 'CRDs that are not installed are not an error', parseBoolean, false)
+    .option('--wait [bool]', 'wait until the CRDs are gone', parseBoolean, true)
     .addOption(new Option('--timeout <duration>', 'how long to wait').argParser(parseDuration).default(120_000, '2m'))
     .action(async (opts: UninstallFlags) => {
       await runClusterCommand(opts, async ({ connect, root, print }) => {

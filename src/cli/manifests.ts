@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { CliError } from './errors.js';
+import { collectPaths } from './flags.js';
 import { readPackageVersion } from './version.js';
 
 interface ManifestsFlags {
@@ -10,14 +10,6 @@ interface ManifestsFlags {
   allowDangerousTypes?: boolean;
   watch?: boolean;
 }
-
-const collectPaths = (value: string, previous: string[] | undefined): string[] => [
-  ...(previous ?? []),
-  ...value
-    .split(/[,;]/)
-    .map((p) => p.trim())
-    .filter(Boolean),
-];
 
 const parseLength = (value: string): number => {
   const n = Number(value);
@@ -48,14 +40,9 @@ export function registerManifestsCommand(program: Command): void {
         allowDangerousTypes: flags.allowDangerousTypes ?? false,
         generatorVersion: readPackageVersion(),
       };
-      try {
-        if (flags.watch) {
-          const { watchManifests } = await import('../generate/watch.js');
-          await watchManifests(options);
-        } else await runManifests(options);
-      } catch (err) {
-        if (err instanceof Error && err.name === 'DiagnosticsError') throw new CliError(err.message);
-        throw err;
-      }
+      if (flags.watch) {
+        const { watchManifests } = await import('../generate/watch.js');
+        await watchManifests(options);
+      } else await runManifests(options);
     });
 }

@@ -17,14 +17,8 @@ export function registerRunCommand(program: Command): void {
     .option('--context <name>', 'kubeconfig context for the manager')
     .option('--no-build', 'run dist/cmd/main.js as it is, without npm run build')
     .action(async (args: string[], opts: RunFlags) => {
-      const { runManager, ClusterError } = await import('../cluster/index.js');
-      let code: number;
-      try {
-        code = await runManager(process.cwd(), { kubeconfig: opts.kubeconfig, context: opts.context, skipBuild: !opts.build, args });
-      } catch (e) {
-        if (e instanceof ClusterError) throw new CliError(e.message);
-        throw e;
-      }
+      const { runManager } = await import('../cluster/index.js');
+      const code = await runManager(process.cwd(), { kubeconfig: opts.kubeconfig, context: opts.context, skipBuild: !opts.build, args });
       if (code !== 0) throw new CliError(`the manager exited with code ${code}`, code);
     });
 }

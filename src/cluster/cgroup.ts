@@ -4,11 +4,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UserError } from '../errors.js';
 
 const ROOT = '/sys/fs/cgroup';
 
 /** Why no memory cgroup could be made here, with what was tried. */
-export class CgroupUnavailableError extends Error {
+export class CgroupUnavailableError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = 'CgroupUnavailableError';

@@ -1,5 +1,7 @@
+import { UserError } from '../errors.js';
+
 /** The one error type of fetching the index and archives: a message that names the URL or file, and whether a retry may help. */
-export class DownloadError extends Error {
+export class DownloadError extends UserError {
   constructor(
     message: string,
     /** The URL (or file) the failure is about. */
@@ -8,7 +10,7 @@ export class DownloadError extends Error {
     readonly retryable: boolean,
     options?: ErrorOptions,
   ) {
-    super(message, options);
+    super(message, { cause: options?.cause });
     this.name = 'DownloadError';
   }
 }

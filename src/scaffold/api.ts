@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { createRequire } from 'node:module';
-import { CliError } from '../cli/errors.js';
+import { ScaffoldError } from '../errors.js';
 import { builtInAPIGroup, clientNodeModelName, isClusterScopedBuiltIn } from './builtin.js';
 import { loadProject, projectFileHeader } from './context.js';
 import { pluralize } from '../project/flect.js';
@@ -58,7 +58,7 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
   const config = loadProject(root);
   const { group, version, kind } = options;
   if (!options.resource && !options.controller) {
-    throw new CliError('nothing to scaffold: --resource=false and --controller=false; keep at least one of them true');
+    throw new ScaffoldError('nothing to scaffold: --resource=false and --controller=false; keep at least one of them true');
   }
 
   const builtIn = builtInAPIGroup(group);
@@ -67,52 +67,52 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
   const apiGroup = isBuiltIn ? builtIn : qualifiedGroup(group, config.domain);
 
   if (!isBuiltIn) {
-    if (apiGroup === '') throw new CliError('group cannot be empty if the domain is empty; pass --group');
+    if (apiGroup === '') throw new ScaffoldError('group cannot be empty if the domain is empty; pass --group');
     const problem = checkDNS1123Subdomain(apiGroup);
-    if (problem) throw new CliError(`either Group or Domain is invalid: "${apiGroup}": ${problem}; fix --group (or the project's domain)`);
+    if (problem) throw new ScaffoldError(`either Group or Domain is invalid: "${apiGroup}": ${problem}; fix --group (or the project's domain)`);
   }
-  if (!version) throw new CliError('version cannot be empty; pass --version, e.g. --version v1');
-  if (checkDNS1123Subdomain(version)) throw new CliError(`version must respect DNS-1123 (was "${version}"); use a version such as v1, v1alpha1 or v2beta1`);
-  if (!kind) throw new CliError('kind cannot be empty; pass --kind, e.g. --kind CronJob');
+  if (!version) throw new ScaffoldError('version cannot be empty; pass --version, e.g. --version v1');
+  if (checkDNS1123Subdomain(version)) throw new ScaffoldError(`version must respect DNS-1123 (was "${version}"); use a version such as v1, v1alpha1 or v2beta1`);
+  if (!kind) throw new ScaffoldError('kind cannot be empty; pass --kind, e.g. --kind CronJob');
   if (kind.charAt(0) !== kind.charAt(0).toUpperCase() || !/^[A-Za-z]/.test(kind)) {
-    throw new CliError(`invalid Kind "${kind}": must start with an uppercase character, e.g. ${kind.charAt(0).toUpperCase()}${kind.slice(1)}`);
+    throw new ScaffoldError(`invalid Kind "${kind}": must start with an uppercase character, e.g. ${kind.charAt(0).toUpperCase()}${kind.slice(1)}`);
   }
   const kindProblem = checkDNS1035Label(kind.toLowerCase());
   if (kindProblem || !/^[A-Za-z0-9]+$/.test(kind)) {
-    throw new CliError(`invalid Kind "${kind}": ${kindProblem ?? 'must hold only letters and digits'}; use a PascalCase name such as CronJob`);
+    throw new ScaffoldError(`invalid Kind "${kind}": ${kindProblem ?? 'must hold only letters and digits'}; use a PascalCase name such as CronJob`);
   }
   const defaultPlural = pluralize(kind.toLowerCase());
   const plural = options.plural ?? defaultPlural;
   const pluralProblem = checkDNS1035Label(plural);
-  if (pluralProblem) throw new CliError(`invalid Plural "${plural}": ${pluralProblem}; pass a lowercase plural with --plural`);
+  if (pluralProblem) throw new ScaffoldError(`invalid Plural "${plural}": ${pluralProblem}; pass a lowercase plural with --plural`);
 
   const resources = config.resources ?? [];
   const gvk = { group, version, kind, domain };
   const existing = resources.find((r) => sameGVK(r, gvk));
   if (options.resource && existing?.api && !options.force) {
-    throw new CliError(`API resource already exists: ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold its files again`);
+    throw new ScaffoldError(`API resource already exists: ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold its files again`);
   }
   if (options.controller && !options.resource && existing?.controller && !options.force) {
-    throw new CliError(`a controller already exists for ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold it again`);
+    throw new ScaffoldError(`a controller already exists for ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold it again`);
   }
   if (options.resource && !config.multigroup) {
     const ownGroups = new Set(resources.filter((r) => !r.core && !r.external).map((r) => r.group));
     if (ownGroups.size > 0 && !ownGroups.has(group)) {
-      throw new CliError('multiple groups are not allowed by default; run `scaffold edit --multigroup` to enable them (see https://kubebuilder.io/migration/multi-group.html)');
+      throw new ScaffoldError('multiple groups are not allowed by default; run `scaffold edit --multigroup` to enable them (see https://kubebuilder.io/migration/multi-group.html)');
     }
   }
   if (!options.resource && !isBuiltIn && !existing?.api) {
-    throw new CliError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api\` with --resource first, or use a built-in group (apps, batch, core, networking, ...)`);
+    throw new ScaffoldError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api\` with --resource first, or use a built-in group (apps, batch, core, networking, ...)`);
   }
   let builtInType: string | undefined;
   if (isBuiltIn) {
     builtInType = clientNodeModelName(version, kind);
     if (!clientNodeHasModel(builtInType)) {
-      throw new CliError(`${builtIn || 'core'}/${version} ${kind} is not a Kubernetes built-in kind known to @kubernetes/client-node (no model ${builtInType}); check --group, --version and --kind`);
+      throw new ScaffoldError(`${builtIn || 'core'}/${version} ${kind} is not a Kubernetes built-in kind known to @kubernetes/client-node (no model ${builtInType}); check --group, --version and --kind`);
     }
   }
   if (options.controller && !existsSync(join(root, 'cmd', 'main.ts'))) {
-    throw new CliError('cmd/main.ts file should be present in the root directory; restore it from `scaffold init`');
+    throw new ScaffoldError('cmd/main.ts file should be present in the root directory; restore it from `scaffold init`');
   }
 
   const namespaced = isBuiltIn ? !isClusterScopedBuiltIn(kind) : options.namespaced;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError } from '../cli/errors.js';
+import { ScaffoldError } from '../errors.js';
 import { fileHeader } from '../project/boilerplate.js';
 import { parseProject, type ProjectConfig } from '../project/project.js';
 
@@ -11,10 +11,10 @@ export const initializedMarkers = ['PROJECT', 'Makefile', 'cmd/main.ts'] as cons
 export function loadProject(root: string): ProjectConfig {
   const path = join(root, 'PROJECT');
   if (!existsSync(path)) {
-    throw new CliError(`no PROJECT file in ${root}; run this command in a project created by \`scaffold init\`, or run \`scaffold init --domain <domain>\` first`);
+    throw new ScaffoldError(`no PROJECT file in ${root}; run this command in a project created by \`scaffold init\`, or run \`scaffold init --domain <domain>\` first`);
   }
   const result = parseProject(readFileSync(path, 'utf8'));
-  if (typeof result === 'string') throw new CliError(`${path}: ${result}`);
+  if (typeof result === 'string') throw new ScaffoldError(`${path}: ${result}`);
   return result;
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError } from '../cli/errors.js';
+import { ScaffoldError } from '../errors.js';
 import { boilerplateText, licenses, type License } from '../project/boilerplate.js';
 import { loadProject } from './context.js';
 import { Plan } from './plan.js';
@@ -31,7 +31,7 @@ const watchNamespaceEnv = `        env:
 export function scaffoldEdit(root: string, options: EditOptions): EditResult {
   const config = loadProject(root);
   if (options.license !== undefined && !licenses.includes(options.license as License)) {
-    throw new CliError(`unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`);
+    throw new ScaffoldError(`unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`);
   }
   const next: ProjectConfig = { ...config };
   const notes: string[] = [];

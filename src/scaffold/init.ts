@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CliError } from '../cli/errors.js';
+import { ScaffoldError } from '../errors.js';
 import { boilerplateText, fileHeader, licenses, type License } from '../project/boilerplate.js';
 import { initializedMarkers } from './context.js';
 import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../project/names.js';
@@ -69,18 +69,18 @@ const initFiles: Array<{ template: string; ifExists: IfExists; when?: (o: { name
 export function scaffoldInit(root: string, options: InitOptions): InitResult {
   for (const marker of initializedMarkers) {
     if (existsSync(join(root, marker))) {
-      throw new CliError(`target directory is already initialized: found ${marker} in ${root}; run \`scaffold init\` in an empty directory`);
+      throw new ScaffoldError(`target directory is already initialized: found ${marker} in ${root}; run \`scaffold init\` in an empty directory`);
     }
   }
   if (!licenses.includes(options.license as License)) {
-    throw new CliError(`unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`);
+    throw new ScaffoldError(`unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`);
   }
   const domainProblem = checkDNS1123Subdomain(options.domain);
-  if (domainProblem) throw new CliError(`--domain "${options.domain}" is invalid: ${domainProblem}`);
+  if (domainProblem) throw new ScaffoldError(`--domain "${options.domain}" is invalid: ${domainProblem}`);
   const projectName = options.projectName ?? basename(root).toLowerCase();
   const nameProblem = checkDNS1123Label(projectName);
   if (nameProblem) {
-    throw new CliError(`project name "${projectName}" is invalid: ${nameProblem}; pass a valid one with --project-name${options.projectName ? '' : ' (it defaults to the directory name)'}`);
+    throw new ScaffoldError(`project name "${projectName}" is invalid: ${nameProblem}; pass a valid one with --project-name${options.projectName ? '' : ' (it defaults to the directory name)'}`);
   }
 
   const warnings: string[] = [];

@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { CliError } from '../cli/errors.js';
+import { ScaffoldError } from '../errors.js';
 import { insertFragments } from './inserter.js';
 
 /** What to do when a templated file already exists: kubebuilder's SkipFile, Error and OverwriteFile. */
@@ -83,7 +83,7 @@ export class Plan {
 
   /** Writes every changed file, or nothing: on a failed write, files already written are put back. */
   commit(): string[] {
-    if (this.problems.length > 0) throw new CliError(this.problems.join('\n'));
+    if (this.problems.length > 0) throw new ScaffoldError(this.problems.join('\n'));
     const written: Array<{ path: string; previous: string | undefined }> = [];
     const createdDirs: string[] = [];
     try {
@@ -103,7 +103,7 @@ export class Plan {
         else writeFileSync(path, previous);
       }
       for (const dir of createdDirs.reverse()) rmSync(dir, { recursive: true, force: true });
-      throw new CliError(`could not write ${relative(this.root, String((err as NodeJS.ErrnoException).path ?? ''))}: ${(err as Error).message}; nothing was changed`);
+      throw new ScaffoldError(`could not write ${relative(this.root, String((err as NodeJS.ErrnoException).path ?? ''))}: ${(err as Error).message}; nothing was changed`);
     }
     return written.map((w) => relative(this.root, w.path));
   }

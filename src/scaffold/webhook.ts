@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { CliError } from '../cli/errors.js';
+import { ScaffoldError } from '../errors.js';
 import { loadProject, projectFileHeader } from './context.js';
 import { pluralize } from '../project/flect.js';
 import { Plan } from './plan.js';
@@ -42,33 +42,33 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
   const config = loadProject(root);
   const { group, version, kind } = options;
   if (!options.defaulting && !options.validation && !options.conversion) {
-    throw new CliError('scaffold create webhook requires at least one of --defaulting, --programmatic-validation and --conversion');
+    throw new ScaffoldError('scaffold create webhook requires at least one of --defaulting, --programmatic-validation and --conversion');
   }
-  if (options.spokes.length > 0 && !options.conversion) throw new CliError('--spoke can only be used with --conversion');
+  if (options.spokes.length > 0 && !options.conversion) throw new ScaffoldError('--spoke can only be used with --conversion');
   if (options.conversion && options.spokes.length === 0) {
-    throw new CliError('--conversion needs the other versions to convert from: pass --spoke v2 (each spoke must be an API created with `scaffold create api`)');
+    throw new ScaffoldError('--conversion needs the other versions to convert from: pass --spoke v2 (each spoke must be an API created with `scaffold create api`)');
   }
   const resources = config.resources ?? [];
   const existing = resources.find((r) => sameGVK(r, { group, version, kind, domain: config.domain }));
   const apiGroup = qualifiedGroup(group, config.domain);
   if (!existing?.api) {
-    throw new CliError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`);
+    throw new ScaffoldError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`);
   }
   const spokeResources: ProjectResource[] = [];
   for (const spoke of options.spokes) {
     const found = resources.find((r) => r.api && sameGVK(r, { group, version: spoke, kind, domain: config.domain }));
     if (!found || spoke === version) {
-      throw new CliError(`invalid spoke version "${spoke}": create it first with \`scaffold create api --group ${group} --version ${spoke} --kind ${kind}\` (a spoke is another version of the same group and kind)`);
+      throw new ScaffoldError(`invalid spoke version "${spoke}": create it first with \`scaffold create api --group ${group} --version ${spoke} --kind ${kind}\` (a spoke is another version of the same group and kind)`);
     }
     spokeResources.push(found);
   }
   const had = existing.webhooks ?? { webhookVersion: 'v1' };
   for (const [asked, has, name] of [[options.defaulting, had.defaulting, 'defaulting'], [options.validation, had.validation, 'validation'], [options.conversion, had.conversion, 'conversion']] as const) {
-    if (asked && has && !options.force) throw new CliError(`${name} webhook already exists for this resource; pass --force to scaffold it again`);
+    if (asked && has && !options.force) throw new ScaffoldError(`${name} webhook already exists for this resource; pass --force to scaffold it again`);
   }
   const hubOfOthers = resources.find((r) => r.webhooks?.conversion && r.group === group && r.kind === kind && r.version !== version);
   if (options.conversion && hubOfOthers) {
-    throw new CliError(`${kind} already has a conversion hub, ${hubOfOthers.version}; add spokes there with \`scaffold create webhook --version ${hubOfOthers.version} --conversion --spoke ...\``);
+    throw new ScaffoldError(`${kind} already has a conversion hub, ${hubOfOthers.version}; add spokes there with \`scaffold create webhook --version ${hubOfOthers.version} --conversion --spoke ...\``);
   }
 
   const paths = resourcePaths(config, { group, version, kind });

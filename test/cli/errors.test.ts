@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describeFailure, main } from '../../src/cli/index.js';
+import { ScaffoldError, UserError } from '../../src/errors.js';
+import { ClusterError } from '../../src/cluster/index.js';
+import { KustomizeError } from '../../src/kustomize/index.js';
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('how a failed command is reported', () => {
+  it("prints a user's mistake as its message alone, with no stack trace", () => {
+    const text = describeFailure(new ScaffoldError('PROJECT is missing; run scaffold init first'), ['node', 'scaffold', 'create', 'api']);
+    expect(text).toBe('Error: PROJECT is missing; run scaffold init first');
+  });
+
+  it('adds the cause of a user error when its message does not already say it', () => {
+    const err = new ClusterError('cannot reach the cluster', { cause: new Error('connect ECONNREFUSED 127.0.0.1:6443') });
+    expect(describeFailure(err, [])).toBe('Error: cannot reach the cluster\n  caused by: connect ECONNREFUSED 127.0.0.1:6443');
+  });
+
+  it('prints anything else as a bug: the stack, the version, and what to report', () => {
+    const text = describeFailure(new TypeError("Cannot read properties of undefined (reading 'x')"), ['node', 'scaffold', 'manifests', '--paths', 'api']);
+    expect(text).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'x'\)\n\s+at /);
+    expect(text).toMatch(/This is a bug in kubescaffold \d+\.\d+\.\d+/);
+    expect(text).toContain('scaffold manifests --paths api');
+  });
+
+  it('makes every error type of the CLI and the generators a UserError', () => {
+    for (const e of [new ScaffoldError('x'), new ClusterError('x'), new KustomizeError('x')]) expect(e).toBeInstanceOf(UserError);
+  });
+
+  it('exits with the error code and prints the message when a command refuses its input', async () => {
+    const printed: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((m: unknown) => void printed.push(String(m)));
+    const code = await main(['node', 'scaffold', 'build', '/no/such/dir']);
+    expect(code).toBe(1);
+    expect(printed.join('\n')).toMatch(/^Error: .*\/no\/such\/dir/);
+    expect(printed.join('\n')).not.toContain('    at ');
+  });
+});
