@@ -1,6 +1,7 @@
 /** The OpenAPI v3 schema subset of apiextensions.k8s.io/v1 JSONSchemaProps, and the CRD object we emit. */
 
-export type JSONValue = string | number | boolean | null | JSONValue[] | { [key: string]: JSONValue };
+export type { JSONValue } from '../json/index.js';
+import type { JSONValue } from '../json/index.js';
 
 export interface ValidationRule {
   rule: string;

@@ -1,12 +1,9 @@
-/** A YAML document as plain JSON data: what kustomize's resources become once parsed. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
+import { isObject, type JSONObject, type JSONValue } from '../json/index.js';
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** A YAML document as plain JSON data: what kustomize's resources become once parsed (src/json's JSON types). */
+export type JsonValue = JSONValue;
+export type JsonObject = JSONObject;
+export { deepEqual, isObject } from '../json/index.js';
 
 export function isScalar(v: unknown): v is string | number | boolean {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
@@ -14,18 +11,6 @@ export function isScalar(v: unknown): v is string | number | boolean {
 
 export function deepClone<T extends JsonValue>(v: T): T {
   return structuredClone(v);
-}
-
-export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) {
-    return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  }
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 /** The string form of a scalar, as a YAML node's value would read. */

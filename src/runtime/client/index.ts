@@ -29,5 +29,5 @@ export {
   type OwnerReferenceOptions,
 } from './ownerref.js';
 export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create_or_update.js';
-export { deepEqual } from './json.js';
+export { deepEqual } from '../../json/index.js';
 export { CachedClient, type CachedClientOptions } from './cached_client.js';

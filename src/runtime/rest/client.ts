@@ -1,4 +1,5 @@
 import type { KubeConfig } from './kubeconfig.js';
+import { isObject as isPlainObject } from '../../json/index.js';
 import { collectionPath, objectPath } from './resource.js';
 import { HttpTransport, isAbortError, type HttpRequest, type QueryValue, type TransportOptions } from './transport.js';
 import type {
@@ -266,7 +267,7 @@ export class RestClient implements Client {
     if (opts.type === 'apply' && !opts.fieldManager) {
       throw new Error('server-side apply needs a fieldManager');
     }
-    const body = opts.type === 'apply' && isPlainObject(patch) ? withTypeMeta(res, patch as T) : patch;
+    const body = opts.type === 'apply' && isPlainObject(patch) ? withTypeMeta(res, patch as unknown as T) : patch;
     return this.transport.requestJson<T>({
       method: 'PATCH',
       path: objectPath(res, key.namespace, key.name, subresource),
@@ -329,9 +330,6 @@ function nameOf(res: Resource, obj: KubeObject): string {
   return name;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isPrematureClose(e: unknown): boolean {
   const code = (e as { code?: string } | undefined)?.code;

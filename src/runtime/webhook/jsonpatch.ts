@@ -3,13 +3,9 @@
  * PatchResponseFromRaw sends for a defaulting webhook. Object members are added, removed or diffed recursively;
  * arrays are diffed index by index, then trimmed or extended at the end.
  */
+import { isObject as isPlainObject } from '../../json/index.js';
 import { jsonPointerEscape, type JsonPatchOperation } from '../client/patch.js';
 
-type JsonObject = { [key: string]: unknown };
-
-function isPlainObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * The operations that turn `original` into `current`. `original` is a JSON value (as JSON.parse returns it);
