@@ -11,7 +11,7 @@ import type { Marker } from '../markers/collector.js';
 import { DiagnosticBag, DiagnosticsError } from '../diagnostics.js';
 import { expandPaths, SourceProgram, type Package } from '../markers/program.js';
 import { generateRoles } from '../rbac/index.js';
-import { generateWebhookConfigurations } from '../webhook/index.js';
+import { generateWebhookConfigurations } from '../webhookgen/index.js';
 import { toYamlFile } from '../yaml/index.js';
 
 export interface ManifestsOptions {
