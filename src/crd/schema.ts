@@ -15,7 +15,7 @@ import type { MemberInfo, SourceInfo, TypeDecl } from '../markers/collector.js';
 import { MarkerSet } from '../markers/collector.js';
 import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import type { SourceProgram } from '../markers/program.js';
-import { applySchemaMarkers } from './apply.js';
+import { applySchemaMarkers } from './schema_markers.js';
 import { builtinTypeSchema } from './builtin/index.js';
 import { knownTypeSchema, RUNTIME_MODULE, typeMetaProperties } from './known.js';
 import type { JSONSchemaProps, JSONValue } from './types.js';
