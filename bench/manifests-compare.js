@@ -16,7 +16,7 @@ const runs = Number(process.env.RUNS ?? 5);
 const watchRuns = Number(process.env.WATCH_RUNS ?? 9);
 const scaffold = fileURLToPath(new URL('../bin/scaffold.js', import.meta.url));
 const dist = new URL('../dist/', import.meta.url);
-const { findControllerGen, prepareGoModule } = await import(new URL('crd/builtin/controller-gen.js', dist).href);
+const { findControllerGen, prepareGoModule } = await import(new URL('crd/k8s_schemas/controller-gen.js', dist).href);
 const { watchManifests } = await import(new URL('generate/watch.js', dist).href);
 const { makeProjects } = await import('./manifests-project.js');
 

@@ -16,7 +16,7 @@ import { MarkerSet } from '../markers/collector.js';
 import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import type { SourceProgram } from '../markers/program.js';
 import { applySchemaMarkers } from './schema_markers.js';
-import { builtinTypeSchema } from './builtin/index.js';
+import { builtinTypeSchema } from './k8s_schemas/index.js';
 import { knownTypeSchema, RUNTIME_MODULE, typeMetaProperties } from './known.js';
 import type { JSONSchemaProps, JSONValue } from './types.js';
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { createRequire } from 'node:module';
 import { ScaffoldError } from '../errors.js';
-import { builtInAPIGroup, clientNodeModelName, isClusterScopedBuiltIn } from './builtin.js';
+import { builtInAPIGroup, clientNodeModelName, isClusterScopedBuiltIn } from './builtin_kinds.js';
 import { loadProject, projectFileHeader } from './context.js';
 import { pluralize } from '../project/flect.js';
 import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';

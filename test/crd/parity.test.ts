@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planManifests } from '../../src/generate/manifests.js';
 import { toYamlDocument } from '../../src/yaml/index.js';
-import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/builtin/controller-gen.js';
+import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/k8s_schemas/controller-gen.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
 const cases = readdirSync(fixtures).filter((d) => existsSync(join(fixtures, d, 'twin')));
