@@ -1,8 +1,10 @@
 /**
- * A minimal JSON client for the apiserver, authenticated as the admin user. The environment uses
- * it for readiness checks and CRD installation, before (and independently of) @kubernetes/client-node.
+ * The admin user's requests to the environment's API server, for readiness checks and CRD installation: the
+ * runtime's HTTP transport (the same TLS, keep-alive and error handling as every other client), answering with the
+ * status and body of any response, since a starting API server's 503 is an answer to wait on, not an error.
  */
-import { Agent, request as httpsRequest } from 'node:https';
+import { HttpTransport, type HttpMethod } from '../runtime/rest/transport.js';
+import { toKubeConfig } from './kubeconfig.js';
 
 export interface AdminCredentials {
   /** https://127.0.0.1:<port> */
@@ -19,47 +21,38 @@ export interface Response {
 }
 
 export class AdminClient {
-  private readonly agent: Agent;
+  private transport: HttpTransport;
 
   constructor(private readonly creds: AdminCredentials) {
-    this.agent = new Agent({ keepAlive: true, ca: creds.caPem, cert: creds.certPem, key: creds.keyPem, maxSockets: 8 });
+    this.transport = this.newTransport();
   }
 
-  request(method: string, path: string, body?: unknown, timeoutMs = 10_000): Promise<Response> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest(
-        new URL(path, this.creds.server),
-        {
-          method,
-          agent: this.agent,
-          headers: { accept: 'application/json', ...(payload ? { 'content-type': 'application/json' } : {}) },
-          timeout: timeoutMs,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', reject);
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // not JSON (e.g. /healthz's "ok")
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed, text });
-          });
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out after ${timeoutMs} ms`)));
-      req.on('error', reject);
-      req.end(payload);
-    });
+  // No retries on 429/5xx: the callers poll, and want to see each answer.
+  private newTransport(): HttpTransport {
+    return new HttpTransport(toKubeConfig(this.creds), { userAgent: 'kubescaffold-envtest', maxRetries: 0 });
   }
 
-  /** Closes idle keep-alive connections (the server is about to go away). */
+  /** One request; the body is parsed as JSON when it is JSON. Fails on a network error or after `timeoutMs`. */
+  async request(method: HttpMethod, path: string, body?: unknown, timeoutMs = 10_000): Promise<Response> {
+    let res: { status: number; text: string };
+    try {
+      res = await this.transport.requestRaw({ method, path, body, signal: AbortSignal.timeout(timeoutMs), idleTimeoutMs: timeoutMs });
+    } catch (err) {
+      if ((err as Error).name === 'TimeoutError') throw new Error(`${method} ${path}: timed out after ${timeoutMs} ms`, { cause: err });
+      throw err;
+    }
+    let parsed: unknown = res.text;
+    try {
+      parsed = JSON.parse(res.text);
+    } catch {
+      // not JSON (e.g. /healthz's "ok")
+    }
+    return { status: res.status, body: parsed, text: res.text };
+  }
+
+  /** Closes the connections (the server is about to go away); later requests open new ones. */
   close(): void {
-    this.agent.destroy();
+    this.transport.close();
+    this.transport = this.newTransport();
   }
 }

@@ -136,6 +136,14 @@ export class HttpTransport {
     return (text === '' ? {} : JSON.parse(text)) as R;
   }
 
+  /** Sends a request and returns its status and body, whatever the status (readiness probes want a 503 as such). */
+  async requestRaw(req: HttpRequest): Promise<{ status: number; text: string }> {
+    const res = await this.exchange(req);
+    const body = await readBody(res);
+    this.publishSize(req, res, body.length);
+    return { status: res.statusCode ?? 0, text: body.toString('utf8') };
+  }
+
   /** Sends a request and returns the body as text; non-2xx answers throw ApiError. */
   async requestText(req: HttpRequest): Promise<string> {
     const res = await this.exchange(req);
