@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planManifests } from '../../src/generate/manifests.js';
 import { toYamlDocument } from '../../src/yaml/index.js';
 import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/k8s_schemas/controller-gen.js';
+import { peerAvailable } from '../support/peers.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
 const cases = readdirSync(fixtures).filter((d) => existsSync(join(fixtures, d, 'twin')));
-const available = hasGo() || process.env.CONTROLLER_GEN !== undefined;
+const available = peerAvailable('parity with controller-gen', hasGo() || process.env.CONTROLLER_GEN !== undefined ? undefined : 'Go is not installed (it builds controller-gen) and CONTROLLER_GEN is not set');
 let controllerGen: string | undefined;
 const work = mkdtempSync(join(tmpdir(), 'ks-parity-'));
 
@@ -32,11 +33,11 @@ describe.skipIf(!available)('parity with controller-gen', () => {
     try {
       controllerGen = findControllerGen();
     } catch (err) {
-      console.warn(`parity tests skipped: ${(err as Error).message}`);
+      peerAvailable('parity with controller-gen', `controller-gen could not be built: ${(err as Error).message}`);
     }
   }, 900_000);
 
-  it.each(cases)('%s', (name, ctx) => {
+  it.for(cases)('%s', { timeout: 300_000 }, (name, ctx) => {
     if (!controllerGen) ctx.skip();
     const dir = join(work, name);
     cpSync(join(fixtures, name, 'twin'), dir, { recursive: true });
@@ -57,10 +58,10 @@ describe.skipIf(!available)('parity with controller-gen', () => {
     const ours = Object.fromEntries(planManifests({ root, generatorVersion: '(devel)', ...options }).files.map((f) => [relative(root, f.path), dropVersion(f.content)]));
     expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
     for (const [path, content] of Object.entries(theirs)) expect(ours[path], path).toBe(content);
-  }, 300_000);
+  });
 });
 
-describe.skipIf(!hasGo())('parity with gopkg.in/yaml.v2', () => {
+describe.skipIf(!peerAvailable('parity with gopkg.in/yaml.v2', hasGo() ? undefined : 'Go is not installed (it builds the yaml.v2 twin)'))('parity with gopkg.in/yaml.v2', () => {
   it('writes tricky scalars, keys, numbers and nesting byte for byte as yaml.v2 does', () => {
     const dir = join(work, 'yamlv2');
     cpSync(join(fixtures, '_yaml/yamlv2'), dir, { recursive: true });

@@ -1,16 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { kustomizeBuildYaml } from '../../src/kustomize/index.js';
+import { onPath, peerAvailable } from '../support/peers.js';
 import { addWebhookAndCertManager, createAPI, createWebhook, edit, enablePrometheusAndNetworkPolicy, newProject, uncommentBlock, writeCRD, type Project } from './trees.js';
 
-const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
-const haveKubectl = existsSync(KUBECTL);
+const KUBECTL = process.env.KUBECTL ?? onPath('kubectl');
+const haveKubectl = peerAvailable('parity with kubectl kustomize', KUBECTL ? undefined : 'kubectl is not on PATH (or set KUBECTL)');
 
 function kubectlKustomize(dir: string): string {
-  return execFileSync(KUBECTL, ['kustomize', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync(KUBECTL!, ['kustomize', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function docs(yaml: string): unknown[] {

@@ -97,7 +97,7 @@ describe('metadata-only watches', () => {
   it('owns() a kind by its metadata only: owner changes reconcile, reads give PartialObjectMetadata, no full informer', async () => {
     const owner = await api.get(ConfigMaps, { namespace: 'scope-b', name: 'cm' });
     const owned = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'owned', namespace: 'scope-b' }, stringData: { password: 'hunter2' } };
-    setControllerReference(owner, owned, ConfigMaps);
+    setControllerReference(owner, owned);
     await api.create(Secrets, owned);
     const reconciled: string[] = [];
     await withManager(

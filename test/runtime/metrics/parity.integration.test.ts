@@ -17,6 +17,7 @@ import { freePort } from '../../../src/envtest/ports.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
 import { testCRD } from '../../support/crd.js';
+import { peerAvailable } from '../../support/peers.js';
 
 const goDir = fileURLToPath(new URL('../../../bench/go/', import.meta.url));
 const binary = fileURLToPath(new URL('../../../bench/out/go-reconcile', import.meta.url));
@@ -63,10 +64,10 @@ function newestSource(dir: string): number {
   return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
 }
 
-/** Builds bench/go/reconcile when its sources are newer than the binary; undefined (with why) when Go is missing. */
-function buildPeer(): string | undefined {
+/** Builds bench/go/reconcile when its sources are newer than the binary; throws (saying why) when it cannot. */
+function buildPeer(): string {
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.status !== 0) return undefined;
+  if (go.status !== 0) throw new Error('Go is not installed');
   let built = 0;
   try {
     built = statSync(binary).mtimeMs;
@@ -83,18 +84,14 @@ function buildPeer(): string | undefined {
 
 const THING = { group: 'bench.kubescaffold.dev', version: 'v1', kind: 'Thing', plural: 'things', namespaced: true } as const;
 const thingCRD = testCRD({ group: THING.group, kind: THING.kind, versions: [{ name: 'v1', spec: { image: { type: 'string' } }, status: { token: { type: 'string' } } }] });
-const peer = process.env.REQUIRE_PARITY === '1' ? buildPeer() : (() => {
+const peer = ((): string | undefined => {
   try {
     return buildPeer();
   } catch (err) {
-    console.warn(`metrics parity with controller-runtime skipped: ${(err as Error).message}`);
+    peerAvailable('metrics parity with controller-runtime', `the Go peer bench/go/reconcile could not be built: ${(err as Error).message}`);
     return undefined;
   }
 })();
-if (!peer) {
-  if (process.env.REQUIRE_PARITY === '1') throw new Error('metrics parity with controller-runtime cannot run: Go is not installed (it builds bench/go/reconcile)');
-  console.warn('metrics parity with controller-runtime skipped: Go is not installed (it builds bench/go/reconcile)');
-}
 
 describe.skipIf(!peer)("/metrics against controller-runtime's for the same controller", () => {
   let env: TestEnvironment;
