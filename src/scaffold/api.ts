@@ -131,6 +131,9 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
     qualifiedGroup: apiGroup,
     apiVersion: apiGroup ? `${apiGroup}/${version}` : version,
     namespaced,
+    // kubebuilder's +kubebuilder:resource marker: the plural when it is not the regular one (else the CRD would be
+    // served under the regular plural while RBAC and PROJECT name the given one), and the scope when cluster-wide.
+    resourceMarker: [plural !== defaultPlural ? `path=${plural}` : '', namespaced ? '' : 'scope=Cluster'].filter(Boolean).join(','),
     builtIn: isBuiltIn,
     builtInType,
     descriptorGroup: apiGroup,

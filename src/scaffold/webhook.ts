@@ -142,7 +142,7 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
   plan.edit('config/network-policy/kustomization.yaml', (content) =>
     content.split('\n').some((l) => l.trim() === '- allow-webhook-traffic.yaml')
       ? content
-      : content.replace(/^- allow-metrics-traffic\.yaml$/m, '- allow-metrics-traffic.yaml\n- allow-webhook-traffic.yaml'), { ifMissing: 'ignore' });
+      : content.replace(/^- allow-metrics-traffic\.yaml$/m, '- allow-webhook-traffic.yaml\n- allow-metrics-traffic.yaml'), { ifMissing: 'ignore' });
   plan.edit(defaultKustomization, (content) => {
     let next = uncommentLine1(content, '#- ../webhook');
     next = uncommentLine1(next, '#- ../certmanager');
