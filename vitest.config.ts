@@ -7,5 +7,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // A missing snapshot fails instead of being written, so a test cannot pass by freezing whatever it produced;
+    // `vitest run -u` writes them.
+    update: 'none',
   },
 });

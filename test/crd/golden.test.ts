@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { planManifests } from '../../src/generate/manifests.js';
 import { planResources } from '../../src/generate/resources.js';
 import type { GeneratedFile } from '../../src/generate/write.js';
+import { listFiles } from '../support/files.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
 const update = process.env.UPDATE_GOLDEN === '1';
@@ -17,14 +18,6 @@ interface FixtureOptions {
   paths?: string[];
   maxDescLen?: number;
   allowDangerousTypes?: boolean;
-}
-
-function listFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((e) => {
-    const p = join(dir, e);
-    return statSync(p).isDirectory() ? listFiles(p) : [p];
-  });
 }
 
 function plan(root: string): GeneratedFile[] {
@@ -63,7 +56,7 @@ describe('golden projects', () => {
       }
     }
     const got = Object.fromEntries(files.map((f) => [relative(root, f.path), f.content]));
-    const want = Object.fromEntries(listFiles(expectedDir).map((p) => [relative(expectedDir, p), readFileSync(p, 'utf8')]));
+    const want = Object.fromEntries((existsSync(expectedDir) ? listFiles(expectedDir) : []).map((p) => [p, readFileSync(join(expectedDir, p), 'utf8')]));
     expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
     for (const [path, content] of Object.entries(want)) expect(got[path], path).toBe(content);
   });

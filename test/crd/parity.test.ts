@@ -3,7 +3,7 @@
  * output for the TypeScript project must be byte-identical apart from the version annotation. Skipped (with a
  * message) where neither controller-gen nor a Go toolchain is available.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -12,6 +12,7 @@ import { planManifests } from '../../src/generate/manifests.js';
 import { toYamlDocument } from '../../src/yaml/index.js';
 import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/k8s_schemas/controller-gen.js';
 import { peerAvailable } from '../support/peers.js';
+import { listFiles } from '../support/files.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
 const cases = readdirSync(fixtures).filter((d) => existsSync(join(fixtures, d, 'twin')));
@@ -19,9 +20,6 @@ const available = peerAvailable('parity with controller-gen', hasGo() || process
 let controllerGen: string | undefined;
 const work = mkdtempSync(join(tmpdir(), 'ks-parity-'));
 
-function listFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((e) => (statSync(join(dir, e)).isDirectory() ? listFiles(join(dir, e)) : [join(dir, e)]));
-}
 
 const dropVersion = (yaml: string): string => yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|kubescaffold\.io)\/version: .*\n/m, '');
 
@@ -54,7 +52,7 @@ describe.skipIf(!available)('parity with controller-gen', () => {
       ['rbac:roleName=manager-role', crdOptions.length > 0 ? `crd:${crdOptions.join(',')}` : 'crd', 'webhook', 'paths=./...', 'output:crd:artifacts:config=out/config/crd/bases', 'output:rbac:artifacts:config=out/config/rbac', 'output:webhook:artifacts:config=out/config/webhook'],
       { cwd: dir, stdio: 'pipe' },
     );
-    const theirs = Object.fromEntries(listFiles(join(dir, 'out')).map((p) => [relative(join(dir, 'out'), p), dropVersion(readFileSync(p, 'utf8'))]));
+    const theirs = Object.fromEntries(listFiles(join(dir, 'out')).map((p) => [p, dropVersion(readFileSync(join(dir, 'out', p), 'utf8'))]));
     const ours = Object.fromEntries(planManifests({ root, generatorVersion: '(devel)', ...options }).files.map((f) => [relative(root, f.path), dropVersion(f.content)]));
     expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
     for (const [path, content] of Object.entries(theirs)) expect(ours[path], path).toBe(content);

@@ -1,13 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { scaffoldInit, type InitOptions } from '../../src/scaffold/init.js';
+import { listFiles, tempDir } from '../support/files.js';
 
+/** An empty project directory named `name` (the project's name comes from it) inside a fresh temp dir. */
 export function tempProjectDir(name = 'project'): { root: string; cleanup: () => void } {
-  const base = mkdtempSync(join(tmpdir(), 'kubescaffold-test-'));
-  const root = join(base, name);
+  const base = tempDir();
+  const root = join(base.path, name);
   mkdirSync(root);
-  return { root, cleanup: () => rmSync(base, { recursive: true, force: true }) };
+  return { root, cleanup: base.remove };
 }
 
 export const defaultInit: InitOptions = {
@@ -25,14 +26,5 @@ export function initProject(root: string, options: Partial<InitOptions> = {}): v
 
 /** Every file below root with its content, for before/after comparisons. */
 export function snapshotTree(root: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else files.set(relative(root, path), readFileSync(path, 'utf8'));
-    }
-  };
-  walk(root);
-  return files;
+  return new Map(listFiles(root).map((path) => [path, readFileSync(join(root, path), 'utf8')]));
 }
