@@ -47,6 +47,8 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"kubescaffold.dev/bench/go/thing"
+
+	"kubescaffold.dev/bench/go/internal/proc"
 )
 
 const sentAnnotation = "bench.kubescaffold.dev/sent"
@@ -155,19 +157,6 @@ func cpuMs() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 }
 
-func rssBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, _ := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize())
-}
-
 // metricsOptions serves metrics as a kubebuilder project's main.go does with --metrics-secure (the default).
 func metricsOptions(addr string, secure bool) metricsserver.Options {
 	if addr == "0" || !secure {
@@ -265,7 +254,7 @@ func main() {
 				runtime.GC()
 				var m runtime.MemStats
 				runtime.ReadMemStats(&m)
-				emit(map[string]any{"type": "heap", "heapBytes": m.HeapAlloc, "rssBytes": rssBytes(), "reconciles": r.reconciles.Load()})
+				emit(map[string]any{"type": "heap", "heapBytes": m.HeapAlloc, "rssBytes": proc.RSSBytes(), "reconciles": r.reconciles.Load()})
 			case "stop":
 				cancel()
 				return

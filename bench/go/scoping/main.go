@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 
 	"github.com/go-logr/logr"
@@ -33,24 +32,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"kubescaffold.dev/bench/go/internal/proc"
 )
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, err)
 	os.Exit(1)
-}
-
-func rssBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, _ := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize())
 }
 
 func main() {
@@ -110,7 +98,7 @@ func main() {
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		out, _ := json.Marshal(map[string]any{"type": "synced", "heapBytes": m.HeapAlloc, "rssBytes": rssBytes(), "secrets": count})
+		out, _ := json.Marshal(map[string]any{"type": "synced", "heapBytes": m.HeapAlloc, "rssBytes": proc.RSSBytes(), "secrets": count})
 		fmt.Println(string(out))
 		sc := bufio.NewScanner(os.Stdin)
 		for sc.Scan() {
