@@ -16,9 +16,9 @@ import { onProcessExit } from './cleanup.js';
 import { asCRD, installCRDs, readCRDs, waitForCRDs, type CustomResourceDefinition } from './crds.js';
 import { ensureBinaries } from './ensure.js';
 import { Etcd } from './etcd.js';
-import { kubeconfigYaml, toKubeConfig } from './kubeconfig.js';
+import { kubeconfigYaml, toKubeConfig, type AdminCredentials } from './kubeconfig.js';
 import { freePort } from './ports.js';
-import { AdminClient, type AdminCredentials } from './request.js';
+import { AdminClient } from './request.js';
 import { pollUntil, ProcessExitedError } from './wait.js';
 import { WebhookInstaller, type InstalledWebhookOptions, type WebhookInstallOptions } from './webhooks.js';
 

@@ -2,7 +2,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parse, stringify } from 'yaml';
 import type { KubeConfig } from '../runtime/rest/kubeconfig.js';
-import type { AdminCredentials } from './request.js';
+
+/** The admin user of a test environment's API server: its address and the client certificate it trusts. */
+export interface AdminCredentials {
+  /** https://127.0.0.1:<port> */
+  server: string;
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
 
 export const KUBECONFIG_NAME = 'envtest';
 

@@ -4,15 +4,7 @@
  * status and body of any response, since a starting API server's 503 is an answer to wait on, not an error.
  */
 import { HttpTransport, type HttpMethod } from '../runtime/rest/transport.js';
-import { toKubeConfig } from './kubeconfig.js';
-
-export interface AdminCredentials {
-  /** https://127.0.0.1:<port> */
-  server: string;
-  caPem: string;
-  certPem: string;
-  keyPem: string;
-}
+import { toKubeConfig, type AdminCredentials } from './kubeconfig.js';
 
 export interface Response {
   status: number;
