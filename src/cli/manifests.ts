@@ -42,7 +42,7 @@ export function registerManifestsCommand(program: Command): void {
       };
       if (flags.watch) {
         const { watchManifests } = await import('../generate/watch.js');
-        await watchManifests(options);
+        await watchManifests({ ...options, onReady: () => console.log('watching for changes (Ctrl-C to stop)') });
       } else await runManifests(options);
     });
 }

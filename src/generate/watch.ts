@@ -1,9 +1,12 @@
 /**
  * `scaffold manifests --watch`: regenerates after source changes. Parsed files are kept between runs and only
  * changed files are re-read, so a one-file edit costs one parse plus schema assembly.
+ *
+ * chokidar does the watching: it keeps following a file that an editor saves by rename (vim, sed -i, most IDEs),
+ * which a bare fs.watch loses, and it says when its watches are in place.
  */
-import { watch } from 'node:fs';
-import { relative } from 'node:path';
+import { basename, relative } from 'node:path';
+import { watch } from 'chokidar';
 import { CRDCache } from '../crd/crd.js';
 import { DiagnosticsError } from '../diagnostics.js';
 import { isSourceFile, SourceProgram } from '../markers/program.js';
@@ -16,6 +19,8 @@ export interface WatchOptions extends ManifestsOptions {
   /** Called after each run (for tests and tools); defaults to printing a line. */
   onRun?: (result: { written: string[]; error?: Error; ms: number }) => void;
   debounceMs?: number;
+  /** Called once the watches are in place: an edit made after this is seen. */
+  onReady?: () => void;
 }
 
 const ignored = /(^|\/)(node_modules|dist|\.git)(\/|$)/;
@@ -41,26 +46,41 @@ export function watchManifests(opts: WatchOptions): Promise<void> {
     }
   };
   run();
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const pending = new Set<string>();
     let timer: NodeJS.Timeout | undefined;
-    const watcher = watch(opts.root, { recursive: true }, (_event, name) => {
-      if (!name) return;
-      const rel = name.toString();
-      if (ignored.test(rel) || !isSourceFile(rel.split('/').pop() ?? '')) return;
-      pending.add(rel);
+    const watcher = watch(opts.root, {
+      ignoreInitial: true,
+      // Without this chokidar drops a change that follows another within 50 ms (a save, then a format-on-save);
+      // with it, every change is reported once the file has stopped changing.
+      awaitWriteFinish: { stabilityThreshold: 20, pollInterval: 10 },
+      // Directories are followed unless ignored; of files, only sources matter.
+      ignored: (path, stats) => {
+        const rel = relative(opts.root, path);
+        return ignored.test(rel) || (stats?.isFile() === true && !isSourceFile(basename(path)));
+      },
+    });
+    const changed = (path: string): void => {
+      if (!isSourceFile(basename(path))) return;
+      pending.add(path);
       clearTimeout(timer);
       timer = setTimeout(() => {
-        for (const p of pending) program.invalidate(`${opts.root}/${p}`);
+        for (const p of pending) program.invalidate(p);
         pending.clear();
         run();
       }, opts.debounceMs ?? 20);
-    });
+    };
+    watcher.on('add', changed).on('change', changed).on('unlink', changed);
+    watcher.on('ready', () => opts.onReady?.());
     const stop = (): void => {
       clearTimeout(timer);
-      watcher.close();
-      resolve();
+      void watcher.close().then(() => resolve(), reject);
     };
+    watcher.on('error', (err) => {
+      opts.signal?.removeEventListener('abort', stop);
+      clearTimeout(timer);
+      void watcher.close().finally(() => reject(err instanceof Error ? err : new Error(String(err))));
+    });
     if (opts.signal?.aborted) stop();
     opts.signal?.addEventListener('abort', stop, { once: true });
   });

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -73,11 +73,14 @@ describe('scaffold manifests --watch', () => {
     const next = (): Promise<void> => new Promise((r) => (notify = r));
     const controller = new AbortController();
     let first = next();
+    let ready!: () => void;
+    const watchesInPlace = new Promise<void>((r) => (ready = r));
     const watching = watchManifests({
       root,
       generatorVersion: 't',
       signal: controller.signal,
       debounceMs: 10,
+      onReady: ready,
       onRun: (r) => {
         runs.push(r);
         notify?.();
@@ -85,8 +88,7 @@ describe('scaffold manifests --watch', () => {
     });
     await first;
     expect(runs[0]!.written.length).toBe(3);
-    // Node sets up recursive watches on Linux asynchronously; give it a moment before the first edit
-    await new Promise((r) => setTimeout(r, 300));
+    await watchesInPlace;
 
     first = next();
     writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: string;\n  /** size of the crew. */\n  size?: string;'));
@@ -116,6 +118,43 @@ describe('scaffold manifests --watch', () => {
       'config/crd/bases/fleet.example.com_admirals.yaml',
       'config/crd/bases/fleet.example.com_captains.yaml',
     ]);
+    controller.abort();
+    await watching;
+  });
+
+  it('keeps seeing a file that an editor saves by rename, as vim and sed -i do', async () => {
+    const runs: Array<{ written: string[]; error?: Error }> = [];
+    let notify: (() => void) | undefined;
+    const next = (): Promise<void> => new Promise((r) => (notify = r));
+    const controller = new AbortController();
+    let ready!: () => void;
+    const watchesInPlace = new Promise<void>((r) => (ready = r));
+    let ran = next();
+    const watching = watchManifests({
+      root,
+      generatorVersion: 't',
+      signal: controller.signal,
+      debounceMs: 10,
+      onReady: ready,
+      onRun: (r) => {
+        runs.push(r);
+        notify?.();
+      },
+    });
+    await Promise.all([ran, watchesInPlace]);
+    // Each save writes a temporary file and renames it over the original, replacing its inode.
+    const saveByRename = (edit: (text: string) => string): void => {
+      const tmp = `${typesPath()}.swp`;
+      writeFileSync(tmp, edit(readFileSync(typesPath(), 'utf8')));
+      renameSync(tmp, typesPath());
+    };
+    for (const type of ['boolean', 'string', 'boolean']) {
+      ran = next();
+      saveByRename((t) => t.replace(/foo\?: \w+;/, `foo?: ${type};`));
+      await ran;
+      expect(runs.at(-1)!.error).toBeUndefined();
+      expect(/ foo:\n(?:.*\n)*?\s+type: (\w+)/.exec(readFileSync(crdPath(), 'utf8'))?.[1]).toBe(type);
+    }
     controller.abort();
     await watching;
   });

@@ -7,6 +7,8 @@ export interface CapturedLog {
   readonly lines: string[];
   /** The last `n` lines, one per line, prefixed with `label`. */
   tail(n?: number): string;
+  /** As a report for showOnFailure: the tail, with the lines cleared before each test. */
+  readonly onFailure: { report(): string; reset(): void };
 }
 
 /** Captures a logger's lines at `level` (debug unless TEST_LOG_LEVEL says otherwise), labelled for diagnostics. */
@@ -21,5 +23,6 @@ export function captureLog(label: string): CapturedLog {
       if (echo) console.log(`[${label}] ${line}`);
     },
   });
-  return { log, lines, tail: (n = 60) => [`--- last ${Math.min(n, lines.length)} of ${lines.length} log lines of ${label} ---`, ...lines.slice(-n)].join('\n') };
+  const tail = (n = 60): string => [`--- last ${Math.min(n, lines.length)} of ${lines.length} log lines of ${label} ---`, ...lines.slice(-n)].join('\n');
+  return { log, lines, tail, onFailure: { report: () => tail(), reset: () => void lines.splice(0) } };
 }

@@ -15,6 +15,8 @@ import {
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { ConfigMaps, Namespaces, newClient, type KubeObject, type RestClient } from '../../../src/runtime/rest/index.js';
 import { TcpProxy } from './tcp_proxy.js';
+import { captureLog } from '../../support/logs.js';
+import { showOnFailure } from '../../support/failure.js';
 import { eventually } from '../../support/eventually.js';
 
 // Generous: on a loaded two-core machine several informers relisting thousands of objects share one API server.
@@ -74,6 +76,8 @@ const cm = (name: string, v = '0'): V1ConfigMap => ({ metadata: { name, namespac
 const names = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(4, '0')}`);
 
 let env: TestEnvironment;
+const informerLog = captureLog('informer');
+showOnFailure(informerLog.onFailure);
 let direct: RestClient;
 let proxied: RestClient;
 let proxy: TcpProxy;
@@ -116,7 +120,6 @@ beforeAll(async () => {
   const port = await proxy.start();
   proxied = newClient({ ...env.kubeConfig, server: `https://127.0.0.1:${port}` });
 
-  const quiet = newLogger({ level: 'error', sink: () => {} });
   factory = new SharedInformerFactory(
     <T extends KubeObject>(res: Parameters<typeof newListWatch<T>>[1], scope: Parameters<typeof newListWatch<T>>[2]) => {
       const lw = newListWatch(proxied, res, scope);
@@ -135,7 +138,7 @@ beforeAll(async () => {
         }),
       };
     },
-    { logger: quiet, reflector: { backoff: new Backoff(200, 5000) } },
+    { logger: informerLog.log, reflector: { backoff: new Backoff(200, 5000) } },
   );
   informer = factory.informerFor(ConfigMaps, { namespace: ns, labelSelector: 'suite=informer-it' });
   informer.setWatchErrorHandler((e) => watchErrors.push(e));

@@ -2,13 +2,16 @@ import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import { ClusterRoleBindings, ClusterRoles, Namespaces, ServiceAccounts, type RestClient } from '../../../src/runtime/rest/index.js';
-import { Manager, newClient, newLogger, ping } from '../../../src/runtime/index.js';
+import { Manager, newClient, ping } from '../../../src/runtime/index.js';
 import { eventually } from '../../support/eventually.js';
+import { captureLog } from '../../support/logs.js';
+import { showOnFailure } from '../../support/failure.js';
 import { APPSERVICE_CRD, AppServiceReconciler, AppServices } from './appservice.js';
 
 let env: TestEnvironment;
 let api: RestClient;
-const quiet = newLogger({ level: 'error', sink: () => {} });
+const managerLog = captureLog('manager');
+showOnFailure(managerLog.onFailure);
 
 beforeAll(async () => {
   env = await TestEnvironment.start({ crds: [APPSERVICE_CRD] });
@@ -66,7 +69,7 @@ describe('manager servers on a real control plane', () => {
     let ready = false;
     const mgr = new Manager({
       kubeConfig: env.kubeConfig,
-      log: quiet,
+      log: managerLog.log,
       healthProbe: { bindAddress: '127.0.0.1:0' },
       metrics: { bindAddress: '127.0.0.1:0' },
       leaderElection: { enabled: true, id: 'servers-test', namespace: ns },
@@ -125,7 +128,7 @@ describe('manager servers on a real control plane', () => {
   });
 
   it('serves /metrics over plain HTTP when metrics.secureServing is false', async () => {
-    const mgr = new Manager({ kubeConfig: env.kubeConfig, log: quiet, metrics: { bindAddress: '127.0.0.1:0', secureServing: false } });
+    const mgr = new Manager({ kubeConfig: env.kubeConfig, log: managerLog.log, metrics: { bindAddress: '127.0.0.1:0', secureServing: false } });
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {

@@ -41,7 +41,7 @@ describe('an operator process', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await eventually(() => lines.includes('ready'), { what: `child ready (stderr: ${stderr})`, timeoutMs: 60_000 });
+      await eventually(() => lines.includes('ready'), { what: 'the child to be ready', timeoutMs: 60_000, diagnose: () => `child stdout:\n${lines.join('\n')}\nchild stderr:\n${stderr}` });
       await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'first' } });
       await eventually(() => lines.includes('start first'), { what: 'reconcile started', timeoutMs: 30_000 });
       child.kill('SIGTERM');

@@ -25,13 +25,17 @@ import {
   type CaptainV2,
 } from './captain.js';
 import { eventually } from '../../support/eventually.js';
+import { captureLog } from '../../support/logs.js';
+import { recentEvents } from '../../support/cluster.js';
+import { showOnFailure } from '../../support/failure.js';
 import { testCRD } from '../../support/crd.js';
 
-const quiet = newLogger({ level: 'error', sink: () => {} });
+const managerLog = captureLog('manager');
 const NS = 'crew';
 
 let env: TestEnvironment;
 let api: RestClient;
+showOnFailure(managerLog.onFailure, () => recentEvents(api, NS));
 let mgr: Manager;
 let stopMgr: AbortController;
 let mgrDone: Promise<void>;
@@ -54,7 +58,7 @@ beforeAll(async () => {
   const hooks = env.webhookInstallOptions!;
   mgr = new Manager({
     kubeConfig: env.kubeConfig,
-    log: quiet,
+    log: managerLog.log,
     healthProbe: { bindAddress: '127.0.0.1:0' },
     webhookServer: new WebhookServer({ host: hooks.localServingHost, port: hooks.localServingPort, certDir: hooks.localServingCertDir }),
   });
