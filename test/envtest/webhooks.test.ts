@@ -5,10 +5,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment, WebhookInstaller, readWebhookConfigurations, type CustomResourceDefinition } from '../../src/envtest/index.js';
 import { CustomResourceDefinitions, MutatingWebhookConfigurations, Namespaces, ValidatingWebhookConfigurations } from '../../src/runtime/rest/index.js';
-import { Manager, newClient, newLogger } from '../../src/runtime/index.js';
+import { Manager, newClient } from '../../src/runtime/index.js';
 import { WebhookServer } from '../../src/runtime/webhook/index.js';
 import { CAPTAIN_CRD, CaptainResource, WEBHOOK_MANIFESTS, setupCaptainWebhookWithManager } from '../runtime/webhook/captain.js';
 import { eventually } from '../support/eventually.js';
+import { showOnFailure } from '../support/failure.js';
+import { captureLog } from '../support/logs.js';
+
+const managerLog = captureLog('manager');
+showOnFailure(managerLog.onFailure);
 
 let dir: string;
 let manifests: string;
@@ -95,7 +100,7 @@ describe('TestEnvironment with webhookInstallOptions', () => {
 
       const mgr = new Manager({
         kubeConfig: env.kubeConfig,
-        log: newLogger({ level: 'error', sink: () => {} }),
+        log: managerLog.log,
         webhookServer: new WebhookServer({ port: o.localServingPort, certDir: o.localServingCertDir }),
       });
       setupCaptainWebhookWithManager(mgr);

@@ -12,7 +12,6 @@ import {
   type ResourceEventHandlerRegistration,
   type SharedIndexInformer,
 } from '../../../src/runtime/cache/index.js';
-import { newLogger } from '../../../src/runtime/log/index.js';
 import { ConfigMaps, Namespaces, newClient, type KubeObject, type RestClient } from '../../../src/runtime/rest/index.js';
 import { TcpProxy } from './tcp_proxy.js';
 import { captureLog } from '../../support/logs.js';
@@ -250,7 +249,7 @@ describe('SharedIndexInformer against a real API server', () => {
         },
         watch: (opts) => lw.watch(opts),
       },
-      { logger: newLogger({ level: 'error', sink: () => {} }), reflector: { useWatchList: true } },
+      { logger: informerLog.log, reflector: { useWatchList: true } },
     );
     const seen = new Recorder();
     streamed.addEventHandler(seen);
