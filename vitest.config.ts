@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Integration tests start real kube-apiserver and etcd processes; two cores cannot run many at once.
+    // Generous bounds for a loaded two-core machine, never assertions of speed; hookTimeout is
+    // test/support/limits.ts's CONTROL_PLANE_START_MS, for the beforeAll hooks that start a control plane.
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,

@@ -24,7 +24,7 @@ beforeAll(async () => {
   project = newProject('proj');
   createAPI(project, { group: 'crew', version: 'v1', kind: 'Captain' });
   writeCRD(project, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1'] });
-}, 180_000);
+});
 
 afterAll(async () => {
   client?.close();

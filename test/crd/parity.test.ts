@@ -13,6 +13,7 @@ import { toYamlDocument } from '../../src/yaml/index.js';
 import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/k8s_schemas/controller-gen.js';
 import { peerAvailable } from '../support/peers.js';
 import { listFiles } from '../support/files.js';
+import { GO_BUILD_MS } from '../support/limits.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
 const cases = readdirSync(fixtures).filter((d) => existsSync(join(fixtures, d, 'twin')));
@@ -33,8 +34,9 @@ describe.skipIf(!available)('parity with controller-gen', () => {
     } catch (err) {
       peerAvailable('parity with controller-gen', `controller-gen could not be built: ${(err as Error).message}`);
     }
-  }, 900_000);
+  }, GO_BUILD_MS);
 
+  // Each case runs controller-gen once and our generator once: seconds, bounded generously.
   it.for(cases)('%s', { timeout: 300_000 }, (name, ctx) => {
     if (!controllerGen) ctx.skip();
     const dir = join(work, name);
@@ -70,5 +72,5 @@ describe.skipIf(!peerAvailable('parity with gopkg.in/yaml.v2', hasGo() ? undefin
     const input = readFileSync(join(fixtures, '_yaml/cases.json'), 'utf8');
     const theirs = execFileSync(join(dir, 'yamlv2'), { input, encoding: 'utf8' });
     expect(toYamlDocument(JSON.parse(input))).toBe(theirs);
-  }, 300_000);
+  }, GO_BUILD_MS);
 });

@@ -19,6 +19,8 @@ import { defineResource, newClient, type KubeObject } from '../../src/runtime/in
 // project's own build, lint and tests (which start a real kube-apiserver and etcd).
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const scaffoldBin = join(repoRoot, 'bin', 'scaffold.js');
+// Each step's bound is generous for a loaded two-core machine (an npm install, a tsc build, a control plane); the
+// steps take seconds to a minute when idle. None asserts speed.
 const minutes = (n: number): number => n * 60_000;
 
 function run(cwd: string, command: string, args: string[], timeout = minutes(10)): { status: number | null; output: string } {
@@ -106,6 +108,7 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       const sample = parse(readFileSync(join(project, 'config', 'samples', 'webapp_v1_guestbook.yaml'), 'utf8')) as KubeObject;
       const guestbooks = defineResource<KubeObject>({ group: 'webapp.example.com', version: 'v1', kind: 'Guestbook', plural: 'guestbooks', namespaced: true });
       await newClient(env.kubeConfig).create(guestbooks, { ...sample, metadata: { ...sample.metadata, namespace: 'default' } });
+      // Generous: one reconcile after the manager starts, for a loaded two-core machine.
       const deadline = Date.now() + 60_000;
       while (!/"msg":"reconciling Guestbook".*"name":"guestbook-sample"|"name":"guestbook-sample".*"msg":"reconciling Guestbook"/.test(output)) {
         if (manager.exitCode !== null) throw new Error(`the manager exited with ${manager.exitCode}:\n${output}`);

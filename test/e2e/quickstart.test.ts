@@ -16,6 +16,7 @@ describe('the quickstart', () => {
     const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'quickstart.js'), join(base, 'operator')], {
       cwd: base,
       encoding: 'utf8',
+      // Generous for a loaded machine: the quickstart takes about a minute once the envtest binaries are cached.
       timeout: 10 * 60_000,
       env: { ...process.env, NO_COLOR: '1' },
     });

@@ -14,6 +14,7 @@ import { findBinaries, type Binaries } from '../../src/envtest/index.js';
 import { hostPlatform } from '../../src/envtest/platform.js';
 import { processesMentioning } from './helpers.js';
 import { ConnectProxy, fakeBinaries, makeArchive, Mirror, writeFakeBinaries } from './mirror.js';
+import { CONTROL_PLANE_START_MS } from '../support/limits.js';
 
 const scaffoldBin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
 
@@ -189,7 +190,7 @@ describe('scaffold envtest start', () => {
     let running: Promise<void> | undefined;
     try {
       running = runEnvtestStart({ kubeconfigOut: kubeconfig }, ac.signal);
-      await vi.waitFor(() => expect(out.join('')).toMatch(/Control plane ready/), { timeout: 90_000, interval: 100 });
+      await vi.waitFor(() => expect(out.join('')).toMatch(/Control plane ready/), { timeout: CONTROL_PLANE_START_MS, interval: 100 });
     } finally {
       spy.mockRestore();
       errSpy.mockRestore();
@@ -212,7 +213,7 @@ describe('scaffold envtest start', () => {
     expect(existsSync(kubeconfig)).toBe(true);
     expect(processesMentioning(tempDir!)).toEqual([]);
     expect(existsSync(tempDir!)).toBe(false);
-  }, 120_000);
+  }, 2 * CONTROL_PLANE_START_MS);
 
   it('refuses, before starting anything, to overwrite a kubeconfig that holds other clusters', async () => {
     const file = join(scratch, 'real-kubeconfig');

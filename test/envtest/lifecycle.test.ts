@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
 import { clients, CRD_DIR, GADGET_CRD, leftovers, widget, WIDGETS } from './helpers.js';
+import { CONTROL_PLANE_START_MS } from '../support/limits.js';
 
 /** Creates a namespace and a Widget in it, and reads the Widget back. */
 async function roundTrip(env: TestEnvironment, ns: string): Promise<Record<string, unknown>> {
@@ -24,7 +25,7 @@ describe('TestEnvironment lifecycle', () => {
       }
       expect(leftovers(env)).toEqual({ processes: [], tempDirExists: false });
     }
-  }, 240_000);
+  }, 3 * CONTROL_PLANE_START_MS);
 
   it('runs two environments at once, each with its own data', async () => {
     const [a, b] = await Promise.all([TestEnvironment.start(), TestEnvironment.start()]);
@@ -44,7 +45,7 @@ describe('TestEnvironment lifecycle', () => {
     }
     expect(leftovers(a)).toEqual({ processes: [], tempDirExists: false });
     expect(leftovers(b)).toEqual({ processes: [], tempDirExists: false });
-  }, 120_000);
+  }, 2 * CONTROL_PLANE_START_MS);
 
   it('fails before starting anything when a required CRD path is missing', async () => {
     await expect(TestEnvironment.start({ crdDirectoryPaths: ['/nonexistent/crds'], errorIfCRDPathMissing: true })).rejects.toThrow(/\/nonexistent\/crds/);

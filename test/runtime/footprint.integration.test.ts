@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
 import { ConfigMaps, Namespaces } from '../../src/runtime/rest/index.js';
 import { newClient } from '../../src/runtime/index.js';
+import { CHILD_START_MS, CONTROL_PLANE_START_MS } from '../support/limits.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const dist = join(repo, 'dist');
@@ -35,12 +36,12 @@ describe('the runtime as an operator process loads it', () => {
     const run = spawnSync(process.execPath, [child, dist, 'footprint'], {
       env: { ...process.env, KUBECONFIG: kubeconfig, FOOTPRINT_LOG: log },
       encoding: 'utf8',
-      timeout: 120_000,
+      timeout: CHILD_START_MS,
     });
     if (run.status !== 0) throw new Error(`the operator process failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
     const report = JSON.parse(run.stdout.trim().split('\n').pop()!) as { cjs: string[] };
     loaded = [...readFileSync(log, 'utf8').split('\n').filter(Boolean), ...report.cjs.map((p) => `file://${p}`)];
-  }, 180_000);
+  }, CONTROL_PLANE_START_MS + CHILD_START_MS);
 
   afterAll(async () => {
     await env?.stop();

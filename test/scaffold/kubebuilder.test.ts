@@ -14,6 +14,7 @@ import { tempProjectDir } from './helpers.js';
 import { listFiles, tempDir } from '../support/files.js';
 import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
 import { onPath, peerAvailable } from '../support/peers.js';
+import { GO_BUILD_MS } from '../support/limits.js';
 
 type Data = Record<string, unknown>;
 type Container = Data & { command?: string[]; env?: Array<{ name: string; value?: string }>; resources: { limits: Data; requests: Data } };
@@ -92,7 +93,7 @@ describe.skipIf(!available).each(cases)(`$name against kubebuilder ${KUBEBUILDER
         throw new Error(`kubebuilder ${args.join(' ')} failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`);
       }
     }
-  }, 600_000);
+  }, GO_BUILD_MS);
   afterAll(() => {
     ours?.cleanup();
     theirs?.remove();

@@ -17,6 +17,7 @@ import { TcpProxy } from './tcp_proxy.js';
 import { captureLog } from '../../support/logs.js';
 import { showOnFailure } from '../../support/failure.js';
 import { eventually } from '../../support/eventually.js';
+import { CONTROL_PLANE_START_MS } from '../../support/limits.js';
 
 // Generous: on a loaded two-core machine several informers relisting thousands of objects share one API server.
 const EVENT_BOUND_MS = 45_000;
@@ -144,7 +145,8 @@ beforeAll(async () => {
   for (const r of recorders) registrations.push(informer.addEventHandler(r));
   registrations.push(informer.addEventHandler(thrower));
   factory.start(ac.signal);
-}, 300_000);
+  // A control plane, then 1,000 ConfigMaps created through it.
+}, 2 * CONTROL_PLANE_START_MS);
 
 afterAll(async () => {
   ac.abort();
@@ -153,7 +155,7 @@ afterAll(async () => {
   direct?.close();
   await proxy?.stop();
   await env?.stop();
-}, 120_000);
+});
 
 describe('SharedIndexInformer against a real API server', () => {
   it('has all 1,000 pre-existing objects in its synced cache, delivered once to every handler', async () => {

@@ -161,10 +161,12 @@ describe('SharedIndexInformer', () => {
     const inf = informer(api);
     const resyncing = recorder();
     const plain = recorder();
-    inf.addEventHandler(resyncing.handler, { resyncPeriodMs: 1000 });
+    const resyncPeriodMs = 1000;
+    inf.addEventHandler(resyncing.handler, { resyncPeriodMs });
     inf.addEventHandler(plain.handler);
     run(inf);
-    await eventually(() => resyncing.events.some((e) => e.startsWith('update')), { what: 'a resync', timeoutMs: 4000 });
+    // Derived from the period: the first resync is due after one period; four allow for a busy machine.
+    await eventually(() => resyncing.events.some((e) => e.startsWith('update')), { what: 'a resync', timeoutMs: 4 * resyncPeriodMs });
     expect(resyncing.events).toContain('update a@1->a@1');
     expect(plain.events).toEqual(['add a@1 initial']);
   });

@@ -22,7 +22,7 @@ beforeAll(async () => {
     await api.create(ConfigMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: ns, labels: { tier: 'web' } } });
     await api.create(ConfigMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other', namespace: ns } });
   }
-}, 180_000);
+});
 
 afterAll(async () => {
   api?.close();

@@ -15,7 +15,7 @@ let api: RestClient;
 beforeAll(async () => {
   env = await TestEnvironment.start({ crds: [APPSERVICE_CRD] });
   api = newClient(env.kubeConfig);
-}, 180_000);
+});
 
 afterAll(async () => {
   api?.close();
@@ -69,6 +69,7 @@ describe('Manager on a real control plane', () => {
     });
     try {
       await Promise.all(Array.from({ length: 100 }, (_, i) => api.create(AppServices, app(ns, `app-${i}`, (i % 3) + 1))));
+      // Generous: 100 reconciles, each writing a Deployment, a Service and status, take a few seconds when idle.
       await eventually(() => reconciler.reconciled.length >= 100, { what: 'reconciles started', timeoutMs: 60_000 });
       const done = async (): Promise<boolean> => {
         const list = await api.list(AppServices, { namespace: ns });
@@ -214,10 +215,11 @@ describe('Manager on a real control plane', () => {
         reconciler.setupWithManager(mgr);
       },
     );
-    await eventually(() => reconciler.reconciled.length > 0 && m.mgr.metricsAddress() !== undefined, { what: 'manager working', timeoutMs: 30_000 });
+    await eventually(() => reconciler.reconciled.length > 0 && m.mgr.metricsAddress() !== undefined, { what: 'manager working' });
     expect(count().sockets).toBeGreaterThan(before.sockets);
     expect(await m.stop()).toBeUndefined();
-    // Node lists a closed handle until libuv has freed it, a moment after the close callback.
+    // Node lists a closed handle until libuv has freed it, a moment after the close callback (one loop turn; the
+    // bound allows for a busy machine).
     await eventually(() => count().sockets <= before.sockets, { what: 'sockets released', timeoutMs: 5_000 });
     expect(count().timers).toBeLessThanOrEqual(before.timers);
   });

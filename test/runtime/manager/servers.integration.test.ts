@@ -16,7 +16,7 @@ showOnFailure(managerLog.onFailure);
 beforeAll(async () => {
   env = await TestEnvironment.start({ crds: [APPSERVICE_CRD] });
   api = newClient(env.kubeConfig);
-}, 180_000);
+});
 
 afterAll(async () => {
   api?.close();
@@ -82,7 +82,7 @@ describe('manager servers on a real control plane', () => {
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {
-      await eventually(() => mgr.healthProbeAddress() !== undefined && mgr.metricsAddress() !== undefined, { what: 'servers listening', timeoutMs: 30_000 });
+      await eventually(() => mgr.healthProbeAddress() !== undefined && mgr.metricsAddress() !== undefined, { what: 'servers listening' });
       const probe = mgr.healthProbeAddress()!.port;
       const metrics = mgr.metricsAddress()!.port;
 
@@ -132,7 +132,7 @@ describe('manager servers on a real control plane', () => {
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {
-      await eventually(() => mgr.metricsAddress() !== undefined, { what: 'metrics listening', timeoutMs: 30_000 });
+      await eventually(() => mgr.metricsAddress() !== undefined, { what: 'metrics listening' });
       const r = await httpGet(mgr.metricsAddress()!.port, '/metrics');
       expect(r.code).toBe(200);
       expect(r.body).toContain('# HELP controller_runtime_reconcile_total');

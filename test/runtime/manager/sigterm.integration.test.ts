@@ -8,6 +8,7 @@ import { TestEnvironment } from '../../../src/envtest/index.js';
 import { ConfigMaps, Namespaces, type RestClient } from '../../../src/runtime/rest/index.js';
 import { newClient } from '../../../src/runtime/index.js';
 import { eventually } from '../../support/eventually.js';
+import { CHILD_START_MS } from '../../support/limits.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 let env: TestEnvironment;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   api = newClient(env.kubeConfig);
   dir = mkdtempSync(join(tmpdir(), 'sigterm-'));
   writeFileSync(join(dir, 'kubeconfig'), env.kubeconfigYaml());
-}, 180_000);
+});
 
 afterAll(async () => {
   api?.close();
@@ -41,9 +42,9 @@ describe('an operator process', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await eventually(() => lines.includes('ready'), { what: 'the child to be ready', timeoutMs: 60_000, diagnose: () => `child stdout:\n${lines.join('\n')}\nchild stderr:\n${stderr}` });
+      await eventually(() => lines.includes('ready'), { what: 'the child to be ready', timeoutMs: CHILD_START_MS, diagnose: () => `child stdout:\n${lines.join('\n')}\nchild stderr:\n${stderr}` });
       await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'first' } });
-      await eventually(() => lines.includes('start first'), { what: 'reconcile started', timeoutMs: 30_000 });
+      await eventually(() => lines.includes('start first'), { what: 'reconcile started' });
       child.kill('SIGTERM');
       await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'second' } });
       expect(await exited).toBe(0);

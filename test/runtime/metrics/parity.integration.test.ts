@@ -18,6 +18,7 @@ import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
 import { testCRD } from '../../support/crd.js';
 import { peerAvailable } from '../../support/peers.js';
+import { CHILD_START_MS, CONTROL_PLANE_START_MS } from '../../support/limits.js';
 
 const goDir = fileURLToPath(new URL('../../../bench/go/', import.meta.url));
 const binary = fileURLToPath(new URL('../../../bench/out/go-reconcile', import.meta.url));
@@ -156,7 +157,7 @@ describe.skipIf(!peer)("/metrics against controller-runtime's for the same contr
       ac.abort();
       await done;
     }
-  }, 300_000);
+  }, CONTROL_PLANE_START_MS + CHILD_START_MS);
 
   afterAll(async () => {
     await env?.stop();

@@ -72,7 +72,7 @@ beforeAll(async () => {
     const probe = await api.create(CaptainResource, captain('probe', {}), { dryRun: true });
     return probe.spec.replicas === 1;
   }, 'the API server to call the webhooks');
-}, 180_000);
+});
 
 afterAll(async () => {
   stopMgr?.abort();
