@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
 import { newClient } from '../../src/runtime/rest/index.js';
 import { clients, CRD_DIR, widget, WIDGETS } from './helpers.js';
+import { testCRD } from '../support/crd.js';
 
 let env: TestEnvironment;
 const NS = 'server-test';
@@ -96,20 +97,7 @@ describe('a running TestEnvironment', () => {
 
   it('installs more CRDs on demand and waits until they are served', async () => {
     await env.installCRDs([
-      {
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: 'sprockets.test.kubescaffold.io' },
-        spec: {
-          group: 'test.kubescaffold.io',
-          names: { kind: 'Sprocket', plural: 'sprockets' },
-          scope: 'Namespaced',
-          versions: [
-            { name: 'v1alpha1', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
-            { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
-          ],
-        },
-      },
+      testCRD({ group: 'test.kubescaffold.io', kind: 'Sprocket', versions: [{ name: 'v1alpha1', storage: false }, { name: 'v1', storage: true }] }),
     ]);
     const custom = clients(env).custom;
     for (const version of ['v1alpha1', 'v1']) {
