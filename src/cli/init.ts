@@ -62,6 +62,6 @@ export function registerInitCommand(program: Command): void {
           throw new CliError('npm install failed (see above); the project files are in place: fix the problem and run `npm install` yourself');
         }
       }
-      console.log('Next: define a resource with:\n$ scaffold create api --group <group> --version <version> --kind <Kind>');
+      console.log('Next: define a resource with:\n$ npx kubescaffold create api --group <group> --version <version> --kind <Kind>');
     });
 }
