@@ -33,3 +33,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function jsonClone<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
 }
+
+/** Applies an RFC 7386 JSON merge patch: objects merge, null removes a member, anything else replaces. */
+export function applyMergePatch(target: JSONValue, patch: JSONValue): JSONValue {
+  if (!isObject(patch)) return patch;
+  const base: JSONObject = isObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete base[k];
+    else base[k] = applyMergePatch(base[k] ?? null, v);
+  }
+  return base;
+}

@@ -44,6 +44,7 @@ export function resourcePaths(config: ProjectConfig, r: { group: string; version
     resourcesFile: `${apiDir}/zz_generated.resources.ts`,
     controllerFile: `${controllerDir}/${lowerKind}_controller.ts`,
     controllerTestFile: `${controllerDir}/${lowerKind}_controller.test.ts`,
+    controllerFakeTestFile: `${controllerDir}/${lowerKind}_controller.fake.test.ts`,
     sampleFile: `config/samples/${r.group ? `${r.group}_` : ''}${r.version}_${lowerKind}.yaml`,
     roleFile: (role: string) => `config/rbac/${rbacPrefix}_${role}_role.yaml`,
     roleName: (role: string) => `${grouped ? `${r.group}-` : ''}${lowerKind}-${role}-role`,
@@ -175,6 +176,7 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
     }
     plan.template(paths.controllerFile, render('api/controller/controller.ts', data), overwriteIfForced);
     plan.template(paths.controllerTestFile, render('api/controller/controller.test.ts', data), options.force ? 'overwrite' : 'skip');
+    plan.template(paths.controllerFakeTestFile, render('api/controller/controller.fake.test.ts', data), options.force ? 'overwrite' : 'skip');
     plan.insert('cmd/main.ts', {
       imports: [`import { ${kind}Reconciler } from '${paths.mainImport}';`],
       builder: [`new ${kind}Reconciler(mgr.getClient()).setupWithManager(mgr);`],

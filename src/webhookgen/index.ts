@@ -6,6 +6,7 @@
 import type { Marker } from '../markers/collector.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { JSONValue } from '../crd/types.js';
+import { applyMergePatch } from '../json/index.js';
 
 interface WebhookMarker {
   mutating: boolean;
@@ -95,20 +96,10 @@ function toWebhook(w: WebhookMarker, m: Marker, diags: DiagnosticBag): Record<st
     } catch (err) {
       return fail(`failed to apply patch: ${(err as Error).message}`);
     }
-    return mergePatch(out, patch) as Record<string, JSONValue>;
+    // A strategic merge patch amounts to a merge patch for webhook entries, whose lists have no merge keys.
+    return applyMergePatch(out, patch) as Record<string, JSONValue>;
   }
   return out;
-}
-
-/** RFC 7386 merge patch (what a strategic merge patch amounts to for webhook entries, whose lists have no merge keys). */
-function mergePatch(target: JSONValue, patch: JSONValue): JSONValue {
-  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
-  const base: Record<string, JSONValue> = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete base[k];
-    else base[k] = mergePatch(base[k] ?? null, v);
-  }
-  return base;
 }
 
 export function generateWebhookConfigurations(markers: readonly Marker[], diags: DiagnosticBag): WebhookConfiguration[] {

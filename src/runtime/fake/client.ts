@@ -1,0 +1,192 @@
+// A Client for reconciler unit tests that keeps objects in memory (controller-runtime's pkg/client/fake).
+import type { PartialObjectMetadata } from '../rest/client.js';
+import { resourceId } from '../rest/resource.js';
+import { newScheme, type Scheme } from '../rest/scheme.js';
+import type {
+  Client,
+  CreateOptions,
+  DeleteOptions,
+  KubeObject,
+  ListOptions,
+  ObjectKey,
+  ObjectList,
+  PatchOptions,
+  Resource,
+  SubResourceWriter,
+  UpdateOptions,
+} from '../rest/types.js';
+import { isBuiltinGroup, ObjectTracker, type FieldIndex } from './tracker.js';
+
+/**
+ * Functions that run instead of the fake client's own methods, to inject errors or observe calls
+ * (controller-runtime's interceptor.Funcs). Each gets the fake client without interceptors as `client`, to call
+ * through to it.
+ */
+export interface Interceptors {
+  get?(client: FakeClient, res: Resource, key: ObjectKey): Promise<KubeObject>;
+  list?(client: FakeClient, res: Resource, opts?: ListOptions): Promise<ObjectList>;
+  create?(client: FakeClient, res: Resource, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject>;
+  update?(client: FakeClient, res: Resource, obj: KubeObject, opts?: UpdateOptions): Promise<KubeObject>;
+  patch?(client: FakeClient, res: Resource, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<KubeObject>;
+  delete?(client: FakeClient, res: Resource, key: ObjectKey, opts?: DeleteOptions): Promise<void>;
+  /** status().update. */
+  subResourceUpdate?(client: FakeClient, subResource: 'status', res: Resource, obj: KubeObject, opts?: UpdateOptions): Promise<KubeObject>;
+  /** status().patch. */
+  subResourcePatch?(client: FakeClient, subResource: 'status', res: Resource, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<KubeObject>;
+}
+
+/** What a fake client starts with (controller-runtime's fake.ClientBuilder). */
+export interface FakeClientOptions {
+  /** Objects present from the start; each needs apiVersion and kind that `scheme` knows. */
+  objects?: KubeObject[];
+  /** Resolves the initial objects' kinds; default the built-in kinds. Add your own: `newScheme().add(CaptainResource)`. */
+  scheme?: Scheme;
+  /**
+   * Kinds whose status is a subresource (`+kubebuilder:subresource:status`): update() leaves their status alone and
+   * status() writes only it. Built-in kinds with a status (Deployment, Pod, ...) always have one, as in
+   * controller-runtime's fake client; list your own kinds here.
+   */
+  statusSubresource?: Resource[];
+  /** Field indexes, so that list can select on those fields as the manager's cached client does. */
+  indexes?: FieldIndex[];
+  /** Error injection and call observation. */
+  interceptors?: Interceptors;
+  /** The time for creationTimestamp and deletionTimestamp; default the system clock. */
+  clock?: () => Date;
+}
+
+// Built-in kinds whose status is a subresource, by group/kind.
+const BUILTIN_STATUS = new Set([
+  '/Namespace',
+  '/Node',
+  '/Pod',
+  '/Service',
+  '/PersistentVolume',
+  '/PersistentVolumeClaim',
+  '/ReplicationController',
+  'apps/Deployment',
+  'apps/StatefulSet',
+  'apps/DaemonSet',
+  'apps/ReplicaSet',
+  'batch/Job',
+  'batch/CronJob',
+  'networking.k8s.io/Ingress',
+  'policy/PodDisruptionBudget',
+  'autoscaling/HorizontalPodAutoscaler',
+  'apiextensions.k8s.io/CustomResourceDefinition',
+]);
+
+/**
+ * An in-memory Client with the API server's semantics where reconcilers depend on them: resourceVersion and
+ * optimistic concurrency (409 Conflict on a stale resourceVersion), the status subresource, generateName,
+ * metadata.generation, deletionTimestamp with finalizers, label and field selectors (fields through indexes), and
+ * merge, JSON and apply patches. A shared contract test runs the same checks against it and a real API server.
+ *
+ * Not modelled, as in controller-runtime's fake: admission (webhooks, defaulting, validation against the CRD schema),
+ * garbage collection of owned objects, namespaces' existence, and field ownership of server-side apply (an apply
+ * merges into the object; fields an earlier apply set are not removed). Strategic merge patches are refused.
+ * Reads see every write at once; the manager's cached client may lag.
+ */
+export class FakeClient implements Client {
+  private readonly tracker: ObjectTracker;
+  private readonly interceptors: Interceptors;
+  private readonly plain: FakeClient;
+
+  constructor(opts: FakeClientOptions = {}, tracker?: ObjectTracker) {
+    const statusSubresource = opts.statusSubresource ?? [];
+    const withStatus = new Set(statusSubresource.map(resourceId));
+    const hasStatus = (res: Resource): boolean => withStatus.has(resourceId(res)) || BUILTIN_STATUS.has(`${res.group}/${res.kind}`);
+    this.tracker =
+      tracker ??
+      new ObjectTracker({
+        statusSubresource: [...statusSubresource, ...(opts.scheme ?? newScheme()).allResources().filter(hasStatus)],
+        // Custom resources count generations, as do built-in kinds with a spec and a status.
+        generation: (res) => !isBuiltinGroup(res.group) || hasStatus(res),
+        indexes: opts.indexes ?? [],
+        clock: opts.clock ?? (() => new Date()),
+      });
+    this.interceptors = opts.interceptors ?? {};
+    this.plain = opts.interceptors ? new FakeClient({}, this.tracker) : this;
+    if (!tracker) {
+      const scheme = opts.scheme ?? newScheme();
+      for (const obj of opts.objects ?? []) {
+        const res = scheme.resourceForObject(obj);
+        if (!res) throw new Error(`fake client: no resource for ${obj.apiVersion ?? '(no apiVersion)'} ${obj.kind ?? '(no kind)'} ${obj.metadata?.name ?? ''}; add its descriptor to the scheme option`);
+        const { resourceVersion: _rv, ...metadata } = obj.metadata ?? {};
+        this.tracker.create(res, { ...obj, metadata });
+        // Initial objects keep the status they were given, as controller-runtime's WithObjects does.
+        const status = (obj as { status?: unknown }).status;
+        if (status !== undefined && this.tracker.hasStatusSubresource(res)) {
+          const created = this.tracker.get(res, { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' });
+          this.tracker.updateStatus(res, { ...created, status } as KubeObject);
+        }
+      }
+    }
+  }
+
+  get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T> {
+    if (this.interceptors.get) return this.interceptors.get(this.plain, res, key) as Promise<T>;
+    return this.settle(() => this.tracker.get(res, key));
+  }
+
+  list<T extends KubeObject>(res: Resource<T>, opts?: ListOptions): Promise<ObjectList<T>> {
+    if (this.interceptors.list) return this.interceptors.list(this.plain, res, opts) as Promise<ObjectList<T>>;
+    return this.settle(() => this.tracker.list(res, opts));
+  }
+
+  create<T extends KubeObject>(res: Resource<T>, obj: T, opts?: CreateOptions): Promise<T> {
+    if (this.interceptors.create) return this.interceptors.create(this.plain, res, obj, opts) as Promise<T>;
+    return this.settle(() => this.tracker.create(res, obj, opts));
+  }
+
+  update<T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T> {
+    if (this.interceptors.update) return this.interceptors.update(this.plain, res, obj, opts) as Promise<T>;
+    return this.settle(() => this.tracker.update(res, obj, opts));
+  }
+
+  patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T> {
+    if (this.interceptors.patch) return this.interceptors.patch(this.plain, res, key, patch, opts) as Promise<T>;
+    return this.settle(() => this.tracker.patch(res, key, patch, opts));
+  }
+
+  delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts?: DeleteOptions): Promise<void> {
+    if (this.interceptors.delete) return this.interceptors.delete(this.plain, res, key, opts);
+    return this.settle(() => this.tracker.delete(res, key, opts));
+  }
+
+  status(): SubResourceWriter {
+    return {
+      update: <T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T> => {
+        if (this.interceptors.subResourceUpdate) return this.interceptors.subResourceUpdate(this.plain, 'status', res, obj, opts) as Promise<T>;
+        return this.settle(() => this.tracker.updateStatus(res, obj, opts));
+      },
+      patch: <T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T> => {
+        if (this.interceptors.subResourcePatch) return this.interceptors.subResourcePatch(this.plain, 'status', res, key, patch, opts) as Promise<T>;
+        return this.settle(() => this.tracker.patch(res, key, patch, opts, 'status'));
+      },
+    };
+  }
+
+  /** One object's metadata (as the manager's client reads metadata-only watches). */
+  async getMetadata(res: Resource, key: ObjectKey): Promise<PartialObjectMetadata> {
+    const o = await this.get(res, key);
+    return { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: o.metadata ?? {} };
+  }
+
+  /** The metadata of a kind's objects. */
+  async listMetadata(res: Resource, opts?: ListOptions): Promise<ObjectList<PartialObjectMetadata>> {
+    const list = await this.list(res, opts);
+    return {
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadataList',
+      items: list.items.map((o) => ({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: o.metadata ?? {} })),
+      metadata: list.metadata,
+    };
+  }
+
+  // Settles asynchronously like a real client, so callers cannot come to depend on synchronous completion.
+  private async settle<R>(op: () => R): Promise<R> {
+    await Promise.resolve();
+    return op();
+  }
+}

@@ -1,0 +1,289 @@
+// The fake client's store: objects by resource and key, with the API server's bookkeeping (resourceVersion,
+// generation, uid, creationTimestamp, generateName), its optimistic concurrency, the status subresource and
+// finalizers. Every object goes in and comes out as a copy, as over the wire.
+import { randomInt, randomUUID } from 'node:crypto';
+import { deepEqual, isObject, jsonClone, type JSONObject } from '../../json/index.js';
+import { resourceId } from '../rest/resource.js';
+import { parseFieldSelector, parseSelector, SelectorParseError } from '../rest/selector.js';
+import type {
+  CreateOptions,
+  DeleteOptions,
+  KubeObject,
+  ListOptions,
+  ObjectKey,
+  ObjectList,
+  PatchOptions,
+  Resource,
+  UpdateOptions,
+} from '../rest/types.js';
+import { alreadyExists, badRequest, conflict, invalid, noSuchSubresource, notFound } from './errors.js';
+import { applyPatch } from './patch.js';
+
+/** A field index, as mgr.getFieldIndexer().indexField registers one: list can then select on `field`. */
+export interface FieldIndex {
+  resource: Resource;
+  field: string;
+  extract: (obj: KubeObject) => string[];
+}
+
+/** A field index of one kind, typed by it: `fieldIndex(Captains, 'spec.ship', (c) => [c.spec.ship])`. */
+export function fieldIndex<T extends KubeObject>(resource: Resource<T>, field: string, extract: (obj: T) => string[]): FieldIndex {
+  return { resource, field, extract: extract as (obj: KubeObject) => string[] };
+}
+
+/** What the tracker needs to know about kinds beyond their descriptors. */
+export interface TrackerOptions {
+  /** Kinds whose status is a subresource: update leaves their status alone and status() writes only it. */
+  statusSubresource: readonly Resource[];
+  /** Kinds that count metadata.generation (the API server does for custom resources and most built-ins with a spec). */
+  generation: (res: Resource) => boolean;
+  indexes: readonly FieldIndex[];
+  clock: () => Date;
+}
+
+type Stored = JSONObject & { metadata: JSONObject & { name: string } };
+
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+function keyString(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}/${name}`;
+}
+
+/** The core group, apps, batch, and *.k8s.io groups are Kubernetes' own; a custom resource's group has a domain. */
+export function isBuiltinGroup(group: string): boolean {
+  return !group.includes('.') || group.endsWith('.k8s.io');
+}
+
+function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The object without metadata and status: what a change to bumps metadata.generation. */
+function specOf(o: JSONObject): JSONObject {
+  const { metadata: _m, status: _s, ...rest } = o;
+  return rest;
+}
+
+export class ObjectTracker {
+  private readonly kinds = new Map<string, Map<string, Stored>>();
+  private readonly withStatus: Set<string>;
+  private readonly indexes = new Map<string, Map<string, (obj: KubeObject) => string[]>>();
+  private revision = 1000;
+
+  constructor(private readonly opts: TrackerOptions) {
+    this.withStatus = new Set(opts.statusSubresource.map(resourceId));
+    for (const ix of opts.indexes) {
+      const fields = this.indexes.get(resourceId(ix.resource)) ?? new Map<string, (obj: KubeObject) => string[]>();
+      if (fields.has(ix.field)) throw new Error(`indexer conflict: field ${ix.field} of ${ix.resource.kind} is already indexed`);
+      fields.set(ix.field, ix.extract);
+      this.indexes.set(resourceId(ix.resource), fields);
+    }
+  }
+
+  hasStatusSubresource(res: Resource): boolean {
+    return this.withStatus.has(resourceId(res));
+  }
+
+  get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): T {
+    return this.out(res, this.find(res, key));
+  }
+
+  list<T extends KubeObject>(res: Resource<T>, opts: ListOptions = {}): ObjectList<T> {
+    const labels = opts.labelSelector ? parseSelector(opts.labelSelector) : undefined;
+    const fields = parseFieldSelector(opts.fieldSelector ?? '');
+    const indexed = this.indexes.get(resourceId(res));
+    for (const f of fields) {
+      if (f.field !== 'metadata.name' && f.field !== 'metadata.namespace' && !indexed?.has(f.field)) {
+        throw new SelectorParseError(`field selector ${f.field}${f.operator}${f.value} needs a field index (the fake client's indexes option)`);
+      }
+    }
+    const ns = res.namespaced ? opts.namespace : undefined;
+    const items = [...(this.kinds.get(resourceId(res))?.values() ?? [])]
+      .filter((o) => !ns || o.metadata.namespace === ns)
+      .filter((o) => !labels || labels.matches((o.metadata.labels as Record<string, string> | undefined) ?? {}))
+      .filter((o) =>
+        fields.every((f) => {
+          const values =
+            f.field === 'metadata.name' ? [o.metadata.name] : f.field === 'metadata.namespace' ? [String(o.metadata.namespace ?? '')] : indexed!.get(f.field)!(o);
+          return values.includes(f.value) === (f.operator === '=');
+        }),
+      )
+      .sort((a, b) => keyString(a.metadata.namespace as string, a.metadata.name).localeCompare(keyString(b.metadata.namespace as string, b.metadata.name)));
+    // limit/continue: the continue token is the key of the last item returned.
+    const after = opts.continue ? Buffer.from(opts.continue, 'base64url').toString() : undefined;
+    const start = after ? items.findIndex((o) => keyString(o.metadata.namespace as string, o.metadata.name) > after) : 0;
+    const rest = start < 0 ? [] : items.slice(start);
+    const page = opts.limit && opts.limit > 0 ? rest.slice(0, opts.limit) : rest;
+    const last = page.at(-1);
+    const more = page.length < rest.length && last;
+    return {
+      apiVersion: res.apiVersion,
+      kind: `${res.kind}List`,
+      items: page.map((o) => this.out(res, o)),
+      metadata: {
+        resourceVersion: String(this.revision),
+        ...(more ? { continue: Buffer.from(keyString(last.metadata.namespace as string, last.metadata.name)).toString('base64url') } : {}),
+      },
+    };
+  }
+
+  create<T extends KubeObject>(res: Resource<T>, obj: T, opts: CreateOptions = {}): T {
+    const o = jsonClone(obj) as unknown as JSONObject;
+    const meta: JSONObject = isObject(o.metadata) ? { ...o.metadata } : {};
+    let name = typeof meta.name === 'string' ? meta.name : '';
+    if (name === '' && typeof meta.generateName === 'string' && meta.generateName !== '') {
+      name = meta.generateName + Array.from({ length: 5 }, () => NAME_CHARS[randomInt(NAME_CHARS.length)]).join('');
+    }
+    if (name === '') throw invalid(res, '', 'metadata.name', 'Required value: name or generateName is required');
+    if (meta.resourceVersion) throw badRequest(res, name, 'resourceVersion should not be set on objects to be created');
+    if (res.namespaced && !meta.namespace) throw badRequest(res, name, 'the namespace of the provided object does not match the namespace sent on the request');
+    if (!res.namespaced) delete meta.namespace;
+    const objects = this.objectsOf(res);
+    const key = keyString(meta.namespace as string | undefined, name);
+    if (objects.has(key)) throw alreadyExists(res, name);
+    for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'managedFields']) delete meta[k];
+    Object.assign(meta, { name, uid: randomUUID(), creationTimestamp: rfc3339(this.opts.clock()) });
+    if (this.opts.generation(res)) meta.generation = 1;
+    const stored = { ...o, apiVersion: res.apiVersion, kind: res.kind, metadata: meta } as unknown as Stored;
+    // The server ignores status on create when status is a subresource.
+    if (this.hasStatusSubresource(res)) delete stored.status;
+    if (opts.dryRun) return this.out(res, { ...stored, metadata: { ...meta, name } });
+    meta.resourceVersion = this.nextRevision();
+    objects.set(key, stored);
+    return this.out(res, stored);
+  }
+
+  update<T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions = {}): T {
+    const current = this.find(res, { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' });
+    this.checkResourceVersion(res, current, obj.metadata?.resourceVersion, true);
+    const next = jsonClone(obj) as unknown as JSONObject;
+    if (this.hasStatusSubresource(res)) {
+      if (current.status === undefined) delete next.status;
+      else next.status = current.status;
+    }
+    return this.write(res, current, next, opts.dryRun);
+  }
+
+  updateStatus<T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions = {}): T {
+    const name = obj.metadata?.name ?? '';
+    if (!this.hasStatusSubresource(res)) throw noSuchSubresource(res, name, 'status');
+    const current = this.find(res, { namespace: obj.metadata?.namespace, name });
+    this.checkResourceVersion(res, current, obj.metadata?.resourceVersion, true);
+    const status = (obj as unknown as JSONObject).status;
+    const next: JSONObject = { ...jsonClone(current) };
+    if (status === undefined) delete next.status;
+    else next.status = jsonClone(status);
+    return this.write(res, current, next, opts.dryRun);
+  }
+
+  patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions, subresource?: 'status'): T {
+    if (subresource && !this.hasStatusSubresource(res)) throw noSuchSubresource(res, key.name, subresource);
+    const current = this.kinds.get(resourceId(res))?.get(keyString(res.namespaced ? key.namespace : undefined, key.name));
+    if (!current) {
+      // Server-side apply creates what does not exist yet.
+      if (opts.type === 'apply' && !subresource && isObject(patch)) {
+        const meta = isObject(patch.metadata) ? patch.metadata : {};
+        return this.create(res, { ...patch, metadata: { ...meta, name: key.name, ...(res.namespaced ? { namespace: key.namespace } : {}) } } as unknown as T, { dryRun: opts.dryRun });
+      }
+      throw notFound(res, key.name);
+    }
+    const patched = applyPatch(res, key.name, jsonClone(current), patch, opts.type);
+    const meta = isObject(patched.metadata) ? patched.metadata : {};
+    // A patch that names a resourceVersion is a precondition (MergeFromWithOptimisticLock).
+    this.checkResourceVersion(res, current, typeof meta.resourceVersion === 'string' ? meta.resourceVersion : undefined, false);
+    let next: JSONObject = patched;
+    if (subresource) {
+      next = { ...jsonClone(current) };
+      if (patched.status === undefined) delete next.status;
+      else next.status = patched.status;
+    } else if (this.hasStatusSubresource(res)) {
+      if (current.status === undefined) delete next.status;
+      else next.status = current.status;
+    }
+    return this.write(res, current, next, opts.dryRun);
+  }
+
+  delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts: DeleteOptions = {}): void {
+    const current = this.find(res, key);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== current.metadata.uid) {
+      throw conflict(res, key.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(current.metadata.uid)}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+      throw conflict(res, key.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(current.metadata.resourceVersion)}`);
+    }
+    if (opts.dryRun) return;
+    const finalizers = current.metadata.finalizers;
+    if (Array.isArray(finalizers) && finalizers.length > 0) {
+      // Finalizers hold the object: it is marked for deletion and goes once the last finalizer is removed.
+      if (current.metadata.deletionTimestamp === undefined) {
+        current.metadata.deletionTimestamp = rfc3339(this.opts.clock());
+        current.metadata.deletionGracePeriodSeconds = 0;
+        current.metadata.resourceVersion = this.nextRevision();
+      }
+      return;
+    }
+    this.objectsOf(res).delete(keyString(current.metadata.namespace as string | undefined, current.metadata.name));
+  }
+
+  private write<T extends KubeObject>(res: Resource<T>, current: Stored, candidate: JSONObject, dryRun: boolean | undefined): T {
+    const cur = current.metadata;
+    const meta: JSONObject = isObject(candidate.metadata) ? { ...candidate.metadata } : {};
+    const name = cur.name;
+    // What the server keeps whatever the client sends.
+    for (const k of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion']) {
+      if (cur[k] === undefined) delete meta[k];
+      else meta[k] = cur[k];
+    }
+    const next = { ...candidate, apiVersion: res.apiVersion, kind: res.kind, metadata: meta } as unknown as Stored;
+    if (cur.deletionTimestamp !== undefined) {
+      const before = new Set((cur.finalizers as string[] | undefined) ?? []);
+      const added = ((meta.finalizers as string[] | undefined) ?? []).filter((f) => !before.has(f));
+      if (added.length > 0) throw invalid(res, name, 'metadata.finalizers', `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`);
+    }
+    // An update that changes nothing is not written: the resourceVersion stays.
+    if (deepEqual(next, current)) return this.out(res, current);
+    if (this.opts.generation(res) && !deepEqual(specOf(next), specOf(current))) meta.generation = (Number(cur.generation) || 0) + 1;
+    if (dryRun) return this.out(res, next);
+    meta.resourceVersion = this.nextRevision();
+    const key = keyString(cur.namespace as string | undefined, name);
+    const finalizers = meta.finalizers as string[] | undefined;
+    if (meta.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0)) this.objectsOf(res).delete(key);
+    else this.objectsOf(res).set(key, next);
+    return this.out(res, next);
+  }
+
+  private checkResourceVersion(res: Resource, current: Stored, rv: string | undefined, required: boolean): void {
+    if (rv === undefined || rv === '') {
+      // Custom resources refuse an update without a resourceVersion; most built-in kinds allow it.
+      if (required && !this.builtin(res)) throw invalid(res, current.metadata.name, 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update');
+      return;
+    }
+    if (rv !== current.metadata.resourceVersion) throw conflict(res, current.metadata.name);
+  }
+
+  private builtin(res: Resource): boolean {
+    return isBuiltinGroup(res.group);
+  }
+
+  private find(res: Resource, key: ObjectKey): Stored {
+    const found = this.kinds.get(resourceId(res))?.get(keyString(res.namespaced ? key.namespace : undefined, key.name));
+    if (!found) throw notFound(res, key.name);
+    return found;
+  }
+
+  private objectsOf(res: Resource): Map<string, Stored> {
+    const id = resourceId(res);
+    let objects = this.kinds.get(id);
+    if (!objects) this.kinds.set(id, (objects = new Map()));
+    return objects;
+  }
+
+  private nextRevision(): string {
+    return String(++this.revision);
+  }
+
+  private out<T extends KubeObject>(_res: Resource<T>, o: Stored): T {
+    return jsonClone(o) as unknown as T;
+  }
+}
