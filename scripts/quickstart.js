@@ -123,7 +123,7 @@ async function main() {
     await env.stop();
   }
   console.log(`\nDone in ${((Date.now() - startedAt) / 1000).toFixed(0)} s. The project is in ${dir}: npm test runs its controller tests;`);
-  console.log('`npx kubescaffold envtest start` runs a local control plane for `npx kubescaffold install` and `npx kubescaffold run`.');
+  console.log('`npx scaffold envtest start` (in the project) runs a local control plane for `npx scaffold install` and `npx scaffold run`.');
 }
 
 main().catch((err) => {

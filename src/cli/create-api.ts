@@ -40,7 +40,7 @@ export function registerCreateCommand(program: Command): void {
       });
       console.log('Wrote:');
       printWritten(result.written);
-      console.log(flags.resource ? 'Next: edit the types, then generate the manifests with:\n$ npx kubescaffold manifests' : 'Next: implement the reconciler.');
+      console.log(flags.resource ? 'Next: edit the types, then generate the manifests with:\n$ npx scaffold manifests' : 'Next: implement the reconciler.');
     });
   registerCreateWebhookCommand(create);
 }

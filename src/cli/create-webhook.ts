@@ -39,6 +39,6 @@ export function registerCreateWebhookCommand(create: Command): void {
       });
       console.log('Wrote:');
       printWritten(result.written);
-      console.log('Next: implement your new webhook and generate the manifests with:\n$ npx kubescaffold manifests');
+      console.log('Next: implement your new webhook and generate the manifests with:\n$ npx scaffold manifests');
     });
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { relative } from 'node:path';
 
 // Flag parsing shared by the commands; no heavy imports, so the CLI can load it eagerly.
 
@@ -50,4 +51,9 @@ export function parseDuration(value: string): number {
 /** Prints what a scaffold command wrote, one path a line. */
 export function printWritten(paths: string[]): void {
   for (const path of paths) console.log(`  ${path}`);
+}
+
+/** One line saying what a generator command wrote (paths relative to the project root), or that nothing changed. */
+export function printGenerated(command: string, root: string, written: string[]): void {
+  console.log(written.length === 0 ? `${command}: up to date, nothing written` : `${command}: wrote ${written.map((p) => relative(root, p)).join(', ')}`);
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { collectPaths } from './flags.js';
+import { collectPaths, printGenerated } from './flags.js';
 
 interface GenerateFlags {
   paths?: string[];
@@ -13,6 +13,10 @@ export function registerGenerateCommand(program: Command): void {
     .option('--paths <patterns>', 'folders to read, comma-separated; dir/... includes subfolders', collectPaths)
     .action(async (flags: GenerateFlags) => {
       const { runGenerate } = await import('../generate/command.js');
-      await runGenerate({ root: process.cwd(), paths: flags.paths && flags.paths.length > 0 ? flags.paths : undefined });
+      const root = process.cwd();
+      const paths = flags.paths && flags.paths.length > 0 ? flags.paths : undefined;
+      // Without --paths the project decides what is read: refuse to run anywhere else rather than write nothing.
+      if (!paths) (await import('../scaffold/context.js')).loadProject(root);
+      printGenerated('generate', root, await runGenerate({ root, paths }));
     });
 }

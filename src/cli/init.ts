@@ -62,6 +62,9 @@ export function registerInitCommand(program: Command): void {
           throw new CliError('npm install failed (see above); the project files are in place: fix the problem and run `npm install` yourself');
         }
       }
-      console.log('Next: define a resource with:\n$ npx kubescaffold create api --group <group> --version <version> --kind <Kind>');
+      // Inside the project `npx scaffold` runs its own kubescaffold dependency; before npm install it would fetch the
+      // unrelated npm package named scaffold.
+      if (flags.skipInstall) console.log('Next: install the dependencies with:\n$ npm install');
+      console.log(`${flags.skipInstall ? 'Then' : 'Next'}: define a resource with:\n$ npx scaffold create api --group <group> --version <version> --kind <Kind>`);
     });
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { collectPaths } from './flags.js';
+import { collectPaths, printGenerated } from './flags.js';
 import { readPackageVersion } from './version.js';
 
 interface ManifestsFlags {
@@ -31,6 +31,8 @@ export function registerManifestsCommand(program: Command): void {
     .action(async (flags: ManifestsFlags) => {
       const { runManifests } = await import('../generate/command.js');
       const root = process.cwd();
+      // Without --paths the project decides what is read: refuse to run anywhere else rather than write nothing.
+      if (!flags.paths || flags.paths.length === 0) (await import('../scaffold/context.js')).loadProject(root);
       const options = {
         root,
         paths: flags.paths && flags.paths.length > 0 ? flags.paths : undefined,
@@ -43,6 +45,6 @@ export function registerManifestsCommand(program: Command): void {
       if (flags.watch) {
         const { watchManifests } = await import('../generate/watch.js');
         await watchManifests({ ...options, onReady: () => console.log('watching for changes (Ctrl-C to stop)') });
-      } else await runManifests(options);
+      } else printGenerated('manifests', root, await runManifests(options));
     });
 }

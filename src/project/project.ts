@@ -68,6 +68,16 @@ export function parseProject(text: string): ProjectConfig | string {
   if (String(config.version) !== '3') return `PROJECT has version ${JSON.stringify(config.version)}; only version "3" is supported`;
   if (typeof config.projectName !== 'string') return 'PROJECT has no projectName';
   const layout = typeof config.layout === 'string' ? [config.layout] : (config.layout ?? []);
+  if (!layout.includes(LAYOUT)) {
+    return layout.length === 0
+      ? `PROJECT has no layout; a kubescaffold project's is ${LAYOUT}`
+      : `PROJECT's layout is ${layout.join(', ')}, not kubescaffold's ${LAYOUT}: this project was made by another tool (use that tool here, e.g. kubebuilder for go.kubebuilder.io)`;
+  }
+  for (const [i, r] of (Array.isArray(config.resources) ? config.resources : []).entries()) {
+    for (const key of ['version', 'kind'] as const) {
+      if (typeof r?.[key] !== 'string' || r[key] === '') return `PROJECT's resources[${i}] has no ${key}`;
+    }
+  }
   return { ...config, version: '3', domain: config.domain ?? '', projectName: config.projectName, layout } as ProjectConfig;
 }
 

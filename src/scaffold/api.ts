@@ -73,7 +73,10 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
     if (problem) throw new ScaffoldError(`either Group or Domain is invalid: "${apiGroup}": ${problem}; fix --group (or the project's domain)`);
   }
   if (!version) throw new ScaffoldError('version cannot be empty; pass --version, e.g. --version v1');
-  if (checkDNS1123Subdomain(version)) throw new ScaffoldError(`version must respect DNS-1123 (was "${version}"); use a version such as v1, v1alpha1 or v2beta1`);
+  // kubebuilder's rule (pkg/model/resource): the API server serves only versions of this form.
+  if (checkDNS1123Subdomain(version) || !/^v\d+(?:alpha\d+|beta\d+)?$/.test(version)) {
+    throw new ScaffoldError(`invalid version "${version}": a Kubernetes API version is v<N>, v<N>alpha<M> or v<N>beta<M>, such as v1, v1alpha1 or v2beta1`);
+  }
   if (!kind) throw new ScaffoldError('kind cannot be empty; pass --kind, e.g. --kind CronJob');
   if (kind.charAt(0) !== kind.charAt(0).toUpperCase() || !/^[A-Za-z]/.test(kind)) {
     throw new ScaffoldError(`invalid Kind "${kind}": must start with an uppercase character, e.g. ${kind.charAt(0).toUpperCase()}${kind.slice(1)}`);

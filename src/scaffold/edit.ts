@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { boilerplateText, licenses, type License } from '../project/boilerplate.js';
+import { boilerplateText, licenses, ownerProblem, type License } from '../project/boilerplate.js';
 import { loadProject } from './context.js';
 import { Plan } from './plan.js';
 import { stringifyProject, type ProjectConfig } from '../project/project.js';
@@ -63,6 +63,8 @@ export function scaffoldEdit(root: string, options: EditOptions): EditResult {
   if (options.license !== undefined || options.owner !== undefined) {
     const license = (options.license ?? config.license ?? 'apache2') as License;
     const owner = options.owner ?? config.owner;
+    const badOwner = ownerProblem(owner);
+    if (badOwner) throw new ScaffoldError(`invalid --owner: ${badOwner}`);
     next.license = license;
     next.owner = owner;
     const text = boilerplateText(license, owner);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { boilerplateText, fileHeader, licenses, type License } from '../project/boilerplate.js';
+import { boilerplateText, fileHeader, licenses, ownerProblem, type License } from '../project/boilerplate.js';
 import { initializedMarkers } from './context.js';
 import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../project/names.js';
 import { Plan, type IfExists } from './plan.js';
@@ -83,6 +83,8 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     throw new ScaffoldError(`project name "${projectName}" is invalid: ${nameProblem}; pass a valid one with --project-name${options.projectName ? '' : ' (it defaults to the directory name)'}`);
   }
 
+  const badOwner = ownerProblem(options.owner);
+  if (badOwner) throw new ScaffoldError(`invalid --owner: ${badOwner}`);
   const warnings: string[] = [];
   const others = readdirSync(root).filter((entry) => !entry.startsWith('.') || entry === '.github');
   if (others.length > 0) warnings.push(`The target directory is not empty (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}); existing files are kept.`);

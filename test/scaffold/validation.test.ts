@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { scaffoldCreateAPI, type CreateAPIOptions } from '../../src/scaffold/api.js';
@@ -38,6 +38,10 @@ describe('scaffold init refuses bad input and changes nothing', () => {
     expectRejected(() => scaffoldInit(root, { ...defaultInit, domain: 'Example_COM' }), /--domain "Example_COM" is invalid/);
   });
 
+  it('refuses an owner that would end the license comment early', () => {
+    expectRejected(() => scaffoldInit(root, { ...defaultInit, owner: 'Evil */ process.exit(1); /*' }), /invalid --owner: .*contains "\*\/"/);
+  });
+
   it('refuses an invalid project name and says how to pass one', () => {
     expectRejected(() => scaffoldInit(root, { ...defaultInit, projectName: 'My_Project' }), /project name "My_Project" is invalid.*--project-name/);
   });
@@ -62,7 +66,10 @@ describe('scaffold create api refuses bad input and changes nothing', () => {
   it.each([
     [{ group: 'Crew' }, /either Group or Domain is invalid: "Crew.example.com"/],
     [{ group: 'crew_x' }, /either Group or Domain is invalid/],
-    [{ version: 'V1' }, /version must respect DNS-1123 \(was "V1"\)/],
+    [{ version: 'V1' }, /invalid version "V1": a Kubernetes API version is v<N>, v<N>alpha<M> or v<N>beta<M>/],
+    [{ version: '1' }, /invalid version "1"/],
+    [{ version: 'v1beta' }, /invalid version "v1beta"/],
+    [{ version: 'v2gamma1' }, /invalid version "v2gamma1"/],
     [{ version: '' }, /version cannot be empty/],
     [{ kind: 'captain' }, /invalid Kind "captain": must start with an uppercase character, e.g. Captain/],
     [{ kind: 'Cap-tain' }, /invalid Kind "Cap-tain"/],
@@ -114,6 +121,23 @@ describe('scaffold edit', () => {
 
   it('refuses an unknown license and changes nothing', () => {
     expectRejected(() => scaffoldEdit(root, { license: 'gpl' }), /unknown license "gpl"/);
+  });
+
+  it('refuses an owner that would end the license comment early, and changes nothing', () => {
+    expectRejected(() => scaffoldEdit(root, { owner: 'a */ b' }), /invalid --owner/);
+  });
+
+  it("refuses a project of another tool's layout, naming it, and changes nothing", () => {
+    writeFileSync(join(root, 'PROJECT'), 'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: goproject\nrepo: example.com/goproject\nversion: "3"\n');
+    expectRejected(() => scaffoldEdit(root, { multigroup: true }), /PROJECT's layout is go.kubebuilder.io\/v4, not kubescaffold's typescript.kubescaffold.io\/v1/);
+    expectRejected(() => scaffoldCreateAPI(root, api), /layout is go.kubebuilder.io\/v4/);
+  });
+
+  it('refuses a PROJECT resource without a version', () => {
+    scaffoldCreateAPI(root, api);
+    const project = join(root, 'PROJECT');
+    writeFileSync(project, readFileSync(project, 'utf8').replace(/\n\s+version: v1\n/, '\n'));
+    expectRejected(() => scaffoldCreateAPI(root, { ...api, kind: 'Admiral' }), /PROJECT's resources\[0\] has no version/);
   });
 
   it('switches to namespaced RBAC and sets WATCH_NAMESPACE', () => {
