@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +54,7 @@ describe('the npm package', () => {
     expect(packed.unpackedSize).toBeLessThan(UNPACKED_BYTES_BUDGET);
   });
 
-  it('installed from the tarball into an empty directory, `npx kubescaffold` runs this CLI, scaffolds a project and generates its manifests, and the runtime loads', () => {
+  it('installed from the tarball into an empty directory, `npx kubescaffold` runs this CLI, and the project it scaffolds installs the tarball, builds, lints and passes its tests', () => {
     const user = join(work.path, 'user');
     mkdirSync(user);
     run(user, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball]);
@@ -72,8 +72,18 @@ describe('the npm package', () => {
     run(project, bin, ['manifests']);
     expect(readFileSync(join(project, 'config', 'crd', 'bases', 'crew.example.com_captains.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
     // The scaffolded project depends on the released package, not on a path of this machine.
-    const projectPkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const projectPkgPath = join(project, 'package.json');
+    const projectPkg = JSON.parse(readFileSync(projectPkgPath, 'utf8')) as { dependencies: Record<string, string> };
     expect(projectPkg.dependencies.kubescaffold).toBe(`^${pkg.version}`);
+
+    // Until it is on the registry, the tarball stands in for the release: the project installs it, builds, lints and
+    // passes its own tests (envtest and fake-client) with nothing from this checkout.
+    projectPkg.dependencies.kubescaffold = `file:${tarball}`;
+    writeFileSync(projectPkgPath, `${JSON.stringify(projectPkg, null, 2)}\n`);
+    run(project, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline']);
+    run(project, 'npm', ['run', 'build']);
+    run(project, 'npm', ['run', 'lint']);
+    expect(run(project, 'npm', ['test'], { CI: 'true' })).toMatch(/Tests\s+\d+ passed/);
 
     const loaded = run(user, process.execPath, [
       '--input-type=module',
@@ -81,5 +91,6 @@ describe('the npm package', () => {
       "const r = await import('kubescaffold/runtime'); const e = await import('kubescaffold/envtest'); console.log(typeof r.Manager, typeof e.TestEnvironment);",
     ]);
     expect(loaded.trim()).toBe('function function');
-  });
+    // Generous: two npm installs, a build, a lint and a control plane, on a loaded machine.
+  }, 15 * 60_000);
 });
