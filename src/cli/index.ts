@@ -10,7 +10,8 @@ import { registerInitCommand } from './init.js';
 import { registerInstallCommand, registerUninstallCommand } from './install.js';
 import { registerManifestsCommand } from './manifests.js';
 import { registerRunCommand } from './run.js';
-import { readPackageVersion } from './version.js';
+import { addExamples } from './examples.js';
+import { readPackageVersion, registerVersionCommand } from './version.js';
 
 /** Builds the `scaffold` program. Command modules load their heavy dependencies lazily, inside actions. */
 export function buildProgram(): Command {
@@ -33,6 +34,8 @@ export function buildProgram(): Command {
   registerBuildInstallerCommand(program);
   registerRunCommand(program);
   registerEnvtestCommand(program);
+  registerVersionCommand(program);
+  addExamples(program);
   return program;
 }
 

@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+
+// Examples shown at the end of each command's --help, as kubebuilder's help has them. Inside a project (which has
+// kubescaffold installed) `npx scaffold` runs its CLI; outside one, `npx kubescaffold`.
+const EXAMPLES: Record<string, string[]> = {
+  '': [
+    'mkdir my-operator && cd my-operator',
+    'npx kubescaffold init --domain example.com',
+    'npx scaffold create api --group crew --version v1 --kind Captain',
+    'npx scaffold manifests && npm test',
+  ],
+  init: [
+    'npx kubescaffold init --domain example.com',
+    'npx kubescaffold init --domain example.com --owner "The Crew Authors" --multigroup',
+    'npx kubescaffold init --domain example.com --namespaced --skip-install',
+  ],
+  'create api': [
+    'npx scaffold create api --group crew --version v1 --kind Captain',
+    'npx scaffold create api --group crew --version v1 --kind Admiral --namespaced=false',
+    'npx scaffold create api --group apps --version v1 --kind Deployment --resource=false --controller=true',
+  ],
+  'create webhook': [
+    'npx scaffold create webhook --group crew --version v1 --kind Captain --defaulting --programmatic-validation',
+    'npx scaffold create webhook --group crew --version v1 --kind Captain --conversion --spoke v2',
+  ],
+  create: ['npx scaffold create api --group crew --version v1 --kind Captain', 'npx scaffold create webhook --group crew --version v1 --kind Captain --defaulting'],
+  edit: ['npx scaffold edit --multigroup', 'npx scaffold edit --namespaced', 'npx scaffold edit --license apache2 --owner "The Crew Authors"'],
+  manifests: ['npx scaffold manifests', 'npx scaffold manifests --watch', 'npx scaffold manifests --paths ./api/... --max-desc-len 0'],
+  generate: ['npx scaffold generate'],
+  build: ['npx scaffold build config/default', 'npx scaffold build config/crd > crds.yaml'],
+  install: ['npx scaffold install', 'npx scaffold install --kubeconfig ~/.kube/dev --dry-run=server'],
+  uninstall: ['npx scaffold uninstall --ignore-not-found'],
+  deploy: ['npx scaffold deploy --img registry.example.com/crew-operator:v0.1.0'],
+  undeploy: ['npx scaffold undeploy'],
+  'build-installer': ['npx scaffold build-installer --img registry.example.com/crew-operator:v0.1.0'],
+  run: ['npx scaffold run', 'npx scaffold run -- --leader-elect=false'],
+  envtest: ['npx scaffold envtest use 1.37 -p path', 'npx scaffold envtest list', 'npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig'],
+  'envtest use': ['npx scaffold envtest use', 'npx scaffold envtest use 1.36 -p env', 'npx scaffold envtest use latest --installed-only'],
+  'envtest list': ['npx scaffold envtest list', 'npx scaffold envtest list 1.37 -i'],
+  'envtest start': ['npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig'],
+  version: ['npx scaffold version'],
+};
+
+/** Adds the examples above to the help of `program` and of every command below it that has some. */
+export function addExamples(program: Command): void {
+  const visit = (cmd: Command, path: string): void => {
+    const examples = EXAMPLES[path];
+    if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}`);
+    for (const sub of cmd.commands) visit(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
+  };
+  visit(program, '');
+}
+
+/** The command paths that have examples (for the test that every command has some). */
+export const commandsWithExamples: readonly string[] = Object.keys(EXAMPLES);
