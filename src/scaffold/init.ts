@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
+import { mergePackageJson } from './package_json.js';
 import { boilerplateText, fileHeader, licenses, ownerProblem, type License } from '../project/boilerplate.js';
 import { initializedMarkers } from './context.js';
 import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../project/names.js';
@@ -109,7 +110,18 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
   const plan = new Plan(root);
   for (const file of initFiles) {
     if (file.when && !file.when({ namespaced: options.namespaced, license: boilerplate !== undefined })) continue;
-    plan.template(file.path ?? file.template, render(`init/${file.template}`, data), file.ifExists);
+    const rendered = render(`init/${file.template}`, data);
+    const existing = file.template === 'package.json' ? plan.current('package.json') : undefined;
+    if (existing === undefined) {
+      plan.template(file.path ?? file.template, rendered, file.ifExists);
+      continue;
+    }
+    const merged = mergePackageJson(existing, rendered);
+    if ('conflicts' in merged) {
+      plan.fail(`package.json cannot take what the project needs: ${merged.conflicts.join('; ')}; change or remove those keys (or the file) and run init again`);
+    } else {
+      plan.edit('package.json', () => merged.text);
+    }
   }
   const project: ProjectConfig = {
     version: '3',

@@ -46,6 +46,23 @@ describe('scaffold init refuses bad input and changes nothing', () => {
     expectRejected(() => scaffoldInit(root, { ...defaultInit, projectName: 'My_Project' }), /project name "My_Project" is invalid.*--project-name/);
   });
 
+  it("merges what the project needs into npm init's package.json, keeping the user's own keys", () => {
+    // What `npm init -y` writes.
+    const npmInit = { name: 'my-operator', version: '1.0.0', description: '', main: 'index.js', scripts: { test: 'echo "Error: no test specified" && exit 1' }, keywords: [], author: 'me', license: 'ISC', type: 'commonjs' };
+    writeFileSync(join(root, 'package.json'), JSON.stringify(npmInit, null, 2));
+    scaffoldInit(root, defaultInit);
+    const pkg = JSON.parse(snapshotTree(root).get('package.json')!) as Record<string, unknown> & { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg).toMatchObject({ name: 'my-operator', version: '1.0.0', author: 'me', license: 'ISC', type: 'module', engines: { node: '>=20.19' } });
+    expect(pkg.scripts).toMatchObject({ build: 'tsc -p tsconfig.json', test: 'scaffold manifests && vitest run', pretest: 'scaffold envtest use -p path' });
+    expect(Object.keys(pkg.dependencies)).toEqual(['kubescaffold']);
+    expect(pkg.devDependencies).toHaveProperty('typescript');
+  });
+
+  it('refuses a package.json whose keys conflict with what the project needs, naming them, and changes nothing', () => {
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'x', scripts: { build: 'webpack' }, dependencies: { kubescaffold: '^0.0.1' } }));
+    expectRejected(() => scaffoldInit(root, defaultInit), /package.json cannot take what the project needs: "scripts.build" is "webpack", the project needs "tsc -p tsconfig.json"; "dependencies.kubescaffold" is "\^0.0.1"/);
+  });
+
   it('warns about other files and keeps them', () => {
     writeFileSync(join(root, 'notes.txt'), 'keep me\n');
     const result = scaffoldInit(root, defaultInit);
