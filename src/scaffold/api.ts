@@ -99,6 +99,13 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
   if (options.controller && !options.resource && existing?.controller && !options.force) {
     throw new ScaffoldError(`a controller already exists for ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold it again`);
   }
+  // One controller reconciles every version of a kind, and its file is named after the kind alone.
+  const controllerOfOtherVersion = resources.find((r) => r.controller && r.group === group && r.kind === kind && r.version !== version);
+  if (options.controller && controllerOfOtherVersion && !options.force) {
+    throw new ScaffoldError(
+      `${kind} already has a controller, created with version ${controllerOfOtherVersion.version} (${resourcePaths(config, { group, version, kind }).controllerFile}); one controller reconciles every version of a kind: pass --controller=false to add only the ${version} types`,
+    );
+  }
   if (options.resource && !config.multigroup) {
     const ownGroups = new Set(resources.filter((r) => !r.core && !r.external).map((r) => r.group));
     if (ownGroups.size > 0 && !ownGroups.has(group)) {

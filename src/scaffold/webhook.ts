@@ -6,6 +6,7 @@ import { Plan } from './plan.js';
 import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from '../project/project.js';
 import { render } from './render.js';
 import { resourcePaths } from './api.js';
+import { builtInAPIGroup } from './builtin_kinds.js';
 import { uncommentBlock, uncommentExact, uncommentLine1 } from './uncomment.js';
 
 export interface CreateWebhookOptions {
@@ -51,13 +52,19 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
   const resources = config.resources ?? [];
   const existing = resources.find((r) => sameGVK(r, { group, version, kind, domain: config.domain }));
   const apiGroup = qualifiedGroup(group, config.domain);
+  if (!existing?.api && builtInAPIGroup(group) !== undefined && !resources.some((r) => r.api && r.group === group)) {
+    throw new ScaffoldError(`${group}/${version} ${kind} is a Kubernetes built-in kind: kubescaffold scaffolds webhooks for the project's own APIs only, so far (create one with \`scaffold create api\`)`);
+  }
   if (!existing?.api) {
     throw new ScaffoldError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`);
   }
   const spokeResources: ProjectResource[] = [];
   for (const spoke of options.spokes) {
+    if (spoke === version) {
+      throw new ScaffoldError(`--spoke ${spoke} is the hub (--version ${version}): a spoke is another version of ${kind} that converts to and from the hub`);
+    }
     const found = resources.find((r) => r.api && sameGVK(r, { group, version: spoke, kind, domain: config.domain }));
-    if (!found || spoke === version) {
+    if (!found) {
       throw new ScaffoldError(`invalid spoke version "${spoke}": create it first with \`scaffold create api --group ${group} --version ${spoke} --kind ${kind}\` (a spoke is another version of the same group and kind)`);
     }
     spokeResources.push(found);

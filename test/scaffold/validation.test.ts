@@ -99,6 +99,13 @@ describe('scaffold create api refuses bad input and changes nothing', () => {
     expectRejected(() => scaffoldCreateAPI(root, { ...api, ...flags }), message);
   });
 
+  it("adds a second version's types without a second controller, and says so instead of suggesting --force", () => {
+    scaffoldCreateAPI(root, api);
+    expectRejected(() => scaffoldCreateAPI(root, { ...api, version: 'v2' }), /Captain already has a controller, created with version v1 \(internal\/controller\/captain_controller.ts\).*pass --controller=false to add only the v2 types/);
+    scaffoldCreateAPI(root, { ...api, version: 'v2', controller: false });
+    expect(snapshotTree(root).has('api/v2/captain_types.ts')).toBe(true);
+  });
+
   it('rejects an API that already exists, unless --force', () => {
     scaffoldCreateAPI(root, api);
     expectRejected(() => scaffoldCreateAPI(root, api), /API resource already exists: crew.example.com\/v1, Kind=Captain; pass --force/);

@@ -27,6 +27,10 @@ describe('scaffold create webhook refuses bad input and changes nothing', () => 
     expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, defaulting: false }), /requires at least one of --defaulting, --programmatic-validation and --conversion/);
   });
 
+  it('says that webhooks for built-in kinds are not scaffolded, instead of blaming the group', () => {
+    expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, group: 'apps', kind: 'Deployment' }), /apps\/v1 Deployment is a Kubernetes built-in kind: kubescaffold scaffolds webhooks for the project's own APIs only/);
+  });
+
   it('needs an existing API', () => {
     expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, kind: 'Admiral' }), /no API found for crew.example.com\/v1, Kind Admiral: run `scaffold create api/);
   });
@@ -35,6 +39,7 @@ describe('scaffold create webhook refuses bad input and changes nothing', () => 
     expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, conversion: true, spokes: ['v2'] }), /invalid spoke version "v2"/);
     expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, spokes: ['v2'] }), /--spoke can only be used with --conversion/);
     expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, defaulting: false, conversion: true }), /--conversion needs the other versions/);
+    expectRejected(() => scaffoldCreateWebhook(root, { ...webhook, conversion: true, spokes: ['v1'] }), /--spoke v1 is the hub \(--version v1\): a spoke is another version of Captain/);
   });
 
   it('refuses a webhook type that already exists, unless --force', () => {
