@@ -57,7 +57,14 @@ export function registerInitCommand(program: Command): void {
       printWritten(result.written);
       if (!flags.skipInstall) {
         console.log('Running npm install...');
+        // Ctrl-C reaches npm and us alike; ignoring it here lets us say how to finish once npm has stopped.
+        const ignore = (): void => {};
+        process.on('SIGINT', ignore);
         const npm = spawnSync('npm', ['install'], { cwd: root, stdio: 'inherit' });
+        process.off('SIGINT', ignore);
+        if (npm.signal) {
+          throw new CliError(`npm install was stopped (${npm.signal}); the project files are in place: run \`npm install\` to finish`);
+        }
         if (npm.status !== 0) {
           throw new CliError('npm install failed (see above); the project files are in place: fix the problem and run `npm install` yourself');
         }

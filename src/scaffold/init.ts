@@ -70,7 +70,11 @@ const initFiles: Array<{ template: string; ifExists: IfExists; when?: (o: { name
 export function scaffoldInit(root: string, options: InitOptions): InitResult {
   for (const marker of initializedMarkers) {
     if (existsSync(join(root, marker))) {
-      throw new ScaffoldError(`target directory is already initialized: found ${marker} in ${root}; run \`scaffold init\` in an empty directory`);
+      const unfinished = existsSync(join(root, 'PROJECT')) && !existsSync(join(root, 'node_modules'));
+      throw new ScaffoldError(
+        `target directory is already initialized: found ${marker} in ${root}; run \`scaffold init\` in an empty directory` +
+          (unfinished ? ' (if an earlier init stopped during its npm install, run `npm install` here to finish it)' : ''),
+      );
     }
   }
   if (!licenses.includes(options.license as License)) {

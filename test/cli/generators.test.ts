@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -49,5 +49,34 @@ describe.each(['manifests', 'generate'])('scaffold %s', (command) => {
     expect(first.stdout).toMatch(new RegExp(`^${command}: wrote (api|config)/\\S+(, \\S+)*\\n$`));
     const second = scaffold(command);
     expect(second.stdout).toBe(`${command}: up to date, nothing written\n`);
+  });
+});
+
+describe('scaffold init interrupted during npm install', () => {
+  it('says how to finish when Ctrl-C stops npm install, and says it again when init is re-run', async () => {
+    // A stand-in npm that announces itself and waits to be interrupted.
+    const fakeBin = join(dir.path, 'fake-bin');
+    mkdirSync(fakeBin);
+    writeFileSync(join(fakeBin, 'npm'), '#!/bin/sh\necho npm-started\nexec sleep 60\n', { mode: 0o755 });
+    const project = join(dir.path, 'op');
+    mkdirSync(project);
+    // Its own process group, as a terminal's foreground job: Ctrl-C signals the whole group.
+    const child = spawn(process.execPath, [bin, 'init', '--domain', 'example.com'], { cwd: project, detached: true, env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` } });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('npm-started')) resolve();
+      }),
+    );
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(/npm install was stopped \(SIGINT\); the project files are in place: run `npm install` to finish/);
+    const again = spawnSync(process.execPath, [bin, 'init', '--domain', 'example.com'], { cwd: project, encoding: 'utf8' });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/already initialized: found PROJECT .*if an earlier init stopped during its npm install, run `npm install` here to finish it/);
   });
 });
