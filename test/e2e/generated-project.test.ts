@@ -86,6 +86,12 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     const result = run(project, 'npm', ['test']);
     expectSuccess(result);
     expect(result.output).toMatch(/Tests\s+\d+ passed/);
+    // npm test runs the controller tests (envtest and fake client) and leaves the e2e tests to `npm run test:e2e`.
+    expect(result.output).toContain('guestbook_controller.fake.test.ts');
+    expect(result.output).not.toContain('test/e2e/');
+    const e2e = run(project, 'npx', ['vitest', 'list', '--project', 'e2e']);
+    expectSuccess(e2e);
+    expect(e2e.output).toContain('test/e2e/e2e.test.ts');
     expect(existsSync(join(project, 'config', 'crd', 'bases', 'webapp.example.com_guestbooks.yaml'))).toBe(true);
     expect(existsSync(join(project, 'config', 'rbac', 'role.yaml'))).toBe(true);
     expect(readFileSync(join(project, 'config', 'webhook', 'manifests.yaml'), 'utf8')).toContain('/validate-webapp-example-com-v1-guestbook');

@@ -53,7 +53,7 @@ describe('scaffold init refuses bad input and changes nothing', () => {
     scaffoldInit(root, defaultInit);
     const pkg = JSON.parse(snapshotTree(root).get('package.json')!) as Record<string, unknown> & { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     expect(pkg).toMatchObject({ name: 'my-operator', version: '1.0.0', author: 'me', license: 'ISC', type: 'module', engines: { node: '>=20.19' } });
-    expect(pkg.scripts).toMatchObject({ build: 'tsc -p tsconfig.json', test: 'scaffold manifests && vitest run', pretest: 'scaffold envtest use -p path' });
+    expect(pkg.scripts).toMatchObject({ build: 'tsc -p tsconfig.json', test: 'scaffold manifests && vitest run --project unit', pretest: 'scaffold envtest use -p path' });
     expect(Object.keys(pkg.dependencies)).toEqual(['kubescaffold']);
     expect(pkg.devDependencies).toHaveProperty('typescript');
   });
