@@ -4,6 +4,7 @@
  * `items:` markers after all others. Checks and messages follow pkg/crd/markers/{validation,topology}.go, with
  * the marker's own position and a hint.
  */
+import { createRequire } from 'node:module';
 import type { Marker } from '../markers/collector.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { MarkerValue } from '../markers/grammar.js';
@@ -112,12 +113,8 @@ function applyOne(s: JSONSchemaProps, name: string, value: MarkerValue, target: 
     case 'Pattern': {
       if (!isTextual(s)) return `must apply ${v.toLowerCase()} to a textual value, found type "${s.type ?? ''}"`;
       if (v === 'Pattern') {
-        try {
-          new RegExp(value as string, 'u');
-        } catch {
-          // ECMAScript and RE2 differ; only reject what neither could mean.
-          if (!isPlausibleRE2(value as string)) return `invalid regular expression ${JSON.stringify(value)}`;
-        }
+        const problem = patternProblem(value as string);
+        if (problem) return `invalid regular expression ${JSON.stringify(value)}: ${problem}; patterns use Go's RE2 syntax, as the API server checks them`;
         s.pattern = value as string;
       } else s[v === 'MaxLength' ? 'maxLength' : 'minLength'] = num;
       return;
@@ -270,7 +267,17 @@ function goTypeName(v: MarkerValue): string {
   return 'map[string]interface {}';
 }
 
-/** RE2 syntax that ECMAScript rejects, e.g. `(?i)` flags or `\z`; accepted as written. */
-function isPlausibleRE2(p: string): boolean {
-  return /\(\?[imsU-]+[):]|\\[zACQE]|\[\[:/.test(p);
+// re2js, a port of RE2, parses patterns as Go's regexp does (controller-gen and the API server both check them
+// with it); loaded on the first Pattern marker only.
+let re2: typeof import('re2js') | undefined;
+
+/** Go's regexp error for a pattern it refuses ("missing closing ): `a(b`"), or undefined. */
+export function patternProblem(pattern: string): string | undefined {
+  re2 ??= createRequire(import.meta.url)('re2js') as typeof import('re2js');
+  try {
+    re2.RE2JS.compile(pattern);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message.replace(/^error parsing regexp: /, '');
+  }
 }
