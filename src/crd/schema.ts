@@ -15,6 +15,7 @@ import type { MemberInfo, SourceInfo, TypeDecl } from '../markers/collector.js';
 import { MarkerSet } from '../markers/collector.js';
 import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import type { SourceProgram } from '../markers/program.js';
+import { flattenInto } from './flatten.js';
 import { applySchemaMarkers } from './schema_markers.js';
 import { builtinTypeSchema } from './k8s_schemas/index.js';
 import { knownTypeSchema, RUNTIME_MODULE, typeMetaProperties } from './known.js';
@@ -368,6 +369,7 @@ export class SchemaGenerator {
     let schema: JSONSchemaProps;
     if (info.markers.has('kubebuilder:validation:Schemaless') || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m)))) schema = {};
     else schema = { ...this.typeSchema(type, file) };
+    if (Object.keys(schema).length > 0 && this.isDeclaredTypeReference(type, file)) return this.namedFieldSchema(schema, info);
     if (info.doc) schema.description = info.doc;
     // Field rules come before the type's rules, as controller-gen's allOf flattening orders them.
     const typeRules = schema['x-kubernetes-validations'];
@@ -375,6 +377,37 @@ export class SchemaGenerator {
     applySchemaMarkers(schema, info.markers.list, 'field', this.diags);
     if (typeRules) schema['x-kubernetes-validations'] = [...(schema['x-kubernetes-validations'] ?? []), ...typeRules];
     return schema;
+  }
+
+  /**
+   * A field of a type declared in the project: the field's markers go on top of the type's schema as controller-gen
+   * flattens them (flatten.ts), so where both set a key, both constraints are kept in an allOf.
+   */
+  private namedFieldSchema(typeSchema: JSONSchemaProps, info: MemberInfo): JSONSchemaProps {
+    // The markers are applied to a copy of the type's schema, so that they are checked against its type; what they
+    // set there is the field's part.
+    const touched = new Set<string>();
+    const target: JSONSchemaProps = { ...typeSchema };
+    delete target['x-kubernetes-validations'];
+    const recorder = new Proxy(target, {
+      set: (t, k, v) => (touched.add(String(k)), Reflect.set(t, k, v)),
+      deleteProperty: (t, k) => (touched.add(String(k)), Reflect.deleteProperty(t, k)),
+    });
+    applySchemaMarkers(recorder, info.markers.list, 'field', this.diags);
+    const fieldPart: Record<string, unknown> = {};
+    for (const k of touched) if ((target as Record<string, unknown>)[k] !== undefined) fieldPart[k] = (target as Record<string, unknown>)[k];
+    const schema = flattenInto(typeSchema, fieldPart as JSONSchemaProps);
+    // Documentation comes from the field where it has some (controller-gen's preserveFields).
+    for (const k of ['title', 'example', 'externalDocs'] as const) if (fieldPart[k] !== undefined) (schema as Record<string, unknown>)[k] = fieldPart[k];
+    if (info.doc) schema.description = info.doc;
+    return schema;
+  }
+
+  /** Whether `type` names an interface or type alias declared in the project (a Go named type, reached by $ref). */
+  private isDeclaredTypeReference(type: T.TypeNode, file: SourceInfo): boolean {
+    while (ts.isParenthesizedTypeNode(type)) type = type.type;
+    if (!ts.isTypeReferenceNode(type) || type.typeArguments?.length) return false;
+    return this.program.resolveName(file, entityName(type.typeName)).kind === 'decl';
   }
 
   /** +optional and +required (in any spelling) on one property contradict each other. */
