@@ -39,6 +39,7 @@ const EXAMPLES: Record<string, string[]> = {
   'envtest list': ['npx scaffold envtest list', 'npx scaffold envtest list 1.37 -i'],
   'envtest start': ['npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig'],
   version: ['npx scaffold version'],
+  completion: ['source <(npx scaffold completion bash)', 'npx scaffold completion fish > ~/.config/fish/completions/scaffold.fish'],
 };
 
 /** Adds the examples above to the help of `program` and of every command below it that has some. */

@@ -10,6 +10,7 @@ import { registerInitCommand } from './init.js';
 import { registerInstallCommand, registerUninstallCommand } from './install.js';
 import { registerManifestsCommand } from './manifests.js';
 import { registerRunCommand } from './run.js';
+import { registerCompletionCommand } from './completion.js';
 import { addExamples } from './examples.js';
 import { readPackageVersion, registerVersionCommand } from './version.js';
 
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerEnvtestCommand(program);
   registerVersionCommand(program);
+  registerCompletionCommand(program);
   addExamples(program);
   return program;
 }
