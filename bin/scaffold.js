@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 // Thin launcher: all logic lives in dist/cli, compiled from src/cli.
-import { main } from '../dist/cli/index.js';
+import module from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 
+// Node 22.1+ keeps the compiled code of every module the CLI loads (the 9 MB TypeScript compiler above all) in a
+// cache directory, so later runs skip compiling it (NODE_DISABLE_COMPILE_CACHE=1 turns it off). Node 20 has no
+// such cache: src/markers/typescript.ts keeps a code cache of the compiler itself there.
+module.enableCompileCache?.(join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'compile-cache'));
+
+const { main } = await import('../dist/cli/index.js');
 main(process.argv).then(
   (code) => { process.exitCode = code; },
   (err) => { console.error(err instanceof Error ? (err.stack ?? err.message) : String(err)); process.exitCode = 1; },

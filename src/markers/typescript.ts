@@ -1,12 +1,13 @@
 /**
  * The TypeScript compiler bundled with ts-morph. Loading its 9 MB bundle is most of `scaffold manifests`' fixed
  * cost, so it is loaded as CommonJS (importing it as ESM makes Node scan it for named exports first), without the
- * rest of ts-morph, and with a V8 code cache kept in ~/.cache/kubescaffold/v8 (Node 20 has no module compile cache).
- * Any problem with the cache falls back to a plain require().
+ * rest of ts-morph. Node 22.1+ caches its compiled code in the module compile cache that bin/scaffold.js enables;
+ * elsewhere (Node 20, or the code loaded without the CLI) a V8 code cache is kept in ~/.cache/kubescaffold/v8. Any
+ * problem with that cache falls back to a plain require().
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
@@ -65,7 +66,9 @@ function loadWithCodeCache(file: string): typeof TypeScript | undefined {
 function load(): typeof TypeScript {
   const file = compilerPath();
   if (file) {
-    const cached = loadWithCodeCache(file);
+    // Where Node's own module compile cache is on (Node 22.1+, enabled by bin/scaffold.js), a plain require uses it.
+    const compileCacheOn = (module as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir?.() !== undefined;
+    const cached = compileCacheOn ? undefined : loadWithCodeCache(file);
     if (cached) return cached;
     try {
       return require(file) as typeof TypeScript;
