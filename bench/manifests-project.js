@@ -257,6 +257,8 @@ export function makeProjects(n, base, prepareGo) {
   const ts = join(base, `ts-${n}`);
   const go = join(base, `go-${n}`);
   for (const d of [join(ts, 'api/v1'), join(ts, 'internal/controller'), join(go, 'api/v1'), join(go, 'internal/controller')]) mkdirSync(d, { recursive: true });
+  // `scaffold manifests` runs in a kubescaffold project (the generator reads the folders it lists, as without --paths).
+  writeFileSync(join(ts, 'PROJECT'), `domain: example.com\nlayout:\n- typescript.kubescaffold.io/v1\nprojectName: bench\nrepo: bench\nversion: "3"\n`);
   writeFileSync(join(ts, 'api/v1/groupversion_info.ts'), `// +groupName=${group}\nexport const GroupVersion = { group: '${group}', version: 'v1' } as const;\n`);
   writeFileSync(join(go, 'api/v1/groupversion_info.go'), `// +groupName=${group}\npackage v1\n`);
   for (let i = 0; i < n; i++) {
