@@ -45,7 +45,7 @@ afterAll(() => work.remove());
 describe('the npm package', () => {
   it('holds the CLI, the runtime, the templates and the LICENSE, and no build tools, source maps or tests, within its size budget', () => {
     const paths = packed.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/scaffold.js', 'dist/cli/index.js', 'dist/runtime/index.js', 'dist/envtest/index.js', 'dist/crd/k8s_schemas/schemas.json']));
+    expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/scaffold.js', 'dist/cli/index.js', 'dist/runtime/index.js', 'dist/envtest/index.js', 'dist/crd/k8s_schemas/schemas.json', 'docs/types.md']));
     expect(paths.some((p) => p.startsWith('templates/init/'))).toBe(true);
     expect(paths.filter((p) => /\.map$|(^|\/)(regenerate|controller-gen)\.|^(src|test|bench|scripts)\//.test(p))).toEqual([]);
     // Every bin is in the package and executable.
