@@ -9,6 +9,12 @@ import { join } from 'node:path';
 // such cache: src/markers/typescript.ts keeps a code cache of the compiler itself there.
 module.enableCompileCache?.(join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'compile-cache'));
 
+// `scaffold --help | head`: a reader that stops early is not an error.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 const { main } = await import('../dist/cli/index.js');
 main(process.argv).then(
   (code) => { process.exitCode = code; },

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CliError } from './errors.js';
@@ -17,13 +19,31 @@ interface InitFlags {
 }
 
 /**
- * How the new project depends on kubescaffold: the published range when this CLI was installed from the registry,
- * a file: link to this checkout when it runs from one (so the project builds against the code that scaffolded it).
+ * How the new project depends on kubescaffold, following how this CLI was installed: from a tarball or folder
+ * (`npm install ./kubescaffold-0.1.0.tgz`, `npm exec --package=./kubescaffold-0.1.0.tgz`), the same file, so the
+ * project installs what the user has; from the registry, the published range; run from a checkout, a file: link to it
+ * (so the project builds against the code that scaffolded it). KUBESCAFFOLD_DEPENDENCY overrides all of these.
  */
 export function kubescaffoldDependencySpec(): string {
-  const packageRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
   if (process.env.KUBESCAFFOLD_DEPENDENCY) return process.env.KUBESCAFFOLD_DEPENDENCY;
-  return packageRoot.split('/').includes('node_modules') ? `^${readPackageVersion()}` : `file:${packageRoot}`;
+  const packageRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+  const parts = packageRoot.split('/');
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0) return `file:${packageRoot}`;
+  // The package.json that asked for kubescaffold: npm's own record of where it came from.
+  const installer = parts.slice(0, at).join('/');
+  const spec = installedFrom(join(installer, 'package.json'));
+  if (spec?.startsWith('file:')) return `file:${resolve(installer, spec.slice('file:'.length))}`;
+  return `^${readPackageVersion()}`;
+}
+
+function installedFrom(packageJson: string): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    return pkg.dependencies?.kubescaffold ?? pkg.devDependencies?.kubescaffold;
+  } catch {
+    return undefined;
+  }
 }
 
 export function registerInitCommand(program: Command): void {
