@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { commandTree } from './tree.js';
 
 // `scaffold completion bash|zsh|fish`: shell completion of the commands and flags, written from the commander
 // definitions so that it cannot drift from them. Both bins, scaffold and kubescaffold, complete.
@@ -10,21 +11,16 @@ const BINS = ['scaffold', 'kubescaffold'];
 interface CommandSpec {
   /** 'create api'; '' for the program itself. */
   path: string;
-  name: string;
   subcommands: string[];
   /** --long and -s forms, --help included. */
   flags: string[];
 }
 
 function specsOf(program: Command): CommandSpec[] {
-  const out: CommandSpec[] = [];
-  const visit = (cmd: Command, path: string): void => {
+  return commandTree(program).map(([path, cmd]) => {
     const flags = cmd.options.flatMap((o) => [o.long, o.short]).filter((f): f is string => Boolean(f));
-    out.push({ path, name: cmd.name(), subcommands: cmd.commands.map((c) => c.name()), flags: [...new Set([...flags, '--help'])] });
-    for (const sub of cmd.commands) visit(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
-  };
-  visit(program, '');
-  return out;
+    return { path, subcommands: cmd.commands.map((c) => c.name()), flags: [...new Set([...flags, '--help'])] };
+  });
 }
 
 /** A bash script; zsh runs the same through bashcompinit. Plain `case` lists, so bash 3.2 runs it too. */

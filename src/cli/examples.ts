@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { commandTree } from './tree.js';
 
 // Examples shown at the end of each command's --help, as kubebuilder's help has them. Inside a project (which has
 // kubescaffold installed) `npx scaffold` runs its CLI; outside one, `npx kubescaffold`.
@@ -44,12 +45,10 @@ const EXAMPLES: Record<string, string[]> = {
 
 /** Adds the examples above to the help of `program` and of every command below it that has some. */
 export function addExamples(program: Command): void {
-  const visit = (cmd: Command, path: string): void => {
+  for (const [path, cmd] of commandTree(program)) {
     const examples = EXAMPLES[path];
     if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}`);
-    for (const sub of cmd.commands) visit(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
-  };
-  visit(program, '');
+  }
 }
 
 /** The command paths that have examples (for the test that every command has some). */

@@ -1,15 +1,10 @@
-import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandsWithExamples } from '../../src/cli/examples.js';
 import { buildProgram } from '../../src/cli/index.js';
-
-/** Every command below `cmd`, by its path ('create api'), without commander's implicit help command. */
-function commands(cmd: Command, path = ''): Array<[string, Command]> {
-  return [[path, cmd], ...cmd.commands.flatMap((sub) => commands(sub, path === '' ? sub.name() : `${path} ${sub.name()}`))];
-}
+import { commandTree } from '../../src/cli/tree.js';
 
 const program = buildProgram();
-const all = new Map(commands(program));
+const all = new Map(commandTree(program));
 
 describe('the CLI help', () => {
   it('shows examples for every command', () => {

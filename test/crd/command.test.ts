@@ -66,29 +66,36 @@ describe('skipping unchanged projects', () => {
   });
 });
 
+/** Starts `manifests --watch` on the project; `next()` resolves after the run that follows the call. */
+function startWatching(): { runs: Array<{ written: string[]; error?: Error }>; next: () => Promise<void>; firstRun: Promise<void>; watchesInPlace: Promise<void>; stop: () => Promise<void> } {
+  const runs: Array<{ written: string[]; error?: Error }> = [];
+  let notify: (() => void) | undefined;
+  const next = (): Promise<void> => new Promise((r) => (notify = r));
+  const controller = new AbortController();
+  let ready!: () => void;
+  const watchesInPlace = new Promise<void>((r) => (ready = r));
+  const firstRun = next();
+  const watching = watchManifests({
+    root,
+    generatorVersion: 't',
+    signal: controller.signal,
+    debounceMs: 10,
+    onReady: ready,
+    onRun: (r) => {
+      runs.push(r);
+      notify?.();
+    },
+  });
+  return { runs, next, firstRun, watchesInPlace, stop: () => (controller.abort(), watching) };
+}
+
 describe('scaffold manifests --watch', () => {
   it('regenerates after a change, reports errors without writing, and recovers', async () => {
-    const runs: Array<{ written: string[]; error?: Error }> = [];
-    let notify: (() => void) | undefined;
-    const next = (): Promise<void> => new Promise((r) => (notify = r));
-    const controller = new AbortController();
-    let first = next();
-    let ready!: () => void;
-    const watchesInPlace = new Promise<void>((r) => (ready = r));
-    const watching = watchManifests({
-      root,
-      generatorVersion: 't',
-      signal: controller.signal,
-      debounceMs: 10,
-      onReady: ready,
-      onRun: (r) => {
-        runs.push(r);
-        notify?.();
-      },
-    });
-    await first;
+    const { runs, next, firstRun, watchesInPlace, stop } = startWatching();
+    await firstRun;
     expect(runs[0]!.written.length).toBe(3);
     await watchesInPlace;
+    let first: Promise<void>;
 
     first = next();
     writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: string;\n  /** size of the crew. */\n  size?: string;'));
@@ -118,30 +125,13 @@ describe('scaffold manifests --watch', () => {
       'config/crd/bases/fleet.example.com_admirals.yaml',
       'config/crd/bases/fleet.example.com_captains.yaml',
     ]);
-    controller.abort();
-    await watching;
+    await stop();
   });
 
   it('keeps seeing a file that an editor saves by rename, as vim and sed -i do', async () => {
-    const runs: Array<{ written: string[]; error?: Error }> = [];
-    let notify: (() => void) | undefined;
-    const next = (): Promise<void> => new Promise((r) => (notify = r));
-    const controller = new AbortController();
-    let ready!: () => void;
-    const watchesInPlace = new Promise<void>((r) => (ready = r));
-    let ran = next();
-    const watching = watchManifests({
-      root,
-      generatorVersion: 't',
-      signal: controller.signal,
-      debounceMs: 10,
-      onReady: ready,
-      onRun: (r) => {
-        runs.push(r);
-        notify?.();
-      },
-    });
-    await Promise.all([ran, watchesInPlace]);
+    const { runs, next, firstRun, watchesInPlace, stop } = startWatching();
+    await Promise.all([firstRun, watchesInPlace]);
+    let ran: Promise<void>;
     // Each save writes a temporary file and renames it over the original, replacing its inode.
     const saveByRename = (edit: (text: string) => string): void => {
       const tmp = `${typesPath()}.swp`;
@@ -155,8 +145,7 @@ describe('scaffold manifests --watch', () => {
       expect(runs.at(-1)!.error).toBeUndefined();
       expect(/ foo:\n(?:.*\n)*?\s+type: (\w+)/.exec(readFileSync(crdPath(), 'utf8'))?.[1]).toBe(type);
     }
-    controller.abort();
-    await watching;
+    await stop();
   });
 });
 

@@ -93,13 +93,12 @@ export class FakeClient implements Client {
   private readonly plain: FakeClient;
 
   constructor(opts: FakeClientOptions = {}, tracker?: ObjectTracker) {
-    const statusSubresource = opts.statusSubresource ?? [];
-    const withStatus = new Set(statusSubresource.map(resourceId));
+    const withStatus = new Set((opts.statusSubresource ?? []).map(resourceId));
     const hasStatus = (res: Resource): boolean => withStatus.has(resourceId(res)) || BUILTIN_STATUS.has(`${res.group}/${res.kind}`);
     this.tracker =
       tracker ??
       new ObjectTracker({
-        statusSubresource: [...statusSubresource, ...(opts.scheme ?? newScheme()).allResources().filter(hasStatus)],
+        statusSubresource: hasStatus,
         // Custom resources count generations, as do built-in kinds with a spec and a status.
         generation: (res) => !isBuiltinGroup(res.group) || hasStatus(res),
         indexes: opts.indexes ?? [],

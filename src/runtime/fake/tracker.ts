@@ -33,8 +33,8 @@ export function fieldIndex<T extends KubeObject>(resource: Resource<T>, field: s
 
 /** What the tracker needs to know about kinds beyond their descriptors. */
 export interface TrackerOptions {
-  /** Kinds whose status is a subresource: update leaves their status alone and status() writes only it. */
-  statusSubresource: readonly Resource[];
+  /** Whether the kind's status is a subresource: update leaves its status alone and status() writes only it. */
+  statusSubresource: (res: Resource) => boolean;
   /** Kinds that count metadata.generation (the API server does for custom resources and most built-ins with a spec). */
   generation: (res: Resource) => boolean;
   indexes: readonly FieldIndex[];
@@ -66,12 +66,10 @@ function specOf(o: JSONObject): JSONObject {
 
 export class ObjectTracker {
   private readonly kinds = new Map<string, Map<string, Stored>>();
-  private readonly withStatus: Set<string>;
   private readonly indexes = new Map<string, Map<string, (obj: KubeObject) => string[]>>();
   private revision = 1000;
 
   constructor(private readonly opts: TrackerOptions) {
-    this.withStatus = new Set(opts.statusSubresource.map(resourceId));
     for (const ix of opts.indexes) {
       const fields = this.indexes.get(resourceId(ix.resource)) ?? new Map<string, (obj: KubeObject) => string[]>();
       if (fields.has(ix.field)) throw new Error(`indexer conflict: field ${ix.field} of ${ix.resource.kind} is already indexed`);
@@ -81,11 +79,11 @@ export class ObjectTracker {
   }
 
   hasStatusSubresource(res: Resource): boolean {
-    return this.withStatus.has(resourceId(res));
+    return this.opts.statusSubresource(res);
   }
 
   get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): T {
-    return this.out(res, this.find(res, key));
+    return this.out(this.find(res, key));
   }
 
   list<T extends KubeObject>(res: Resource<T>, opts: ListOptions = {}): ObjectList<T> {
@@ -119,7 +117,7 @@ export class ObjectTracker {
     return {
       apiVersion: res.apiVersion,
       kind: `${res.kind}List`,
-      items: page.map((o) => this.out(res, o)),
+      items: page.map((o) => this.out(o)),
       metadata: {
         resourceVersion: String(this.revision),
         ...(more ? { continue: Buffer.from(keyString(last.metadata.namespace as string, last.metadata.name)).toString('base64url') } : {}),
@@ -147,10 +145,10 @@ export class ObjectTracker {
     const stored = { ...o, apiVersion: res.apiVersion, kind: res.kind, metadata: meta } as unknown as Stored;
     // The server ignores status on create when status is a subresource.
     if (this.hasStatusSubresource(res)) delete stored.status;
-    if (opts.dryRun) return this.out(res, { ...stored, metadata: { ...meta, name } });
+    if (opts.dryRun) return this.out({ ...stored, metadata: { ...meta, name } });
     meta.resourceVersion = this.nextRevision();
     objects.set(key, stored);
-    return this.out(res, stored);
+    return this.out(stored);
   }
 
   update<T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions = {}): T {
@@ -242,15 +240,15 @@ export class ObjectTracker {
       if (added.length > 0) throw invalid(res, name, 'metadata.finalizers', `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`);
     }
     // An update that changes nothing is not written: the resourceVersion stays.
-    if (deepEqual(next, current)) return this.out(res, current);
+    if (deepEqual(next, current)) return this.out(current);
     if (this.opts.generation(res) && !deepEqual(specOf(next), specOf(current))) meta.generation = (Number(cur.generation) || 0) + 1;
-    if (dryRun) return this.out(res, next);
+    if (dryRun) return this.out(next);
     meta.resourceVersion = this.nextRevision();
     const key = keyString(cur.namespace as string | undefined, name);
     const finalizers = meta.finalizers as string[] | undefined;
     if (meta.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0)) this.objectsOf(res).delete(key);
     else this.objectsOf(res).set(key, next);
-    return this.out(res, next);
+    return this.out(next);
   }
 
   private checkResourceVersion(res: Resource, current: Stored, rv: string | undefined, required: boolean): void {
@@ -283,7 +281,7 @@ export class ObjectTracker {
     return String(++this.revision);
   }
 
-  private out<T extends KubeObject>(_res: Resource<T>, o: Stored): T {
+  private out<T extends KubeObject>(o: Stored): T {
     return jsonClone(o) as unknown as T;
   }
 }
