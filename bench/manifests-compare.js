@@ -10,13 +10,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findControllerGen, prepareGoModule } from '../scripts/lib/controller-gen.js';
 
 const sizes = (process.env.SIZES ?? '10,50,200').split(',').map(Number);
 const runs = Number(process.env.RUNS ?? 5);
 const watchRuns = Number(process.env.WATCH_RUNS ?? 9);
 const scaffold = fileURLToPath(new URL('../bin/scaffold.js', import.meta.url));
 const dist = new URL('../dist/', import.meta.url);
-const { findControllerGen, prepareGoModule } = await import(new URL('crd/k8s_schemas/controller-gen.js', dist).href);
 const { watchManifests } = await import(new URL('generate/watch.js', dist).href);
 const { makeProjects } = await import('./manifests-project.js');
 

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planManifests } from '../../src/generate/manifests.js';
-import { findControllerGen, hasGo } from '../../src/crd/k8s_schemas/controller-gen.js';
+import { findControllerGen, hasGo } from '../../scripts/lib/controller-gen.js';
 import { listFiles, tempDir } from '../support/files.js';
 import { findKubebuilder, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
 import { generateKubebuilderProject, readRecipe, runControllerGen } from '../support/kubebuilder-project.js';

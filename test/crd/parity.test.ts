@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planManifests } from '../../src/generate/manifests.js';
 import { toYamlDocument } from '../../src/yaml/index.js';
-import { findControllerGen, hasGo, prepareGoModule } from '../../src/crd/k8s_schemas/controller-gen.js';
+import { findControllerGen, hasGo, prepareGoModule } from '../../scripts/lib/controller-gen.js';
 import { peerAvailable } from '../support/peers.js';
 import { listFiles } from '../support/files.js';
 import { GO_BUILD_MS } from '../support/limits.js';

@@ -1,7 +1,7 @@
 /**
  * Finds (or builds, once, from the Go module proxy) the real controller-gen, cached beside the control-plane
- * binaries in ~/.cache/kubescaffold/controller-gen/<version>/: for parity tests and for regenerating the bundled
- * schemas of Kubernetes types. CONTROLLER_GEN overrides the location.
+ * binaries in ~/.cache/kubescaffold/controller-gen/<version>/: for the parity tests, the manifests benchmark and
+ * scripts/regenerate-k8s-schemas.js. CONTROLLER_GEN overrides the location. A build tool: not part of the package.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -12,12 +12,12 @@ export const CONTROLLER_GEN_VERSION = 'v0.21.0';
 /** The Kubernetes modules the Go twins import. */
 export const K8S_MODULE_VERSION = 'v0.37.1';
 
-export function hasGo(): boolean {
+export function hasGo() {
   return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
 }
 
 /** The controller-gen binary, or undefined when it is neither present nor buildable here. */
-export function findControllerGen(): string | undefined {
+export function findControllerGen() {
   if (process.env.CONTROLLER_GEN) return process.env.CONTROLLER_GEN;
   const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'controller-gen', CONTROLLER_GEN_VERSION);
   const bin = join(dir, 'controller-gen');
@@ -34,7 +34,7 @@ export function findControllerGen(): string | undefined {
 }
 
 /** Makes `dir` (a copy of a twin) a Go module that can import apimachinery and apiextensions. */
-export function prepareGoModule(dir: string, module: string): void {
+export function prepareGoModule(dir, module) {
   const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
   execFileSync('go', ['mod', 'init', module], { cwd: dir, env, stdio: 'ignore' });
   execFileSync('go', ['get', `k8s.io/apimachinery@${K8S_MODULE_VERSION}`, `k8s.io/apiextensions-apiserver@${K8S_MODULE_VERSION}`, `k8s.io/api@${K8S_MODULE_VERSION}`], {

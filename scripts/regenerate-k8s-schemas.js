@@ -3,10 +3,11 @@
  * real controller-gen over a Go "catalog" Kind with one field per type, so they match controller-gen exactly.
  * Needs Go and the module proxy (or a module cache). Run after a Kubernetes version bump:
  *
- *   npm run build && node dist/crd/k8s_schemas/regenerate.js [src/crd/k8s_schemas/schemas.json]
+ *   npm run build && node scripts/regenerate-k8s-schemas.js [src/crd/k8s_schemas/schemas.json]
  *
  * Each Go struct type is bundled under the @kubernetes/client-node model name that has the same JSON fields
- * (V1PodTemplateSpec, CoreV1EndpointPort, RbacV1Subject, ...).
+ * (V1PodTemplateSpec, CoreV1EndpointPort, RbacV1Subject, ...). A build tool: not part of the package; it packs the
+ * schemas with the built dist/crd/k8s_schemas/store.js, so the format stays the one the package reads.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,12 +16,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { JSONSchemaProps } from '../types.js';
-import { findControllerGen, K8S_MODULE_VERSION, prepareGoModule } from './controller-gen.js';
-import { pack } from './store.js';
-
+import { pack } from '../dist/crd/k8s_schemas/store.js';
+import { findControllerGen, K8S_MODULE_VERSION, prepareGoModule } from './lib/controller-gen.js';
 /** Go packages whose struct types are bundled, with the group prefix client-node uses on name clashes. */
-const packages: ReadonlyArray<{ path: string; alias: string; version: string; group: string }> = [
+const packages = [
   { path: 'k8s.io/api/core/v1', alias: 'corev1', version: 'V1', group: 'Core' },
   { path: 'k8s.io/api/apps/v1', alias: 'appsv1', version: 'V1', group: 'Apps' },
   { path: 'k8s.io/api/batch/v1', alias: 'batchv1', version: 'V1', group: 'Batch' },
@@ -35,30 +34,29 @@ const packages: ReadonlyArray<{ path: string; alias: string; version: string; gr
 /** meta/v1 types that make sense as fields (the rest are request options and discovery documents). */
 const metaTypes = new Set(['OwnerReference', 'LabelSelector', 'LabelSelectorRequirement', 'ManagedFieldsEntry', 'Condition']);
 
-interface GoStruct {
-  pkg: (typeof packages)[number];
-  name: string;
-  jsonFields: Set<string>;
-  /** Same-package structs embedded with `json:",inline"`, whose fields this struct has too. */
-  inline: string[];
-}
+/**
+ * A Go struct that may be bundled: its package, name and JSON field names (with those of same-package structs it
+ * embeds with `json:",inline"`, listed in `inline`).
+ * @typedef {{ pkg: (typeof packages)[number], name: string, jsonFields: Set<string>, inline: string[] }} GoStruct
+ */
 
-function goStructs(dir: string, pkg: (typeof packages)[number]): GoStruct[] {
-  const out: GoStruct[] = [];
+/** @returns {GoStruct[]} */
+function goStructs(dir, pkg) {
+  const out = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go') && !f.startsWith('zz_') && !f.startsWith('generated'))) {
     const text = readFileSync(join(dir, file), 'utf8');
     for (const m of text.matchAll(/^type ([A-Z]\w*) struct \{\n([\s\S]*?)^\}/gm)) {
-      const [, name, body] = m as unknown as [string, string, string];
+      const [, name, body] = m;
       if (/^\s*metav1\.TypeMeta\b|^\s*TypeMeta\b/m.test(body) || name.endsWith('List')) continue; // Kinds and lists are not field types
       if (pkg.alias === 'metav1' && !metaTypes.has(name)) continue;
-      const jsonFields = new Set([...body.matchAll(/json:"([^",]+)/g)].map((f) => f[1] as string).filter((f) => f !== '-'));
-      const inline = [...body.matchAll(/^\s+\*?([A-Z]\w*)\s+`json:"(?:,[^"]*)?"/gm)].map((f) => f[1] as string);
+      const jsonFields = new Set([...body.matchAll(/json:"([^",]+)/g)].map((f) => f[1]).filter((f) => f !== '-'));
+      const inline = [...body.matchAll(/^\s+\*?([A-Z]\w*)\s+`json:"(?:,[^"]*)?"/gm)].map((f) => f[1]);
       if (jsonFields.size === 0 && inline.length === 0) continue;
       out.push({ pkg, name, jsonFields, inline });
     }
   }
   const byName = new Map(out.map((s) => [s.name, s]));
-  const expand = (s: GoStruct, seen: Set<string>): void => {
+  const expand = (s, seen) => {
     for (const e of s.inline) {
       const embedded = byName.get(e);
       if (!embedded || seen.has(e)) continue;
@@ -72,21 +70,21 @@ function goStructs(dir: string, pkg: (typeof packages)[number]): GoStruct[] {
 }
 
 /** client-node model names and the JSON field names of each model. */
-function clientNodeModels(): Map<string, Set<string>> {
+function clientNodeModels() {
   const require = createRequire(import.meta.url);
   const modelsDir = join(dirname(require.resolve('@kubernetes/client-node/package.json')), 'dist', 'gen', 'models');
-  const models = new Map<string, Set<string>>();
+  const models = new Map();
   for (const f of readdirSync(modelsDir).filter((x) => x.endsWith('.d.ts'))) {
     const text = readFileSync(join(modelsDir, f), 'utf8');
     const cls = /export declare class (\w+)/.exec(text);
     if (!cls) continue;
-    models.set(cls[1] as string, new Set([...text.matchAll(/^\s+'([^']+)'\??:/gm)].map((x) => x[1] as string)));
+    models.set(cls[1], new Set([...text.matchAll(/^\s+'([^']+)'\??:/gm)].map((x) => x[1])));
   }
   return models;
 }
 
 /** The client-node model for a Go struct: the candidate name whose fields are all fields of the struct. */
-function modelName(s: GoStruct, models: Map<string, Set<string>>): string | undefined {
+function modelName(s, models) {
   for (const candidate of [`${s.pkg.version}${s.name}`, `${s.pkg.group}${s.pkg.version}${s.name}`]) {
     const fields = models.get(candidate);
     if (fields && fields.size > 0 && [...fields].every((f) => s.jsonFields.has(f))) return candidate;
@@ -94,13 +92,17 @@ function modelName(s: GoStruct, models: Map<string, Set<string>>): string | unde
   return undefined;
 }
 
-export function regenerate(outFile: string): { types: number; bytes: number } {
+/** Writes the packed schemas to `outFile`; returns how many types and bytes it wrote. */
+export function regenerate(outFile) {
   const work = mkdtempSync(join(tmpdir(), 'ks-builtin-'));
   try {
     prepareGoModule(work, 'example.com/catalog');
     const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
+    // The module has no Go files yet, so prepareGoModule's tidy dropped its requirements: pin them again, or
+    // `go list` would resolve the newest k8s.io/api instead of K8S_MODULE_VERSION.
+    execFileSync('go', ['get', `k8s.io/api@${K8S_MODULE_VERSION}`, `k8s.io/apimachinery@${K8S_MODULE_VERSION}`], { cwd: work, env, stdio: 'ignore' });
     const models = clientNodeModels();
-    const chosen = new Map<string, GoStruct>();
+    const chosen = new Map();
     for (const pkg of packages) {
       const dir = execFileSync('go', ['list', '-f', '{{.Dir}}', pkg.path], { cwd: work, env, encoding: 'utf8' }).trim();
       for (const s of goStructs(dir, pkg)) {
@@ -109,18 +111,18 @@ export function regenerate(outFile: string): { types: number; bytes: number } {
       }
     }
     const names = [...chosen.keys()].sort();
-    const used = new Set(names.map((n) => chosen.get(n)!.pkg));
+    const used = new Set(names.map((n) => chosen.get(n).pkg));
     const go = [
       '// +groupName=builtin.kubescaffold.io',
       'package v1',
       '',
       'import (',
       ...[...used].map((p) => `\t${p.alias} "${p.path}"`),
-      ...(used.has(packages.find((p) => p.alias === 'metav1')!) ? [] : ['\tmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"']),
+      ...(used.has(packages.find((p) => p.alias === 'metav1')) ? [] : ['\tmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"']),
       ')',
       '',
       'type CatalogSpec struct {',
-      ...names.map((n) => `\t${n} ${chosen.get(n)!.pkg.alias}.${chosen.get(n)!.name} \`json:"${n}"\``),
+      ...names.map((n) => `\t${n} ${chosen.get(n).pkg.alias}.${chosen.get(n).name} \`json:"${n}"\``),
       '}',
       '',
       '// +kubebuilder:object:root=true',
@@ -132,12 +134,10 @@ export function regenerate(outFile: string): { types: number; bytes: number } {
       '',
     ].join('\n');
     writeFileSync(join(work, 'catalog.go'), go);
-    execFileSync(findControllerGen()!, ['crd', 'paths=./...', 'output:crd:artifacts:config=out'], { cwd: work, env, stdio: 'pipe' });
-    const crd = parse(readFileSync(join(work, 'out', 'builtin.kubescaffold.io_catalogs.yaml'), 'utf8')) as {
-      spec: { versions: Array<{ schema: { openAPIV3Schema: JSONSchemaProps } }> };
-    };
-    const props = crd.spec.versions[0]!.schema.openAPIV3Schema.properties!.spec!.properties!;
-    const comment = `Code generated by src/crd/k8s_schemas/regenerate.ts from controller-gen and k8s.io/api ${K8S_MODULE_VERSION}. DO NOT EDIT. Packed schemas (see store.ts) of ${names.length} Kubernetes types, by @kubernetes/client-node model name.`;
+    execFileSync(findControllerGen(), ['crd', 'paths=./...', 'output:crd:artifacts:config=out'], { cwd: work, env, stdio: 'pipe' });
+    const crd = parse(readFileSync(join(work, 'out', 'builtin.kubescaffold.io_catalogs.yaml'), 'utf8'));
+    const props = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties;
+    const comment = `Code generated by scripts/regenerate-k8s-schemas.js from controller-gen and k8s.io/api ${K8S_MODULE_VERSION}. DO NOT EDIT. Packed schemas (see store.ts) of ${names.length} Kubernetes types, by @kubernetes/client-node model name.`;
     const body = `${JSON.stringify({ comment, ...pack(props) })}\n`;
     writeFileSync(outFile, body);
     return { types: names.length, bytes: body.length };
@@ -147,8 +147,7 @@ export function regenerate(outFile: string): { types: number; bytes: number } {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  // From dist/crd/k8s_schemas, the source tree's copy.
-  const out = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '../../../src/crd/k8s_schemas/schemas.json');
+  const out = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '../src/crd/k8s_schemas/schemas.json');
   const r = regenerate(out);
   console.log(`${out}: ${r.types} types, ${r.bytes} bytes`);
 }
