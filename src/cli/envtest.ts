@@ -1,7 +1,7 @@
 /**
  * `scaffold envtest use` (find, download or build kube-apiserver + etcd, like kubebuilder's setup-envtest),
- * `scaffold envtest list` (what is cached and what the release index offers) and `scaffold envtest start`
- * (run a local control plane until interrupted). Only flags and printing live here; src/envtest decides. The envtest modules are
+ * `scaffold envtest list` (what is cached and what the release index offers), `scaffold envtest start`
+ * (run a local control plane until interrupted, or in the background) and `scaffold envtest stop`. Only flags and printing live here; src/envtest decides. The envtest modules are
  * loaded inside the actions so that `scaffold --version` stays fast.
  */
 import type { Command } from 'commander';
@@ -80,16 +80,33 @@ export function registerEnvtestCommand(program: Command): void {
       .description('Run a local kube-apiserver + etcd until Ctrl-C, and write an admin kubeconfig for it')
       .option('--kubeconfig-out <file>', 'where to write the kubeconfig (default: a file in the temporary directory removed on exit)')
       .option('--k8s-version <version>', VERSION_HELP)
-      .option('--crd-dir <dir>', 'install the CustomResourceDefinitions found in this directory (repeatable)', collect, []),
+      .option('--crd-dir <dir>', 'install the CustomResourceDefinitions found in this directory (repeatable)', collect, [])
+      .option('--background', 'run it in a process of its own and return once it is ready (needs --kubeconfig-out; stop it with `envtest stop`)'),
     true,
-  ).action(async (opts: StartOptions) => {
+  ).action(async (opts: StartOptions & { background?: boolean }) => {
     const interrupt = interruptSignal();
     try {
-      await runEnvtestStart(opts, interrupt.signal);
+      if (opts.background) {
+        const { kubeconfigOut } = opts;
+        if (!kubeconfigOut) throw new CliError('--background needs --kubeconfig-out <file>: the kubeconfig is how you reach the control plane, and how `envtest stop` finds it');
+        const { startInBackground } = await import('./envtest-background.js');
+        await startInBackground({ ...opts, kubeconfigOut }, interrupt.signal);
+      } else {
+        await runEnvtestStart(opts, interrupt.signal);
+      }
     } finally {
       interrupt.dispose();
     }
   });
+
+  envtest
+    .command('stop')
+    .description('Stop a control plane started with `envtest start --background`, and remove its kubeconfig')
+    .requiredOption('--kubeconfig-out <file>', 'the kubeconfig it was started with')
+    .action(async (opts: { kubeconfigOut: string }) => {
+      const { stopBackground } = await import('./envtest-background.js');
+      await stopBackground(opts.kubeconfigOut);
+    });
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -38,7 +38,8 @@ const EXAMPLES: Record<string, string[]> = {
   envtest: ['npx scaffold envtest use 1.37 -p path', 'npx scaffold envtest list', 'npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig'],
   'envtest use': ['npx scaffold envtest use', 'npx scaffold envtest use 1.36 -p env', 'npx scaffold envtest use latest --installed-only'],
   'envtest list': ['npx scaffold envtest list', 'npx scaffold envtest list 1.37 -i'],
-  'envtest start': ['npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig'],
+  'envtest start': ['npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig', 'npx scaffold envtest start --background --kubeconfig-out bin/e2e.kubeconfig'],
+  'envtest stop': ['npx scaffold envtest stop --kubeconfig-out bin/e2e.kubeconfig'],
   version: ['npx scaffold version'],
   completion: ['source <(npx scaffold completion bash)', 'npx scaffold completion fish > ~/.config/fish/completions/scaffold.fish'],
 };

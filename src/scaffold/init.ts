@@ -40,6 +40,7 @@ const initFiles: Array<{ template: string; ifExists: IfExists; when?: (o: { name
   { template: '.gitignore', ifExists: 'skip' },
   { template: '.github/workflows/lint.yml', ifExists: 'skip' },
   { template: '.github/workflows/test.yml', ifExists: 'skip' },
+  { template: '.github/workflows/test-e2e.yml', ifExists: 'skip' },
   { template: '.devcontainer/devcontainer.json', ifExists: 'skip' },
   { template: 'README.md', ifExists: 'skip' },
   { template: 'cmd/main.ts', ifExists: 'skip' },

@@ -48,7 +48,7 @@ describe('scaffold completion', () => {
     expect(complete('scaffold cr')).toEqual(['create']);
     expect(complete('kubescaffold create ')).toEqual(['api', 'webhook']);
     expect(complete('scaffold create api --gr')).toEqual(['--group']);
-    expect(complete('scaffold envtest ')).toEqual(['list', 'start', 'use']);
+    expect(complete('scaffold envtest ')).toEqual(['list', 'start', 'stop', 'use']);
   });
 
   it('refuses an unknown shell', async () => {

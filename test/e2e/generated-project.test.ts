@@ -97,6 +97,15 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     expect(readFileSync(join(project, 'config', 'webhook', 'manifests.yaml'), 'utf8')).toContain('/validate-webapp-example-com-v1-guestbook');
   }, minutes(10));
 
+  it('passes its own e2e tests with make test-e2e, on a local control plane that make starts and stops', () => {
+    const result = run(project, 'make', ['test-e2e']);
+    expectSuccess(result);
+    // The manager is live and ready, serves its metrics, and reconciles the Guestbook sample.
+    expect(result.output).toMatch(/Tests\s+3 passed/);
+    expect(result.output).toContain('Stopped the control plane');
+    for (const leftover of ['e2e.kubeconfig', 'e2e.kubeconfig.pid', 'e2e.kubeconfig.log']) expect(existsSync(join(project, 'bin', leftover)), leftover).toBe(false);
+  }, minutes(5));
+
   it('runs its manager against the control plane and reconciles the sample', async () => {
     const env = await TestEnvironment.start({ crdDirectoryPaths: [join(project, 'config', 'crd', 'bases')], errorIfCRDPathMissing: true });
     const kubeconfig = join(base, 'kubeconfig');

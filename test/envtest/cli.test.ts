@@ -229,3 +229,42 @@ describe('scaffold envtest start', () => {
     expect(readFileSync(file, 'utf8')).toContain('prod');
   });
 });
+
+describe('scaffold envtest start --background and envtest stop', () => {
+  it('starts a control plane that outlives the command, says so when asked again, and stop ends it and removes its files', async () => {
+    const kubeconfig = join(scratch, 'background.kubeconfig');
+    const env = { ...process.env, NO_COLOR: '1' };
+    try {
+      const started = await execNode([scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig], env);
+      expect(started, started.stderr).toMatchObject({ code: 0 });
+      expect(started.stdout).toContain(`kubeconfig: ${kubeconfig}`);
+      const pid = Number(readFileSync(`${kubeconfig}.pid`, 'utf8'));
+      // The command has exited; the control plane answers through the kubeconfig it wrote.
+      const kc = new k8s.KubeConfig();
+      kc.loadFromFile(kubeconfig);
+      expect((await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' })).metadata?.name).toBe('default');
+
+      const again = await execNode([scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig], env);
+      expect(again).toMatchObject({ code: 0 });
+      expect(again.stdout).toContain(`already runs (pid ${pid})`);
+
+      const stopped = await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', kubeconfig], env);
+      expect(stopped, stopped.stderr).toMatchObject({ code: 0 });
+      expect(stopped.stdout).toContain(`Stopped the control plane (pid ${pid})`);
+      expect(processesMentioning(kubeconfig)).toEqual([]);
+      for (const f of [kubeconfig, `${kubeconfig}.pid`, `${kubeconfig}.log`]) expect(existsSync(f), f).toBe(false);
+    } finally {
+      await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', kubeconfig], env);
+    }
+  }, 2 * CONTROL_PLANE_START_MS);
+
+  it('refuses --background without --kubeconfig-out, and stop with nothing running says so and succeeds', async () => {
+    const env = { ...process.env, NO_COLOR: '1' };
+    const refused = await execNode([scaffoldBin, 'envtest', 'start', '--background'], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('--background needs --kubeconfig-out');
+    const nothing = await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', join(scratch, 'never-started.kubeconfig')], env);
+    expect(nothing).toMatchObject({ code: 0 });
+    expect(nothing.stdout).toContain('No control plane started with --background runs');
+  });
+});
