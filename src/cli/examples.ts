@@ -34,7 +34,7 @@ const EXAMPLES: Record<string, string[]> = {
   deploy: ['npx scaffold deploy --img registry.example.com/crew-operator:v0.1.0'],
   undeploy: ['npx scaffold undeploy'],
   'build-installer': ['npx scaffold build-installer --img registry.example.com/crew-operator:v0.1.0'],
-  run: ['npx scaffold run', 'npx scaffold run -- --leader-elect=false'],
+  run: ['npx scaffold run', 'npx scaffold run -- --leader-elect=false', 'npx scaffold run --as-deployed'],
   envtest: ['npx scaffold envtest use 1.37 -p path', 'npx scaffold envtest list', 'npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig'],
   'envtest use': ['npx scaffold envtest use', 'npx scaffold envtest use 1.36 -p env', 'npx scaffold envtest use latest --installed-only'],
   'envtest list': ['npx scaffold envtest list', 'npx scaffold envtest list 1.37 -i'],

@@ -1,4 +1,4 @@
-/** `scaffold run`: build the project and run its manager on this machine against the current kubeconfig (make run). */
+/** `scaffold run`: build the project and run its manager on this machine against the current kubeconfig (make run), or as its Deployment would run it (make run-as-deployed). */
 import type { Command } from 'commander';
 import { CliError } from './errors.js';
 
@@ -6,6 +6,7 @@ interface RunFlags {
   kubeconfig?: string;
   context?: string;
   build: boolean;
+  asDeployed?: boolean;
 }
 
 export function registerRunCommand(program: Command): void {
@@ -16,7 +17,19 @@ export function registerRunCommand(program: Command): void {
     .option('--kubeconfig <file>', 'kubeconfig for the manager (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context for the manager')
     .option('--no-build', 'run dist/cmd/main.js as it is, without npm run build')
+    .option(
+      '--as-deployed',
+      "run it as config/default would in a pod: as its ServiceAccount (not you), with the container's args, env and memory limit, " +
+        'its probes polled, and every Forbidden answer reported with the RBAC marker that grants it',
+    )
     .action(async (args: string[], opts: RunFlags) => {
+      if (opts.asDeployed) {
+        if (args.length > 0) throw new CliError('--as-deployed runs the manager with the args of its Deployment; change them in config/manager/manager.yaml instead of passing them here');
+        const { runAsDeployed } = await import('../cluster/deployed/run.js');
+        const code = await runAsDeployed(process.cwd(), { kubeconfig: opts.kubeconfig, context: opts.context, skipBuild: !opts.build });
+        if (code !== 0) throw new CliError(`the manager exited with code ${code}`, code);
+        return;
+      }
       const { runManager } = await import('../cluster/index.js');
       const code = await runManager(process.cwd(), { kubeconfig: opts.kubeconfig, context: opts.context, skipBuild: !opts.build, args });
       if (code !== 0) throw new CliError(`the manager exited with code ${code}`, code);
