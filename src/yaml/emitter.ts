@@ -139,58 +139,95 @@ export interface Written {
   indention: boolean;
 }
 
-/** The emitter's output and the state its layout decisions read: column, and whether the line is still blank. */
+const SPACES: string[] = [];
+const spaces = (n: number): string => (SPACES[n] ??= ' '.repeat(n));
+
+// U+000A, U+000D, U+0085, U+2028, U+2029 (isBreak) by code unit
+const isBreakCode = (c: number): boolean => c === 10 || c === 13 || c === 0x85 || c === 0x2028 || c === 0x2029;
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+
+/**
+ * The emitter's output and the state its layout decisions read: column, and whether the line is still blank. Text
+ * is appended to one string (V8 joins the pieces once, when the text is read) and written a run of characters at a
+ * time: only spaces (where a line may fold), line breaks and characters that are escaped or doubled are looked at one
+ * by one. Columns count characters (code points), as yaml.v2 does.
+ */
 export class Writer {
+  /** Text before the last mark(); `out` is the text written since. */
   private chunks: string[] = [];
+  private chunksLength = 0;
+  private out = '';
   private column = 0;
   private whitespace = true;
   private indention = true;
 
   text(): string {
-    return this.chunks.join('');
+    return this.chunks.length === 0 ? this.out : this.chunks.join('') + this.out;
+  }
+
+  /** Length of the text written so far (an offset into text()). */
+  get length(): number {
+    return this.chunksLength + this.out.length;
+  }
+
+  /** The state after the text written so far, for replaying that text elsewhere. */
+  state(): Omit<Written, 'text'> {
+    return { column: this.column, whitespace: this.whitespace, indention: this.indention };
   }
 
   mark(): number {
+    if (this.out !== '') {
+      this.chunks.push(this.out);
+      this.chunksLength += this.out.length;
+      this.out = '';
+    }
     return this.chunks.length;
   }
 
   since(mark: number): Written {
-    return { text: this.chunks.slice(mark).join(''), column: this.column, whitespace: this.whitespace, indention: this.indention };
+    const text = this.chunks.length === mark ? this.out : this.chunks.slice(mark).join('') + this.out;
+    return { text, column: this.column, whitespace: this.whitespace, indention: this.indention };
   }
 
   replay(w: Written): void {
-    this.chunks.push(w.text);
+    this.out += w.text;
     this.column = w.column;
     this.whitespace = w.whitespace;
     this.indention = w.indention;
   }
 
   private put(s: string): void {
-    this.chunks.push(s);
+    this.out += s;
     this.column += codePoints(s);
   }
 
+  /** Text known to be `width` characters wide. */
+  private putWide(s: string, width: number): void {
+    this.out += s;
+    this.column += width;
+  }
+
   private putBreak(): void {
-    this.chunks.push('\n');
+    this.out += '\n';
     this.column = 0;
   }
 
   /** write_break: a line feed is written as such, any other break character (U+2028...) is copied as it is. */
   private writeBreak(c: string): void {
-    this.chunks.push(c);
+    this.out += c;
     this.column = 0;
   }
 
   /** yaml_emitter_write_indent: to column `indent`, on a new line unless this one is still blank up to there. */
   indent(indent: number): void {
     if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) this.putBreak();
-    while (this.column < indent) this.put(' ');
+    if (this.column < indent) this.putWide(spaces(indent - this.column), indent - this.column);
     this.whitespace = true;
     this.indention = true;
   }
 
   indicator(ind: string, needWhitespace: boolean, isWhitespace: boolean, isIndention: boolean): void {
-    if (needWhitespace && !this.whitespace) this.put(' ');
+    if (needWhitespace && !this.whitespace) this.putWide(' ', 1);
     this.put(ind);
     this.whitespace = isWhitespace;
     this.indention = this.indention && isIndention;
@@ -198,7 +235,7 @@ export class Writer {
 
   /** A plain scalar that needs no analysis: null, a boolean or a number. */
   word(text: string): void {
-    if (!this.whitespace) this.put(' ');
+    if (!this.whitespace) this.putWide(' ', 1);
     this.put(text);
     this.whitespace = false;
     this.indention = false;
@@ -223,25 +260,39 @@ export class Writer {
     }
   }
 
-  // A plain scalar has no line breaks (analysis rules them out), so it is written a word at a time.
+  /**
+   * A plain scalar has no line breaks and only printable characters of the BMP (analysis rules the rest out), one
+   * column each. It folds at a single space found past column 80 (the space becomes the line break).
+   */
   private plain(value: string, indent: number, allowBreaks: boolean): void {
-    if (!this.whitespace) this.put(' ');
-    let spaces = false;
-    let i = 0;
-    while (i < value.length) {
-      if (value.charCodeAt(i) === 32) {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && value.charCodeAt(i + 1) !== 32) this.indent(indent);
-        else this.put(' ');
+    if (!this.whitespace) this.putWide(' ', 1);
+    const n = value.length;
+    // the last space can stand at column + n - 1 at most
+    if (!allowBreaks || this.column + n - 1 <= BEST_WIDTH) {
+      this.putWide(value, n);
+    } else {
+      let col = this.column;
+      let from = 0;
+      let spaces = false;
+      for (let i = 0; i < n; i++) {
+        if (value.charCodeAt(i) !== 32) {
+          col++;
+          spaces = false;
+          continue;
+        }
+        if (!spaces && col > BEST_WIDTH && value.charCodeAt(i + 1) !== 32) {
+          // a word was written, so the line is not blank: write_indent breaks it
+          this.out += value.slice(from, i);
+          this.column = col;
+          this.indention = false;
+          this.indent(indent);
+          col = this.column;
+          from = i + 1;
+        } else col++;
         spaces = true;
-        i++;
-        continue;
       }
-      let j = value.indexOf(' ', i);
-      if (j < 0) j = value.length;
-      this.put(value.slice(i, j));
-      this.indention = false;
-      spaces = false;
-      i = j;
+      this.out += value.slice(from);
+      this.column = col;
     }
     this.whitespace = false;
     this.indention = false;
@@ -249,26 +300,47 @@ export class Writer {
 
   private singleQuoted(value: string, indent: number, allowBreaks: boolean): void {
     this.indicator("'", true, false, false);
-    const chars = [...value];
+    const n = value.length;
     let spaces = false;
     let breaks = false;
-    for (let i = 0; i < chars.length; i++) {
-      const c = chars[i] as string;
-      if (isSpace(c)) {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < chars.length - 1 && !isSpace(chars[i + 1])) this.indent(indent);
-        else this.put(c);
+    let i = 0;
+    while (i < n) {
+      const c = value.charCodeAt(i);
+      if (c === 32) {
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < n - 1 && value.charCodeAt(i + 1) !== 32) this.indent(indent);
+        else this.putWide(' ', 1);
         spaces = true;
-      } else if (isBreak(c)) {
-        if (!breaks && c === '\n') this.putBreak();
-        this.writeBreak(c);
+        i++;
+      } else if (isBreakCode(c)) {
+        if (!breaks && c === 10) this.putBreak();
+        this.writeBreak(value[i] as string);
         this.indention = true;
         breaks = true;
+        i++;
       } else {
         if (breaks) this.indent(indent);
-        this.put(c === "'" ? "''" : c);
+        // a run of other characters; a quote is doubled
+        let j = i;
+        let width = 0;
+        let quotes = false;
+        while (j < n) {
+          const d = value.charCodeAt(j);
+          if (d === 32 || isBreakCode(d)) break;
+          if (d === 39) {
+            quotes = true;
+            width += 2;
+            j++;
+          } else {
+            width++;
+            j += isHighSurrogate(d) && j + 1 < n ? 2 : 1;
+          }
+        }
+        const run = value.slice(i, j);
+        this.putWide(quotes ? run.replaceAll("'", "''") : run, width);
         this.indention = false;
         spaces = false;
         breaks = false;
+        i = j;
       }
     }
     this.indicator("'", false, false, false);
@@ -318,17 +390,18 @@ export class Writer {
     this.whitespace = true;
     let breaks = true;
     let i = 0;
-    while (i < value.length) {
-      const c = value[i] as string;
-      if (isBreak(c)) {
-        this.writeBreak(c);
+    const n = value.length;
+    while (i < n) {
+      const c = value.charCodeAt(i);
+      if (isBreakCode(c)) {
+        this.writeBreak(value[i] as string);
         this.indention = true;
         breaks = true;
         i++;
         continue;
       }
-      let j = i;
-      while (j < value.length && !isBreak(value[j])) j++;
+      let j = i + 1;
+      while (j < n && !isBreakCode(value.charCodeAt(j))) j++;
       if (breaks) this.indent(indent);
       this.put(value.slice(i, j));
       this.indention = false;

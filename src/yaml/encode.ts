@@ -52,10 +52,27 @@ const isNonEmptyCollection = (v: Json): v is Json[] | { [key: string]: Json } =>
 /*
  * Schemas of named types are shared objects (PodSpec under every Kind's template): their YAML at a given indent is
  * always the same text, so it is written once and replayed. An object is recorded the second time it is met, which
- * costs nothing for the (many) objects that occur once.
+ * costs nothing for the (many) objects that occur once. Where a big collection was first written is remembered
+ * too, so that when it is met again after that document is done (the next CRD), its text is cut from there instead
+ * of being written a second time.
  */
 const seen = new WeakSet<object>();
 const replays = new WeakMap<object, Map<number, Written>>();
+
+/** A document being written; `text` is set once it is done. */
+interface Doc {
+  text?: string;
+}
+
+interface FirstWrite extends Omit<Written, 'text'> {
+  doc: Doc;
+  start: number;
+  end: number;
+}
+
+const firstWrites = new WeakMap<object, Map<number, FirstWrite>>();
+/** Smaller collections are written again rather than remembered. */
+const FIRST_WRITE_MIN = 1024;
 
 /**
  * Walks the value in yaml.v2's event order. `parent` is the indent of the enclosing collection (-1 at the root),
@@ -63,6 +80,7 @@ const replays = new WeakMap<object, Map<number, Written>>();
  */
 class Encoder {
   readonly w = new Writer();
+  readonly doc: Doc = {};
 
   constructor(private readonly replaySharedObjects: boolean) {}
 
@@ -119,12 +137,28 @@ class Encoder {
     if (cached) return this.w.replay(cached);
     if (!seen.has(v)) {
       seen.add(v);
-      return this.node(v, keyIndent, true);
+      const start = this.w.length;
+      this.node(v, keyIndent, true);
+      const end = this.w.length;
+      if (end - start >= FIRST_WRITE_MIN) {
+        let byIndent = firstWrites.get(v);
+        if (!byIndent) firstWrites.set(v, (byIndent = new Map()));
+        byIndent.set(keyIndent, { doc: this.doc, start, end, ...this.w.state() });
+      }
+      return;
+    }
+    let byIndent = replays.get(v);
+    if (!byIndent) replays.set(v, (byIndent = new Map()));
+    const first = firstWrites.get(v)?.get(keyIndent);
+    const done = first?.doc.text;
+    if (first && done !== undefined) {
+      const { start, end, column, whitespace, indention } = first;
+      const written: Written = { text: done.slice(start, end), column, whitespace, indention };
+      byIndent.set(keyIndent, written);
+      return this.w.replay(written);
     }
     const mark = this.w.mark();
     this.node(v, keyIndent, true);
-    let byIndent = replays.get(v);
-    if (!byIndent) replays.set(v, (byIndent = new Map()));
     byIndent.set(keyIndent, this.w.since(mark));
   }
 }
@@ -135,7 +169,8 @@ export function toYamlDocument(value: unknown, options: YamlOptions = {}): strin
   e.node(value as Json, -1, false);
   // the document end's write_indent: the last line is ended unless it already is
   e.w.indent(0);
-  return e.w.text();
+  e.doc.text = e.w.text();
+  return e.doc.text;
 }
 
 /** A file as controller-gen writes one: the header, then each object as `---` and its document. */
