@@ -8,12 +8,29 @@ import { schemaOrigins } from './schema.js';
 import type { KindInfo } from './crd.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';
 
-export function checkStructural(crd: CustomResourceDefinition, kinds: readonly KindInfo[], diags: DiagnosticBag): void {
+/**
+ * Schemas already found free of problems, by whether they stood inside allOf/anyOf/oneOf: a problem depends only on
+ * the schema below a node (its path and position only name it), so a schema shared by several fields or CRDs (a
+ * named type, PodTemplateSpec) is walked once. For one run over schemas that no longer change.
+ */
+export class CheckedSchemas {
+  private readonly clean = [new WeakSet<JSONSchemaProps>(), new WeakSet<JSONSchemaProps>()] as const;
+
+  has(s: JSONSchemaProps, inJunctor: boolean): boolean {
+    return this.clean[inJunctor ? 1 : 0].has(s);
+  }
+
+  add(s: JSONSchemaProps, inJunctor: boolean): void {
+    this.clean[inJunctor ? 1 : 0].add(s);
+  }
+}
+
+export function checkStructural(crd: CustomResourceDefinition, kinds: readonly KindInfo[], diags: DiagnosticBag, checked = new CheckedSchemas()): void {
   for (const version of crd.spec.versions) {
     const kind = kinds.find((k) => k.decl.name === crd.spec.names.kind && k.gv.group === crd.spec.group && k.gv.version === version.name);
     if (!kind) continue;
     const problems: Problem[] = [];
-    checkNode(version.schema.openAPIV3Schema, '', problems, false, kind.decl.pos);
+    checkNode(version.schema.openAPIV3Schema, '', problems, false, kind.decl.pos, checked);
     for (const p of problems) {
       diags.at(p.pos, `invalid CRD ${crd.metadata.name} (version ${version.name}): ${p.message}`);
     }
@@ -37,7 +54,9 @@ class Problems {
   }
 }
 
-function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: boolean, parentPos: SourcePosition): void {
+function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: boolean, parentPos: SourcePosition, checked: CheckedSchemas): void {
+  if (checked.has(s, inJunctor)) return;
+  const before = all.length;
   const where = path || '(root)';
   const pos = schemaOrigins.get(s) ?? parentPos;
   const problems = new Problems(all, pos);
@@ -71,9 +90,9 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
     const bad = defaultMismatch(s, s.default);
     if (bad) problems.push(`${where} has a default ${JSON.stringify(s.default)} that ${bad}`);
   }
-  for (const [name, p] of Object.entries(s.properties ?? {})) checkNode(p, `${path}.${name}`, all, inJunctor, pos);
-  if (s.items) checkNode(s.items, `${path}[*]`, all, inJunctor, pos);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') checkNode(s.additionalProperties, `${path}[*]`, all, inJunctor, pos);
+  if (s.properties) for (const name in s.properties) checkNode(s.properties[name]!, `${path}.${name}`, all, inJunctor, pos, checked);
+  if (s.items) checkNode(s.items, `${path}[*]`, all, inJunctor, pos, checked);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') checkNode(s.additionalProperties, `${path}[*]`, all, inJunctor, pos, checked);
   for (const list of [s.allOf, s.anyOf, s.oneOf]) {
     for (const j of list ?? []) {
       for (const k of ['description', 'default', 'nullable', 'additionalProperties'] as const) {
@@ -83,9 +102,10 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
         // anyOf of types is only allowed for int-or-string
         problems.push(`${where}: type is not allowed inside allOf/anyOf/oneOf (except for int-or-string)`);
       }
-      checkNode(j, path, all, true, pos);
+      checkNode(j, path, all, true, pos, checked);
     }
   }
+  if (all.length === before) checked.add(s, inJunctor);
 }
 
 const jsonType = (v: unknown): string =>

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { buildCRDs, findKinds, groupVersionOf, type CRDCache, type GroupVersion, type KindInfo } from '../crd/crd.js';
 import { SchemaGenerator } from '../crd/schema.js';
-import { checkStructural } from '../crd/structural.js';
+import { CheckedSchemas, checkStructural } from '../crd/structural.js';
 import type { CustomResourceDefinition } from '../crd/types.js';
 import type { Marker } from '../markers/collector.js';
 import { DiagnosticBag, DiagnosticsError } from '../diagnostics.js';
@@ -54,7 +54,10 @@ export function planManifests(opts: ManifestsOptions, program = new SourceProgra
   const crds = buildCRDs(kinds, gen, diags, { generatorVersion: opts.generatorVersion, maxDescLen: opts.maxDescLen, cache });
   for (const f of program.loadedFiles()) diags.items.push(...f.diagnostics.items);
   // Structural problems follow from the errors above; report them only for otherwise valid schemas.
-  if (diags.empty) for (const crd of crds) if (!cache?.rendered.has(crd)) checkStructural(crd, kinds, diags);
+  if (diags.empty) {
+    const checked = new CheckedSchemas(); // shared schemas are checked once
+    for (const crd of crds) if (!cache?.rendered.has(crd)) checkStructural(crd, kinds, diags, checked);
+  }
   const packageMarkers: Marker[] = packages.flatMap((p: Package) => p.markers.list);
   const roles = generateRoles(packageMarkers, opts.roleName ?? 'manager-role');
   const webhooks = generateWebhookConfigurations(packageMarkers, diags);
