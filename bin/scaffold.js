@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 // Node 22.1+ keeps the compiled code of every module the CLI loads (the 9 MB TypeScript compiler above all) in a
 // cache directory, so later runs skip compiling it (NODE_DISABLE_COMPILE_CACHE=1 turns it off). Node 20 has no
-// such cache: src/markers/typescript.ts keeps a code cache of the compiler itself there.
+// such cache and compiles everything on every run.
 module.enableCompileCache?.(join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'compile-cache'));
 
 // `scaffold --help | head`: a reader that stops early is not an error.

@@ -10,7 +10,7 @@ import { pluralize } from '../project/flect.js';
 import { truncateDescriptions } from './description.js';
 import type { SchemaDeps, SchemaGenerator } from './schema.js';
 import type { CRDVersion, CustomResourceDefinition } from './types.js';
-import type { ts as T } from 'ts-morph';
+import type * as T from 'typescript';
 import { ts } from '../markers/typescript.js';
 
 export const VERSION_ANNOTATION = 'kubescaffold.io/version';

@@ -9,7 +9,7 @@
  * schemas are replaced, not edited). This keeps a 200-Kind API with PodTemplateSpec fields fast.
  */
 import { dirname } from 'node:path';
-import type { ts as T } from 'ts-morph';
+import type * as T from 'typescript';
 import { ts } from '../markers/typescript.js';
 import type { MemberInfo, SourceInfo, TypeDecl } from '../markers/collector.js';
 import { MarkerSet } from '../markers/collector.js';

@@ -1,5 +1,5 @@
 /**
- * Reads TypeScript sources (with ts-morph's TypeScript compiler) and attaches markers and descriptions to the
+ * Reads TypeScript sources (with the TypeScript compiler's parser) and attaches markers and descriptions to the
  * declarations they describe, following controller-gen's placement rules adapted to TypeScript:
  *
  * - Markers are `// +...` lines (or `+...` lines inside a JSDoc) in the comments right above an interface, type
@@ -9,7 +9,7 @@
  *   (+groupName, +kubebuilder:rbac, ...) are accepted anywhere, since they cannot mean anything else.
  * - A `+kubebuilder:` marker that is unknown, stands where it cannot apply, or has bad arguments is an error.
  */
-import type { ts as T } from 'ts-morph';
+import type * as T from 'typescript';
 import { ts } from './typescript.js';
 import { extractDoc, type RawComment } from './docs.js';
 import { DiagnosticBag, type SourcePosition } from '../diagnostics.js';

@@ -7,8 +7,8 @@ const collect = (text: string): SourceInfo => collectFile('/p/api/v1/x_types.ts'
 
 function property(info: SourceInfo, typeName: string, prop: string) {
   const decl = info.types.get(typeName)!;
-  const node = (decl.node as import('ts-morph').ts.InterfaceDeclaration).members.find(
-    (m) => ts.isPropertySignature(m) && (m.name as import('ts-morph').ts.Identifier).text === prop,
+  const node = (decl.node as import('typescript').InterfaceDeclaration).members.find(
+    (m) => ts.isPropertySignature(m) && (m.name as import('typescript').Identifier).text === prop,
   )!;
   return info.members.get(node)!;
 }
