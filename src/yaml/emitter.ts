@@ -28,8 +28,31 @@ export interface ScalarAnalysis {
   block: boolean;
 }
 
+// Printable characters of the BMP, with \n as the only line break: what nearly every string in a manifest holds.
+const SIMPLE_TEXT = /^[\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
+// For SIMPLE_TEXT: indicators at the start, then ": " or ":" at the end, and " #" or "\n#", further on.
+const FIRST_INDICATOR = /^(?:[#,[\]{}&*!|>'"%@`]|[?:-](?: |$)|---|\.\.\.)/;
+const LATER_INDICATOR = /[\s\S]:(?: |$)|[ \n]#/;
+
 export function analyzeScalar(value: string): ScalarAnalysis {
   if (value === '') return { multiline: false, blockPlain: true, singleQuoted: true, block: false };
+  if (SIMPLE_TEXT.test(value)) {
+    // the loop below, with regular expressions: no special characters, and no break but \n
+    const first = value.charCodeAt(0);
+    const last = value.charCodeAt(value.length - 1);
+    const lineBreaks = value.includes('\n');
+    return conclude({
+      blockIndicators: FIRST_INDICATOR.test(value) || LATER_INDICATOR.test(value),
+      lineBreaks,
+      special: false,
+      leadingSpace: first === 32,
+      leadingBreak: first === 10,
+      trailingSpace: last === 32,
+      trailingBreak: last === 10,
+      breakSpace: lineBreaks && value.includes('\n '),
+      spaceBreak: lineBreaks && value.includes(' \n'),
+    });
+  }
   // Indexing code units is enough (and faster) unless there are surrogate pairs.
   const chars = /[\ud800-\udfff]/.test(value) ? [...value] : value;
   let blockIndicators = value.startsWith('---') || value.startsWith('...');
@@ -74,6 +97,23 @@ export function analyzeScalar(value: string): ScalarAnalysis {
     }
     precededByWhitespace = isBlankz(c);
   }
+  return conclude({ blockIndicators, lineBreaks, special, leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak });
+}
+
+interface ScalarFacts {
+  blockIndicators: boolean;
+  lineBreaks: boolean;
+  special: boolean;
+  leadingSpace: boolean;
+  leadingBreak: boolean;
+  trailingSpace: boolean;
+  trailingBreak: boolean;
+  breakSpace: boolean;
+  spaceBreak: boolean;
+}
+
+function conclude(f: ScalarFacts): ScalarAnalysis {
+  const { blockIndicators, lineBreaks, special, leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak } = f;
   const a: ScalarAnalysis = { multiline: lineBreaks, blockPlain: true, singleQuoted: true, block: true };
   if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.blockPlain = false;
   if (trailingSpace) a.block = false;
@@ -233,6 +273,13 @@ export class Writer {
     this.indention = this.indention && isIndention;
   }
 
+  /** A mapping key's text with its ':', `width` characters wide, written at the start of a line (see encode.ts). */
+  key(text: string, width: number): void {
+    this.putWide(text, width);
+    this.whitespace = false;
+    this.indention = false;
+  }
+
   /** A plain scalar that needs no analysis: null, a boolean or a number. */
   word(text: string): void {
     if (!this.whitespace) this.putWide(' ', 1);
@@ -271,28 +318,22 @@ export class Writer {
     if (!allowBreaks || this.column + n - 1 <= BEST_WIDTH) {
       this.putWide(value, n);
     } else {
-      let col = this.column;
+      // the line being written started at index `from`, in column `start`
       let from = 0;
-      let spaces = false;
-      for (let i = 0; i < n; i++) {
-        if (value.charCodeAt(i) !== 32) {
-          col++;
-          spaces = false;
-          continue;
-        }
-        if (!spaces && col > BEST_WIDTH && value.charCodeAt(i + 1) !== 32) {
-          // a word was written, so the line is not blank: write_indent breaks it
+      let start = this.column;
+      for (let i = value.indexOf(' '); i >= 0; i = value.indexOf(' ', i + 1)) {
+        // the first of a run of spaces, past column 80, not followed by another: a word was written, so the line
+        // is not blank and write_indent breaks it
+        if (start + (i - from) > BEST_WIDTH && value.charCodeAt(i - 1) !== 32 && value.charCodeAt(i + 1) !== 32) {
           this.out += value.slice(from, i);
-          this.column = col;
+          this.column = start + (i - from);
           this.indention = false;
           this.indent(indent);
-          col = this.column;
           from = i + 1;
-        } else col++;
-        spaces = true;
+          start = this.column;
+        }
       }
-      this.out += value.slice(from);
-      this.column = col;
+      this.putWide(from === 0 ? value : value.slice(from), n - from);
     }
     this.whitespace = false;
     this.indention = false;
@@ -391,6 +432,24 @@ export class Writer {
     let breaks = true;
     let i = 0;
     const n = value.length;
+    if (SIMPLE_TEXT.test(value)) {
+      // lines between \n, each as write_break and write_indent leave them: an empty line gets no indentation
+      for (let end = value.indexOf('\n'); i < n; end = value.indexOf('\n', i)) {
+        if (end < 0) end = n;
+        if (end > i) {
+          if (breaks) this.indent(indent);
+          this.putWide(value.slice(i, end), end - i);
+          this.indention = false;
+        }
+        if (end < n) {
+          this.writeBreak('\n');
+          this.indention = true;
+          breaks = true;
+        } else breaks = false;
+        i = end + 1;
+      }
+      return;
+    }
     while (i < n) {
       const c = value.charCodeAt(i);
       if (isBreakCode(c)) {

@@ -3,7 +3,7 @@
  * (through sigs.k8s.io/yaml) print objects: block mappings with keys in yaml.v2's order, sequences under a key at
  * the key's column, empty collections as `[]` and `{}`, numbers as yaml.v2 formats them (encode.go).
  */
-import { analyzeScalar, BEST_INDENT, Writer, type ScalarAnalysis, type Written } from './emitter.js';
+import { analyzeScalar, BEST_INDENT, Writer, type ScalarAnalysis, type ScalarStyle, type Written } from './emitter.js';
 import { sortYamlKeys } from './keys.js';
 import { resolvesToNonString } from './resolve.js';
 
@@ -74,6 +74,32 @@ const firstWrites = new WeakMap<object, Map<number, FirstWrite>>();
 /** Smaller collections are written again rather than remembered. */
 const FIRST_WRITE_MIN = 1024;
 
+/** encoder.stringv's request for a string; the emitter may still pick another style. */
+const requestedStyle = (s: string): ScalarStyle => (s.includes('\n') ? 'literal' : resolvesToNonString(s) ? 'double' : 'plain');
+
+const simpleKeys = new Map<string, { text: string; width: number } | null>();
+
+/**
+ * A mapping key as yaml.v2 writes it, with its ':', or null where it is not a simple key. A simple key is never
+ * folded and follows write_indent, so its text is the same wherever it stands: it is worked out once per key.
+ */
+function simpleKeyText(k: string): { text: string; width: number } | null {
+  let key = simpleKeys.get(k);
+  if (key === undefined) {
+    const analysis = analyzeScalar(k);
+    if (analysis.multiline || Buffer.byteLength(k) > 128) key = null;
+    else {
+      const w = new Writer();
+      w.scalar(k, requestedStyle(k), BEST_INDENT, true, analysis);
+      w.indicator(':', false, false, false);
+      const written = w.since(0);
+      key = { text: written.text, width: written.column };
+    }
+    simpleKeys.set(k, key);
+  }
+  return key;
+}
+
 /**
  * Walks the value in yaml.v2's event order. `parent` is the indent of the enclosing collection (-1 at the root),
  * from which libyaml's increase_indent derives each node's own.
@@ -96,26 +122,23 @@ class Encoder {
   }
 
   private string(s: string, indent: number, simpleKey: boolean, analysis?: ScalarAnalysis): void {
-    // encoder.stringv's request; the emitter may still pick another style
-    const style = s.includes('\n') ? 'literal' : resolvesToNonString(s) ? 'double' : 'plain';
-    this.w.scalar(s, style, indent, simpleKey, analysis);
+    this.w.scalar(s, requestedStyle(s), indent, simpleKey, analysis);
   }
 
   /** A block mapping whose keys start at `indent`; keys whose value is undefined are left out, as in JSON. */
   private mapping(obj: { [key: string]: Json }, indent: number): void {
     for (const k of sortYamlKeys(Object.keys(obj).filter((key) => obj[key] !== undefined))) {
       this.w.indent(indent);
-      const analysis = analyzeScalar(k);
-      if (analysis.multiline || Buffer.byteLength(k) > 128) {
+      const key = simpleKeyText(k);
+      if (key === null) {
         // not a simple key for yaml.v2 (check_simple_key): `? key`, then `: value` on a line of its own
         this.w.indicator('?', true, false, true);
-        this.string(k, indent + BEST_INDENT, false, analysis);
+        this.string(k, indent + BEST_INDENT, false);
         this.w.indent(indent);
         this.w.indicator(':', true, false, true);
         this.node(obj[k], indent, false);
       } else {
-        this.string(k, indent + BEST_INDENT, true, analysis);
-        this.w.indicator(':', false, false, false);
+        this.w.key(key.text, key.width);
         // a sequence here stays at the key's column (the emitter's indentless sequence in a mapping)
         this.simpleKeyValue(obj[k], indent);
       }
