@@ -82,7 +82,10 @@ export interface SourceInfo {
 
 /** Parses one file and attaches its markers; problems are kept in its `diagnostics`. */
 export function collectFile(path: string, text: string): SourceInfo {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  // Docs and markers are read from the comment text (docs.ts), never from the compiler's JSDoc nodes: not parsing
+  // those saves a third of the parse.
+  const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
+  const source = ts.createSourceFile(path, text, options, true, ts.ScriptKind.TS);
   const diags = new DiagnosticBag();
   const info: SourceInfo = { path, source, types: new Map(), members: new Map(), imports: new Map(), packageMarkers: [], diagnostics: diags };
   const claimed = new Set<number>();
