@@ -16,17 +16,25 @@ export function writeChanged(files: readonly GeneratedFile[], known?: Map<string
   const written: string[] = [];
   for (const f of files) {
     if (known?.get(f.path) === f.content) continue;
-    let old: string | undefined;
-    try {
-      old = readFileSync(f.path, 'utf8');
-    } catch {
-      old = undefined;
-    }
     known?.set(f.path, f.content);
-    if (old === f.content) continue;
+    if (holds(f.path, f.content)) continue;
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
     written.push(f.path);
   }
   return written;
+}
+
+/** Whether the file holds exactly `content` (UTF-8); read as bytes, which is quicker than decoding it. */
+function holds(path: string, content: string): boolean {
+  let old: Buffer;
+  try {
+    old = readFileSync(path);
+  } catch {
+    return false;
+  }
+  const size = Buffer.byteLength(content);
+  if (old.length !== size) return false;
+  // ASCII text (a manifest nearly always is) compares as a one-byte string, anything else byte for byte
+  return size === content.length ? old.toString('latin1') === content : old.equals(Buffer.from(content));
 }
