@@ -16,7 +16,7 @@ export function registerGenerateCommand(program: Command): void {
       const root = process.cwd();
       const paths = flags.paths && flags.paths.length > 0 ? flags.paths : undefined;
       // Without --paths the project decides what is read: refuse to run anywhere else rather than write nothing.
-      if (!paths) (await import('../scaffold/context.js')).loadProject(root);
+      if (!paths) await (await import('../generate/project.js')).requireProject(root);
       printGenerated('generate', root, await runGenerate({ root, paths }));
     });
 }

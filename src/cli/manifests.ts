@@ -32,7 +32,7 @@ export function registerManifestsCommand(program: Command): void {
       const { runManifests } = await import('../generate/command.js');
       const root = process.cwd();
       // Without --paths the project decides what is read: refuse to run anywhere else rather than write nothing.
-      if (!flags.paths || flags.paths.length === 0) (await import('../scaffold/context.js')).loadProject(root);
+      if (!flags.paths || flags.paths.length === 0) await (await import('../generate/project.js')).requireProject(root);
       const options = {
         root,
         paths: flags.paths && flags.paths.length > 0 ? flags.paths : undefined,
