@@ -20,12 +20,25 @@ export interface EditResult {
   notes: string[];
 }
 
-const watchNamespaceEnv = `        env:
-        - name: WATCH_NAMESPACE
+const watchNamespaceEntry = `        - name: WATCH_NAMESPACE
           valueFrom:
             fieldRef:
               fieldPath: metadata.namespace
 `;
+
+/** manager.yaml with the WATCH_NAMESPACE entry at the end of the manager's env list, where init puts it. */
+function addWatchNamespace(content: string): string {
+  if (content.includes('WATCH_NAMESPACE')) return content;
+  const nodeOptions = /^        - name: NODE_OPTIONS\n          value: .*\n/m;
+  if (nodeOptions.test(content)) return content.replace(nodeOptions, (entry) => `${entry}${watchNamespaceEntry}`);
+  if (/^        env:\n/m.test(content)) return content.replace(/^        env:\n/m, (line) => `${line}${watchNamespaceEntry}`);
+  return content.replace(/^(\s+name: manager\n)/m, `$1        env:\n${watchNamespaceEntry}`);
+}
+
+/** manager.yaml without the WATCH_NAMESPACE entry (and without an env list it leaves empty). */
+function removeWatchNamespace(content: string): string {
+  return content.replace(watchNamespaceEntry, '').replace(/^        env:\n(?!        [-#])/m, '');
+}
 
 /** `scaffold edit`: changes project-wide settings; a flag that is not given keeps PROJECT's value. */
 export function scaffoldEdit(root: string, options: EditOptions): EditResult {
@@ -50,10 +63,7 @@ export function scaffoldEdit(root: string, options: EditOptions): EditResult {
     plan.template('config/rbac/role.yaml', render(`init/config/rbac/${suffix}role.yaml`, data), 'overwrite');
     plan.template('config/rbac/role_binding.yaml', render(`init/config/rbac/${suffix}role_binding.yaml`, data), 'overwrite');
     plan.edit('config/manager/manager.yaml', (content) => {
-      if (options.namespaced) {
-        return content.includes('WATCH_NAMESPACE') ? content : content.replace(/^(\s+name: manager\n)/m, `$1${watchNamespaceEnv}`);
-      }
-      return content.replace(watchNamespaceEnv, '');
+      return options.namespaced ? addWatchNamespace(content) : removeWatchNamespace(content);
     }, { ifMissing: 'ignore' });
     notes.push(options.namespaced
       ? `Also: pass \`namespaces\` (from WATCH_NAMESPACE) to the Manager in cmd/main.ts, and add ",namespace=${config.projectName}-system" to your +kubebuilder:rbac markers, then run \`scaffold manifests\`.`

@@ -164,15 +164,23 @@ describe('scaffold edit', () => {
     expectRejected(() => scaffoldCreateAPI(root, { ...api, kind: 'Admiral' }), /PROJECT's resources\[0\] has no version/);
   });
 
-  it('switches to namespaced RBAC and sets WATCH_NAMESPACE', () => {
+  it('switches to namespaced RBAC and sets WATCH_NAMESPACE in the env list, as init --namespaced writes it, and back', () => {
+    const original = snapshotTree(root).get('config/manager/manager.yaml');
     scaffoldEdit(root, { namespaced: true });
     const tree = snapshotTree(root);
     expect(tree.get('PROJECT')).toContain('namespaced: true');
     expect(tree.get('config/rbac/role.yaml')).toContain('kind: Role\n');
     expect(tree.get('config/rbac/role_binding.yaml')).toContain('kind: RoleBinding\n');
-    expect(tree.get('config/manager/manager.yaml')).toContain('WATCH_NAMESPACE');
+    // Byte for byte what a project started with --namespaced has (one env list, not a second env: key).
+    const fresh = tempProjectDir('project');
+    try {
+      initProject(fresh.root, { namespaced: true });
+      expect(tree.get('config/manager/manager.yaml')).toBe(snapshotTree(fresh.root).get('config/manager/manager.yaml'));
+    } finally {
+      fresh.cleanup();
+    }
     scaffoldEdit(root, { namespaced: false });
-    expect(snapshotTree(root).get('config/manager/manager.yaml')).not.toContain('WATCH_NAMESPACE');
+    expect(snapshotTree(root).get('config/manager/manager.yaml')).toBe(original);
   });
 
   it('rewrites the license header, or removes it for --license none', () => {
