@@ -115,7 +115,7 @@ export function collectFile(path: string, text: string): SourceInfo {
     }
   }
   if (mayHoldMarkers(text)) {
-    for (const c of allComments(source)) {
+    for (const c of syntax.length === 0 ? commentsOutsideLiterals(source) : allComments(source)) {
       if (claimed.has(c.pos)) continue;
       for (const line of markerLines(source, c)) addMarker(ctx, line, 'package', info.packageMarkers);
     }
@@ -268,6 +268,52 @@ function whereItBelongs(targets: readonly MarkerTarget[]): string {
 
 function mayHoldMarkers(text: string): boolean {
   return /(\/\/|\*)\s*\+[a-zA-Z]/.test(text);
+}
+
+/**
+ * Every comment in a file that parsed without errors: each `//` or `/*` outside the literals (strings, templates,
+ * regular expressions), which are the only tokens that can hold those characters. What allComments finds, without
+ * making a node of every token.
+ */
+function commentsOutsideLiterals(source: T.SourceFile): CommentRange[] {
+  const text = source.text;
+  const literals: Array<[number, number]> = [];
+  const visit = (n: T.Node): void => {
+    if (ts.isStringLiteral(n) || ts.isRegularExpressionLiteral(n) || ts.isTemplateLiteralToken(n)) literals.push([n.getStart(source), n.end]);
+    else ts.forEachChild(n, visit);
+  };
+  visit(source);
+  literals.sort((a, b) => a[0] - b[0]);
+  const out: CommentRange[] = [];
+  let l = 0;
+  // a shebang line is not a comment (the compiler skips it as trivia)
+  let i = text.startsWith('#!') ? lineEnd(text, 2) : 0;
+  for (let at = text.indexOf('/', i); at >= 0; at = text.indexOf('/', i)) {
+    while (l < literals.length && literals[l]![1] <= at) l++;
+    const literal = literals[l];
+    if (literal && literal[0] <= at) {
+      i = literal[1];
+      continue;
+    }
+    const next = text.charCodeAt(at + 1);
+    if (next === 47 /* / */) i = lineEnd(text, at + 2);
+    else if (next === 42 /* * */) {
+      const close = text.indexOf('*/', at + 2);
+      i = close < 0 ? text.length : close + 2;
+    } else {
+      i = at + 1;
+      continue;
+    }
+    out.push({ pos: at, end: i, text: text.slice(at, i) });
+  }
+  return out;
+}
+
+/** Where the line that `from` is on ends (the compiler's line breaks), or the end of the text. */
+function lineEnd(text: string, from: number): number {
+  const m = /[\n\r\u2028\u2029]/g;
+  m.lastIndex = from;
+  return m.exec(text)?.index ?? text.length;
 }
 
 /** Every comment in the file, found through the leading trivia of every token. */

@@ -87,6 +87,21 @@ export class Reconciler {
     ]);
   });
 
+  it('finds package markers in every comment and none inside strings, templates or regular expressions, with or without syntax errors', () => {
+    const text = `#!/usr/bin/env node // +kubebuilder:rbac:groups=shebang,resources=a,verbs=get
+const s = '// +kubebuilder:rbac:groups=string,resources=a,verbs=get'; // +kubebuilder:rbac:groups=one,resources=a,verbs=get
+const t = \`/* +kubebuilder:rbac:groups=template,resources=a,verbs=get */ \${x /** +kubebuilder:rbac:groups=two,resources=a,verbs=get */} \${\`//\${y}\`}\`;
+const r = /\\/\\/ +kubebuilder:rbac:groups=regexp/.test(s) / 2; /** +kubebuilder:rbac:groups=three,resources=a,verbs=get */
+type T = \`\${string}// +kubebuilder:rbac:groups=type,resources=a,verbs=get\`;
+// +kubebuilder:rbac:groups=four,resources=a,verbs=get`;
+    const groups = (info: SourceInfo) => info.packageMarkers.map((m) => (m.value as { groups: string[] }).groups[0]);
+    expect(groups(collect(text))).toEqual(['one', 'two', 'three', 'four']);
+    // a file with syntax errors has its comments found token by token; the same ones
+    const broken = collect(`${text}\nconst = ;`);
+    expect(broken.diagnostics.empty).toBe(false);
+    expect(groups(broken)).toEqual(['one', 'two', 'three', 'four']);
+  });
+
   it('ignores markers of other tools and the scaffold insertion points', () => {
     const info = collect(`
 // +kubebuilder:scaffold:imports
