@@ -111,7 +111,7 @@ describe('scaffold run --as-deployed', () => {
       await first.waitFor('// +kubebuilder:rbac:groups=core,resources=configmaps,verbs=create');
       expect(first.report).toContain('Forbidden: system:serviceaccount:crew-system:crew-controller-manager may not create configmaps (API group "") in namespace default');
     } finally {
-      expect(await first.interrupt()).toBe(0);
+      expect(await first.interrupt(), `${first.report}\n${first.output.slice(-3000)}`).toBe(0);
     }
     // Reported once, however often the reconciler retried.
     expect(first.report.match(/resources=configmaps,verbs=create/g)).toHaveLength(1);
@@ -128,8 +128,101 @@ describe('scaffold run --as-deployed', () => {
       });
       expect(second.report).not.toContain('Forbidden');
     } finally {
-      expect(await second.interrupt()).toBe(0);
+      expect(await second.interrupt(), `${second.report}\n${second.output.slice(-3000)}`).toBe(0);
     }
     expect(second.report).toContain('the applied RBAC and CRDs stay');
   }, minutes(6));
+
+  it('hands leadership over between two runs with --leader-elect when the leader stops', async () => {
+    const leader = new AsDeployedRun(project, kubeconfig);
+    let follower: AsDeployedRun | undefined;
+    try {
+      await vi.waitFor(() => expect(leader.output).toContain('successfully acquired lease'), { timeout: minutes(2), interval: 100 });
+      follower = new AsDeployedRun(project, kubeconfig);
+      await follower.waitFor('ready (/readyz: HTTP 200)');
+      await vi.waitFor(() => expect(follower!.output).toContain('attempting to acquire leader lease'), { timeout: minutes(1), interval: 100 });
+      expect(follower.output).not.toContain('successfully acquired lease');
+      expect(await leader.interrupt(), `${leader.report}\n${leader.output.slice(-3000)}`).toBe(0);
+      // The leader releases its Lease on a clean stop, so the follower takes over without waiting out the lease.
+      await vi.waitFor(() => expect(follower!.output).toContain('successfully acquired lease'), { timeout: minutes(1), interval: 100 });
+    } finally {
+      await leader.interrupt();
+      if (follower) expect(await follower.interrupt(), `${follower.report}\n${follower.output.slice(-3000)}`).toBe(0);
+    }
+  }, minutes(5));
+
+  it("says which limit to raise when the manager needs more memory than its manifest's limit", async () => {
+    const manifest = join(project, 'config', 'manager', 'manager.yaml');
+    const originalManifest = readFileSync(manifest, 'utf8');
+    const originalSource = readFileSync(controllerFile(), 'utf8');
+    // A reconciler that holds 128 MiB for a Captain named "hungry", under a 64 MiB limit.
+    writeFileSync(manifest, originalManifest.replace(/memory: 192Mi/, 'memory: 64Mi'));
+    writeFileSync(
+      controllerFile(),
+      originalSource
+        .replace('    await this.client.create(ConfigMaps', "    if (req.name === 'hungry') held.push(Buffer.alloc(128 * 2 ** 20, 1));\n    await this.client.create(ConfigMaps")
+        .replace('/** CaptainReconciler', 'const held: Buffer[] = [];\n\n/** CaptainReconciler'),
+    );
+    expect(readFileSync(controllerFile(), 'utf8')).toContain('held.push(');
+    run(project, 'npm', ['run', 'build']);
+    const small = new AsDeployedRun(project, kubeconfig);
+    try {
+      await small.waitFor('memory limit 64 MiB');
+      if (small.report.includes('NOT enforced here')) {
+        throw new Error(`this test needs a memory cgroup (the machine runs tests as root on cgroup v2), and none could be made:\n${small.report}`);
+      }
+      await small.waitFor('ready (/readyz: HTTP 200)');
+      await client.create(captains, { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'hungry', namespace: 'default' }, spec: {} });
+      await small.waitFor('OOMKilled: the manager needed more than its 64 MiB limit; raise resources.limits.memory in config/manager/manager.yaml');
+      const code = await new Promise<number | null>((resolve) => (small.proc.exitCode !== null ? resolve(small.proc.exitCode) : small.proc.once('exit', resolve)));
+      expect(code).not.toBe(0);
+    } finally {
+      await small.interrupt();
+      writeFileSync(manifest, originalManifest);
+      writeFileSync(controllerFile(), originalSource);
+      await client.delete(captains, { namespace: 'default', name: 'hungry' }).catch(() => undefined);
+      run(project, 'npm', ['run', 'build']);
+    }
+  }, minutes(4));
+
+  it('with --namespaced, the manager sees only its own namespace', async () => {
+    const marker = '// +kubebuilder:rbac:groups=core,resources=configmaps,verbs=create';
+    const source = readFileSync(controllerFile(), 'utf8');
+    if (!source.includes(marker)) writeFileSync(controllerFile(), source.replace('/** CaptainReconciler', `${marker}\n\n/** CaptainReconciler`));
+    run(project, process.execPath, [scaffoldBin, 'edit', '--namespaced']);
+    // What edit asks the user to do by hand: RBAC markers scoped to the namespace, and the Manager told to watch it.
+    writeFileSync(controllerFile(), readFileSync(controllerFile(), 'utf8').replace(/^(\/\/ \+kubebuilder:rbac:.*)$/gm, '$1,namespace=crew-system'));
+    const main = join(project, 'cmd', 'main.ts');
+    writeFileSync(
+      main,
+      readFileSync(main, 'utf8')
+        .replace(
+          'const mgr = new Manager({',
+          "const watchNamespaces = (process.env.WATCH_NAMESPACE ?? '').split(',').filter((ns) => ns !== '');\n\nconst mgr = new Manager({",
+        )
+        .replace('  // +kubebuilder:scaffold:manager-options', '  cache: { defaultNamespaces: watchNamespaces },\n  // +kubebuilder:scaffold:manager-options'),
+    );
+    expect(readFileSync(main, 'utf8')).toContain('defaultNamespaces: watchNamespaces');
+    run(project, process.execPath, [scaffoldBin, 'manifests']);
+    expect(readFileSync(join(project, 'config', 'rbac', 'role.yaml'), 'utf8')).toContain('kind: Role\n');
+    run(project, 'npm', ['run', 'build']);
+    const scoped = new AsDeployedRun(project, kubeconfig);
+    try {
+      await scoped.waitFor('ready (/readyz: HTTP 200)');
+      // WATCH_NAMESPACE comes from the Downward API: the pod's own namespace.
+      await client.create(captains, { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'outside', namespace: 'default' }, spec: {} });
+      await client.create(captains, { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'inside', namespace: 'crew-system' }, spec: {} });
+      await vi.waitFor(async () => expect((await client.get(ConfigMaps, { namespace: 'crew-system', name: 'inside-config' })).data).toEqual({ captain: 'inside' }), {
+        timeout: minutes(2),
+        interval: 200,
+      });
+      // Both were created before either was reconciled; only the one in the manager's namespace ever was.
+      expect(scoped.output).toContain('"name":"inside"');
+      expect(scoped.output).not.toContain('"name":"outside"');
+      expect(scoped.report).not.toContain('Forbidden');
+    } finally {
+      expect(await scoped.interrupt(), `${scoped.report}\n${scoped.output.slice(-3000)}`).toBe(0);
+    }
+  }, minutes(4));
 });
+
