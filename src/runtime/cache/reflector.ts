@@ -1,5 +1,6 @@
 import { log as rootLog, type Logger } from '../log/index.js';
 import { isGone, isTooManyRequests } from '../rest/errors.js';
+import { PermissionLogDedup } from '../rest/forbidden.js';
 import type { KubeObject, WatchEvent } from '../rest/types.js';
 import { errorFromWatchEvent } from '../rest/watch.js';
 import { Backoff, sleep } from './backoff.js';
@@ -67,6 +68,7 @@ class WatchListUnsupported extends Error {}
  */
 export class Reflector<T extends KubeObject> {
   private lastSyncRV = '';
+  private readonly permissionLog = new PermissionLogDedup();
   private lastSyncRVUnavailable = false;
   private paginatedResult = false;
   private watchListUnsupported = false;
@@ -314,6 +316,12 @@ export class Reflector<T extends KubeObject> {
       }
       return;
     }
-    this.log.error(e, msg, { resourceVersion: this.lastSyncRV });
+    // A list or watch the ServiceAccount may not make fails on every retry: logged once, then at debug level.
+    if (this.permissionLog.repeated(e)) {
+      this.log.debug(msg, { error: (e as Error).message, resourceVersion: this.lastSyncRV });
+      return;
+    }
+    const permission = this.permissionLog.firstTime(e);
+    this.log.error(e, msg, { resourceVersion: this.lastSyncRV, ...(permission ? { permission } : {}) });
   }
 }

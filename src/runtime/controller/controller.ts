@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { ControllerMetrics } from '../metrics/controller.js';
 import { isPanic } from '../panic.js';
+import { PermissionLogDedup } from '../rest/forbidden.js';
 import { workqueueMetricsProvider } from '../metrics/workqueue.js';
 import {
   isTerminalError,
@@ -62,6 +63,7 @@ export class Controller {
   private readonly rateLimiter: RateLimiter | undefined;
   private readonly recordMetrics: boolean;
   private readonly sources: Source[] = [];
+  private readonly permissionLog = new PermissionLogDedup();
   private queue: RateLimitingQueue<string> | undefined;
   private metrics: ControllerMetrics | undefined;
   private runSignal: AbortSignal | undefined;
@@ -229,7 +231,13 @@ export class Controller {
       } else {
         queue.addRateLimited(key);
       }
-      log.error(error, 'Reconciler error');
+      // A missing RBAC permission fails every retry the same way: say so once, with what is missing.
+      if (this.permissionLog.repeated(error)) {
+        log.debug('Reconciler error (missing permission, logged before)', { error: (error as Error).message });
+        return;
+      }
+      const permission = this.permissionLog.firstTime(error);
+      log.error(error, 'Reconciler error', permission ? { permission } : undefined);
       return;
     }
     const after = result.requeueAfter;

@@ -1,3 +1,4 @@
+import { requestPermission, type RequestPermission } from './forbidden.js';
 import type { Status } from './types.js';
 
 /** A failed API call: the HTTP code, the server's reason and its full Status object. */
@@ -5,6 +6,8 @@ export class ApiError extends Error {
   readonly code: number;
   readonly reason: string | undefined;
   readonly status: Status;
+  /** For a 403 Forbidden answer: the permission the request needed (verb, group, resource, namespace, name). */
+  forbidden?: RequestPermission;
 
   constructor(status: Status, code?: number) {
     const c = code ?? status.code ?? 0;
@@ -16,12 +19,13 @@ export class ApiError extends Error {
   }
 
   /** Wraps a non-Status error body (e.g. a proxy's HTML page) the way client-go does: reason from the HTTP code. */
-  static fromResponse(code: number, body: string, method: string, path: string): ApiError {
+  static fromResponse(code: number, body: string, method: string, path: string, watch = false): ApiError {
     const parsed = tryParseStatus(body);
-    if (parsed) return new ApiError(parsed, code);
     const reason = reasonForCode(code);
     const message = `${method} ${path}: the server returned ${code}${body ? `: ${body.slice(0, 200).trim()}` : ''}`;
-    return new ApiError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message }, code);
+    const error = parsed ? new ApiError(parsed, code) : new ApiError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message }, code);
+    if (code === 403) error.forbidden = requestPermission(method, path, watch);
+    return error;
   }
 }
 

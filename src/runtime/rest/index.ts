@@ -42,6 +42,7 @@ export {
   isTooManyRequests,
   isUnauthorized,
 } from './errors.js';
+export { requestPermission, permissionKey, type RequestPermission } from './forbidden.js';
 export {
   DEFAULT_SERVICE_ACCOUNT_DIR,
   SERVICE_ACCOUNT_DIR_ENV,

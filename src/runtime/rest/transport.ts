@@ -151,7 +151,7 @@ export class HttpTransport {
     this.publishSize(req, res, body.length);
     const text = body.toString('utf8');
     const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) throw ApiError.fromResponse(code, text, req.method, req.path);
+    if (code < 200 || code >= 300) throw ApiError.fromResponse(code, text, req.method, req.path, req.query?.watch === true || req.query?.watch === 'true');
     return text;
   }
 
@@ -201,7 +201,7 @@ export class HttpTransport {
     const code = res.statusCode ?? 0;
     if (code >= 200 && code < 300) return res;
     const text = (await readBody(res)).toString('utf8');
-    throw ApiError.fromResponse(code, text, req.method, req.path);
+    throw ApiError.fromResponse(code, text, req.method, req.path, req.query?.watch === true || req.query?.watch === 'true');
   }
 
   private publishSize(req: HttpRequest, res: IncomingMessage, responseBytes: number): void {

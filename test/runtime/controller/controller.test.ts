@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Controller, type ControllerOptions } from '../../../src/runtime/controller/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
+import { ApiError } from '../../../src/runtime/rest/errors.js';
 import { registry } from '../../../src/runtime/metrics/registry.js';
 import { TerminalError, type ReconcileContext, type Request, type Result } from '../../../src/runtime/reconcile/index.js';
 import { FakeSource, RecordingRateLimiter, deferred } from './fakes.js';
@@ -117,6 +118,23 @@ describe('Controller', () => {
     expect(limiter.whens).toEqual([]);
     expect(limiter.forgets).toContain('ns/t');
     expect(lines.find((l) => l.msg === 'Reconciler error')).toMatchObject({ error: 'invalid spec', name: 't', level: 'error' });
+  });
+
+  it('logs a missing RBAC permission once, with what is missing, and its retries only at debug level', async () => {
+    let calls = 0;
+    const forbidden = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, message: 'configmaps is forbidden: User "sa" cannot create resource "configmaps" in API group "" in the namespace "ns"' });
+    const { source, lines } = setup(async () => {
+      calls++;
+      throw ApiError.fromResponse(403, forbidden, 'POST', '/api/v1/namespaces/ns/configmaps');
+    });
+    await eventually(() => source.queue !== undefined);
+    source.push(req('a'));
+    source.push(req('b'));
+    await eventually(() => calls >= 4, 'retried');
+    const errors = lines.filter((l) => l.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: 'Reconciler error', permission: { verb: 'create', group: '', resource: 'configmaps', namespace: 'ns' } });
+    expect(lines.filter((l) => l.msg === 'Reconciler error (missing permission, logged before)').length).toBeGreaterThanOrEqual(3);
   });
 
   it('requeues after the requested delay without the rate limiter', async () => {
