@@ -105,6 +105,9 @@ describe('scaffold run --as-deployed', () => {
       await first.waitFor('ready (/readyz: HTTP 200)');
       // It runs as the ServiceAccount of config/default, and its metrics are served to the metrics-reader only.
       expect(first.report).toContain('identity: ServiceAccount crew-system/crew-controller-manager');
+      // The container's limits, enforced (the test machines run as root with cgroups).
+      expect(first.report).toContain('memory limit 192 MiB: enforced by cgroup');
+      expect(first.report).toContain('CPU limit 500m: enforced by cgroup');
       await first.waitFor('metrics with a token bound to crew-metrics-reader: HTTP 200');
       expect(first.report).toContain('metrics without a token: HTTP 401');
       await client.create(captains, { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'ahab', namespace: 'default' }, spec: {} });

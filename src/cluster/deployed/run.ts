@@ -11,6 +11,8 @@ import { readFileSync } from 'node:fs';
 import { connect, type ConnectOptions } from '../connect.js';
 import { applyManifests } from '../apply.js';
 import { createMemoryCgroup, type MemoryCgroup } from '../cgroup.js';
+import { parseQuantity } from '../container.js';
+import { createCpuCgroup, type CpuCgroup } from '../cpu-cgroup.js';
 import { buildConfig } from '../manifests.js';
 import { isCRD, type ManifestObject } from '../objects.js';
 import { buildProject } from '../run.js';
@@ -87,9 +89,10 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
     report(`identity: ServiceAccount ${plan.namespace}/${plan.serviceAccountName} (a ${600 / 60}-minute TokenRequest token, renewed at 80% of its life), never your kubeconfig's user`);
     for (const note of settings.notes) report(note);
     report(`args: ${settings.args.join(' ') || '(none)'}`);
-    const cgroup = limits(plan, report);
-    if (cgroup) cleanups.push(() => cgroup.remove());
-    return await supervise(root, plan, settings, cgroup, { ...opts, report, output, second }, cluster.client, cleanups);
+    const { memory, cpu } = limits(plan, report);
+    if (memory) cleanups.push(() => memory.remove());
+    if (cpu) cleanups.push(() => cpu.remove());
+    return await supervise(root, plan, settings, { memory, cpu }, { ...opts, report, output, second }, cluster.client, cleanups);
   } finally {
     for (const cleanup of cleanups.reverse()) {
       try {
@@ -101,21 +104,33 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
   }
 }
 
-/** The container's memory limit as a cgroup, or a plain statement that it is not enforced here. */
-function limits(plan: PodPlan, report: (line: string) => void): MemoryCgroup | undefined {
-  if (plan.cpuLimit) report(`CPU limit ${plan.cpuLimit}: not enforced locally`);
+interface Limits {
+  memory?: MemoryCgroup;
+  cpu?: CpuCgroup;
+}
+
+/** The container's memory and CPU limits as cgroups, or a plain statement of each that is not enforced here. */
+function limits(plan: PodPlan, report: (line: string) => void): Limits {
+  const out: Limits = {};
   if (plan.memoryLimitBytes === undefined) {
     report('no memory limit in the Deployment: nothing to enforce (set resources.limits.memory in config/manager/manager.yaml)');
-    return undefined;
+  } else {
+    try {
+      out.memory = createMemoryCgroup(`kubescaffold-run-${process.pid}`, plan.memoryLimitBytes);
+      report(`memory limit ${plan.memoryLimitBytes / MiB} MiB: enforced by cgroup ${out.memory.path}`);
+    } catch (e) {
+      report(`memory limit ${plan.memoryLimitBytes / MiB} MiB: NOT enforced here (${(e as Error).message}); the process's RSS is watched against it instead`);
+    }
   }
-  try {
-    const cgroup = createMemoryCgroup(`kubescaffold-run-${process.pid}`, plan.memoryLimitBytes);
-    report(`memory limit ${plan.memoryLimitBytes / MiB} MiB: enforced by cgroup ${cgroup.path}`);
-    return cgroup;
-  } catch (e) {
-    report(`memory limit ${plan.memoryLimitBytes / MiB} MiB: NOT enforced here (${(e as Error).message}); the process's RSS is watched against it instead`);
-    return undefined;
+  if (plan.cpuLimit !== undefined) {
+    try {
+      out.cpu = createCpuCgroup(`kubescaffold-run-${process.pid}`, parseQuantity(plan.cpuLimit), out.memory?.version === 2 ? out.memory.path : undefined);
+      report(`CPU limit ${plan.cpuLimit}: enforced by cgroup ${out.cpu.path} (a quota of ${out.cpu.quotaUs / 1000} ms per 100 ms)`);
+    } catch (e) {
+      report(`CPU limit ${plan.cpuLimit}: NOT enforced here (${(e as Error).message})`);
+    }
   }
+  return out;
 }
 
 interface Supervision extends AsDeployedOptions {
@@ -128,7 +143,7 @@ async function supervise(
   root: string,
   plan: PodPlan,
   settings: LocalSettings,
-  cgroup: MemoryCgroup | undefined,
+  { memory: cgroup, cpu }: Limits,
   opts: Supervision,
   client: Parameters<typeof checkMetrics>[0],
   cleanups: Array<() => void | Promise<void>>,
@@ -200,7 +215,10 @@ async function supervise(
   };
 
   const start = () => {
-    const command = cgroup ? cgroup.wrap(process.execPath, ['dist/cmd/main.js', ...settings.args]) : { command: process.execPath, args: ['dist/cmd/main.js', ...settings.args] };
+    // Each cgroup's shell joins it and execs the next: the manager starts inside both limits.
+    let command = { command: process.execPath, args: ['dist/cmd/main.js', ...settings.args] };
+    if (cgroup) command = cgroup.wrap(command.command, command.args);
+    if (cpu) command = cpu.wrap(command.command, command.args);
     const c = spawn(command.command, command.args, { cwd: root, env: settings.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     child = c;
     if (restarts > 0) report(`restart ${restarts}`);
