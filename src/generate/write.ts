@@ -35,6 +35,6 @@ function holds(path: string, content: string): boolean {
   }
   const size = Buffer.byteLength(content);
   if (old.length !== size) return false;
-  // ASCII text (a manifest nearly always is) compares as a one-byte string, anything else byte for byte
-  return size === content.length ? old.toString('latin1') === content : old.equals(Buffer.from(content));
+  // as bytes, outside the JS heap; ASCII text (a manifest nearly always is) is copied without encoding it
+  return old.equals(Buffer.from(content, size === content.length ? 'latin1' : 'utf8'));
 }
