@@ -1,14 +1,16 @@
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ForbiddenReporter, parseForbidden, rbacMarker } from '../../src/cluster/deployed/forbidden.js';
+import { ServiceAccountMount } from '../../src/cluster/deployed/identity.js';
 import { planPod, probePort } from '../../src/cluster/deployed/pod.js';
 import { Prober, type ProbeState } from '../../src/cluster/deployed/prober.js';
 import { localSettings } from '../../src/cluster/deployed/settings.js';
 import type { ManifestObject } from '../../src/cluster/objects.js';
+import type { KubeConfig, RestClient } from '../../src/runtime/rest/index.js';
 import { initProject, tempProjectDir } from '../scaffold/helpers.js';
 
 const scaffoldBin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
@@ -180,6 +182,33 @@ describe('scaffold run --as-deployed refuses what it cannot run', () => {
     } finally {
       cleanup();
     }
+  });
+});
+
+describe("the manager's service account directory", () => {
+  it('holds token, ca.crt and namespace, renews the token at 80% of its life, and is removed on stop', async () => {
+    const requests: unknown[] = [];
+    // The TokenRequest answer decides the schedule: here a token that lives 500 ms.
+    const client = {
+      transport: {
+        requestJson: async (req: { path: string; body: unknown }) => {
+          requests.push(req);
+          return { status: { token: `token-${requests.length}`, expirationTimestamp: new Date(Date.now() + 500).toISOString() } };
+        },
+      },
+    } as unknown as RestClient;
+    const kubeConfig = { server: 'https://127.0.0.1:6443', tls: { caData: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' } } as KubeConfig;
+    const mount = await ServiceAccountMount.create({ client, kubeConfig, namespace: 'p-system', serviceAccount: 'p-controller-manager' });
+    try {
+      expect(readFileSync(join(mount.dir, 'token'), 'utf8')).toBe('token-1');
+      expect(readFileSync(join(mount.dir, 'namespace'), 'utf8')).toBe('p-system');
+      expect(readFileSync(join(mount.dir, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
+      expect(requests[0]).toMatchObject({ path: '/api/v1/namespaces/p-system/serviceaccounts/p-controller-manager/token', body: { kind: 'TokenRequest', spec: { expirationSeconds: 600 } } });
+      await vi.waitFor(() => expect(readFileSync(join(mount.dir, 'token'), 'utf8')).toBe('token-2'), { timeout: 5000, interval: 20 });
+    } finally {
+      mount.stop();
+    }
+    expect(existsSync(mount.dir)).toBe(false);
   });
 });
 

@@ -154,6 +154,37 @@ describe('scaffold run --as-deployed', () => {
     }
   }, minutes(5));
 
+  it('restarts the manager when its liveness probe fails, as the kubelet would', async () => {
+    const manifest = join(project, 'config', 'manager', 'manager.yaml');
+    const main = join(project, 'cmd', 'main.ts');
+    const originalManifest = readFileSync(manifest, 'utf8');
+    const originalMain = readFileSync(main, 'utf8');
+    const sick = join(base, 'sick');
+    // /healthz fails while the file "sick" exists; the probe checks every second and gives up after 3 failures.
+    writeFileSync(main, originalMain.replace("mgr.addHealthzCheck('healthz', ping);", `mgr.addHealthzCheck('healthz', async () => {\n  if ((await import('node:fs')).existsSync(${JSON.stringify(sick)})) throw new Error('sick');\n});`));
+    expect(readFileSync(main, 'utf8')).toContain('sick');
+    writeFileSync(manifest, originalManifest.replace(/path: \/healthz\n(\s+)port: 8081\n\s+initialDelaySeconds: 15\n\s+periodSeconds: 20/, 'path: /healthz\n$1port: 8081\n$1initialDelaySeconds: 0\n$1periodSeconds: 1'));
+    expect(readFileSync(manifest, 'utf8')).toContain('periodSeconds: 1\n');
+    run(project, 'npm', ['run', 'build']);
+    const flaky = new AsDeployedRun(project, kubeconfig);
+    try {
+      await flaky.waitFor('ready (/readyz: HTTP 200)');
+      writeFileSync(sick, '');
+      await flaky.waitFor('liveness probe failed (/healthz: HTTP 500, 3 checks in a row): restarting the manager, as the kubelet would');
+      rmSync(sick);
+      await flaky.waitFor('restart 1');
+      // The restarted manager is ready again, and the run goes on.
+      await vi.waitFor(() => expect(flaky.report.split('restart 1')[1]).toContain('ready (/readyz: HTTP 200)'), { timeout: minutes(1), interval: 100 });
+      expect(flaky.proc.exitCode).toBeNull();
+    } finally {
+      expect(await flaky.interrupt(), `${flaky.report}\n${flaky.output.slice(-3000)}`).toBe(0);
+      rmSync(sick, { force: true });
+      writeFileSync(manifest, originalManifest);
+      writeFileSync(main, originalMain);
+      run(project, 'npm', ['run', 'build']);
+    }
+  }, minutes(4));
+
   it("says which limit to raise when the manager needs more memory than its manifest's limit", async () => {
     const manifest = join(project, 'config', 'manager', 'manager.yaml');
     const originalManifest = readFileSync(manifest, 'utf8');
