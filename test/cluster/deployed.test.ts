@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ForbiddenReporter, parseForbidden, rbacMarker } from '../../src/cluster/deployed/forbidden.js';
+import { entrypointNodeFlags, supportedNodeFlags } from '../../src/cluster/deployed/entrypoint.js';
 import { ServiceAccountMount } from '../../src/cluster/deployed/identity.js';
 import { planPod, probePort } from '../../src/cluster/deployed/pod.js';
 import { Prober, type ProbeState } from '../../src/cluster/deployed/prober.js';
@@ -209,6 +210,21 @@ describe("the manager's service account directory", () => {
       mount.stop();
     }
     expect(existsSync(mount.dir)).toBe(false);
+  });
+});
+
+describe("the image's node flags", () => {
+  it("reads the flags before the script in the Dockerfile's ENTRYPOINT, and keeps those this Node knows", () => {
+    const { root, cleanup } = tempProjectDir('p');
+    try {
+      expect(entrypointNodeFlags(root)).toEqual([]);
+      writeFileSync(join(root, 'Dockerfile'), 'FROM x\nENTRYPOINT ["/nodejs/bin/node", "--stack-size=900", "--no-such-flag-anywhere", "/app/dist/cmd/main.js"]\n');
+      const flags = entrypointNodeFlags(root);
+      expect(flags).toEqual(['--stack-size=900', '--no-such-flag-anywhere']);
+      expect(supportedNodeFlags(process.execPath, flags)).toEqual({ supported: ['--stack-size=900'], unsupported: ['--no-such-flag-anywhere'] });
+    } finally {
+      cleanup();
+    }
   });
 });
 

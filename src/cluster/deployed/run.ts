@@ -16,6 +16,7 @@ import { createCpuCgroup, type CpuCgroup } from '../cpu-cgroup.js';
 import { buildConfig } from '../manifests.js';
 import { isCRD, type ManifestObject } from '../objects.js';
 import { buildProject } from '../run.js';
+import { entrypointNodeFlags, supportedNodeFlags } from './entrypoint.js';
 import { ForbiddenReporter } from './forbidden.js';
 import { ServiceAccountMount } from './identity.js';
 import { checkMetrics } from './metrics-check.js';
@@ -88,6 +89,10 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
     });
     report(`identity: ServiceAccount ${plan.namespace}/${plan.serviceAccountName} (a ${600 / 60}-minute TokenRequest token, renewed at 80% of its life), never your kubeconfig's user`);
     for (const note of settings.notes) report(note);
+    const { supported, unsupported } = supportedNodeFlags(process.execPath, entrypointNodeFlags(root));
+    if (supported.length > 0) report(`node flags from the Dockerfile's ENTRYPOINT: ${supported.join(' ')}`);
+    if (unsupported.length > 0) report(`not passed, this Node (${process.version}) does not know them: ${unsupported.join(' ')} (from the Dockerfile's ENTRYPOINT)`);
+    settings.nodeFlags = supported;
     report(`args: ${settings.args.join(' ') || '(none)'}`);
     const { memory, cpu } = limits(plan, report);
     if (memory) cleanups.push(() => memory.remove());
@@ -216,7 +221,7 @@ async function supervise(
 
   const start = () => {
     // Each cgroup's shell joins it and execs the next: the manager starts inside both limits.
-    let command = { command: process.execPath, args: ['dist/cmd/main.js', ...settings.args] };
+    let command = { command: process.execPath, args: [...(settings.nodeFlags ?? []), 'dist/cmd/main.js', ...settings.args] };
     if (cgroup) command = cgroup.wrap(command.command, command.args);
     if (cpu) command = cpu.wrap(command.command, command.args);
     const c = spawn(command.command, command.args, { cwd: root, env: settings.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });

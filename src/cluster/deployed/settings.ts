@@ -18,6 +18,8 @@ export interface LocalSettings {
   metrics?: { url: string; secure: boolean };
   /** Changes made to the container's args, for the report. */
   notes: string[];
+  /** Node flags to pass before the script (the image's ENTRYPOINT's, where this Node knows them). */
+  nodeFlags?: string[];
 }
 
 /** Free TCP ports on 127.0.0.1, all held until each is known so that none repeats. */
