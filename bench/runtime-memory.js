@@ -43,7 +43,7 @@ const nodeFlags = shipped.nodeOptions;
 console.log(machineLine());
 console.log(
   `scaffolded manager.yaml: requests ${mib(shipped.requestBytes)} MiB, limit ${mib(shipped.limitBytes)} MiB; ` +
-    `our peer runs with NODE_OPTIONS ${nodeFlags.join(' ') || '(none)'}`,
+    `our peer runs with the node flags of the scaffolded Dockerfile's ENTRYPOINT and manager.yaml's NODE_OPTIONS: ${nodeFlags.join(' ') || '(none)'}`,
 );
 
 const rt = await importRuntime('rest');

@@ -9,6 +9,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryCgroup, type MemoryCgroup } from '../../src/cluster/cgroup.js';
 import { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv, type ContainerSpec } from '../../src/cluster/container.js';
+import { entrypointNodeFlags, supportedNodeFlags } from '../../src/cluster/deployed/entrypoint.js';
 import { TestEnvironment } from '../../src/envtest/index.js';
 import { freePort } from '../../src/envtest/ports.js';
 import { kustomizeBuild } from '../../src/kustomize/index.js';
@@ -176,7 +177,9 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
         .map((a) => a.replace(/^--health-probe-bind-address=.*/, `--health-probe-bind-address=127.0.0.1:${probePort}`).replace(/^--metrics-bind-address=.*/, `--metrics-bind-address=127.0.0.1:${metricsPort}`))
         .concat(`--webhook-port=${webhookPort}`);
       expect(args).toContain('--leader-elect');
-      const cmd = cgroup.wrap(process.execPath, ['dist/cmd/main.js', ...args]);
+      // The image's ENTRYPOINT flags too, where this Node knows them (the image runs Node 22).
+      const { supported: nodeFlags } = supportedNodeFlags(process.execPath, entrypointNodeFlags(project));
+      const cmd = cgroup.wrap(process.execPath, [...nodeFlags, 'dist/cmd/main.js', ...args]);
       manager = spawn(cmd.command, cmd.args, {
         cwd: project,
         env: { PATH: process.env.PATH, HOME: process.env.HOME, KUBECONFIG: kubeconfig, KUBESCAFFOLD_SERVICE_ACCOUNT_DIR: dir, ...podEnv },
