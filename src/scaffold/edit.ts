@@ -29,15 +29,15 @@ const watchNamespaceEntry = `        - name: WATCH_NAMESPACE
 /** manager.yaml with the WATCH_NAMESPACE entry at the end of the manager's env list, where init puts it. */
 function addWatchNamespace(content: string): string {
   if (content.includes('WATCH_NAMESPACE')) return content;
-  const nodeOptions = /^        - name: NODE_OPTIONS\n          value: .*\n/m;
+  const nodeOptions = /^ {8}- name: NODE_OPTIONS\n {10}value: .*\n/m;
   if (nodeOptions.test(content)) return content.replace(nodeOptions, (entry) => `${entry}${watchNamespaceEntry}`);
-  if (/^        env:\n/m.test(content)) return content.replace(/^        env:\n/m, (line) => `${line}${watchNamespaceEntry}`);
+  if (/^ {8}env:\n/m.test(content)) return content.replace(/^ {8}env:\n/m, (line) => `${line}${watchNamespaceEntry}`);
   return content.replace(/^(\s+name: manager\n)/m, `$1        env:\n${watchNamespaceEntry}`);
 }
 
 /** manager.yaml without the WATCH_NAMESPACE entry (and without an env list it leaves empty). */
 function removeWatchNamespace(content: string): string {
-  return content.replace(watchNamespaceEntry, '').replace(/^        env:\n(?!        [-#])/m, '');
+  return content.replace(watchNamespaceEntry, '').replace(/^ {8}env:\n(?! {8}[-#])/m, '');
 }
 
 /** `scaffold edit`: changes project-wide settings; a flag that is not given keeps PROJECT's value. */
