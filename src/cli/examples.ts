@@ -52,5 +52,10 @@ export function addExamples(program: Command): void {
   }
 }
 
+/** The examples of the command at `path` ('create api'; '' for the program), as --help shows them. */
+export function examplesFor(path: string): readonly string[] {
+  return EXAMPLES[path] ?? [];
+}
+
 /** The command paths that have examples (for the test that every command has some). */
 export const commandsWithExamples: readonly string[] = Object.keys(EXAMPLES);
