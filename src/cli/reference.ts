@@ -1,7 +1,7 @@
 /**
  * The CLI reference (docs/reference/cli.md), written from the commander definitions themselves so that it cannot
  * drift from `--help`: every command with its usage, arguments, options (with defaults) and examples.
- * `npm run docs:cli` writes it; test/docs/cli-reference.test.ts fails when the file and the commands disagree.
+ * `npm run docs:reference` writes it; test/docs/cli-reference.test.ts fails when the file and the commands disagree.
  */
 import type { Command, Option } from 'commander';
 import { examplesFor } from './examples.js';
@@ -50,7 +50,7 @@ export function cliReference(program: Command): string {
   const lines = [
     '# CLI reference',
     '',
-    '<!-- Generated from the commander definitions by `npm run docs:cli` (src/cli/reference.ts). Do not edit. -->',
+    '<!-- Generated from the commander definitions by `npm run docs:reference` (src/cli/reference.ts). Do not edit. -->',
     '',
     'Inside a project, where kubescaffold is a dependency, run the CLI as `npx scaffold`; outside one (to start a',
     'project) as `npx kubescaffold`. Both names run the same program. `scaffold <command> --help` prints the same text.',

@@ -7,7 +7,7 @@ import { commandTree } from '../../src/cli/tree.js';
 const file = new URL('../../docs/reference/cli.md', import.meta.url);
 
 describe('docs/reference/cli.md', () => {
-  it('is what the commander definitions generate (run `npm run docs:cli` after changing a command)', () => {
+  it('is what the commander definitions generate (run `npm run docs:reference` after changing a command)', () => {
     expect(readFileSync(file, 'utf8')).toBe(cliReference(buildProgram()));
   });
 
