@@ -63,7 +63,8 @@ export function createMemoryCgroup(name: string, limitBytes: number): MemoryCgro
   throw new CgroupUnavailableError(`no cgroup memory controller is mounted at ${ROOT} (neither cgroup v2 nor the v1 memory hierarchy)`);
 }
 
-function wrapper(procs: string): MemoryCgroup['wrap'] {
+/** A command line that joins the cgroup whose cgroup.procs file is `procs`, then runs `command args` (for any controller). */
+export function cgroupCommand(procs: string): MemoryCgroup['wrap'] {
   // The shell writes its own pid into the cgroup, then becomes the command: the command starts inside the limit.
   return (command, args) => ({ command: '/bin/sh', args: ['-c', `echo $$ > '${procs}' && exec "$0" "$@"`, command, ...args] });
 }
@@ -94,7 +95,7 @@ function createV2(name: string, limitBytes: number): MemoryCgroup {
     path,
     version: 2,
     limitBytes,
-    wrap: wrapper(join(path, 'cgroup.procs')),
+    wrap: cgroupCommand(join(path, 'cgroup.procs')),
     peakBytes: () => readNumber(join(path, 'memory.peak')),
     oomKills: () => statField(join(path, 'memory.events'), 'oom_kill'),
     remove: () => rmdirSync(path),
@@ -115,7 +116,7 @@ function createV1(name: string, limitBytes: number): MemoryCgroup {
     path,
     version: 1,
     limitBytes,
-    wrap: wrapper(join(path, 'cgroup.procs')),
+    wrap: cgroupCommand(join(path, 'cgroup.procs')),
     peakBytes: () => readNumber(join(path, 'memory.max_usage_in_bytes')),
     oomKills: () => statField(join(path, 'memory.oom_control'), 'oom_kill'),
     remove: () => rmdirSync(path),

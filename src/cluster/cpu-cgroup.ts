@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CgroupUnavailableError } from './cgroup.js';
+import { CgroupUnavailableError, cgroupCommand } from './cgroup.js';
 
 const ROOT = '/sys/fs/cgroup';
 /** The kubelet's CFS period: 100 ms. */
@@ -28,10 +28,6 @@ export interface CpuCgroup {
 /** The CFS quota the kubelet sets for a CPU limit of `cores` (0.5 for "500m"). */
 export function quotaFor(cores: number): number {
   return Math.max(Math.round(cores * PERIOD_US), MIN_QUOTA_US);
-}
-
-function wrapper(procs: string): CpuCgroup['wrap'] {
-  return (command, args) => ({ command: '/bin/sh', args: ['-c', `echo $$ > '${procs}' && exec "$0" "$@"`, command, ...args] });
 }
 
 function throttled(stat: string): number {
@@ -64,7 +60,7 @@ export function createCpuCgroup(name: string, cores: number, sharedV2Path?: stri
     }
     const stat = () => throttled(join(path, 'cpu.stat'));
     if (sharedV2Path) return { path, quotaUs, wrap: (command, args) => ({ command, args: [...args] }), throttledPeriods: stat, remove: () => undefined };
-    return { path, quotaUs, wrap: wrapper(join(path, 'cgroup.procs')), throttledPeriods: stat, remove: () => rmdirSync(path) };
+    return { path, quotaUs, wrap: cgroupCommand(join(path, 'cgroup.procs')), throttledPeriods: stat, remove: () => rmdirSync(path) };
   }
   const hierarchy = join(ROOT, 'cpu');
   if (!existsSync(join(hierarchy, 'cpu.cfs_quota_us'))) throw new CgroupUnavailableError(`no cgroup cpu controller is mounted at ${ROOT} (neither cgroup v2 nor the v1 cpu hierarchy with CFS quotas)`);
@@ -76,5 +72,5 @@ export function createCpuCgroup(name: string, cores: number, sharedV2Path?: stri
   } catch (e) {
     throw new CgroupUnavailableError(`cannot create the cgroup ${path} with cpu.cfs_quota_us ${quotaUs}: ${(e as Error).message}; run as root`);
   }
-  return { path, quotaUs, wrap: wrapper(join(path, 'cgroup.procs')), throttledPeriods: () => throttled(join(path, 'cpu.stat')), remove: () => rmdirSync(path) };
+  return { path, quotaUs, wrap: cgroupCommand(join(path, 'cgroup.procs')), throttledPeriods: () => throttled(join(path, 'cpu.stat')), remove: () => rmdirSync(path) };
 }

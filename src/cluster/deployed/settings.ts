@@ -4,7 +4,7 @@
  * that name unmounted volumes dropped, and the env the kubelet would resolve plus what makes the runtime load the
  * in-cluster config from a service account directory.
  */
-import { createServer } from 'node:net';
+import { freePort } from '../../envtest/ports.js';
 import { nodeOptionsForLocalRun, resolveContainerEnv } from '../container.js';
 import type { PodPlan } from './pod.js';
 
@@ -20,16 +20,6 @@ export interface LocalSettings {
   notes: string[];
   /** Node flags to pass before the script (the image's ENTRYPOINT's, where this Node knows them). */
   nodeFlags?: string[];
-}
-
-/** Free TCP ports on 127.0.0.1, all held until each is known so that none repeats. */
-export async function freeLocalPorts(n: number): Promise<number[]> {
-  const servers = Array.from({ length: n }, () => createServer());
-  const ports = await Promise.all(
-    servers.map((s) => new Promise<number>((resolve, reject) => s.once('error', reject).listen(0, '127.0.0.1', () => resolve((s.address() as { port: number }).port)))),
-  );
-  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
-  return ports;
 }
 
 const BIND_FLAG = /^--(metrics|health-probe)-bind-address=(.*)$/;
@@ -62,7 +52,9 @@ export async function localSettings(input: SettingsInput): Promise<LocalSettings
   const args = plan.container.args ?? [];
   const listening = args.map((a) => BIND_FLAG.exec(a)).filter((m): m is RegExpExecArray => m !== null && portOf(m[2]!) !== undefined);
   const webhooks = plan.container.ports?.some((p) => p.containerPort === WEBHOOK_PORT) ?? false;
-  const free = await freeLocalPorts(listening.length + (webhooks ? 1 : 0));
+  // freePort never hands out the same port twice in a while, so these are distinct.
+  const free: number[] = [];
+  for (let i = 0; i < listening.length + (webhooks ? 1 : 0); i++) free.push(await freePort());
   let metrics: LocalSettings['metrics'];
   const secure = !args.some((a) => a === '--metrics-secure=false' || a === '--no-metrics-secure');
   const out: string[] = [];
