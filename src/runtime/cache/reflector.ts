@@ -317,11 +317,8 @@ export class Reflector<T extends KubeObject> {
       return;
     }
     // A list or watch the ServiceAccount may not make fails on every retry: logged once, then at debug level.
-    if (this.permissionLog.repeated(e)) {
-      this.log.debug(msg, { error: (e as Error).message, resourceVersion: this.lastSyncRV });
-      return;
-    }
-    const permission = this.permissionLog.firstTime(e);
-    this.log.error(e, msg, { resourceVersion: this.lastSyncRV, ...(permission ? { permission } : {}) });
+    const missing = this.permissionLog.note(e);
+    if (missing && !missing.first) this.log.debug(msg, { error: (e as Error).message, resourceVersion: this.lastSyncRV });
+    else this.log.error(e, msg, { resourceVersion: this.lastSyncRV, ...(missing ? { permission: missing.permission } : {}) });
   }
 }

@@ -232,12 +232,9 @@ export class Controller {
         queue.addRateLimited(key);
       }
       // A missing RBAC permission fails every retry the same way: say so once, with what is missing.
-      if (this.permissionLog.repeated(error)) {
-        log.debug('Reconciler error (missing permission, logged before)', { error: (error as Error).message });
-        return;
-      }
-      const permission = this.permissionLog.firstTime(error);
-      log.error(error, 'Reconciler error', permission ? { permission } : undefined);
+      const missing = this.permissionLog.note(error);
+      if (missing && !missing.first) log.debug('Reconciler error (missing permission, logged before)', { error: (error as Error).message });
+      else log.error(error, 'Reconciler error', missing ? { permission: missing.permission } : undefined);
       return;
     }
     const after = result.requeueAfter;

@@ -63,19 +63,13 @@ export function permissionKey(p: RequestPermission): string {
 export class PermissionLogDedup {
   private readonly seen = new Set<string>();
 
-  /** The permission `e` lacked if it is a Forbidden answer not logged before (and records it), else undefined. */
-  firstTime(e: unknown): RequestPermission | undefined {
-    const p = (e as { forbidden?: RequestPermission } | undefined)?.forbidden;
-    if (!p) return undefined;
-    const key = permissionKey(p);
-    if (this.seen.has(key)) return undefined;
+  /** For a Forbidden answer: the permission it lacked, and whether this is the first time it is seen (recorded). */
+  note(e: unknown): { permission: RequestPermission; first: boolean } | undefined {
+    const permission = (e as { forbidden?: RequestPermission } | undefined)?.forbidden;
+    if (!permission) return undefined;
+    const key = permissionKey(permission);
+    const first = !this.seen.has(key);
     this.seen.add(key);
-    return p;
-  }
-
-  /** Whether `e` is a Forbidden answer whose permission was logged before. */
-  repeated(e: unknown): boolean {
-    const p = (e as { forbidden?: RequestPermission } | undefined)?.forbidden;
-    return p !== undefined && this.seen.has(permissionKey(p));
+    return { permission, first };
   }
 }
