@@ -1,6 +1,6 @@
 // Shared by bench/runtime-*.js: the Thing custom resource (bench/go/thing is its Go twin), the control plane, object
 // creation, the Go peers' builds, and table printing. Not a benchmark itself.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -311,11 +311,11 @@ export async function deployedManagerResources() {
   const limitBytes = parseQuantity(container.resources.limits.memory);
   // The peers run outside a memory cgroup: a Node that would read the limit from one gets it spelled out.
   const nodeOptions = nodeOptionsForLocalRun(env.NODE_OPTIONS ?? '', limitBytes, false);
-  // The image's ENTRYPOINT may give node flags of its own (V8 flags NODE_OPTIONS does not accept), before the script.
-  const dockerfile = readFileSync(new URL('../templates/init/Dockerfile.hbs', import.meta.url), 'utf8');
-  const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)[1]);
-  // The image runs Node 22; an older Node (20 has no such V8 flag) is given only the flags it knows.
-  const entrypointFlags = entrypoint.slice(1).filter((a) => a.startsWith('--') && spawnSync(childNode(), [a, '-e', '0'], { stdio: 'ignore' }).status === 0);
+  // The image's ENTRYPOINT may give node flags of its own (V8 flags NODE_OPTIONS does not accept); the image runs
+  // Node 22, and an older Node (20 has no such V8 flag) is given only the flags it knows.
+  const { entrypointNodeFlags, supportedNodeFlags } = await import(new URL('cluster/deployed/entrypoint.js', distUrl).href);
+  const dockerfile = fileURLToPath(new URL('../templates/init/Dockerfile.hbs', import.meta.url));
+  const { supported: entrypointFlags } = supportedNodeFlags(childNode(), entrypointNodeFlags(dockerfile));
   return {
     limitBytes,
     requestBytes: parseQuantity(container.resources.requests.memory),

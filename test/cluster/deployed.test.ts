@@ -217,9 +217,9 @@ describe("the image's node flags", () => {
   it("reads the flags before the script in the Dockerfile's ENTRYPOINT, and keeps those this Node knows", () => {
     const { root, cleanup } = tempProjectDir('p');
     try {
-      expect(entrypointNodeFlags(root)).toEqual([]);
+      expect(entrypointNodeFlags(join(root, 'Dockerfile'))).toEqual([]);
       writeFileSync(join(root, 'Dockerfile'), 'FROM x\nENTRYPOINT ["/nodejs/bin/node", "--stack-size=900", "--no-such-flag-anywhere", "/app/dist/cmd/main.js"]\n');
-      const flags = entrypointNodeFlags(root);
+      const flags = entrypointNodeFlags(join(root, 'Dockerfile'));
       expect(flags).toEqual(['--stack-size=900', '--no-such-flag-anywhere']);
       expect(supportedNodeFlags(process.execPath, flags)).toEqual({ supported: ['--stack-size=900'], unsupported: ['--no-such-flag-anywhere'] });
     } finally {

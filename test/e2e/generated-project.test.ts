@@ -178,7 +178,7 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
         .concat(`--webhook-port=${webhookPort}`);
       expect(args).toContain('--leader-elect');
       // The image's ENTRYPOINT flags too, where this Node knows them (the image runs Node 22).
-      const { supported: nodeFlags } = supportedNodeFlags(process.execPath, entrypointNodeFlags(project));
+      const { supported: nodeFlags } = supportedNodeFlags(process.execPath, entrypointNodeFlags(join(project, 'Dockerfile')));
       const cmd = cgroup.wrap(process.execPath, [...nodeFlags, 'dist/cmd/main.js', ...args]);
       manager = spawn(cmd.command, cmd.args, {
         cwd: project,

@@ -1,14 +1,12 @@
 /**
- * The node flags of the image's ENTRYPOINT (the project's Dockerfile): V8 flags that NODE_OPTIONS does not accept
+ * The node flags of the image's ENTRYPOINT (a project's Dockerfile): V8 flags that NODE_OPTIONS does not accept
  * live there, before the script. A local run passes the ones this Node knows, and says which it cannot.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
-/** The flags between the node binary and the script in the Dockerfile's exec-form ENTRYPOINT ([] without one). */
-export function entrypointNodeFlags(root: string): string[] {
-  const file = join(root, 'Dockerfile');
+/** The flags between the node binary and the script in a Dockerfile's exec-form ENTRYPOINT ([] without one). */
+export function entrypointNodeFlags(file: string): string[] {
   if (!existsSync(file)) return [];
   const m = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(readFileSync(file, 'utf8'));
   if (!m) return [];

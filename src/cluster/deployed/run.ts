@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type ConnectOptions } from '../connect.js';
 import { applyManifests } from '../apply.js';
 import { createMemoryCgroup, type MemoryCgroup } from '../cgroup.js';
@@ -18,7 +19,7 @@ import { isCRD, type ManifestObject } from '../objects.js';
 import { buildProject } from '../run.js';
 import { entrypointNodeFlags, supportedNodeFlags } from './entrypoint.js';
 import { ForbiddenReporter } from './forbidden.js';
-import { ServiceAccountMount } from './identity.js';
+import { ServiceAccountMount, TOKEN_SECONDS } from './identity.js';
 import { checkMetrics } from './metrics-check.js';
 import { planPod, probePort, type HttpProbe, type PodPlan } from './pod.js';
 import { Prober, type ProbeState } from './prober.js';
@@ -79,6 +80,7 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
       onRenewError: (e) => report(`renewing the ServiceAccount token failed: ${(e as Error).message}`),
     });
     cleanups.push(() => mount.stop());
+    const { supported, unsupported } = supportedNodeFlags(process.execPath, entrypointNodeFlags(join(root, 'Dockerfile')));
     const settings = await localSettings({
       plan,
       server: new URL(cluster.server),
@@ -86,13 +88,12 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
       podName: `${plan.deployment}-local`,
       nodeSupportsHeapPercentage: process.allowedNodeEnvironmentFlags.has('--max-old-space-size-percentage'),
       baseEnv: process.env,
+      nodeFlags: supported,
     });
-    report(`identity: ServiceAccount ${plan.namespace}/${plan.serviceAccountName} (a ${600 / 60}-minute TokenRequest token, renewed at 80% of its life), never your kubeconfig's user`);
+    report(`identity: ServiceAccount ${plan.namespace}/${plan.serviceAccountName} (a ${TOKEN_SECONDS / 60}-minute TokenRequest token, renewed at 80% of its life), never your kubeconfig's user`);
     for (const note of settings.notes) report(note);
-    const { supported, unsupported } = supportedNodeFlags(process.execPath, entrypointNodeFlags(root));
     if (supported.length > 0) report(`node flags from the Dockerfile's ENTRYPOINT: ${supported.join(' ')}`);
     if (unsupported.length > 0) report(`not passed, this Node (${process.version}) does not know them: ${unsupported.join(' ')} (from the Dockerfile's ENTRYPOINT)`);
-    settings.nodeFlags = supported;
     report(`args: ${settings.args.join(' ') || '(none)'}`);
     const { memory, cpu } = limits(plan, report);
     if (memory) cleanups.push(() => memory.remove());
@@ -221,7 +222,7 @@ async function supervise(
 
   const start = () => {
     // Each cgroup's shell joins it and execs the next: the manager starts inside both limits.
-    let command = { command: process.execPath, args: [...(settings.nodeFlags ?? []), 'dist/cmd/main.js', ...settings.args] };
+    let command = { command: process.execPath, args: [...settings.nodeFlags, 'dist/cmd/main.js', ...settings.args] };
     if (cgroup) command = cgroup.wrap(command.command, command.args);
     if (cpu) command = cpu.wrap(command.command, command.args);
     const c = spawn(command.command, command.args, { cwd: root, env: settings.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });

@@ -18,8 +18,8 @@ export interface LocalSettings {
   metrics?: { url: string; secure: boolean };
   /** Changes made to the container's args, for the report. */
   notes: string[];
-  /** Node flags to pass before the script (the image's ENTRYPOINT's, where this Node knows them). */
-  nodeFlags?: string[];
+  /** Node flags to pass before the script. */
+  nodeFlags: string[];
 }
 
 const BIND_FLAG = /^--(metrics|health-probe)-bind-address=(.*)$/;
@@ -43,6 +43,8 @@ export interface SettingsInput {
   nodeSupportsHeapPercentage: boolean;
   /** The environment to take PATH and HOME from. */
   baseEnv: NodeJS.ProcessEnv;
+  /** Node flags for the process (the image's ENTRYPOINT's that this Node knows). Default none. */
+  nodeFlags?: string[];
 }
 
 export async function localSettings(input: SettingsInput): Promise<LocalSettings> {
@@ -99,5 +101,6 @@ export async function localSettings(input: SettingsInput): Promise<LocalSettings
     ports,
     metrics,
     notes,
+    nodeFlags: input.nodeFlags ?? [],
   };
 }
