@@ -5,7 +5,7 @@
  */
 import https from 'node:https';
 import http from 'node:http';
-import { ApiError, ClusterRoleBindings, ServiceAccounts, type RestClient } from '../../runtime/rest/index.js';
+import { ClusterRoleBindings, isNotFound, ServiceAccounts, type RestClient } from '../../runtime/rest/index.js';
 import { FIELD_MANAGER } from '../apply.js';
 import { requestToken } from './identity.js';
 
@@ -29,7 +29,7 @@ async function exists(fn: () => Promise<unknown>): Promise<boolean> {
     await fn();
     return true;
   } catch (e) {
-    if (e instanceof ApiError && e.code === 404) return false;
+    if (isNotFound(e)) return false;
     throw e;
   }
 }
