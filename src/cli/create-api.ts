@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
+import { CliError } from './errors.js';
 import { registerCreateWebhookCommand } from './create-webhook.js';
 import { parseBoolean, printWritten } from './flags.js';
+import { addPluginOptions, selectedPlugins } from './plugins.js';
 
 interface CreateAPIFlags {
   group: string;
@@ -11,11 +13,12 @@ interface CreateAPIFlags {
   controller: boolean;
   namespaced: boolean;
   force: boolean;
+  [pluginFlag: string]: unknown;
 }
 
 export function registerCreateCommand(program: Command): void {
   const create = program.command('create').description('Scaffold a Kubernetes API or webhook');
-  create
+  const api = create
     .command('api')
     .description('Scaffold a Kubernetes API: types with markers, a controller, its test, a sample and RBAC helpers')
     .option('--group <group>', 'resource group', '')
@@ -25,8 +28,19 @@ export function registerCreateCommand(program: Command): void {
     .option('--resource [bool]', 'scaffold the API types', parseBoolean, true)
     .option('--controller [bool]', 'scaffold a controller', parseBoolean, true)
     .option('--namespaced [bool]', 'the resource is namespaced (false: cluster-scoped)', parseBoolean, true)
-    .option('--force', 'overwrite existing types, controller and sample files', false)
-    .action(async (flags: CreateAPIFlags) => {
+    .option('--force', 'overwrite existing types, controller and sample files', false);
+  addPluginOptions(api, 'create api').action(async (flags: CreateAPIFlags) => {
+      const plugins = selectedPlugins(flags, 'create api');
+      if (plugins.size > 1) throw new CliError(`--plugins names ${plugins.size} plugins that scaffold an API; give one`);
+      for (const [spec, pluginFlags] of plugins) {
+        const plugin = await spec.load();
+        const request = { group: flags.group, version: flags.version, kind: flags.kind, plural: flags.plural, namespaced: flags.namespaced, force: flags.force };
+        const result = plugin.createAPI!(process.cwd(), request, pluginFlags);
+        console.log('Wrote:');
+        printWritten(result.written);
+        for (const note of result.notes) console.log(note);
+        return;
+      }
       const { scaffoldCreateAPI } = await import('../scaffold/api.js');
       const result = scaffoldCreateAPI(process.cwd(), {
         group: flags.group,

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CliError } from './errors.js';
 import { parseBoolean, printWritten } from './flags.js';
+import { addPluginOptions, runEditPlugins, selectedPlugins } from './plugins.js';
 import { readPackageVersion } from './version.js';
 
 interface InitFlags {
@@ -16,6 +17,7 @@ interface InitFlags {
   multigroup: boolean;
   namespaced: boolean;
   skipInstall?: boolean;
+  [pluginFlag: string]: unknown;
 }
 
 /**
@@ -47,7 +49,7 @@ function installedFrom(packageJson: string): string | undefined {
 }
 
 export function registerInitCommand(program: Command): void {
-  program
+  const init = program
     .command('init')
     .description('Initialize a new TypeScript operator project in the current directory')
     .option('--domain <domain>', 'domain for the API groups', 'my.domain')
@@ -57,8 +59,10 @@ export function registerInitCommand(program: Command): void {
     .option('--project-name <name>', 'name of the project (defaults to the directory name)')
     .option('--multigroup [bool]', 'put APIs of several groups in api/<group>/<version>', parseBoolean, false)
     .option('--namespaced [bool]', 'the manager watches only its own namespace(s), with Roles instead of ClusterRoles', parseBoolean, false)
-    .option('--skip-install', 'do not run npm install in the new project')
-    .action(async (flags: InitFlags) => {
+    .option('--skip-install', 'do not run npm install in the new project');
+  addPluginOptions(init, 'init').action(async (flags: InitFlags) => {
+      // Resolved before anything is written, so that an unknown plugin leaves the directory as it was.
+      const plugins = selectedPlugins(flags, 'init');
       const { scaffoldInit } = await import('../scaffold/init.js');
       const root = process.cwd();
       const result = scaffoldInit(root, {
@@ -75,6 +79,11 @@ export function registerInitCommand(program: Command): void {
       for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
       console.log(`Wrote project ${result.project.projectName}:`);
       printWritten(result.written);
+      if (plugins.size > 0) {
+        const applied = await runEditPlugins(root, plugins);
+        printWritten(applied.written);
+        for (const note of applied.notes) console.log(note);
+      }
       if (!flags.skipInstall) {
         console.log('Running npm install...');
         // Ctrl-C reaches npm and us alike; ignoring it here lets us say how to finish once npm has stopped.

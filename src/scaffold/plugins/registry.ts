@@ -1,0 +1,128 @@
+import { ScaffoldError } from '../../errors.js';
+
+// kubebuilder's optional plugins, selected with --plugins on init, edit and create api. This module stays light (no
+// templates, no compiler): the CLI reads it to declare each plugin's flags, and loads a plugin's code only when it runs.
+
+/** The subcommands that take --plugins. */
+export type PluginSubcommand = 'init' | 'edit' | 'create api';
+
+/** One flag a plugin adds to a subcommand, in commander's syntax. */
+export interface PluginFlag {
+  /** Commander's flag syntax, e.g. '--image <image>' or '--force'. */
+  flags: string;
+  description: string;
+  /** The flag's name in the parsed options object (commander's camelCase of the long flag). */
+  name: string;
+}
+
+/** What a plugin run wrote, and what it tells the user afterwards. */
+export interface PluginResult {
+  written: string[];
+  notes: string[];
+}
+
+/** The resource a `create api --plugins=...` run was asked for: create api's own flags. */
+export interface PluginAPIRequest {
+  group: string;
+  version: string;
+  kind: string;
+  plural?: string;
+  namespaced: boolean;
+  force: boolean;
+}
+
+/** A plugin's code, loaded on demand. Each function validates first and writes nothing when it refuses. */
+export interface PluginModule {
+  /** `edit --plugins=<key>` (also run right after `init --plugins=<key>`). */
+  edit?(root: string, flags: Record<string, unknown>): PluginResult;
+  /** `create api --plugins=<key>`: scaffolds the API in place of the default create api. */
+  createAPI?(root: string, request: PluginAPIRequest, flags: Record<string, unknown>): PluginResult;
+}
+
+/** A plugin as the CLI sees it before loading it. */
+export interface PluginSpec {
+  /** The key kubebuilder records in PROJECT's plugins section, e.g. helm.kubebuilder.io/v2-alpha. */
+  key: string;
+  description: string;
+  /** The subcommands whose --plugins accepts it (init runs its edit right after scaffolding). */
+  subcommands: PluginSubcommand[];
+  /** Flags it adds, per subcommand. */
+  flags: Partial<Record<PluginSubcommand, PluginFlag[]>>;
+  load(): Promise<PluginModule>;
+}
+
+/** The layout plugin of every project this CLI scaffolds; `init --plugins` accepts it (kubebuilder's go/v4). */
+export const LAYOUT_PLUGIN_KEY = 'typescript.kubescaffold.io/v1';
+
+/** Every optional plugin, in the order their runs are applied when several are given. */
+export const pluginSpecs: readonly PluginSpec[] = [];
+
+/** The short form kubebuilder prints and accepts: the name's first segment and the version, e.g. helm/v2-alpha. */
+export function shortKey(key: string): string {
+  const [name = '', version = ''] = key.split('/');
+  return `${name.split('.')[0] ?? name}/${version}`;
+}
+
+/**
+ * The plugins a --plugins value names, resolved as kubebuilder resolves keys: a full key
+ * (grafana.kubebuilder.io/v1-alpha), a short one (grafana/v1-alpha), or a name alone (grafana) when one version has it.
+ * Refuses unknown keys and plugins that do not implement the subcommand, naming the ones that do.
+ */
+export function resolvePlugins(value: string, subcommand: PluginSubcommand, specs: readonly PluginSpec[] = pluginSpecs): PluginSpec[] {
+  const keys = value.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const chosen: PluginSpec[] = [];
+  const supported = specs.filter((s) => s.subcommands.includes(subcommand)).map((s) => shortKey(s.key));
+  const hint = supported.length > 0 ? `plugins for \`${subcommand}\`: ${supported.join(', ')}` : `no plugin implements \`${subcommand}\``;
+  for (const key of keys) {
+    if (subcommand === 'init' && matches(LAYOUT_PLUGIN_KEY, key)) continue;
+    const found = specs.filter((s) => matches(s.key, key));
+    if (found.length === 0) {
+      const go = /^go(\.kubebuilder\.io)?\/v\d/.test(key) ? `; this is a TypeScript project, whose layout is ${LAYOUT_PLUGIN_KEY}` : '';
+      throw new ScaffoldError(`unknown plugin "${key}" in --plugins${go}; ${hint}`);
+    }
+    const [spec] = found;
+    if (found.length > 1 || spec === undefined) throw new ScaffoldError(`plugin "${key}" in --plugins is ambiguous (${found.map((s) => s.key).join(', ')}); give its version, e.g. ${shortKey(found[0]?.key ?? '')}`);
+    if (!spec.subcommands.includes(subcommand)) {
+      throw new ScaffoldError(`plugin ${shortKey(spec.key)} does not implement \`${subcommand}\` (it implements ${spec.subcommands.map((s) => `\`${s}\``).join(', ')}); ${hint}`);
+    }
+    if (!chosen.includes(spec)) chosen.push(spec);
+  }
+  return specs.filter((s) => chosen.includes(s));
+}
+
+/** Whether a user-given key names the plugin with this full key. */
+function matches(fullKey: string, given: string): boolean {
+  const [fullName = '', fullVersion] = fullKey.split('/');
+  const [name, version] = given.split('/');
+  if (version !== undefined && version !== fullVersion) return false;
+  return name === fullName || fullName.startsWith(`${name}.`);
+}
+
+/**
+ * The plugin flags given on the command line (those whose value is not undefined), refusing a flag of a plugin that
+ * --plugins did not select: it would otherwise be ignored silently.
+ */
+export function pluginFlagValues(
+  options: Record<string, unknown>,
+  subcommand: PluginSubcommand,
+  selected: readonly PluginSpec[],
+  specs: readonly PluginSpec[] = pluginSpecs,
+): Map<PluginSpec, Record<string, unknown>> {
+  const values = new Map<PluginSpec, Record<string, unknown>>();
+  for (const spec of selected) values.set(spec, {});
+  for (const spec of specs) {
+    for (const flag of spec.flags[subcommand] ?? []) {
+      const value = options[flag.name];
+      if (value === undefined) continue;
+      const own = values.get(spec);
+      if (own) {
+        own[flag.name] = value;
+        continue;
+      }
+      // Several plugins may share a flag name (e.g. --force); it is refused only when no selected plugin takes it.
+      const takenBySelected = selected.some((s) => (s.flags[subcommand] ?? []).some((f) => f.name === flag.name));
+      if (!takenBySelected) throw new ScaffoldError(`${flag.flags.split(' ')[0]} is a flag of the ${shortKey(spec.key)} plugin; add --plugins=${shortKey(spec.key)}`);
+    }
+  }
+  return values;
+}
