@@ -2,21 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { pluginFlagValues, resolvePlugins, shortKey, type PluginSpec } from '../../src/scaffold/plugins/registry.js';
 
 const load = (): Promise<never> => Promise.reject(new Error('not loaded in this test'));
+const replay = (): [] => [];
 const helm: PluginSpec = {
   key: 'helm.kubebuilder.io/v2-alpha',
   description: 'chart',
   subcommands: ['init', 'edit'],
   flags: { edit: [{ flags: '--force', name: 'force', description: 'regenerate' }, { flags: '--output-dir <dir>', name: 'outputDir', description: 'where' }] },
   load,
+  replay,
 };
 const helmV1: PluginSpec = { ...helm, key: 'helm.kubebuilder.io/v1-alpha' };
-const grafana: PluginSpec = { key: 'grafana.kubebuilder.io/v1-alpha', description: 'dashboards', subcommands: ['init', 'edit'], flags: {}, load };
+const grafana: PluginSpec = { key: 'grafana.kubebuilder.io/v1-alpha', description: 'dashboards', subcommands: ['init', 'edit'], flags: {}, load, replay };
 const deployImage: PluginSpec = {
   key: 'deploy-image.go.kubebuilder.io/v1-alpha',
   description: 'operand',
   subcommands: ['create api'],
   flags: { 'create api': [{ flags: '--image <image>', name: 'image', description: 'operand image' }] },
   load,
+  replay,
 };
 const specs = [helm, helmV1, grafana, deployImage];
 

@@ -49,6 +49,19 @@ export interface PluginSpec {
   /** Flags it adds, per subcommand. */
   flags: Partial<Record<PluginSubcommand, PluginFlag[]>>;
   load(): Promise<PluginModule>;
+  /**
+   * The `scaffold` commands that scaffold again what this plugin recorded in PROJECT (`alpha generate` runs them in a
+   * fresh tree). A create api plugin gives one per resource it recorded, naming the resource: that command takes the
+   * place of the plain `create api` for it.
+   */
+  replay(recorded: unknown): PluginReplay[];
+}
+
+/** One command that re-applies a plugin: `scaffold <args...>`. */
+export interface PluginReplay {
+  args: string[];
+  /** For a create api plugin: the resource whose plain `create api` this command replaces. */
+  resource?: { group: string; version: string; kind: string };
 }
 
 /** The layout plugin of every project this CLI scaffolds; `init --plugins` accepts it (kubebuilder's go/v4). */
