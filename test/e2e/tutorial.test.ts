@@ -190,8 +190,8 @@ describe('the CronJob tutorial, followed to the letter', () => {
     }
   });
 
-  it("generates the manifests, builds, and passes the project's own tests: unit, envtest controller, webhooks and conversion", () => {
-    expect(checks.map((c) => c.words.join(' '))).toEqual(expect.arrayContaining(['npx scaffold manifests', 'make test']));
+  it("generates the manifests, passes lint, builds, and passes the project's own tests: unit, envtest controller, webhooks and conversion", () => {
+    expect(checks.map((c) => c.words.join(' '))).toEqual(expect.arrayContaining(['npx scaffold manifests', 'make test', 'make lint']));
     let output = '';
     for (const c of checks) {
       const [command, args] = argv(c);
