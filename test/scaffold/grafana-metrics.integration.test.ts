@@ -1,7 +1,7 @@
 /**
  * The grafana plugin's dashboards query metrics by name and label: each must be one our manager's /metrics serves, or
- * the panel stays empty. A Manager runs one controller with leader election against envtest; after it has
- * reconciled (once failing, so that the error and retry series exist too) its /metrics is scraped, and every metric
+ * the panel stays empty. A Manager runs one controller with leader election against envtest; after it has won the
+ * lease and reconciled (once failing, so that the error and retry series exist too) its /metrics is scraped, and every metric
  * of every dashboard query, with every label the query selects, groups by or names in its legend, must be there.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { editGrafana } from '../../src/scaffold/plugins/grafana/index.js';
+import { resolvePlugins } from '../../src/scaffold/plugins/registry.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
 import { tempDir } from '../support/files.js';
 import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
@@ -189,5 +190,17 @@ describe.skipIf(!available)(`the grafana plugin's files against kubebuilder ${KU
     kubebuilder('edit', '--plugins=grafana.kubebuilder.io/v1-alpha');
     editGrafana(ours.root);
     expect(read(ours.root, CUSTOM)).toBe(read(theirs.path, CUSTOM));
+  });
+});
+
+describe('the grafana plugin in the registry', () => {
+  it('is chosen by its full key, short key or name on init and edit, and replays as one edit', async () => {
+    const [spec] = resolvePlugins('grafana', 'edit');
+    expect(spec?.key).toBe('grafana.kubebuilder.io/v1-alpha');
+    expect(resolvePlugins('grafana/v1-alpha', 'init')).toEqual([spec]);
+    expect(resolvePlugins('grafana.kubebuilder.io/v1-alpha', 'edit')).toEqual([spec]);
+    expect(() => resolvePlugins('grafana', 'create api')).toThrow(/does not implement `create api`/);
+    expect(spec!.replay({})).toEqual([{ args: ['edit', '--plugins=grafana.kubebuilder.io/v1-alpha'] }]);
+    expect((await spec!.load()).edit).toBeTypeOf('function');
   });
 });
