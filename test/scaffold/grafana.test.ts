@@ -99,6 +99,7 @@ describe('edit --plugins=grafana/v1-alpha', () => {
     ['not YAML', 'customMetrics: [\n', /grafana\/custom-metrics\/config.yaml is not valid YAML/],
     ['a list where a mapping belongs', '- metric: x\n', /config.yaml must be a mapping with a customMetrics list/],
     ['a field that is not a string', 'customMetrics:\n  - metric: x\n    type: gauge\n    unit: 5\n', /customMetrics\[0\]\.unit must be a string/],
+    ['an expr with a bare double quote', 'customMetrics:\n  - metric: x\n    type: gauge\n  - metric: y\n    expr: y{job="a"}\n', /customMetrics\[1\]\.expr goes into the dashboard's JSON as it is, so it must be valid inside a JSON string: write its double quotes as \\"/],
   ])('refuses a config that is %s, changing nothing', (_, text, message) => {
     mkdirSync(join(project.root, 'grafana/custom-metrics'), { recursive: true });
     writeFileSync(join(project.root, CONFIG), text);

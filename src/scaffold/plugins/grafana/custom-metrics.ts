@@ -7,6 +7,8 @@ export interface CustomMetric {
   type: string;
   expr: string;
   unit: string;
+  /** Its index in config.yaml's customMetrics list, for messages. */
+  entry: number;
   /** An `_info` metric carries its data in labels, so kubebuilder shows it as a table of them. */
   table: boolean;
 }
@@ -56,6 +58,7 @@ export function parseCustomMetrics(text: string, path: string): CustomMetricsCon
       return;
     }
     metrics.push({
+      entry: index,
       metric: entry.metric,
       type: entry.type,
       expr: entry.expr || defaultExpr(entry.metric, type),

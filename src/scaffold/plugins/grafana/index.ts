@@ -4,7 +4,8 @@ import { Plan } from '../../plan.js';
 import { render, templatesRoot } from '../../render.js';
 import { stringifyProject, withPluginConfig } from '../../../project/project.js';
 import type { PluginModule, PluginResult } from '../registry.js';
-import { parseCustomMetrics } from './custom-metrics.js';
+import { parseCustomMetrics, type CustomMetric } from './custom-metrics.js';
+import { ScaffoldError } from '../../../errors.js';
 
 /** The key kubebuilder records in PROJECT for this plugin. */
 export const GRAFANA_PLUGIN_KEY = 'grafana.kubebuilder.io/v1-alpha';
@@ -33,13 +34,30 @@ export function editGrafana(root: string): PluginResult {
   if (existing !== undefined) {
     const { metrics, skipped } = parseCustomMetrics(existing, CUSTOM_METRICS_CONFIG);
     for (const reason of skipped) notes.push(`${CUSTOM_METRICS_CONFIG}: skipped ${reason}`);
-    if (metrics.length > 0) plan.template(CUSTOM_METRICS_DASHBOARD, render('plugins/grafana/custom-metrics-dashboard.json', { items: metrics }), 'overwrite');
+    if (metrics.length > 0) plan.template(CUSTOM_METRICS_DASHBOARD, customMetricsDashboard(metrics), 'overwrite');
   }
   const project = stringifyProject(withPluginConfig(config, GRAFANA_PLUGIN_KEY, {}));
   if (project !== plan.current('PROJECT')) plan.template('PROJECT', project, 'overwrite');
   const written = plan.commit();
   notes.push(`Import the dashboards in grafana/ into Grafana (Dashboards > New > Import); list your own metrics in ${CUSTOM_METRICS_CONFIG} and run \`scaffold edit --plugins=grafana/v1-alpha\` again to get a dashboard for them.`);
   return { written, notes };
+}
+
+/**
+ * The custom-metrics dashboard. Exprs and units go into its JSON as written, as kubebuilder puts them, so one with a
+ * bare double quote would make a file Grafana cannot import: that is refused, naming the entry.
+ */
+function customMetricsDashboard(metrics: CustomMetric[]): string {
+  for (const m of metrics) {
+    for (const name of ['metric', 'type', 'expr', 'unit'] as const) {
+      try {
+        JSON.parse(`"${m[name]}"`);
+      } catch {
+        throw new ScaffoldError(`${CUSTOM_METRICS_CONFIG}: customMetrics[${m.entry}].${name} goes into the dashboard's JSON as it is, so it must be valid inside a JSON string: write its double quotes as \\" (as in the example, job=\\"$job\\"), and no line breaks`);
+      }
+    }
+  }
+  return render('plugins/grafana/custom-metrics-dashboard.json', { items: metrics });
 }
 
 const plugin: PluginModule = { edit: (root) => editGrafana(root) };
