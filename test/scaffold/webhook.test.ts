@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { scaffoldCreateAPI, type CreateAPIOptions } from '../../src/scaffold/api.js';
@@ -127,5 +129,25 @@ describe('scaffold create webhook', () => {
     expect(tree.get('api/v2/captain_conversion.ts')).toContain('export const captainConversion: Conversion<Captain, HubCaptain>');
     expect(tree.get('config/crd/kustomization.yaml')).toContain('- path: patches/webhook_in_captains.yaml');
     expect(tree.get('config/default/kustomization.yaml')).toContain('         name: captains.crew.example.com');
+  });
+});
+
+describe('scaffold create webhook for a built-in kind on the command line', () => {
+  const bin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
+  const scaffold = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8' });
+
+  it("prints kubebuilder's warning and what it wrote", () => {
+    const r = scaffold('create', 'webhook', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--defaulting', '--programmatic-validation');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('Warning: Webhooks for core types may cause circular dependencies during deployment. More info: https://book.kubebuilder.io/reference/webhook-bootstrap-problem\n');
+    expect(r.stdout).toContain('internal/webhook/v1/deployment_webhook.ts');
+  });
+
+  it('refuses --conversion with a non-zero exit and changes nothing', () => {
+    const before = snapshotTree(root);
+    const r = scaffold('create', 'webhook', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--conversion', '--spoke', 'v1beta1');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('--conversion cannot be used for apps/v1 Deployment: it is a Kubernetes built-in kind');
+    expect(snapshotTree(root)).toEqual(before);
   });
 });
