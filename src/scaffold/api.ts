@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
-import { createRequire } from 'node:module';
+import { join, posix } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { builtInAPIGroup, clientNodeModelName, isClusterScopedBuiltIn } from './builtin_kinds.js';
+import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin_kinds.js';
 import { loadProject, projectFileHeader } from './context.js';
 import { pluralize } from '../project/flect.js';
 import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';
@@ -224,12 +223,4 @@ function addRoleHelpers(content: string, files: string[]): string {
   const missing = files.filter((file) => !next.split('\n').some((line) => line.trim() === `- ${file}`));
   if (missing.length === 0) return next;
   return next.replace(roleHelpersComment, `${roleHelpersComment}\n${missing.map((file) => `- ${file}`).join('\n')}`);
-}
-
-/** Whether @kubernetes/client-node (a dependency of this package) ships a model of this name. */
-function clientNodeHasModel(name: string): boolean {
-  const require = createRequire(import.meta.url);
-  const entry = require.resolve('@kubernetes/client-node');
-  const modelsDir = join(dirname(entry), 'gen', 'models');
-  return existsSync(join(modelsDir, `${name}.js`)) || existsSync(join(modelsDir, `${name}.d.ts`));
 }

@@ -68,7 +68,16 @@ export interface PluginReplay {
 export const LAYOUT_PLUGIN_KEY = 'typescript.kubescaffold.io/v1';
 
 /** Every optional plugin, in the order their runs are applied when several are given. */
-export const pluginSpecs: readonly PluginSpec[] = [];
+export const pluginSpecs: readonly PluginSpec[] = [
+  {
+    key: 'grafana.kubebuilder.io/v1-alpha',
+    description: 'Grafana dashboards for the manager\'s controller-runtime metrics, and for custom metrics listed in grafana/custom-metrics/config.yaml',
+    subcommands: ['init', 'edit'],
+    flags: {},
+    load: async () => (await import('./grafana/index.js')).default,
+    replay: () => [{ args: ['edit', '--plugins=grafana.kubebuilder.io/v1-alpha'] }],
+  },
+];
 
 /** The short form kubebuilder prints and accepts: the name's first segment and the version, e.g. helm/v2-alpha. */
 export function shortKey(key: string): string {
