@@ -68,6 +68,13 @@ describe('a project whose API is scaffolded by create api --plugins=deploy-image
     expect(result.output).toMatch(/Tests\s+4 passed/);
   }, minutes(15));
 
+  it('passes its own e2e tests with make test-e2e: the manager gets the image from manager.yaml and reconciles the sample', () => {
+    const result = run(project, 'make', ['test-e2e']);
+    expectSuccess(result);
+    expect(result.output).toMatch(/Tests\s+3 passed/);
+    expect(result.output).toContain('Stopped the control plane');
+  }, minutes(6));
+
   it('runs its manager: a Memcached of size 3 gets a Deployment of the image, resized to 1 follows, deleted runs the finalizer', async () => {
     expect(existsSync(join(project, 'dist', 'cmd', 'main.js')), 'the build of the previous test').toBe(true);
     // The image the manager deploys comes from manager.yaml's env, as it would in the cluster.

@@ -108,7 +108,7 @@ export function createAPI(root: string, request: PluginAPIRequest, flags: Record
   return {
     written,
     notes: [
-      `The controller deploys ${operand.image}, read from ${envVar} (config/manager/manager.yaml sets it; set it yourself for a local run).`,
+      `The controller deploys ${operand.image}, read from ${envVar}: config/manager/manager.yaml sets it for the deployed manager, make run-as-deployed and make test-e2e; export it for make run.`,
       'Next: check the implementation of your new API and controller, then generate the manifests with:\n$ npx scaffold manifests',
     ],
   };
