@@ -65,7 +65,8 @@ describe('a project whose API is scaffolded by create api --plugins=deploy-image
     const result = run(project, 'npm', ['test']);
     expectSuccess(result);
     expect(result.output).toContain('memcached_controller.test.ts');
-    expect(result.output).toMatch(/Tests\s+4 passed/);
+    expect(result.output).toContain('memcached_controller.fake.test.ts');
+    expect(result.output).toMatch(/Tests\s+7 passed/);
   }, minutes(15));
 
   it('passes its own e2e tests with make test-e2e: the manager gets the image from manager.yaml and reconciles the sample', () => {

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { scaffoldCreateAPI } from '../../src/scaffold/api.js';
 import { createAPI } from '../../src/scaffold/plugins/deploy-image/index.js';
 import { addImageEnvVar } from '../../src/scaffold/plugins/deploy-image/manager_env.js';
 import { DEPLOY_IMAGE_KEY, deployImageSpec, replayDeployImage } from '../../src/scaffold/plugins/deploy-image/spec.js';
@@ -36,10 +37,10 @@ describe('deploy-image/v1-alpha create api', () => {
       'api/v1alpha1/memcached_types.ts', 'internal/controller/memcached_controller.ts', 'internal/controller/memcached_controller.test.ts',
       'internal/controller/conditions.ts', 'config/samples/cache_v1alpha1_memcached.yaml', 'config/manager/manager.yaml', 'cmd/main.ts', 'PROJECT',
     ]));
-    // kubebuilder's deploy-image writes no fake-client test; its reconciler needs an event recorder besides the client.
-    expect(written).not.toContain('internal/controller/memcached_controller.fake.test.ts');
+    // Ours alone: kubebuilder's deploy-image writes the envtest test only, our plain create api both.
+    expect(written).toContain('internal/controller/memcached_controller.fake.test.ts');
     for (const path of ['api/v1alpha1/memcached_types.ts', 'internal/controller/memcached_controller.ts', 'internal/controller/memcached_controller.test.ts',
-      'internal/controller/conditions.ts', 'config/samples/cache_v1alpha1_memcached.yaml']) {
+      'internal/controller/memcached_controller.fake.test.ts', 'internal/controller/conditions.ts', 'config/samples/cache_v1alpha1_memcached.yaml']) {
       expect(read(root, path)).toMatchSnapshot(path);
     }
   });
@@ -181,6 +182,17 @@ describe('deploy-image/v1-alpha create api', () => {
     ]);
     expect(read(root, 'config/manager/manager.yaml').match(/MEMCACHED_IMAGE/g)).toHaveLength(1);
     expect(read(root, 'config/manager/manager.yaml')).toContain('value: memcached:1.6.30');
+  });
+
+  it('takes over a plain create api with --force: one setup line in main.ts, the one with the recorder, and its own tests', () => {
+    const root = initialized();
+    scaffoldCreateAPI(root, { ...memcached, resource: true, controller: true });
+    expect(read(root, 'cmd/main.ts')).toContain('new MemcachedReconciler(mgr.getClient()).setupWithManager(mgr);');
+    createAPI(root, { ...memcached, force: true }, { image: 'memcached:1.6.26-alpine' });
+    const setups = read(root, 'cmd/main.ts').split('\n').filter((l) => l.includes('MemcachedReconciler('));
+    expect(setups).toEqual(["new MemcachedReconciler(mgr.getClient(), mgr.getEventRecorderFor('memcached-controller')).setupWithManager(mgr);"]);
+    // The plain tests construct the reconciler with the client alone; both are replaced.
+    for (const test of ['memcached_controller.test.ts', 'memcached_controller.fake.test.ts']) expect(read(root, `internal/controller/${test}`)).toContain('new MemcachedReconciler(client, recorder)');
   });
 });
 

@@ -86,7 +86,7 @@ export function createAPI(root: string, request: PluginAPIRequest, flags: Record
         sample: 'plugins/deploy-image/sample.yaml',
         controller: 'plugins/deploy-image/controller.ts',
         controllerTest: 'plugins/deploy-image/controller.test.ts',
-        controllerFakeTest: null,
+        controllerFakeTest: 'plugins/deploy-image/controller.fake.test.ts',
       },
       data: {
         imageEnvVar: envVar,
@@ -101,6 +101,10 @@ export function createAPI(root: string, request: PluginAPIRequest, flags: Record
       plan: (plan, { paths, data }) => {
         plan.template(`${posix.dirname(paths.controllerFile)}/conditions.ts`, render('plugins/deploy-image/conditions.ts', data), 'skip');
         plan.edit('config/manager/manager.yaml', (content) => addImageEnvVar(content, envVar, operand.image));
+        // Scaffolded over a plain create api (--force), the reconciler now also takes the recorder: the plain setup
+        // line would no longer compile.
+        const plainSetup = new RegExp(`^[ \\t]*new ${request.kind}Reconciler\\(mgr\\.getClient\\(\\)\\)\\.setupWithManager\\(mgr\\);\\n`, 'm');
+        plan.edit('cmd/main.ts', (content) => content.replace(plainSetup, ''));
       },
       project: (config) => recordResource(config, { group: request.group, version: request.version, kind: request.kind, options: operand.options }),
     },
