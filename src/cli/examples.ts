@@ -27,6 +27,11 @@ const EXAMPLES: Record<string, string[]> = {
   ],
   create: ['npx scaffold create api --group crew --version v1 --kind Captain', 'npx scaffold create webhook --group crew --version v1 --kind Captain --defaulting'],
   edit: ['npx scaffold edit --multigroup', 'npx scaffold edit --namespaced', 'npx scaffold edit --license apache2 --owner "The Crew Authors"'],
+  alpha: ['npx scaffold alpha generate --output-dir ../my-operator-upgraded'],
+  'alpha generate': [
+    'npx scaffold alpha generate',
+    'npx scaffold alpha generate --input-dir ./my-operator --output-dir ./my-operator-upgraded',
+  ],
   manifests: ['npx scaffold manifests', 'npx scaffold manifests --watch', 'npx scaffold manifests --paths ./api/... --max-desc-len 0'],
   generate: ['npx scaffold generate'],
   build: ['npx scaffold build config/default', 'npx scaffold build config/crd > crds.yaml'],
