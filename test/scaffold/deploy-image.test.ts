@@ -7,6 +7,7 @@ import { createAPI } from '../../src/scaffold/plugins/deploy-image/index.js';
 import { addImageEnvVar } from '../../src/scaffold/plugins/deploy-image/manager_env.js';
 import { DEPLOY_IMAGE_KEY, deployImageSpec, replayDeployImage } from '../../src/scaffold/plugins/deploy-image/spec.js';
 import { pluginSpecs, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
+import { differingFiles, scaffold } from './alpha/cli-run.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
 
 const memcached = { group: 'cache', version: 'v1alpha1', kind: 'Memcached', namespaced: true, force: false };
@@ -221,5 +222,23 @@ describe('deploy-image/v1-alpha replay', () => {
     expect(replayDeployImage(undefined)).toEqual([]);
     expect(replayDeployImage({ resources: [{ kind: 'Memcached' }] })).toEqual([]);
     expect(replayDeployImage({})).toEqual([]);
+  });
+});
+
+describe('deploy-image/v1-alpha under alpha generate', () => {
+  it('scaffolds a project with a deploy-image API again, file for file', async () => {
+    const { root, cleanup } = tempProjectDir('memcached-operator');
+    const output = `${root}-generated`;
+    try {
+      await scaffold(root, 'init', '--domain', 'example.com', '--skip-install');
+      await scaffold(root, 'create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--plugins=deploy-image/v1-alpha',
+        '--image=memcached:1.6.26-alpine', '--image-container-command=memcached,--memory-limit=64,-o,modern,-v', '--image-container-port=11211', '--run-as-user=1001');
+      await scaffold(root, 'create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Guest');
+      const printed = await scaffold(root, 'alpha', 'generate', '--output-dir', output);
+      expect(printed).toContain('--plugins=deploy-image/v1-alpha');
+      expect(differingFiles(snapshotTree(output), snapshotTree(root))).toEqual([]);
+    } finally {
+      cleanup();
+    }
   });
 });
