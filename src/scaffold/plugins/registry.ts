@@ -1,4 +1,6 @@
 import { ScaffoldError } from '../../errors.js';
+import { deployImageSpec } from './deploy-image/spec.js';
+import { grafanaSpec } from './grafana/spec.js';
 
 // kubebuilder's optional plugins, selected with --plugins on init, edit and create api. This module stays light (no
 // templates, no compiler): the CLI reads it to declare each plugin's flags, and loads a plugin's code only when it runs.
@@ -68,16 +70,7 @@ export interface PluginReplay {
 export const LAYOUT_PLUGIN_KEY = 'typescript.kubescaffold.io/v1';
 
 /** Every optional plugin, in the order their runs are applied when several are given. */
-export const pluginSpecs: readonly PluginSpec[] = [
-  {
-    key: 'grafana.kubebuilder.io/v1-alpha',
-    description: 'Grafana dashboards for the manager\'s controller-runtime metrics, and for custom metrics listed in grafana/custom-metrics/config.yaml',
-    subcommands: ['init', 'edit'],
-    flags: {},
-    load: async () => (await import('./grafana/index.js')).default,
-    replay: () => [{ args: ['edit', '--plugins=grafana.kubebuilder.io/v1-alpha'] }],
-  },
-];
+export const pluginSpecs: readonly PluginSpec[] = [deployImageSpec, grafanaSpec];
 
 /** The short form kubebuilder prints and accepts: the name's first segment and the version, e.g. helm/v2-alpha. */
 export function shortKey(key: string): string {
