@@ -73,6 +73,7 @@ export function describeSource(source: BinariesSource): string {
 
 /** Variables naming each binary, as controller-runtime's envtest reads them. */
 export const TEST_ASSET_KUBE_APISERVER = 'TEST_ASSET_KUBE_APISERVER';
+/** The variable naming the etcd binary (controller-runtime's envtest reads TEST_ASSET_ETCD). */
 export const TEST_ASSET_ETCD = 'TEST_ASSET_ETCD';
 
 /** A source outside the cache, or a cache entry. */
@@ -91,6 +92,7 @@ export type Resolution =
   | { kind: 'invalid'; message: string }
   | { kind: 'missing'; request: VersionRequest; cacheRoot: string };
 
+/** What local resolution looks at: the environment, the requested version, an explicit directory and the cache root. */
 export interface ResolveInput {
   env: NodeJS.ProcessEnv;
   version?: string;
@@ -98,6 +100,7 @@ export interface ResolveInput {
   cacheRoot: string;
 }
 
+/** File system checks local resolution makes; the real file system in use, a fake in unit tests. */
 export interface DirectoryProbe {
   /** True when `path` is an executable regular file. */
   isExecutable(path: string): boolean;

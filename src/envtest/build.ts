@@ -21,6 +21,10 @@ import {
   parseVersion,
 } from './versions.js';
 
+/**
+ * Options of {@link buildBinaries}: the Kubernetes (and etcd) version to build from source, the cache root, and
+ * progress reporting.
+ */
 export interface BuildOptions {
   /** Exact Kubernetes version, e.g. "1.37.1". */
   kubernetesVersion: string;
@@ -35,6 +39,7 @@ export interface BuildOptions {
   heartbeatSeconds?: number;
 }
 
+/** What {@link buildBinaries} built: the directory holding the binaries, the build log, and how long it took. */
 export interface BuildResult {
   dir: string;
   logFile: string;

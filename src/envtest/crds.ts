@@ -9,6 +9,10 @@ import { createOrReplace, manifestFiles } from './manifests.js';
 import type { AdminClient } from './request.js';
 import { pollUntil } from './wait.js';
 
+/**
+ * A CustomResourceDefinition as the environment installs it: the fields it reads (name, group, names, versions), the
+ * rest passed through.
+ */
 export interface CustomResourceDefinition {
   apiVersion?: string;
   kind?: string;

@@ -8,6 +8,7 @@ export const DEFAULT_KUBERNETES_VERSION = '1.37.1';
 /** etcd built next to it (3.6 is what kube-apiserver 1.34+ is tested against). */
 export const DEFAULT_ETCD_VERSION = '3.6.12';
 
+/** A Kubernetes version, or a minor-only selector (no patch). */
 export interface Version {
   major: number;
   minor: number;
@@ -26,10 +27,12 @@ export function parseVersion(text: string): Version {
   return v;
 }
 
+/** True when the version names a patch release. */
 export function isExact(v: Version): v is Required<Version> {
   return v.patch !== undefined;
 }
 
+/** 'major.minor.patch', or 'major.minor' for a selector. */
 export function formatVersion(v: Version): string {
   return v.patch === undefined ? `${v.major}.${v.minor}` : `${v.major}.${v.minor}.${v.patch}`;
 }

@@ -31,6 +31,10 @@ interface WebhookClientConfig {
   service?: { name?: string; namespace?: string; path?: string; port?: number };
 }
 
+/**
+ * Options of the environment's webhook installation (controller-runtime's envtest.WebhookInstallOptions): the
+ * configurations to install and where the local webhook server will serve them.
+ */
 export interface WebhookInstallOptions {
   /** Files or directories of webhook configuration manifests, such as config/webhook/manifests.yaml. */
   paths?: string[];

@@ -14,6 +14,7 @@ export type ListerWatcherFactory = <T extends KubeObject>(res: Resource<T>, scop
 /** Builds the metadata-only ListerWatcher for a resource and scope. */
 export type MetadataListerWatcherFactory = (res: Resource, scope: ListWatchScope) => ListerWatcher<PartialObjectMetadata>;
 
+/** Options of a SharedInformerFactory: default resync period, namespace, object transform, and reflector settings. */
 export interface SharedInformerFactoryOptions {
   /** Needed for metadataInformerFor when the factory is built from a ListerWatcherFactory rather than a RestClient. */
   metadataListerWatcher?: MetadataListerWatcherFactory;
@@ -27,6 +28,7 @@ export interface SharedInformerFactoryOptions {
   logger?: Logger;
 }
 
+/** Which informer to get from the factory: the scope (namespace, selectors), its resync period and transform. */
 export interface InformerRequest extends ListWatchScope {
   resyncPeriodMs?: number;
   /** Applied to objects before they are cached, instead of the factory's transform (when the informer is made). */

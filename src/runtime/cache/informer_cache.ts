@@ -27,6 +27,7 @@ export interface ByObject {
   transform?: TransformFunc<KubeObject> | null;
 }
 
+/** Options of an InformerCache (controller-runtime's cache.Options): what is cached, and how. */
 export interface InformerCacheOptions {
   /** Lists and watches through this client (or a ListerWatcher factory in tests). */
   client: RestClient | ListerWatcherFactory;

@@ -8,13 +8,22 @@ import type { ListerWatcher } from './listwatch.js';
 
 /** Where a Reflector puts what it sees (a DeltaFIFO for informers, any Store in tests). */
 export interface ReflectorStore<T> {
+  /** Adds an object a watch reported ADDED. */
   add(obj: T): void;
+  /** Records the new state of an object a watch reported MODIFIED. */
   update(obj: T): void;
+  /** Removes an object a watch reported DELETED. */
   delete(obj: T): void;
+  /** Replaces the whole content with a (re)list's items, at that list's resourceVersion. */
   replace(items: T[], resourceVersion: string): void;
+  /** Re-delivers the known objects (a periodic resync). */
   resync(): void;
 }
 
+/**
+ * Options of a Reflector (client-go's reflector fields): paging, watch timeouts, WatchList, resync, backoff and
+ * logging.
+ */
 export interface ReflectorOptions {
   /** Names the reflector in logs. */
   name?: string;
@@ -49,6 +58,10 @@ const NETWORK_CODES = new Set([
   'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'EIDLETIMEOUT', 'UND_ERR_SOCKET',
 ]);
 
+/**
+ * True for connection-level errors (ECONNRESET, ECONNREFUSED, EIDLETIMEOUT, ...) after which a reflector resumes its
+ * watch rather than relisting.
+ */
 export function isNetworkError(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && NETWORK_CODES.has(code);

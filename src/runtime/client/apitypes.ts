@@ -1,5 +1,9 @@
 /** Integer fields in API types; the marker generator maps them to `type: integer` with format int32 / int64. */
 export type int32 = number;
+/**
+ * 64-bit integer fields in API types (JavaScript numbers are exact up to 2^53); the marker generator maps them to
+ * `type: integer` with format int64.
+ */
 export type int64 = number;
 
 // Kubernetes' special value types, as they travel in JSON. The marker generator gives each controller-gen's fixed

@@ -6,6 +6,10 @@ import { isNotFound } from '../rest/errors.js';
 import { realClock, type Clock } from '../clock.js';
 import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElectionRecord } from './lease.js';
 
+/**
+ * Options of a LeaderElector (client-go's leaderelection.LeaderElectionConfig): the Lease, its timings, and the
+ * callbacks.
+ */
 export interface LeaderElectorOptions {
   /** A client of its own, so lease renewals never wait behind the controllers' requests. */
   client: LeaseClient;
@@ -37,6 +41,7 @@ const JITTER_FACTOR = 1.2;
 
 /** Leader election on a coordination.k8s.io Lease, following client-go's tools/leaderelection step by step. */
 export class LeaderElector {
+  /** This candidate's identity, written as the Lease's holderIdentity while it leads. */
   readonly identity: string;
   private readonly leaseDuration: number;
   private readonly renewDeadline: number;

@@ -15,6 +15,7 @@ export interface LeaderElectionRecord {
   leaseTransitions?: number;
 }
 
+/** The coordination.k8s.io/v1 Lease resource leader election locks. */
 export const LeaseResource: Resource<Lease> = defineResource<Lease>({
   group: 'coordination.k8s.io',
   version: 'v1',
@@ -25,8 +26,11 @@ export const LeaseResource: Resource<Lease> = defineResource<Lease>({
 
 /** What the elector needs from a client; RestClient satisfies it (the signal bounds each request). */
 export interface LeaseClient {
+  /** Reads the Lease. */
   get<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts?: { signal?: AbortSignal }): Promise<T>;
+  /** Creates the Lease (the first candidate). */
   create<T extends KubeObject>(res: Resource<T>, obj: T, opts?: { signal?: AbortSignal }): Promise<T>;
+  /** Writes the Lease; a stale resourceVersion fails with 409 Conflict, so only one candidate wins a race. */
   update<T extends KubeObject>(res: Resource<T>, obj: T, opts?: { signal?: AbortSignal }): Promise<T>;
 }
 

@@ -11,6 +11,10 @@ import { DelegatingAuth } from './auth.js';
 import { registerProcessMetrics, registry } from './registry.js';
 import { generateSelfSignedCert, type CertKeyPair } from './selfsigned.js';
 
+/**
+ * Options of the MetricsServer (controller-runtime's metricsserver.Options): bind address, HTTPS with authentication
+ * and authorization, HTTP/2, and certificates.
+ */
 export interface MetricsServerOptions {
   /** '[host]:port'; the manager does not build a server for '0'. */
   bindAddress: string;

@@ -22,7 +22,15 @@ export interface ReconcileContext {
   controller: string;
 }
 
+/**
+ * What a controller calls for each request (controller-runtime's reconcile.Reconciler); the scaffolded
+ * `<kind>_controller.ts` implements it.
+ */
 export interface Reconciler {
+  /**
+   * Brings the cluster towards the desired state of the object named by req. Resolving with nothing or an empty Result
+   * forgets the request; a Result asks for a requeue; throwing retries with backoff, except a TerminalError.
+   */
   reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void>;
 }
 

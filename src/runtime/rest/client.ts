@@ -44,12 +44,14 @@ export interface Scale extends KubeObject {
   status?: { replicas: number; selector?: string };
 }
 
+/** Per-call options of RestClient's reads: an AbortSignal that cancels the request. */
 export interface RequestOptions {
   signal?: AbortSignal;
 }
 
 /** Reads and writes one named subresource (status, scale, ...) of objects of any resource. */
 export interface SubResourceClient extends SubResourceWriter {
+  /** Reads the subresource of the object named by key (GET .../status, .../scale). */
   get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T>;
 }
 
@@ -58,6 +60,7 @@ export interface SubResourceClient extends SubResourceWriter {
  * Client interface generated code uses, plus watch, deleteCollection and subresources for the cache layer.
  */
 export class RestClient implements Client {
+  /** The HTTP transport every request of this client goes through (shared with its discovery client and watches). */
   readonly transport: HttpTransport;
 
   constructor(kc: KubeConfig, opts: TransportOptions = {}) {

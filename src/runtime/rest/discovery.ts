@@ -1,6 +1,10 @@
 import { isNotFound } from './errors.js';
 import type { HttpTransport } from './transport.js';
 
+/**
+ * One resource a group version serves, as discovery lists it (metav1.APIResource): its plural name, kind, scope and
+ * verbs.
+ */
 export interface APIResource {
   name: string;
   singularName?: string;
@@ -14,11 +18,13 @@ export interface APIResource {
   version?: string;
 }
 
+/** One version of an API group (metav1.GroupVersionForDiscovery): 'group/version' and the version alone. */
 export interface APIGroupVersion {
   groupVersion: string;
   version: string;
 }
 
+/** An API group and the versions the server serves of it (metav1.APIGroup). */
 export interface APIGroup {
   /** '' for the core group. */
   name: string;
@@ -26,11 +32,13 @@ export interface APIGroup {
   preferredVersion?: APIGroupVersion;
 }
 
+/** The resources one group version serves (metav1.APIResourceList), from /api/v1 or /apis/group/version. */
 export interface APIResourceList {
   groupVersion: string;
   resources: APIResource[];
 }
 
+/** The server's /version answer (version.Info). */
 export interface ServerVersion {
   major: string;
   minor: string;

@@ -2,10 +2,18 @@ import type { V1ListMeta, V1ObjectMeta, V1Status } from '@kubernetes/client-node
 
 /** Object metadata, as @kubernetes/client-node models it (timestamps arrive as RFC 3339 strings on the wire). */
 export type ObjectMeta = V1ObjectMeta;
+/**
+ * A list's metadata (resourceVersion, continue token, remainingItemCount): metav1.ListMeta, as @kubernetes/client-node
+ * models it.
+ */
 export type ListMeta = V1ListMeta;
 /** The server's Status object, kept on every ApiError. */
 export type Status = V1Status;
 
+/**
+ * An object's apiVersion and kind (metav1.TypeMeta). Objects read from the server carry both; typed lists' items may
+ * not.
+ */
 export interface TypeMeta {
   apiVersion?: string;
   kind?: string;
@@ -31,6 +39,10 @@ export interface Resource<T extends KubeObject = KubeObject> {
   readonly [objectType]?: T;
 }
 
+/**
+ * The fields {@link defineResource} takes to make a {@link Resource}: group ('' for the core group), version, kind,
+ * plural resource name, and whether it is namespaced.
+ */
 export interface ResourceDefinition {
   group: string;
   version: string;
@@ -39,23 +51,33 @@ export interface ResourceDefinition {
   namespaced: boolean;
 }
 
+/** A kind in a group version (schema.GroupVersionKind); the core group is ''. */
 export interface GroupVersionKind {
   group: string;
   version: string;
   kind: string;
 }
 
+/** A resource (plural, lower case) in a group version (schema.GroupVersionResource); the core group is ''. */
 export interface GroupVersionResource {
   group: string;
   version: string;
   resource: string;
 }
 
+/**
+ * Names one object: its namespace (omitted for cluster-scoped objects) and name (controller-runtime's client.ObjectKey,
+ * types.NamespacedName).
+ */
 export interface ObjectKey {
   namespace?: string;
   name: string;
 }
 
+/**
+ * Options of a list call (metav1.ListOptions plus the namespace to list in; none means all namespaces): selectors,
+ * paging with limit and continue, and resourceVersion semantics.
+ */
 export interface ListOptions {
   namespace?: string;
   labelSelector?: string;
@@ -68,6 +90,10 @@ export interface ListOptions {
   timeoutSeconds?: number;
 }
 
+/**
+ * The result of a list call: the items and the list's metadata (resourceVersion to watch from, continue token for the
+ * next page).
+ */
 export interface ObjectList<T extends KubeObject = KubeObject> {
   apiVersion?: string;
   kind?: string;
@@ -75,6 +101,9 @@ export interface ObjectList<T extends KubeObject = KubeObject> {
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
 }
 
+/**
+ * Options of a watch call (metav1.ListOptions with watch=true plus the namespace, an abort signal and an idle timeout).
+ */
 export interface WatchOptions {
   namespace?: string;
   labelSelector?: string;
@@ -92,22 +121,34 @@ export interface WatchOptions {
   idleTimeoutMs?: number;
 }
 
+/**
+ * The type of a watch event (watch.EventType): ADDED, MODIFIED, DELETED, BOOKMARK (a resourceVersion checkpoint) or
+ * ERROR.
+ */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
+/** One event of a watch stream (watch.Event): an object, or for ERROR the server's Status. */
 export type WatchEvent<T extends KubeObject = KubeObject> =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T }
   | { type: 'ERROR'; object: Status };
 
+/** Options of a create call (metav1.CreateOptions): dry run, the field manager, and server-side field validation. */
 export interface CreateOptions {
   dryRun?: boolean;
   fieldManager?: string;
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
 }
 
+/** Options of an update call (metav1.UpdateOptions): the same fields as {@link CreateOptions}. */
 export type UpdateOptions = CreateOptions;
 
+/**
+ * The patch formats (types.PatchType): JSON merge patch, JSON patch (RFC 6902), server-side apply, and strategic merge
+ * patch (built-in kinds only).
+ */
 export type PatchType = 'merge' | 'json' | 'apply' | 'strategic';
 
+/** Options of a patch call (metav1.PatchOptions plus the patch type, which picks the Content-Type). */
 export interface PatchOptions {
   type: PatchType;
   fieldManager?: string;
@@ -117,11 +158,19 @@ export interface PatchOptions {
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
 }
 
+/**
+ * Conditions a delete must meet on the server (metav1.Preconditions): the object still has this UID and/or
+ * resourceVersion.
+ */
 export interface Preconditions {
   uid?: string;
   resourceVersion?: string;
 }
 
+/**
+ * Options of a delete call (metav1.DeleteOptions): propagation policy for dependents, preconditions, grace period, dry
+ * run.
+ */
 export interface DeleteOptions {
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
   preconditions?: Preconditions;
@@ -129,21 +178,34 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
+/** Options of a deleteCollection call: which objects (the list options without paging) and how to delete them. */
 export type DeleteCollectionOptions = Omit<ListOptions, 'limit' | 'continue'> & DeleteOptions;
 
 /** Writes to one subresource (status) of objects. */
 export interface SubResourceWriter {
+  /** Replaces the subresource of the object (PUT .../status); the object must carry its resourceVersion. */
   update<T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T>;
+  /** Patches the subresource of the object named by key, in the given patch format. */
   patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T>;
 }
 
 /** The client generated code talks to; the uncached one is newClient(kc), the cached one the manager's. */
 export interface Client {
+  /** Reads one object; rejects with an ApiError (see isNotFound) when it does not exist. */
   get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T>;
+  /** Lists objects of a resource, in opts.namespace or in all namespaces. */
   list<T extends KubeObject>(res: Resource<T>, opts?: ListOptions): Promise<ObjectList<T>>;
+  /** Creates the object and resolves to what the server stored (with its uid, resourceVersion, defaults). */
   create<T extends KubeObject>(res: Resource<T>, obj: T, opts?: CreateOptions): Promise<T>;
+  /**
+   * Replaces the object (PUT); its metadata.resourceVersion makes a stale write fail with 409 Conflict (see
+   * isConflict).
+   */
   update<T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T>;
+  /** Patches the object named by key, in the given patch format (merge, json, apply or strategic). */
   patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T>;
+  /** Deletes the object named by key; finalizers may keep it (with a deletionTimestamp) after this resolves. */
   delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts?: DeleteOptions): Promise<void>;
+  /** A writer for the status subresource (controller-runtime's client.Status()): updates and patches only .status. */
   status(): SubResourceWriter;
 }

@@ -15,6 +15,7 @@ export interface WebhookRequestContext {
  * http.Handler per path). The returned object is written with status 200; throw an HttpError for another status.
  */
 export interface WebhookHandler {
+  /** Handles one POSTed JSON document (an AdmissionReview or a ConversionReview) and returns the response document. */
   handle(body: unknown, ctx: WebhookRequestContext): Promise<object>;
   /** Larger request bodies are refused with 413; unlimited when unset. */
   readonly maxRequestBytes?: number;

@@ -5,8 +5,10 @@
 import type { Logger } from '../log/index.js';
 import type { GroupVersionKind, GroupVersionResource, KubeObject, Status } from '../rest/types.js';
 
+/** The operation an admission request is about. */
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+/** Who made the request (authentication.k8s.io/v1 UserInfo). */
 export interface UserInfo {
   username?: string;
   uid?: string;
@@ -49,6 +51,7 @@ export interface AdmissionResponse {
   warnings?: string[];
 }
 
+/** An admission.k8s.io/v1 AdmissionReview: the API server sends a request, the webhook answers with a response. */
 export interface AdmissionReview {
   apiVersion: string;
   kind: 'AdmissionReview';
@@ -70,6 +73,10 @@ export interface ConversionResponse {
   result: Status;
 }
 
+/**
+ * An apiextensions.k8s.io/v1 ConversionReview: the API server sends objects to convert, the webhook answers with the
+ * converted objects.
+ */
 export interface ConversionReview {
   apiVersion: string;
   kind: 'ConversionReview';
@@ -100,6 +107,7 @@ export interface ValidationResult {
   errors?: FieldError[];
 }
 
+/** What a defaulter or validator gets besides the object: the request, a logger, and an abort signal. */
 export interface AdmissionContext {
   /** Aborted when the API server hangs up (its webhook timeout) or the server stops. */
   signal: AbortSignal;
@@ -112,6 +120,7 @@ export interface AdmissionContext {
  * denies the request with the error's message.
  */
 export interface CustomDefaulter<T extends KubeObject> {
+  /** Sets defaults on obj in place. */
   default(obj: T, ctx: AdmissionContext): Promise<void> | void;
 }
 
@@ -122,8 +131,11 @@ type Validation = Promise<ValidationResult | void> | ValidationResult | void;
  * the request's own, not copies (a review can be 7 MiB): read them, don't change them.
  */
 export interface CustomValidator<T extends KubeObject> {
+  /** Validates a new object. */
   validateCreate(obj: T, ctx: AdmissionContext): Validation;
+  /** Validates a change from oldObj to newObj. */
   validateUpdate(oldObj: T, newObj: T, ctx: AdmissionContext): Validation;
+  /** Validates the deletion of obj. */
   validateDelete(obj: T, ctx: AdmissionContext): Validation;
 }
 
@@ -132,6 +144,8 @@ export interface CustomValidator<T extends KubeObject> {
  * Every conversion goes through the hub: spoke → convertTo → hub → convertFrom → other spoke.
  */
 export interface Conversion<Spoke extends KubeObject, Hub extends KubeObject> {
+  /** Converts this spoke version's object to the hub version. */
   convertTo(spoke: Spoke): Hub;
+  /** Converts a hub version object to this spoke version. */
   convertFrom(hub: Hub): Spoke;
 }

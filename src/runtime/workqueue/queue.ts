@@ -1,6 +1,7 @@
 import { Deque } from './deque.js';
 import { QueueMetrics, UNFINISHED_WORK_UPDATE_PERIOD_MS, type MetricsProvider } from './metrics.js';
 
+/** Options of a Queue: its name and metrics, how items are deduplicated, and its clock. */
 export interface QueueOptions<T> {
   /** Names the queue in metrics; metrics are only recorded when both name and metricsProvider are set. */
   name?: string;
@@ -14,6 +15,7 @@ export interface QueueOptions<T> {
   now?: () => number;
 }
 
+/** What get() resolves to: the next item, or shutdown: true once the queue is shut down and drained. */
 export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shutdown: true };
 
 const SHUTDOWN: GetResult<never> = Object.freeze({ item: undefined, shutdown: true });
