@@ -48,6 +48,12 @@ export default tseslint.config(
         ],
       }],
       'jsdoc/no-blank-blocks': ['error', { enableFixer: false }],
+      // require-jsdoc does not connect `const x = ...; export { x }` (or an interface exported that way) with its
+      // declaration, so such an export would escape it: export the declaration itself instead.
+      'no-restricted-syntax': ['error', {
+        selector: 'ExportNamedDeclaration[source=null][declaration=null]',
+        message: 'In the public API, export the declaration itself (export const / function / interface ...) so its doc comment is checked.',
+      }],
     },
   },
 );
