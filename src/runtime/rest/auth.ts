@@ -39,7 +39,7 @@ interface TokenRead {
   readonly at: number;
 }
 
-/** Options of {@link Authenticator}; tests inject the clock. */
+/** How a transport keeps its credentials current (TransportOptions.auth); tests inject the clock. */
 export interface AuthenticatorOptions extends ExecPluginOptions {
   /** How long a token read from tokenFile is used before the file is read again (ms). Default 60 s, as client-go. */
   tokenFileTtlMs?: number;

@@ -109,7 +109,10 @@ export const MutatingWebhookConfigurations: Resource<V1MutatingWebhookConfigurat
  */
 export const ValidatingWebhookConfigurations: Resource<V1ValidatingWebhookConfiguration> = defineResource(admission('ValidatingWebhookConfiguration', 'validatingwebhookconfigurations'));
 
-/** All of the above, for a Scheme or a RESTMapper that should not need discovery for built-ins. */
+/**
+ * Every built-in resource descriptor of this module, for a Scheme or a RESTMapper that should not need discovery for
+ * built-ins.
+ */
 export const builtinResources: readonly Resource[] = [
   Namespaces, Nodes, Pods, Services, ConfigMaps, Secrets, ServiceAccounts, PersistentVolumeClaims, PersistentVolumes,
   CoreEvents, Events, Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs, Leases, EndpointSlices,
