@@ -23,10 +23,10 @@ export default tseslint.config(
     // so it cannot follow `export { X } from './x.js'` from an index.ts to X; publicApiFiles() does, before linting:
     // the entry points and every module they re-export from, transitively. In those modules every exported
     // declaration (publicOnly) needs a doc comment: functions, classes, interfaces, type aliases, enums, exported
-    // consts, and the public methods and fields of exported classes and the methods of exported interfaces. A module
-    // re-exported only in part is checked whole: an export there is one import path away from being public.
-    // Interface properties are not required (options bags document the fields that need it); blank /** */ blocks do
-    // not count, and there is no autofix (it would write empty blocks).
+    // consts, the public methods and fields of exported classes, and the methods and properties of exported
+    // interfaces (not of inline object types). A module re-exported only in part is checked whole: an export there is
+    // one import path away from being public. Blank /** */ blocks do not count, and there is no autofix (it would
+    // write empty blocks).
     files: publicApiFiles(),
     plugins: { jsdoc },
     rules: {
@@ -45,6 +45,7 @@ export default tseslint.config(
           `MethodDefinition${publicMember}:not([kind="constructor"])`,
           `PropertyDefinition${publicMember}`,
           'TSMethodSignature',
+          'TSInterfaceBody > TSPropertySignature',
         ],
       }],
       'jsdoc/no-blank-blocks': ['error', { enableFixer: false }],

@@ -28,12 +28,15 @@ import {
 export interface BuildOptions {
   /** Exact Kubernetes version, e.g. "1.37.1". */
   kubernetesVersion: string;
+  /** etcd version to build; default DEFAULT_ETCD_VERSION. */
   etcdVersion?: string;
   /** The cache root; the result lands in <cacheRoot>/<kubernetesVersion>. */
   cacheRoot: string;
+  /** Aborts the build. */
   signal?: AbortSignal;
   /** Receives human-readable progress lines; default: stderr. */
   progress?: (line: string) => void;
+  /** The environment the Go toolchain runs with; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Seconds between "still compiling" lines during a long compile. */
   heartbeatSeconds?: number;
@@ -41,7 +44,9 @@ export interface BuildOptions {
 
 /** What {@link buildBinaries} built: the directory holding the binaries, the build log, and how long it took. */
 export interface BuildResult {
+  /** The directory holding the built kube-apiserver and etcd. */
   dir: string;
+  /** The build's log (the go commands' output); '' when another process had built it. */
   logFile: string;
   /** Wall-clock seconds; 0 when another process had built it while we waited. */
   seconds: number;

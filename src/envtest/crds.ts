@@ -14,15 +14,20 @@ import { pollUntil } from './wait.js';
  * rest passed through.
  */
 export interface CustomResourceDefinition {
+  /** 'apiextensions.k8s.io/v1'. */
   apiVersion?: string;
+  /** 'CustomResourceDefinition'. */
   kind?: string;
+  /** Its name, `<plural>.<group>`. */
   metadata: { name: string; resourceVersion?: string; [key: string]: unknown };
+  /** The group, names and versions (the rest of the spec passed through as written). */
   spec: {
     group: string;
     names: { plural: string; kind: string; [key: string]: unknown };
     versions: Array<{ name: string; served: boolean; storage?: boolean; [key: string]: unknown }>;
     [key: string]: unknown;
   };
+  /** As the server reports it; not read when installing. */
   status?: unknown;
 }
 

@@ -10,7 +10,9 @@ export const DEFAULT_ETCD_VERSION = '3.6.12';
 
 /** A Kubernetes version, or a minor-only selector (no patch). */
 export interface Version {
+  /** The major version (1). */
   major: number;
+  /** The minor version. */
   minor: number;
   /** Absent for a minor-only selector such as "1.37" or "1.37.x". */
   patch?: number;

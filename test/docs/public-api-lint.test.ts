@@ -18,7 +18,7 @@ const PUBLIC = 'src/runtime/rest/types.ts';
 describe('doc comments on the public API (jsdoc/require-jsdoc in eslint.config.js)', () => {
   it('reports every kind of undocumented export, one error each', async () => {
     const source = [
-      'export interface Options { name: string; run(): void }', // 1: interface (and its method)
+      'export interface Options { name: string; run(): void }', // 1: interface, its property and its method
       'export type Mode = "a" | "b";', // 2
       'export function build(): void {}', // 3
       'export const LIMIT = 3;', // 4
@@ -30,7 +30,7 @@ describe('doc comments on the public API (jsdoc/require-jsdoc in eslint.config.j
       '  constructor() {}',
       '}',
     ].join('\n');
-    expect(await missingDocs(source, PUBLIC)).toEqual([1, 1, 2, 3, 4, 5, 6, 7]);
+    expect(await missingDocs(source, PUBLIC)).toEqual([1, 1, 1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('refuses `export { name }` of a local declaration, whose comment require-jsdoc would not see', async () => {
@@ -42,12 +42,15 @@ describe('doc comments on the public API (jsdoc/require-jsdoc in eslint.config.j
     const source = [
       '/** Options. */',
       'export interface Options {',
+      '  /** Its name. */',
       '  name: string;',
       '  /** Runs. */',
       '  run(): void;',
       '}',
       '/** A mode. */',
       'export type Mode = "a" | "b";',
+      '/** A pair: the fields of an inline object type need no comments of their own. */',
+      'export type Pair = { left: number; right: number };',
       '/** Builds. */',
       'export function build(): void {}',
       '/** The limit. */',

@@ -9,7 +9,9 @@ export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
  * One change of an object (client-go's cache.Delta); a Deleted delta may carry a DeletedFinalStateUnknown tombstone.
  */
 export interface Delta<T> {
+  /** What happened. */
   type: DeltaType;
+  /** The object as of this change, or a tombstone for a delete the queue inferred. */
   object: T | DeletedFinalStateUnknown<T>;
 }
 
@@ -26,11 +28,13 @@ export type PopProcessFunc<T> = (deltas: Deltas<T>, isInInitialList: boolean) =>
  * Options of a DeltaFIFO: how keys are computed (metaNamespaceKeyFunc by default), the known objects, and a transform.
  */
 export interface DeltaFIFOOptions<T> {
+  /** Computes an object's key; default metaNamespaceKeyFunc. */
   keyFunction?: KeyFunc<T | DeletedFinalStateUnknown<T>>;
   /** The informer's indexer: lets Replace find deletions and Resync re-emit known objects. */
   knownObjects?: KeyListerGetter<T>;
   /** Emit Replaced (not Sync) for Replace's items, as informers do. Default true. */
   emitDeltaTypeReplaced?: boolean;
+  /** Applied to each object as it enters the queue. */
   transformer?: TransformFunc<T>;
 }
 

@@ -24,12 +24,15 @@ export interface SharedInformerFactoryOptions {
   namespace?: string;
   /** Applied to every object before it is cached (e.g. stripManagedFields); unset, each informer's default; null none. */
   transform?: TransformFunc<KubeObject> | null;
+  /** Passed to every informer's Reflector. */
   reflector?: SharedIndexInformerOptions<KubeObject>['reflector'];
+  /** Parent logger of the informers; default the root logger. */
   logger?: Logger;
 }
 
 /** Which informer to get from the factory: the scope (namespace, selectors), its resync period and transform. */
 export interface InformerRequest extends ListWatchScope {
+  /** This informer's resync period (ms); default the factory's defaultResyncMs. */
   resyncPeriodMs?: number;
   /** Applied to objects before they are cached, instead of the factory's transform (when the informer is made). */
   transform?: TransformFunc<KubeObject> | null;

@@ -57,6 +57,7 @@ export interface InformerCacheOptions {
    * installed, no list/watch permission) fails the reconcile instead of hanging it. Default 120000.
    */
   readSyncTimeout?: number;
+  /** Parent logger; default the root logger. */
   log?: Logger;
 }
 

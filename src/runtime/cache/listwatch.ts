@@ -3,6 +3,7 @@ import type { KubeObject, ListOptions, ObjectList, Resource, WatchEvent, WatchOp
 
 /** List options plus an AbortSignal that cancels the request. */
 export interface ListerWatcherListOptions extends ListOptions {
+  /** Aborts the list request. */
   signal?: AbortSignal;
 }
 
@@ -16,8 +17,11 @@ export interface ListerWatcher<T extends KubeObject> {
 
 /** Narrows every list and watch (client-go's ListOptions tweak): a namespace and label/field selectors. */
 export interface ListWatchScope {
+  /** Only this namespace; all namespaces when unset or ''. */
   namespace?: string;
+  /** Only objects whose labels match this selector. */
   labelSelector?: string;
+  /** Only objects whose fields match this selector. */
   fieldSelector?: string;
 }
 

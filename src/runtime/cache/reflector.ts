@@ -45,6 +45,7 @@ export interface ReflectorOptions {
   useWatchList?: boolean;
   /** Retry delays (client-go: 800 ms doubling to 30 s, jitter 1.0, reset after 2 min without errors). */
   backoff?: Backoff;
+  /** Logger; default the root logger. */
   logger?: Logger;
   /** Called with every list or watch error before the reflector backs off and retries (logged by default). */
   onError?: (err: unknown) => void;

@@ -25,9 +25,11 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
    * roughly halves their heap. null caches the objects exactly as parsed.
    */
   transform?: TransformFunc<T> | null;
+  /** Computes an object's store key; default metaNamespaceKeyFunc. */
   keyFunc?: KeyFunc<T | DeletedFinalStateUnknown<T>>;
   /** Passed to the Reflector (page size, watch timeouts, idle bound, WatchList, backoff). */
   reflector?: Omit<ReflectorOptions, 'name' | 'resyncPeriodMs' | 'shouldResync' | 'logger'>;
+  /** Parent logger; default the root logger. */
   logger?: Logger;
 }
 

@@ -28,6 +28,7 @@ export type RawExtension = { [key: string]: JSONValue };
 export interface Condition {
   /** CamelCase condition type, e.g. Available. */
   type: string;
+  /** Whether the condition holds: True, False, or Unknown. */
   status: 'True' | 'False' | 'Unknown';
   /** The .metadata.generation the condition was computed from. */
   observedGeneration?: int64;
@@ -35,5 +36,6 @@ export interface Condition {
   lastTransitionTime: string;
   /** CamelCase machine-readable reason. */
   reason: string;
+  /** A human-readable message with details of the transition. */
   message: string;
 }

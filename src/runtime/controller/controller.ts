@@ -24,6 +24,7 @@ import type { RequestQueue, Source } from './events.js';
 export interface ControllerOptions {
   /** Unique per manager; names the queue, the metrics and the logger. */
   name: string;
+  /** What reconciles each request. */
   reconciler: Reconciler;
   /** Workers reconciling different keys at once; one key is never reconciled twice at once. Default 1. */
   maxConcurrentReconciles?: number;

@@ -6,23 +6,28 @@ import type { Request } from '../reconcile/index.js';
 
 /** An object was created, or listed by the informer's initial list (controller-runtime's event.CreateEvent). */
 export interface CreateEvent<T extends KubeObject = KubeObject> {
+  /** The object created (or listed). */
   object: T;
   /** True for objects delivered by the informer's initial list rather than by a watch event. */
   isInInitialList?: boolean;
 }
 /** An object changed, with its old and new state (event.UpdateEvent). */
 export interface UpdateEvent<T extends KubeObject = KubeObject> {
+  /** The object before the change. */
   objectOld: T;
+  /** The object after the change. */
   objectNew: T;
 }
 /** An object was deleted (event.DeleteEvent). */
 export interface DeleteEvent<T extends KubeObject = KubeObject> {
+  /** The object deleted, in its last known state. */
   object: T;
   /** The delete was inferred from a relist; `object` is the last state the cache saw. */
   deleteStateUnknown: boolean;
 }
 /** An event from outside the cluster's watches, e.g. a channel source (event.GenericEvent). */
 export interface GenericEvent<T extends KubeObject = KubeObject> {
+  /** The object the event is about. */
   object: T;
 }
 

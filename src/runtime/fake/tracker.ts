@@ -21,8 +21,11 @@ import { applyPatch } from './patch.js';
 
 /** A field index, as mgr.getFieldIndexer().indexField registers one: list can then select on `field`. */
 export interface FieldIndex {
+  /** The kind indexed. */
   resource: Resource;
+  /** The field name a field selector uses, e.g. 'spec.ship'. */
   field: string;
+  /** The values an object is indexed under. */
   extract: (obj: KubeObject) => string[];
 }
 
@@ -37,7 +40,9 @@ export interface TrackerOptions {
   statusSubresource: (res: Resource) => boolean;
   /** Kinds that count metadata.generation (the API server does for custom resources and most built-ins with a spec). */
   generation: (res: Resource) => boolean;
+  /** Field indexes that field selectors may use. */
   indexes: readonly FieldIndex[];
+  /** The time creationTimestamp and deletionTimestamp are set from. */
   clock: () => Date;
 }
 

@@ -38,6 +38,7 @@ export interface ServeOptions {
   bindAddress: string;
   /** Serving stops when it aborts. */
   signal: AbortSignal;
+  /** Where listening and errors are logged. */
   log: Logger;
   /** Gets the bound address (useful with port 0). */
   onListening?: (addr: AddressInfo) => void;

@@ -13,6 +13,7 @@ import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElec
 export interface LeaderElectorOptions {
   /** A client of its own, so lease renewals never wait behind the controllers' requests. */
   client: LeaseClient;
+  /** The Lease's namespace. */
   namespace: string;
   /** The Lease's name (the manager's leaderElectionID). */
   name: string;
@@ -32,6 +33,7 @@ export interface LeaderElectorOptions {
   onStoppedLeading: () => void;
   /** Called when a different holder is observed (including ourselves). */
   onNewLeader?: (identity: string) => void;
+  /** Logger; default the root logger. */
   log?: Logger;
   /** Where the elector's waits and deadlines come from; tests pass a fake clock. Default the real one. */
   clock?: Clock;

@@ -3,15 +3,21 @@ import type { KubeObject, ObjectKey, Resource } from '../rest/types.js';
 
 /** coordination.k8s.io/v1 Lease as JSON (times are MicroTime strings on the wire). */
 export interface Lease extends KubeObject {
+  /** The election record. */
   spec?: LeaderElectionRecord;
 }
 
 /** The lease fields leader election reads and writes (client-go's LeaderElectionRecord). */
 export interface LeaderElectionRecord {
+  /** The identity of the current leader. */
   holderIdentity?: string;
+  /** How long the lease holds without renewal, in seconds. */
   leaseDurationSeconds?: number;
+  /** When the current leader acquired the lease (MicroTime). */
   acquireTime?: string;
+  /** When the current leader last renewed the lease (MicroTime). */
   renewTime?: string;
+  /** How many times the lease changed hands. */
   leaseTransitions?: number;
 }
 

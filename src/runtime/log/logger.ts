@@ -22,9 +22,11 @@ export interface Logger {
 
 /** Where lines go and which are kept; shared by every logger derived from one root, so changing it affects them all. */
 export interface LogSettings {
+  /** Lines below this level are dropped. */
   level: LogLevel;
   /** Receives one JSON object per call, without the trailing newline. */
   sink: (line: string) => void;
+  /** The clock the lines' timestamps come from. */
   now: () => Date;
 }
 

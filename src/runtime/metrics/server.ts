@@ -24,10 +24,13 @@ export interface MetricsServerOptions {
   enableHTTP2?: boolean;
   /** Directory holding the serving certificate; a self-signed one is generated when unset. */
   certDir?: string;
+  /** The certificate's file name in certDir; default 'tls.crt'. */
   certName?: string;
+  /** The key's file name in certDir; default 'tls.key'. */
   keyName?: string;
   /** The client that sends TokenReviews and SubjectAccessReviews; required when secureServing. */
   authClient?: Client;
+  /** Where serving and authorization problems are logged. */
   log: Logger;
 }
 

@@ -31,6 +31,7 @@ export interface AuthMaterial {
   readonly tls: TlsMaterial;
   /** The token file's read, or the plugin's answer, these headers carry: what a 401 invalidates. */
   readonly tokenRead?: TokenRead;
+  /** The exec plugin's answer these headers carry, when an exec plugin supplies the credentials. */
   readonly execCredentials?: ExecCredentials;
 }
 

@@ -35,17 +35,21 @@ const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io
 
 /** An object reduced to its metadata (kind PartialObjectMetadata, apiVersion meta.k8s.io/v1). */
 export interface PartialObjectMetadata extends KubeObject {
+  /** The object's metadata. */
   metadata: ObjectMeta;
 }
 
 /** The scale subresource (autoscaling/v1 Scale). */
 export interface Scale extends KubeObject {
+  /** The desired number of replicas. */
   spec?: { replicas?: number };
+  /** The observed number of replicas, and the label selector of the pods counted. */
   status?: { replicas: number; selector?: string };
 }
 
 /** Per-call options of RestClient's reads: an AbortSignal that cancels the request. */
 export interface RequestOptions {
+  /** Aborts the request. */
   signal?: AbortSignal;
 }
 

@@ -8,13 +8,17 @@ export type SelectorOperator = 'exists' | '!' | '=' | '!=' | 'in' | 'notin' | 'g
  * One clause of a label selector (labels.Requirement): key, operator and values; values are sorted within a selector.
  */
 export interface Requirement {
+  /** The label key. */
   key: string;
+  /** How the key's value is compared. */
   operator: SelectorOperator;
+  /** The values compared with (none for exists and !; one for =, !=, gt and lt). */
   values: string[];
 }
 
 /** A parsed label selector (labels.Selector): a conjunction of requirements, matched against an object's labels. */
 export interface Selector {
+  /** The requirements, sorted by key; all must hold. */
   readonly requirements: readonly Requirement[];
   /** True when every requirement holds for these labels. */
   matches(labels: Readonly<Record<string, string>>): boolean;
@@ -26,7 +30,9 @@ export interface Selector {
 
 /** metav1.LabelSelector. */
 export interface LabelSelector {
+  /** Labels that must have exactly these values. */
   matchLabels?: Record<string, string>;
+  /** Further requirements on label keys; all must hold. */
   matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
 }
 
@@ -200,8 +206,11 @@ export function parseSelector(input: string): Selector {
 
 /** One clause of a field selector (fields.Requirement): field path, = or !=, and the value. */
 export interface FieldRequirement {
+  /** The field path, e.g. 'metadata.name'. */
   field: string;
+  /** Equal or not equal. */
   operator: '=' | '!=';
+  /** The value compared with. */
   value: string;
 }
 

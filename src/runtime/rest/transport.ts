@@ -17,15 +17,19 @@ export type QueryValue = string | number | boolean | undefined;
 
 /** One request to the API server, as HttpTransport sends it. */
 export interface HttpRequest {
+  /** The HTTP method. */
   method: HttpMethod;
   /** Path below the server URL, starting with '/'. */
   path: string;
+  /** Query parameters; undefined and '' are left out. */
   query?: Record<string, QueryValue>;
   /** A string is sent as is; anything else as JSON. */
   body?: unknown;
+  /** Content-Type of the body; application/json by default. */
   contentType?: string;
   /** Accept header; application/json by default. */
   accept?: string;
+  /** Aborts the request. */
   signal?: AbortSignal;
   /** Destroy the request when its socket is idle this long (ms); 0 disables. Defaults to the transport's. */
   idleTimeoutMs?: number;
@@ -54,6 +58,7 @@ export interface TransportOptions {
 
 /** Published on {@link restRetryChannel} before a request is sent again. */
 export interface RestRetryMessage {
+  /** The method of the request being retried. */
   method: HttpMethod;
   /** host:port of the API server, as in the metrics' host label. */
   host: string;
@@ -63,9 +68,13 @@ export interface RestRetryMessage {
 
 /** Published on {@link restSizeChannel} when a non-streaming exchange completes. */
 export interface RestSizeMessage {
+  /** The request's method. */
   method: HttpMethod;
+  /** host:port of the API server, as in the metrics' host label. */
   host: string;
+  /** Bytes of the request body. */
   requestBytes: number;
+  /** Bytes of the response body. */
   responseBytes: number;
 }
 

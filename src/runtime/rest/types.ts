@@ -15,12 +15,15 @@ export type Status = V1Status;
  * not.
  */
 export interface TypeMeta {
+  /** 'group/version' of the object's schema, e.g. 'apps/v1' or 'v1'. */
   apiVersion?: string;
+  /** The object's kind, e.g. 'Deployment'. */
   kind?: string;
 }
 
 /** Any Kubernetes object as plain JSON. */
 export interface KubeObject extends TypeMeta {
+  /** Name, namespace, labels, annotations, resourceVersion, owner references, finalizers, ... */
   metadata?: ObjectMeta;
 }
 
@@ -29,13 +32,19 @@ declare const objectType: unique symbol;
 
 /** A typed descriptor of one API resource: enough to build its URLs and to name its kind. */
 export interface Resource<T extends KubeObject = KubeObject> {
+  /** API group; '' for the core group. */
   readonly group: string;
+  /** API version within the group, e.g. 'v1'. */
   readonly version: string;
+  /** The kind its objects carry, e.g. 'Captain'. */
   readonly kind: string;
+  /** The lower-case plural resource name in URLs, e.g. 'captains'. */
   readonly plural: string;
+  /** Whether objects live in a namespace (false for cluster-scoped kinds). */
   readonly namespaced: boolean;
   /** 'group/version', or just 'version' for the core group. */
   readonly apiVersion: string;
+  /** Type-only: carries T so that client calls infer the object type; never set at run time. */
   readonly [objectType]?: T;
 }
 
@@ -44,24 +53,35 @@ export interface Resource<T extends KubeObject = KubeObject> {
  * plural resource name, and whether it is namespaced.
  */
 export interface ResourceDefinition {
+  /** API group; '' for the core group. */
   group: string;
+  /** API version within the group. */
   version: string;
+  /** The kind. */
   kind: string;
+  /** The lower-case plural resource name. */
   plural: string;
+  /** Whether objects live in a namespace. */
   namespaced: boolean;
 }
 
 /** A kind in a group version (schema.GroupVersionKind); the core group is ''. */
 export interface GroupVersionKind {
+  /** API group; '' for the core group. */
   group: string;
+  /** API version within the group. */
   version: string;
+  /** The kind. */
   kind: string;
 }
 
 /** A resource (plural, lower case) in a group version (schema.GroupVersionResource); the core group is ''. */
 export interface GroupVersionResource {
+  /** API group; '' for the core group. */
   group: string;
+  /** API version within the group. */
   version: string;
+  /** The lower-case plural resource name. */
   resource: string;
 }
 
@@ -70,7 +90,9 @@ export interface GroupVersionResource {
  * types.NamespacedName).
  */
 export interface ObjectKey {
+  /** The object's namespace; omitted for cluster-scoped objects. */
   namespace?: string;
+  /** The object's name. */
   name: string;
 }
 
@@ -79,12 +101,19 @@ export interface ObjectKey {
  * paging with limit and continue, and resourceVersion semantics.
  */
 export interface ListOptions {
+  /** List in this namespace; all namespaces when unset (namespaced kinds only). */
   namespace?: string;
+  /** Only objects whose labels match, e.g. 'app=crew,tier!=db'. */
   labelSelector?: string;
+  /** Only objects whose fields match, e.g. 'metadata.name=x' (the server supports few fields per kind). */
   fieldSelector?: string;
+  /** At most this many items per page; the list's metadata.continue fetches the next. */
   limit?: number;
+  /** The continue token of the previous page. */
   continue?: string;
+  /** Which state to list: '0' accepts any (possibly cached) state; unset means the latest, read from etcd. */
   resourceVersion?: string;
+  /** How resourceVersion is applied: at least that recent (NotOlderThan), or exactly that one (Exact). */
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
   /** Server-side timeout for the list call. */
   timeoutSeconds?: number;
@@ -95,9 +124,13 @@ export interface ListOptions {
  * next page).
  */
 export interface ObjectList<T extends KubeObject = KubeObject> {
+  /** 'group/version' of the list. */
   apiVersion?: string;
+  /** The list's kind, e.g. 'CaptainList'. */
   kind?: string;
+  /** The objects. */
   items: T[];
+  /** The resourceVersion to watch from, the continue token of the next page, and how many items remain. */
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
 }
 
@@ -105,11 +138,20 @@ export interface ObjectList<T extends KubeObject = KubeObject> {
  * Options of a watch call (metav1.ListOptions with watch=true plus the namespace, an abort signal and an idle timeout).
  */
 export interface WatchOptions {
+  /** Watch this namespace; all namespaces when unset (namespaced kinds only). */
   namespace?: string;
+  /** Only objects whose labels match. */
   labelSelector?: string;
+  /** Only objects whose fields match. */
   fieldSelector?: string;
+  /**
+   * Start after this resourceVersion (usually a list's); unset starts with synthetic ADDED events for the current
+   * state.
+   */
   resourceVersion?: string;
+  /** How resourceVersion is applied; with sendInitialEvents it must be NotOlderThan. */
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
+  /** Ask for BOOKMARK events, which carry only a newer resourceVersion to resume from. */
   allowWatchBookmarks?: boolean;
   /** Server-side bound on the watch's length. */
   timeoutSeconds?: number;
@@ -134,8 +176,11 @@ export type WatchEvent<T extends KubeObject = KubeObject> =
 
 /** Options of a create call (metav1.CreateOptions): dry run, the field manager, and server-side field validation. */
 export interface CreateOptions {
+  /** Validate and return the result without persisting it (dryRun=All). */
   dryRun?: boolean;
+  /** The name of the actor making the change, recorded in managedFields. */
   fieldManager?: string;
+  /** What the server does with unknown or duplicate fields: drop them, warn, or fail the request. */
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
 }
 
@@ -150,11 +195,15 @@ export type PatchType = 'merge' | 'json' | 'apply' | 'strategic';
 
 /** Options of a patch call (metav1.PatchOptions plus the patch type, which picks the Content-Type). */
 export interface PatchOptions {
+  /** The patch format; picks the request's Content-Type. */
   type: PatchType;
+  /** The name of the actor making the change; required for server-side apply. */
   fieldManager?: string;
   /** Server-side apply only: take ownership of conflicting fields. */
   force?: boolean;
+  /** Validate and return the result without persisting it (dryRun=All). */
   dryRun?: boolean;
+  /** What the server does with unknown or duplicate fields: drop them, warn, or fail the request. */
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
 }
 
@@ -163,7 +212,9 @@ export interface PatchOptions {
  * resourceVersion.
  */
 export interface Preconditions {
+  /** Delete only if the object still has this UID (not a new object of the same name). */
   uid?: string;
+  /** Delete only if the object is still at this resourceVersion. */
   resourceVersion?: string;
 }
 
@@ -172,9 +223,16 @@ export interface Preconditions {
  * run.
  */
 export interface DeleteOptions {
+  /**
+   * What happens to dependents (objects whose ownerReferences name this one): deleted before it (Foreground), after it
+   * (Background), or left (Orphan).
+   */
   propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  /** Conditions the object must meet for the delete to proceed. */
   preconditions?: Preconditions;
+  /** Seconds before the object is deleted (pods); 0 deletes at once. */
   gracePeriodSeconds?: number;
+  /** Validate without deleting (dryRun=All). */
   dryRun?: boolean;
 }
 

@@ -13,14 +13,19 @@ import type { Logger } from '../log/index.js';
 
 /** A certificate and its private key, PEM. */
 export interface CertKeyPem {
+  /** The certificate (chain), PEM. */
   cert: string;
+  /** Its private key, PEM. */
   key: string;
 }
 
 /** Options of a CertWatcher: the files to watch, the logger, and what to call when they change. */
 export interface CertWatcherOptions {
+  /** Path of the certificate file (tls.crt). */
   certPath: string;
+  /** Path of the key file (tls.key). */
   keyPath: string;
+  /** Where reloads and watch problems are logged. */
   log: Logger;
   /** Called with each new valid pair after the first. */
   onChange: (pair: CertKeyPem) => void;

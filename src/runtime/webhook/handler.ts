@@ -7,6 +7,7 @@ export const MAX_REVIEW_BYTES = 7 * 1024 * 1024;
 export interface WebhookRequestContext {
   /** Aborted when the caller hangs up or the server stops. */
   signal: AbortSignal;
+  /** A logger for this request. */
   log: Logger;
 }
 

@@ -70,7 +70,9 @@ export interface WebhookServerOptions {
 
 /** What the manager that runs a webhook server gives it (see WebhookServer.attach). */
 export interface WebhookServerManagerLink {
+  /** The manager's client, used to inject a generated CA. */
   client: Client;
+  /** The manager's logger. */
   log: Logger;
   /** Called when the first path is registered: the manager runs the server only once something needs it. */
   onFirstRegistration: () => void;

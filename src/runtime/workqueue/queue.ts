@@ -5,6 +5,7 @@ import { QueueMetrics, UNFINISHED_WORK_UPDATE_PERIOD_MS, type MetricsProvider } 
 export interface QueueOptions<T> {
   /** Names the queue in metrics; metrics are only recorded when both name and metricsProvider are set. */
   name?: string;
+  /** Makes the queue's metrics; none are recorded without it (and a name). */
   metricsProvider?: MetricsProvider;
   /**
    * Identity for dedupe. Items are compared with SameValueZero by default, so pass primitives (strings) or give a
