@@ -3,6 +3,7 @@
 // plain Markdown that GitHub renders too (relative .md links work in both), and it fails the build on a dead link.
 import { existsSync, readFileSync } from 'node:fs';
 import { defineConfig, type DefaultTheme } from 'vitepress';
+import { githubSlug } from '../../scripts/lib/docs-anchors.js';
 
 const docsRoot = new URL('../', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('../package.json', docsRoot), 'utf8')) as { version: string };
@@ -15,7 +16,20 @@ function items(entries: Array<[text: string, page: string]>): DefaultTheme.Sideb
 }
 
 const sidebar: DefaultTheme.SidebarItem[] = [
-  { text: 'Introduction', items: items([['What it is', 'index.md'], ['Quick start', 'quick-start.md'], ['Tutorial: a CronJob operator', 'tutorial/index.md']]) },
+  { text: 'Introduction', items: items([['What it is', 'index.md'], ['Quick start', 'quick-start.md']]) },
+  {
+    text: 'Tutorial: a CronJob operator',
+    items: items([
+      ['Overview', 'tutorial/index.md'],
+      ['1. A new project', 'tutorial/01-new-project.md'],
+      ['2. Designing the API', 'tutorial/02-designing-the-api.md'],
+      ['3. Implementing the controller', 'tutorial/03-implementing-the-controller.md'],
+      ['4. Testing', 'tutorial/04-testing.md'],
+      ['5. Webhooks', 'tutorial/05-webhooks.md'],
+      ['6. Multi-version APIs and conversion', 'tutorial/06-multiversion.md'],
+      ['7. Deploying', 'tutorial/07-deploying.md'],
+    ]),
+  },
   {
     text: 'Guides',
     items: items([
@@ -46,14 +60,18 @@ export default defineConfig({
   srcExclude: ['**/node_modules/**'],
   // The default, said out loud: a link to a page that does not exist fails the build.
   ignoreDeadLinks: false,
+  // Heading ids as GitHub spells them, so that a page.md#section link works in both places.
+  markdown: { anchor: { slugify: githubSlug } },
   cleanUrls: false,
   lastUpdated: false,
   themeConfig: {
     // The book documents this version of the package; the nav says which.
     nav: [
       { text: 'Quick start', link: '/quick-start' },
+      { text: 'Tutorial', link: '/tutorial/' },
       { text: 'Guides', link: '/guides/migrating-from-kubebuilder' },
       { text: 'CLI', link: '/reference/cli' },
+      { text: 'API', link: '/reference/api/' },
       { text: `v${version}`, link: '/' },
     ],
     sidebar,

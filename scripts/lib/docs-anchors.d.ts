@@ -3,3 +3,5 @@ export function anchorLinks(markdown: string): Array<{ target: string; anchor: s
 export function htmlIds(html: string): Set<string>;
 export function githubAnchors(markdown: string): Set<string>;
 export function brokenAnchors(docsRoot: string, distRoot: string): string[];
+/** GitHub's slug of a heading's text, which the site uses too. */
+export function githubSlug(heading: string): string;

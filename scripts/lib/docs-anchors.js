@@ -64,12 +64,18 @@ export function githubAnchors(markdown) {
   for (const line of prose(headingsKept).split('\n')) {
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!h) continue;
-    out.add(unique(slug(h[1]), seen));
+    out.add(unique(githubSlug(h[1]), seen));
   }
+  // Explicit anchors (typedoc-plugin-markdown writes <a id> in table rows); GitHub keeps them, prefixed, and jumps to them.
+  for (const m of markdown.matchAll(/<a (?:id|name)="([^"]+)"/g)) out.add(m[1]);
   return out;
 }
 
-function slug(heading) {
+/**
+ * GitHub's slug of a heading's text. The site uses it too (VitePress's own slugify turns '_' into '-'), so one link
+ * works on GitHub and in the site.
+ */
+export function githubSlug(heading) {
   return heading
     .replace(/<[^>]+>/g, '')
     .toLowerCase()

@@ -57,8 +57,11 @@ function packagePaths(): Record<string, string[]> {
 // The API reference (docs/reference/api/) is generated from the runtime's declarations, which tsc checks already; its
 // blocks are signatures, not programs.
 const generated = (page: string): boolean => page.startsWith('reference/api/');
+// The tutorial's blocks are cut from the files of its project (docs/tutorial/project), whose imports are relative to
+// that project: test/e2e/tutorial.test.ts checks each block is in its file and compiles and tests the project.
+const tutorial = (page: string): boolean => page.startsWith('tutorial/');
 const snippets = markdownPages(docsRoot)
-  .filter((page) => !generated(page))
+  .filter((page) => !generated(page) && !tutorial(page))
   .flatMap((page) => snippetsOf(page, readFileSync(join(docsRoot, page), 'utf8')));
 // Under the repository (in the git-ignored .tmp/), so that other imports (vitest, yaml, …) resolve to its node_modules.
 mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
