@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { expectSuccess, minutes, runCommand as run } from '../support/commands.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
@@ -17,18 +18,6 @@ import { eventually } from '../support/eventually.js';
 // Deployment's controller owner reference, which is what the garbage collector follows.
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const scaffoldBin = join(repoRoot, 'bin', 'scaffold.js');
-// Generous bounds for a loaded two-core machine (an npm install, a tsc build, a control plane); none asserts speed.
-const minutes = (n: number): number => n * 60_000;
-
-function run(cwd: string, command: string, args: string[], timeout = minutes(10)): { status: number | null; output: string } {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
-  return { status: result.status, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
-}
-
-function expectSuccess(result: { status: number | null; output: string }): void {
-  if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.output.slice(-6000)}`);
-}
-
 interface Memcached extends KubeObject {
   spec: { size?: number; containerPort: number };
   status?: { conditions?: Condition[] };

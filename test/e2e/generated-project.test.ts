@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
+import { expectSuccess, minutes, runCommand as run } from '../support/commands.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -20,19 +21,6 @@ import { defineResource, newClient, type KubeObject } from '../../src/runtime/in
 // project's own build, lint and tests (which start a real kube-apiserver and etcd).
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const scaffoldBin = join(repoRoot, 'bin', 'scaffold.js');
-// Each step's bound is generous for a loaded two-core machine (an npm install, a tsc build, a control plane); the
-// steps take seconds to a minute when idle. None asserts speed.
-const minutes = (n: number): number => n * 60_000;
-
-function run(cwd: string, command: string, args: string[], timeout = minutes(10)): { status: number | null; output: string } {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
-  return { status: result.status, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
-}
-
-function expectSuccess(result: { status: number | null; output: string }): void {
-  if (result.status !== 0) throw new Error(`exit ${result.status}\n${result.output.slice(-6000)}`);
-}
-
 /** POSTs JSON to the manager's webhook server, which serves a certificate it made itself. */
 function postJson(port: number, path: string, body: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

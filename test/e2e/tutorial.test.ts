@@ -1,4 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { expectSuccess, minutes, runCommand as run } from '../support/commands.js';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,6 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const scaffoldBin = join(repoRoot, 'bin', 'scaffold.js');
 const tutorialDir = join(repoRoot, 'docs', 'tutorial');
 const projectFiles = join(tutorialDir, 'project');
-const minutes = (n: number): number => n * 60_000;
 
 // The chapters in reading order: index.md's numbered chapter files.
 const chapters = readdirSync(tutorialDir).filter((f) => /^\d\d-.*\.md$/.test(f)).sort();
@@ -83,16 +83,6 @@ function kindOf(c: Command): Kind {
   throw new Error(`${where(c)}: a command this test does not know how to follow; teach test/e2e/tutorial.test.ts about it`);
 }
 
-function run(cwd: string, command: string, args: string[], env: Record<string, string> = {}): { status: number | null; output: string } {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: minutes(10), env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env } });
-  return { status: result.status, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
-}
-
-function expectSuccess(what: string, result: { status: number | null; output: string }): string {
-  if (result.status !== 0) throw new Error(`${what}: exit ${result.status}\n${result.output.slice(-8000)}`);
-  return result.output;
-}
-
 /** The command as this test runs it: the CLI of this checkout instead of npx, and one quiet npm install. */
 function argv(c: Command): [string, string[]] {
   const [cmd, sub, ...rest] = c.words as [string, string, ...string[]];
@@ -121,7 +111,7 @@ describe('the CronJob tutorial, followed to the letter', () => {
       else if (kind === 'mkdir') mkdirSync(resolve(cwd, c.words.at(-1)!), { recursive: true });
       else if (kind === 'scaffold' || kind === 'install') {
         const [command, args] = argv(c);
-        expectSuccess(where(c), run(cwd, command, args, c.env));
+        expectSuccess(run(cwd, command, args, { env: c.env }), where(c));
         project = cwd;
         installed ||= kind === 'install';
       } else if (kind === 'check') {
@@ -129,7 +119,7 @@ describe('the CronJob tutorial, followed to the letter', () => {
       } else clusterSteps.push(c);
     }
     if (!project) throw new Error('the tutorial never scaffolds a project');
-    if (!installed) expectSuccess('npm install', run(project, 'npm', ['install', '--no-audit', '--no-fund']));
+    if (!installed) expectSuccess(run(project, 'npm', ['install', '--no-audit', '--no-fund']), 'npm install');
     // What the tutorial has the reader write, over what the commands scaffolded.
     cpSync(projectFiles, project, { recursive: true });
   }, minutes(8));
@@ -184,11 +174,11 @@ describe('the CronJob tutorial, followed to the letter', () => {
       const kind = kindOf(c);
       if (kind === 'cluster-scaffold') {
         const verb = c.words[2]!;
-        const help = expectSuccess(where(c), run(project, process.execPath, [scaffoldBin, verb, '--help']));
+        const help = expectSuccess(run(project, process.execPath, [scaffoldBin, verb, '--help']), where(c));
         for (const flag of c.words.slice(3).filter((w) => w.startsWith('--'))) expect(help, `${where(c)}: ${flag}`).toContain(flag.replace(/=.*$/, ''));
       } else if (kind === 'cluster-make') {
         // -n prints what the target would run: it fails on a target the Makefile does not have.
-        expectSuccess(where(c), run(project, 'make', ['-n', ...c.words.slice(1)]));
+        expectSuccess(run(project, 'make', ['-n', ...c.words.slice(1)]), where(c));
       }
     }
   });
@@ -198,9 +188,9 @@ describe('the CronJob tutorial, followed to the letter', () => {
     let output = '';
     for (const c of checks) {
       const [command, args] = argv(c);
-      output += expectSuccess(where(c), run(project, command, args, c.env));
+      output += expectSuccess(run(project, command, args, { env: c.env }), where(c));
     }
-    expectSuccess('npm run build', run(project, 'npm', ['run', 'build']));
+    expectSuccess(run(project, 'npm', ['run', 'build']), 'npm run build');
     expect(existsSync(join(project, 'dist', 'cmd', 'main.js'))).toBe(true);
     const crd = parse(readFileSync(join(project, 'config', 'crd', 'bases', 'batch.tutorial.kubebuilder.io_cronjobs.yaml'), 'utf8')) as { spec: { versions: Array<{ name: string; served: boolean; storage: boolean }> } };
     expect(crd.spec.versions.map(({ name, served, storage }) => ({ name, served, storage }))).toEqual([{ name: 'v1', served: true, storage: true }, { name: 'v2', served: true, storage: false }]);
@@ -229,17 +219,31 @@ describe('the CronJob tutorial, followed to the letter', () => {
     });
     manager.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     manager.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const waitFor = async (what: string, pattern: RegExp): Promise<void> => {
-      // Generous: a build and a manager start on a loaded two-core machine.
-      const deadline = Date.now() + minutes(2);
-      while (!pattern.test(output)) {
-        if (manager.exitCode !== null) throw new Error(`the manager exited with ${manager.exitCode} before ${what}:\n${output.slice(-6000)}`);
-        if (Date.now() > deadline) throw new Error(`no ${what} within 2 minutes:\n${output.slice(-6000)}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    };
+    // Awaits the manager's output (or its exit) instead of polling it. Generous: a build and a manager start on a
+    // loaded two-core machine.
+    const waitFor = (what: string, pattern: RegExp): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const finish = (error?: Error): void => {
+          clearTimeout(timer);
+          manager.stdout.off('data', check);
+          manager.stderr.off('data', check);
+          manager.off('exit', exited);
+          if (error) reject(error);
+          else resolve();
+        };
+        const check = (): void => {
+          if (pattern.test(output)) finish();
+          else if (manager.exitCode !== null) exited(manager.exitCode);
+        };
+        const exited = (code: number | null): void => finish(new Error(`the manager exited with ${code} before ${what}:\n${output.slice(-6000)}`));
+        const timer = setTimeout(() => finish(new Error(`no ${what} within 2 minutes:\n${output.slice(-6000)}`)), minutes(2));
+        manager.stdout.on('data', check);
+        manager.stderr.on('data', check);
+        manager.on('exit', exited);
+        check();
+      });
     try {
-      expectSuccess(where(install!), run(project, process.execPath, [scaffoldBin, 'install'], { KUBECONFIG: kubeconfig }));
+      expectSuccess(run(project, process.execPath, [scaffoldBin, 'install'], { env: { KUBECONFIG: kubeconfig } }), where(install!));
       // What `kubectl apply -f config/samples/batch_v1_cronjob.yaml` does.
       const sample = parse(readFileSync(join(project, 'config', 'samples', 'batch_v1_cronjob.yaml'), 'utf8')) as KubeObject;
       const cronJobs = defineResource<KubeObject>({ group: 'batch.tutorial.kubebuilder.io', version: 'v1', kind: 'CronJob', plural: 'cronjobs', namespaced: true });

@@ -3,7 +3,6 @@
  * (its plugins section exactly), the config/ files, the manager's <KIND>_IMAGE env var, the sample, and the markers of
  * the types and controller, apart from the Go→TypeScript differences listed here with their reasons.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { createAPI } from '../../src/scaffold/plugins/deploy-image/index.js';
 import { DEPLOY_IMAGE_KEY } from '../../src/scaffold/plugins/deploy-image/spec.js';
 import { initProject, tempProjectDir } from './helpers.js';
 import { listFiles, tempDir } from '../support/files.js';
-import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
+import { findKubebuilder, KUBEBUILDER_VERSION, runWithGoEnv } from '../support/kubebuilder.js';
 import { onPath, peerAvailable } from '../support/peers.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 
@@ -61,11 +60,7 @@ describe.skipIf(!available)(`deploy-image/v1-alpha against kubebuilder ${KUBEBUI
     mkdirSync(theirRoot);
     const init = ['init', '--domain=example.com', '--repo=example.com/project', '--license=apache2', '--fetch-deps=false', '--skip-go-version-check'];
     for (const args of [init, kubebuilderCreateAPI]) {
-      try {
-        execFileSync(kubebuilder, args, { cwd: theirRoot, env: goEnv(), stdio: 'pipe' });
-      } catch (err) {
-        throw new Error(`kubebuilder ${args.join(' ')} failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`);
-      }
+      runWithGoEnv(kubebuilder, args, theirRoot);
     }
   }, GO_BUILD_MS);
   afterAll(() => {

@@ -4,7 +4,6 @@
  * TypeScript twin kubebuilder's markers, apart from the Go→TypeScript differences listed here with their reasons.
  * That makes the snapshots in __snapshots__ evidence rather than a freeze. Comments are ours and are not compared.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { cases, kubebuilderArgs, scaffold } from './cases.js';
 import { tempProjectDir } from './helpers.js';
 import { listFiles, tempDir } from '../support/files.js';
-import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
+import { findKubebuilder, KUBEBUILDER_VERSION, runWithGoEnv } from '../support/kubebuilder.js';
 import { onPath, peerAvailable } from '../support/peers.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 
@@ -87,11 +86,7 @@ describe.skipIf(!available).each(cases)(`$name against kubebuilder ${KUBEBUILDER
     theirRoot = join(theirs.path, 'project');
     mkdirSync(theirRoot);
     for (const args of kubebuilderArgs('project', steps)) {
-      try {
-        execFileSync(kubebuilder, args, { cwd: theirRoot, env: goEnv(), stdio: 'pipe' });
-      } catch (err) {
-        throw new Error(`kubebuilder ${args.join(' ')} failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`);
-      }
+      runWithGoEnv(kubebuilder, args, theirRoot);
     }
   }, GO_BUILD_MS);
   afterAll(() => {

@@ -2,10 +2,9 @@
  * Go projects generated at test time with the real kubebuilder, from a recipe of kubebuilder commands (a fixture's
  * kubebuilder.json), so that nothing copied from kubebuilder's repository is committed here.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { goEnv } from './kubebuilder.js';
+import { runWithGoEnv } from './kubebuilder.js';
 
 /** A fixture's kubebuilder.json: the Go module to create and the kubebuilder command lines to run in it, in order. */
 export interface KubebuilderRecipe {
@@ -20,25 +19,14 @@ export function readRecipe(file: string): KubebuilderRecipe {
   return recipe as KubebuilderRecipe;
 }
 
-/** Runs `command` with `args` in `cwd` with goEnv(); a failure names the command and carries its output. */
-function run(command: string, args: string[], cwd: string): void {
-  try {
-    execFileSync(command, args, { cwd, env: goEnv(), stdio: 'pipe' });
-  } catch (err) {
-    const e = err as { stdout?: Buffer; stderr?: Buffer; message: string };
-    const output = `${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`.trim();
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${output || e.message}`);
-  }
-}
-
 /**
  * Creates the Go project `dir` as kubebuilder's test/testdata/generate.sh does: `go mod init` (so that kubebuilder
  * does not look for a module above), then each kubebuilder command of the recipe.
  */
 export function generateKubebuilderProject(kubebuilder: string, recipe: KubebuilderRecipe, dir: string): void {
   mkdirSync(dir, { recursive: true });
-  run('go', ['mod', 'init', recipe.module], dir);
-  for (const args of recipe.commands) run(kubebuilder, args, dir);
+  runWithGoEnv('go', ['mod', 'init', recipe.module], dir);
+  for (const args of recipe.commands) runWithGoEnv(kubebuilder, args, dir);
 }
 
 /**
@@ -47,7 +35,7 @@ export function generateKubebuilderProject(kubebuilder: string, recipe: Kubebuil
  */
 export function runControllerGen(controllerGen: string, dir: string): string {
   const out = join(dir, 'out');
-  run(controllerGen, [
+  runWithGoEnv(controllerGen, [
     'rbac:roleName=manager-role', 'crd', 'webhook', 'paths=./...',
     `output:crd:artifacts:config=${out}/config/crd/bases`, `output:rbac:artifacts:config=${out}/config/rbac`, `output:webhook:artifacts:config=${out}/config/webhook`,
   ], dir);

@@ -15,6 +15,17 @@ export function goEnv(): NodeJS.ProcessEnv {
   return { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
 }
 
+/** Runs `command` (kubebuilder, go) with `args` in `cwd` with goEnv(); a failure names the command and carries its output. */
+export function runWithGoEnv(command: string, args: string[], cwd: string): void {
+  try {
+    execFileSync(command, args, { cwd, env: goEnv(), stdio: 'pipe' });
+  } catch (err) {
+    const e = err as { stdout?: Buffer; stderr?: Buffer; message: string };
+    const output = `${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`.trim();
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${output || e.message}`);
+  }
+}
+
 /** The path of a kubebuilder binary, building it when needed; throws saying why when it cannot. */
 export function findKubebuilder(): string {
   if (process.env.KUBEBUILDER) return process.env.KUBEBUILDER;
