@@ -112,6 +112,20 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
     expect(container.args).toEqual(['--metrics-bind-address=0', '--leader-elect', '--health-probe-bind-address=:8081']);
   });
 
+  it('lints and renders for a project with neither API nor webhook (no crd or webhook values)', async () => {
+    const bare = newProject('bare');
+    try {
+      helmEdit(bare.root, {});
+      expect(await helm(helmBinary, ['lint', 'dist/chart'], bare.root)).toContain('0 chart(s) failed');
+      const rendered = objects(await helm(helmBinary, ['template', 'bare', 'dist/chart', '--namespace', 'bare-system'], bare.root));
+      const installer = objects(readFileSync(join(bare.root, 'dist/install.yaml'), 'utf8'));
+      expect([...installer.keys()].filter((k) => !rendered.has(k))).toEqual(['Namespace /bare-system']);
+      expect([...rendered.keys()].filter((k) => !installer.has(k))).toEqual([]);
+    } finally {
+      bare.cleanup();
+    }
+  });
+
   it('installs with a server-side dry run into a real kube-apiserver', async () => {
     env = await TestEnvironment.start({ crds: certManagerCRDs });
     const kc = kubeconfigFile(env.kubeconfigYaml());
@@ -119,9 +133,14 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
     try {
       // A dry run creates nothing, not even the release namespace.
       await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'proj-system' } });
-      const out = await helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'proj-system', '--dry-run=server', '--kubeconfig', kc.file], project.root, { ...process.env, HELM_CACHE_HOME: join(project.root, '.helm-cache'), HELM_CONFIG_HOME: join(project.root, '.helm-config'), HELM_DATA_HOME: join(project.root, '.helm-data') });
+      // helm's own cache and config stay in the project's temp dir, not in the user's home.
+      const helmEnv = { ...process.env, HELM_CACHE_HOME: join(project.root, '.helm-cache'), HELM_CONFIG_HOME: join(project.root, '.helm-config'), HELM_DATA_HOME: join(project.root, '.helm-data') };
+      const out = await helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'proj-system', '--dry-run=server', '--kubeconfig', kc.file], project.root, helmEnv);
       expect(out).toContain('STATUS: pending-install');
       expect(out).toContain('kind: Deployment');
+      // The server is what judged it: with prometheus on, the ServiceMonitor's kind is unknown to it (no prometheus-operator).
+      await expect(helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'proj-system', '--dry-run=server', '--kubeconfig', kc.file, '--set', 'prometheus.enabled=true'], project.root, helmEnv))
+        .rejects.toThrow(/ServiceMonitor/);
     } finally {
       client.close();
       kc.cleanup();

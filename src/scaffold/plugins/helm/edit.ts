@@ -57,7 +57,7 @@ export function helmEdit(root: string, rawFlags: Record<string, unknown>): Plugi
     prefix: installer.prefix,
     namespace: installer.namespace,
     metricsPort: features.metricsPort,
-    webhookPort: features.webhookPort,
+    webhookPort: features.webhooks ? features.webhookPort : undefined,
     names: new Set(installer.objects.map((o) => o.metadata.name ?? '').filter((n) => n.startsWith(`${installer.prefix}-`))),
   };
 
@@ -88,9 +88,13 @@ export function helmEdit(root: string, rawFlags: Record<string, unknown>): Plugi
   plan.edit('.gitignore', (content) => unignoreChart(content, flags.outputDir), { ifMissing: 'ignore' });
   plan.template('PROJECT', stringifyProject(recordPlugin(config, flags)), 'overwrite');
 
+  const missing = missingValues(plan.current(`${chartDir}/values.yaml`) ?? '', features);
   const written = plan.commit();
   const notes = [`Chart in ${chartDir}: check it with \`helm lint ${chartDir}\`, install it with \`make helm-deploy IMG=<image>\`.`];
   if (!flags.force) notes.push(`${chartDir}/Chart.yaml, values.yaml, _helpers.tpl, NOTES.txt, .helmignore and .github/workflows/test-chart.yml are kept when they exist; --force regenerates all but Chart.yaml.`);
+  if (missing.length > 0) {
+    notes.push(`${chartDir}/values.yaml was kept but has no ${missing.join(', ')} section, which the templates now use: re-run with --force, or add it as a fresh chart's values.yaml has it.`);
+  }
   if (installer.customResources.length > 0) {
     notes.push(`Left out of the chart: ${installer.customResources.map((o) => `${o.kind} ${o.metadata.name ?? ''}`).join(', ')} (instances of the project's CRDs are created after installing the chart).`);
   }
@@ -127,6 +131,12 @@ function chartFeatures(installer: Installer, metricsPort: number | undefined, we
     metricsPort: metricsPort ?? 8443,
     webhookPort: webhookPort ?? (typeof servicePort === 'number' ? servicePort : 9443),
   };
+}
+
+/** The top-level sections the templates use that a kept values.yaml lacks (the installer gained webhooks, say). */
+function missingValues(values: string, f: ChartFeatures): string[] {
+  const needed = ['manager', 'rbac', 'serviceAccount', 'metrics', 'certManager', 'prometheus', 'networkPolicy', ...(f.crds ? ['crd'] : []), ...(f.webhooks ? ['webhook'] : [])];
+  return needed.filter((key) => !new RegExp(`^${key}:`, 'm').test(values));
 }
 
 /** PROJECT with this run's settings, and without the v1-alpha plugin it replaces (as kubebuilder drops it). */

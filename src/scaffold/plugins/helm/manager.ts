@@ -199,7 +199,7 @@ function managerContainerTemplate(t: HelmTemplate, container: Container, volumes
       case 'imagePullPolicy':
         break; // with the image, from values.yaml
       case 'ports':
-        out.ports = (container.ports ?? []).map((p) => (p.name === 'webhook-server' && p.containerPort === c.webhookPort ? { ...p, containerPort: t.inline('{{ .Values.webhook.port }}') } : p));
+        out.ports = (container.ports ?? []).map((p) => (p.name === 'webhook-server' && c.webhookPort !== undefined && p.containerPort === c.webhookPort ? { ...p, containerPort: t.inline('{{ .Values.webhook.port }}') } : p));
         break;
       case 'resources':
         out[fromValues(t, 'resources', 'resources')] = null;

@@ -10,7 +10,8 @@ export interface ChartContext {
   /** The manager's namespace, replaced by the release namespace. */
   namespace: string;
   metricsPort: number;
-  webhookPort: number;
+  /** The manager's webhook port; undefined without webhooks (values.yaml has no webhook section then). */
+  webhookPort: number | undefined;
   /** The names of the installer's objects: a reference to one of them follows the release's name. */
   names: ReadonlySet<string>;
 }
@@ -162,7 +163,7 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
           const port = t.inline('{{ .Values.metrics.port }}');
           return { ...p, ...(p.name !== undefined ? { name: t.inline('{{ if .Values.metrics.secure }}https{{ else }}http{{ end }}') } : {}), port, ...(p.targetPort === c.metricsPort ? { targetPort: port } : {}) };
         }
-        if (webhook && p.targetPort === c.webhookPort) return { ...p, targetPort: t.inline('{{ .Values.webhook.port }}') };
+        if (webhook && c.webhookPort !== undefined && p.targetPort === c.webhookPort) return { ...p, targetPort: t.inline('{{ .Values.webhook.port }}') };
         return p;
       });
       object.spec = { ...spec, ...(ports ? { ports } : {}), ...(spec?.selector ? { selector: templatedSelector(spec.selector, t, c) } : {}) };
