@@ -86,11 +86,7 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
     expect([...rendered.keys()].filter((k) => !installer.has(k))).toEqual([]);
 
     // The image's tag defaults to the chart's appVersion ("latest" is no release), pulled IfNotPresent.
-    const manager = rendered.get('Deployment proj-system/proj-controller-manager')!;
-    const container = (manager.spec as { template: { spec: { containers: Array<Record<string, unknown>> } } }).template.spec.containers[0]!;
-    expect(container).toMatchObject({ image: 'controller:0.1.0', imagePullPolicy: 'IfNotPresent' });
-    container.image = 'controller:latest';
-    delete container.imagePullPolicy;
+    installerImage(rendered, 'proj-system', 'proj');
     // config/default leaves the metrics certificate's DNS names as SERVICE_NAME.SERVICE_NAMESPACE placeholders (its
     // replacements are commented out until the certificate is mounted); the chart names the metrics service.
     const metricsCert = rendered.get('Certificate proj-system/proj-metrics-certs')!;
@@ -112,17 +108,41 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
     expect(container.args).toEqual(['--metrics-bind-address=0', '--leader-elect', '--health-probe-bind-address=:8081']);
   });
 
-  it('lints and renders for a project with neither API nor webhook (no crd or webhook values)', async () => {
-    const bare = newProject('bare');
+  // The image defaults to the chart's appVersion, pulled IfNotPresent: put back as the installer has it.
+  function installerImage(rendered: Map<string, Obj>, namespace: string, name: string): void {
+    const manager = rendered.get(`Deployment ${namespace}/${name}-controller-manager`)!;
+    const container = (manager.spec as { template: { spec: { containers: Array<Record<string, unknown>> } } }).template.spec.containers[0]!;
+    expect(container).toMatchObject({ image: 'controller:0.1.0', imagePullPolicy: 'IfNotPresent' });
+    container.image = 'controller:latest';
+    delete container.imagePullPolicy;
+  }
+
+  it.each([
+    { name: 'bare', what: 'init only', setup: (_p: Project) => undefined, notInChart: ['Namespace /bare-system'] },
+    {
+      name: 'nsp',
+      what: 'namespaced, with an API',
+      init: { namespaced: true },
+      setup: (p: Project) => {
+        createAPI(p, { group: 'batch', version: 'v1', kind: 'CronJob' });
+        writeCRD(p, { group: 'batch.example.com', kind: 'CronJob', plural: 'cronjobs', versions: ['v1'] });
+      },
+      notInChart: ['Namespace /nsp-system', 'Role nsp-system/nsp-cronjob-admin-role', 'Role nsp-system/nsp-cronjob-editor-role', 'Role nsp-system/nsp-cronjob-viewer-role'],
+    },
+  ])('lints and renders the installer\'s objects for a project without webhooks: $what', async ({ name, init, setup, notInChart }) => {
+    const other = newProject(name, init);
     try {
-      helmEdit(bare.root, {});
-      expect(await helm(helmBinary, ['lint', 'dist/chart'], bare.root)).toContain('0 chart(s) failed');
-      const rendered = objects(await helm(helmBinary, ['template', 'bare', 'dist/chart', '--namespace', 'bare-system'], bare.root));
-      const installer = objects(readFileSync(join(bare.root, 'dist/install.yaml'), 'utf8'));
-      expect([...installer.keys()].filter((k) => !rendered.has(k))).toEqual(['Namespace /bare-system']);
+      setup(other);
+      helmEdit(other.root, {});
+      expect(await helm(helmBinary, ['lint', 'dist/chart'], other.root)).toContain('0 chart(s) failed');
+      const rendered = objects(await helm(helmBinary, ['template', name, 'dist/chart', '--namespace', `${name}-system`], other.root));
+      const installer = objects(readFileSync(join(other.root, 'dist/install.yaml'), 'utf8'));
+      expect([...installer.keys()].filter((k) => !rendered.has(k)).sort()).toEqual(notInChart.sort());
       expect([...rendered.keys()].filter((k) => !installer.has(k))).toEqual([]);
+      installerImage(rendered, `${name}-system`, name);
+      for (const [k, o] of rendered) expect(o, k).toEqual(installer.get(k));
     } finally {
-      bare.cleanup();
+      other.cleanup();
     }
   });
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
-import { ScaffoldError } from '../../../errors.js';
+import { isUserError, ScaffoldError } from '../../../errors.js';
 import { kustomizeBuildYaml } from '../../../kustomize/index.js';
 import { pluginConfig, stringifyProject, withPluginConfig, type ProjectConfig } from '../../../project/project.js';
 import { loadProject } from '../../context.js';
@@ -91,6 +91,7 @@ export function helmEdit(root: string, rawFlags: Record<string, unknown>): Plugi
   const missing = missingValues(plan.current(`${chartDir}/values.yaml`) ?? '', features);
   const written = plan.commit();
   const notes = [`Chart in ${chartDir}: check it with \`helm lint ${chartDir}\`, install it with \`make helm-deploy IMG=<image>\`.`];
+  if (flags.manifests === DEFAULT_MANIFESTS) notes.push(`${DEFAULT_MANIFESTS} was built from config/default as it stands: after changing +kubebuilder markers, run \`scaffold manifests\` and this command again.`);
   if (!flags.force) notes.push(`${chartDir}/Chart.yaml, values.yaml, _helpers.tpl, NOTES.txt, .helmignore and .github/workflows/test-chart.yml are kept when they exist; --force regenerates all but Chart.yaml.`);
   if (missing.length > 0) {
     notes.push(`${chartDir}/values.yaml was kept but has no ${missing.join(', ')} section, which the templates now use: re-run with --force, or add it as a fresh chart's values.yaml has it.`);
@@ -107,7 +108,13 @@ function readInstaller(root: string, flags: HelmEditFlags, plan: Plan): string {
     if (!existsSync(join(root, 'config', 'default'))) {
       throw new ScaffoldError(`config/default does not exist in ${root}, so ${DEFAULT_MANIFESTS} cannot be built; restore it, or pass --manifests <file> with your installer`);
     }
-    const yaml = kustomizeBuildYaml(join(root, 'config', 'default'));
+    let yaml: string;
+    try {
+      yaml = kustomizeBuildYaml(join(root, 'config', 'default'));
+    } catch (err) {
+      if (!isUserError(err)) throw err;
+      throw new ScaffoldError(`building ${DEFAULT_MANIFESTS} from config/default failed: ${err.message}\n(run \`scaffold manifests\` first when CRDs, RBAC or webhook manifests are missing)`);
+    }
     plan.template(DEFAULT_MANIFESTS, yaml, 'overwrite');
     return yaml;
   }

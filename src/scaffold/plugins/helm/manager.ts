@@ -99,6 +99,22 @@ function volumeCondition(volume: Record<string, unknown> | undefined): string | 
   return undefined;
 }
 
+/**
+ * `key:` with values.yaml's manager.<extra> items first, then the Deployment's own (a certificate's only with
+ * cert-manager). An empty list stays an empty list unless extras are given.
+ */
+function withExtras(t: HelmTemplate, key: string, extra: string, items: Array<Record<string, unknown>>, condition: (item: Record<string, unknown>) => string | undefined = volumeCondition): Record<string, unknown> {
+  if (items.length === 0) {
+    return { [t.block((indent) => [`{{- if .Values.manager.${extra} }}`, `${key}:`, `  {{- toYaml .Values.manager.${extra} | nindent ${indent + 2} }}`, '{{- else }}', `${key}: []`, '{{- end }}'])]: null };
+  }
+  return {
+    [key]: [
+      t.block((indent) => [`{{- if .Values.manager.${extra} }}`, `{{- toYaml .Values.manager.${extra} | nindent ${indent} }}`, '{{- end }}']),
+      ...items.map((item) => conditionalItem(t, item, condition(item))),
+    ],
+  };
+}
+
 function conditionalItem(t: HelmTemplate, item: Record<string, unknown>, condition: string | undefined): unknown {
   if (condition === undefined) return item;
   return t.block(() => [`{{- if ${condition} }}`, ...yamlLines([item]), '{{- end }}']);
@@ -144,10 +160,7 @@ export function managerTemplate(d: K8sObject, c: ChartContext): string {
   podSpecOut[fromValues(t, 'podSecurityContext', 'securityContext')] = null;
   podSpecOut.serviceAccountName = t.inline(`{{ include "${c.helpers}.serviceAccountName" . }}`);
   podSpecOut[t.block(() => ['{{- if and (hasKey .Values.manager "terminationGracePeriodSeconds") (ne .Values.manager.terminationGracePeriodSeconds nil) }}', 'terminationGracePeriodSeconds: {{ .Values.manager.terminationGracePeriodSeconds }}', '{{- end }}'])] = null;
-  podSpecOut.volumes = [
-    t.block((indent) => ['{{- if .Values.manager.extraVolumes }}', `{{- toYaml .Values.manager.extraVolumes | nindent ${indent} }}`, '{{- end }}']),
-    ...(pod.volumes ?? []).map((v) => conditionalItem(t, v, volumeCondition(v))),
-  ];
+  if (pod.volumes !== undefined) Object.assign(podSpecOut, withExtras(t, 'volumes', 'extraVolumes', pod.volumes));
 
   const specOut: Record<string, unknown> = { [t.block((indent) => ['{{- with .Values.manager.strategy }}', `strategy: {{ toYaml . | nindent ${indent + 2} }}`, '{{- end }}'])]: null };
   for (const [key, value] of Object.entries(spec)) {
@@ -208,10 +221,7 @@ function managerContainerTemplate(t: HelmTemplate, container: Container, volumes
         out[fromValues(t, 'securityContext', 'securityContext')] = null;
         break;
       case 'volumeMounts':
-        out.volumeMounts = [
-          t.block((indent) => ['{{- if .Values.manager.extraVolumeMounts }}', `{{- toYaml .Values.manager.extraVolumeMounts | nindent ${indent} }}`, '{{- end }}']),
-          ...(container.volumeMounts ?? []).map((m) => conditionalItem(t, m, volumeCondition(volumes.get(m.name)))),
-        ];
+        Object.assign(out, withExtras(t, 'volumeMounts', 'extraVolumeMounts', container.volumeMounts ?? [], (m) => volumeCondition(volumes.get(m.name))));
         break;
       default:
         out[key] = value;
