@@ -4,8 +4,14 @@ import { stringify } from 'yaml';
 // placeholder tokens where actions go (a scalar for an inline action, a map key or list item for a block of lines),
 // then written with the yaml library, and each token is replaced by its text, indented where the token stood.
 
-/** A block of template lines, given the indent (in spaces) of the place it stands in. */
+/**
+ * A block of template lines, given the indent (in spaces) of the place it stands in; each line is written at that
+ * indent, but a line starting with AT_MARGIN at the left margin.
+ */
 export type Block = (indent: number) => string[];
+
+/** Starts a block's line that stands at the left margin (kubebuilder writes some actions there). */
+export const AT_MARGIN = '\u0000';
 
 const TOKEN = /__HELM_(I|B)(\d+)__/;
 
@@ -28,7 +34,7 @@ export class HelmTemplate {
 
   /** The template of `object`, wrapped in `{{- if condition }}` when given. */
   write(object: unknown, condition?: string): string {
-    const yaml = escapeActions(stringify(object, { lineWidth: 0, indentSeq: false, aliasDuplicateObjects: false }));
+    const yaml = escapeActions(toYaml(object));
     const lines: string[] = [];
     for (const line of yaml.replace(/\n$/, '').split('\n')) lines.push(...this.expand(line));
     const body = lines.join('\n');
@@ -40,7 +46,7 @@ export class HelmTemplate {
     if (block) {
       const indent = (block[1] ?? '').length;
       const lines = this.blocks[Number(block[3])]?.(indent) ?? [];
-      return lines.map((l) => ' '.repeat(indent) + l);
+      return lines.map((l) => (l.startsWith(AT_MARGIN) ? l.slice(AT_MARGIN.length) : ' '.repeat(indent) + l));
     }
     let out = line;
     for (let m = TOKEN.exec(out); m; m = TOKEN.exec(out)) {
@@ -51,6 +57,11 @@ export class HelmTemplate {
   }
 }
 
+/** YAML as kustomize (Go's yaml) writes it: unfolded lines, unindented lists, '*' in single quotes but "" in double. */
+function toYaml(value: unknown): string {
+  return stringify(value, { lineWidth: 0, indentSeq: false, singleQuote: true, aliasDuplicateObjects: false }).replace(/(^|: |- )''$/gm, '$1""');
+}
+
 /** Text that already holds `{{` or `}}` (a CRD's description, say) is kept literal: Helm must not run it. */
 function escapeActions(text: string): string {
   return text.replace(/\{\{|\}\}/g, (m) => (m === '{{' ? '{{ "{{" }}' : '{{ "}}" }}'));
@@ -58,7 +69,7 @@ function escapeActions(text: string): string {
 
 /** `value` as YAML lines (for a block), as the yaml library writes it. */
 export function yamlLines(value: unknown): string[] {
-  return stringify(value, { lineWidth: 0, indentSeq: false }).replace(/\n$/, '').split('\n');
+  return toYaml(value).replace(/\n$/, '').split('\n');
 }
 
 /** A map with `key` replaced by `newKey: value` at the same place (other keys keep their order). */

@@ -1,4 +1,4 @@
-import { HelmTemplate, prependKey, renameKey, type Block } from './emit.js';
+import { AT_MARGIN, HelmTemplate, prependKey, renameKey, type Block } from './emit.js';
 import type { K8sObject } from './manifests.js';
 
 /** What every object's template needs to know about the chart. */
@@ -93,7 +93,7 @@ function namespacedKind(t: HelmTemplate, role: string, clusterRole: string): str
   return t.block(() => ['{{- if .Values.rbac.namespaced }}', `kind: ${role}`, '{{- else }}', `kind: ${clusterRole}`, '{{- end }}']);
 }
 
-const namespaceIfNamespaced: Block = () => ['{{- if .Values.rbac.namespaced }}', `namespace: ${RELEASE_NAMESPACE}`, '{{- end }}'];
+const namespaceIfNamespaced: Block = () => [`${AT_MARGIN}{{- if .Values.rbac.namespaced }}`, `namespace: ${RELEASE_NAMESPACE}`, `${AT_MARGIN}{{- end }}`];
 
 /** The template of any object but the manager: its metadata templated, references followed, and its values toggle. */
 export function objectTemplate(o: K8sObject, c: ChartContext): string {

@@ -69,7 +69,6 @@ export function valuesYaml(m: ManagerValues, f: ChartFeatures): string {
     '  ## Custom Deployment labels', '  ##', '  # labels: {}', '',
     '  ## Custom Deployment annotations', '  ##', '  # annotations: {}', '',
     '  ## Custom Pod labels and annotations', '  ##', '  # pod:', '  #   labels: {}', '  #   annotations: {}', '',
-    '  ## Extra volumes and volume mounts of the manager pod', '  ##', '  # extraVolumes: []', '  # extraVolumeMounts: []', '',
   );
   out.push(
     '## RBAC configuration',
