@@ -1,12 +1,12 @@
 // The chart `edit --plugins=helm/v2-alpha` writes, checked with the real helm: it lints, renders with default values to
-// the objects of dist/install.yaml (but for what a chart does differently by design, listed below), and installs with
-// a server-side dry run into a real kube-apiserver.
+// the objects of dist/install.yaml (but for what a chart does differently by design, listed below), follows its
+// values, and installs (with a server-side dry run, then for real) into a real kube-apiserver and uninstalls.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { TestEnvironment } from '../../src/envtest/index.js';
-import { newClient, Namespaces, type RestClient } from '../../src/runtime/rest/index.js';
+import { CustomResourceDefinitions, Deployments, isNotFound, newClient, Namespaces, type RestClient } from '../../src/runtime/rest/index.js';
 import { helmEdit } from '../../src/scaffold/plugins/helm/edit.js';
 import { kubeconfigFile } from '../cluster/helpers.js';
 import { createAPI, createWebhook, newProject, writeCRD, type Project } from '../kustomize/trees.js';
@@ -146,24 +146,46 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
     }
   });
 
-  it('installs with a server-side dry run into a real kube-apiserver', async () => {
-    env = await TestEnvironment.start({ crds: certManagerCRDs });
-    const kc = kubeconfigFile(env.kubeconfigYaml());
-    const client: RestClient = newClient(env.kubeConfig);
-    try {
-      // A dry run creates nothing, not even the release namespace.
-      await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'proj-system' } });
+  describe('on a real kube-apiserver (envtest, with cert-manager\'s kinds)', () => {
+    let kc: { file: string; cleanup: () => void };
+    let client: RestClient;
+    let helmEnv: NodeJS.ProcessEnv;
+
+    beforeAll(async () => {
+      env = await TestEnvironment.start({ crds: certManagerCRDs });
+      kc = kubeconfigFile(env.kubeconfigYaml());
+      client = newClient(env.kubeConfig);
       // helm's own cache and config stay in the project's temp dir, not in the user's home.
-      const helmEnv = { ...process.env, HELM_CACHE_HOME: join(project.root, '.helm-cache'), HELM_CONFIG_HOME: join(project.root, '.helm-config'), HELM_DATA_HOME: join(project.root, '.helm-data') };
-      const out = await helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'proj-system', '--dry-run=server', '--kubeconfig', kc.file], project.root, helmEnv);
+      helmEnv = { ...process.env, HELM_CACHE_HOME: join(project.root, '.helm-cache'), HELM_CONFIG_HOME: join(project.root, '.helm-config'), HELM_DATA_HOME: join(project.root, '.helm-data') };
+    });
+    afterAll(() => {
+      client?.close();
+      kc?.cleanup();
+    });
+
+    it('installs with a server-side dry run', async () => {
+      // A dry run creates nothing, not even the release namespace.
+      await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dry-run' } });
+      const out = await helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'dry-run', '--dry-run=server', '--kubeconfig', kc.file], project.root, helmEnv);
       expect(out).toContain('STATUS: pending-install');
       expect(out).toContain('kind: Deployment');
       // The server is what judged it: with prometheus on, the ServiceMonitor's kind is unknown to it (no prometheus-operator).
-      await expect(helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'proj-system', '--dry-run=server', '--kubeconfig', kc.file, '--set', 'prometheus.enabled=true'], project.root, helmEnv))
+      await expect(helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'dry-run', '--dry-run=server', '--kubeconfig', kc.file, '--set', 'prometheus.enabled=true'], project.root, helmEnv))
         .rejects.toThrow(/ServiceMonitor/);
-    } finally {
-      client.close();
-      kc.cleanup();
-    }
+      await expect(client.get(Deployments, { namespace: 'dry-run', name: 'proj-controller-manager' })).rejects.toSatisfy(isNotFound);
+    });
+
+    it('installs for real (every object accepted by the API server) and uninstalls, keeping the CRDs', async () => {
+      const install = ['install', 'proj', 'dist/chart', '--namespace', 'proj-system', '--create-namespace', '--kubeconfig', kc.file, '--set', 'manager.image.repository=registry.example/proj,manager.image.tag=v1'];
+      expect(await helm(helmBinary, install, project.root, helmEnv)).toContain('STATUS: deployed');
+      const deployment = await client.get(Deployments, { namespace: 'proj-system', name: 'proj-controller-manager' });
+      expect(deployment.spec?.template.spec?.containers[0]?.image).toBe('registry.example/proj:v1');
+      expect(deployment.metadata?.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'Helm', 'app.kubernetes.io/instance': 'proj' });
+
+      await helm(helmBinary, ['uninstall', 'proj', '--namespace', 'proj-system', '--kubeconfig', kc.file], project.root, helmEnv);
+      await expect(client.get(Deployments, { namespace: 'proj-system', name: 'proj-controller-manager' })).rejects.toSatisfy(isNotFound);
+      // crd.keep: helm leaves the CRD (and so every CronJob) in place.
+      expect((await client.get(CustomResourceDefinitions, { name: 'cronjobs.batch.example.com' })).metadata?.name).toBe('cronjobs.batch.example.com');
+    });
   });
 });
