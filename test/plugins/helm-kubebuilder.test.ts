@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { helmEdit } from '../../src/scaffold/plugins/helm/edit.js';
-import { createAPI, createWebhook, newProject, writeCRD, type Project } from '../kustomize/trees.js';
+import { createAPI, createWebhook, enablePrometheusAndNetworkPolicy, newProject, writeCRD, type Project } from '../kustomize/trees.js';
 import { listFiles, tempDir } from '../support/files.js';
 import { findHelm, helm, HELM_BUILD_MS } from '../support/helm.js';
 import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
@@ -28,7 +28,13 @@ function managerArgs(objects: Map<string, Obj>): string[] {
   return objects.get('Deployment proj-system/proj-controller-manager')?.spec?.template?.spec?.containers?.[0]?.args ?? [];
 }
 
-describe.skipIf(!available)(what, () => {
+const cases = [
+  { name: 'config/default as scaffolded', extra: (_p: Project) => undefined },
+  // The installer then has a ServiceMonitor and NetworkPolicies, which the chart templates instead of its fallbacks.
+  { name: 'prometheus and network policies enabled', extra: enablePrometheusAndNetworkPolicy },
+];
+
+describe.skipIf(!available).each(cases)(`${what}: $name`, ({ extra }) => {
   let ours: Project;
   let theirs: { path: string; remove: () => void };
   let helmBinary: string;
@@ -46,6 +52,7 @@ describe.skipIf(!available)(what, () => {
     createAPI(ours, { group: 'batch', version: 'v1', kind: 'CronJob' });
     writeCRD(ours, { group: 'batch.example.com', kind: 'CronJob', plural: 'cronjobs', versions: ['v1'] });
     createWebhook(ours, { group: 'batch', version: 'v1', kind: 'CronJob', qualifiedGroup: 'batch.example.com', plural: 'cronjobs', defaulting: true, validation: true });
+    extra(ours);
     helmEdit(ours.root, {});
 
     // A Go project's PROJECT is all kubebuilder's edit needs when it does not build the installer itself.

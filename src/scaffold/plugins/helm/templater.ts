@@ -1,4 +1,4 @@
-import { AT_MARGIN, HelmTemplate, prependKey, renameKey, type Block } from './emit.js';
+import { AT_MARGIN, HelmTemplate, prependKey, renameKey, yamlLines, type Block } from './emit.js';
 import type { K8sObject } from './manifests.js';
 
 /** What every object's template needs to know about the chart. */
@@ -185,12 +185,30 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
     case 'MutatingWebhookConfiguration':
       condition = '.Values.webhook.enabled';
       break;
-    case 'ServiceMonitor':
+    case 'ServiceMonitor': {
       condition = '.Values.prometheus.enabled';
+      const spec = o.spec as { endpoints?: Array<Record<string, unknown>>; selector?: { matchLabels?: Record<string, string> } } | undefined;
+      object.spec = {
+        ...spec,
+        ...(spec?.endpoints ? { endpoints: spec.endpoints.map((e) => (e.port === 'https' || e.port === 'http' ? t.block(() => metricsEndpoint(e)) : e)) } : {}),
+        ...(spec?.selector?.matchLabels ? { selector: { ...spec.selector, matchLabels: templatedSelector(spec.selector.matchLabels, t, c) } } : {}),
+      };
       break;
-    case 'NetworkPolicy':
-      condition = '.Values.networkPolicy.enabled';
+    }
+    case 'NetworkPolicy': {
+      // The policies of config/network-policy admit traffic to the manager's metrics or webhook port (on the pod).
+      const webhook = suffix === 'allow-webhook-traffic';
+      const metrics = suffix === 'allow-metrics-traffic';
+      condition = webhook ? 'and .Values.networkPolicy.enabled .Values.webhook.enabled' : '.Values.networkPolicy.enabled';
+      const port = webhook ? '{{ .Values.webhook.port }}' : metrics ? '{{ .Values.metrics.port }}' : undefined;
+      const spec = o.spec as { ingress?: Array<{ ports?: Array<Record<string, unknown>> }>; podSelector?: { matchLabels?: Record<string, string> } } | undefined;
+      object.spec = {
+        ...spec,
+        ...(spec?.podSelector?.matchLabels ? { podSelector: { ...spec.podSelector, matchLabels: templatedSelector(spec.podSelector.matchLabels, t, c) } } : {}),
+        ...(spec?.ingress && port ? { ingress: spec.ingress.map((rule) => (rule.ports ? { ...rule, ports: rule.ports.map((p) => ({ ...p, port: t.inline(port) })) } : rule)) } : {}),
+      };
       break;
+    }
     default:
       break;
   }
@@ -210,6 +228,19 @@ function templatedDnsName(dns: string, t: HelmTemplate, c: ChartContext, metrics
   if (svc === undefined) return dns;
   const ns = placeholder ? `{{ include "${c.helpers}.namespaceName" $ }}` : namespace === c.namespace ? RELEASE_NAMESPACE : namespace;
   return t.inline([svc, ns, ...rest].join('.'));
+}
+
+/** A ServiceMonitor's endpoint for the metrics service: HTTPS with the token and TLS settings only while metrics.secure. */
+function metricsEndpoint(endpoint: Record<string, unknown>): string[] {
+  const body: string[] = [];
+  const scheme = '{{ if .Values.metrics.secure }}https{{ else }}http{{ end }}';
+  for (const [key, value] of Object.entries(endpoint)) {
+    if (key === 'bearerTokenFile' || key === 'tlsConfig') body.push('{{- if .Values.metrics.secure }}', ...yamlLines({ [key]: value }), '{{- end }}');
+    else if (key === 'port' || key === 'scheme') body.push(`${key}: ${scheme}`);
+    else body.push(...yamlLines({ [key]: value }));
+  }
+  // The first line carries the list's dash; an action there (as kubebuilder writes it) leaves the dash to the item.
+  return body.map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`));
 }
 
 /** Lines merging user-given labels or annotations from `values` into a map, except the keys the chart sets itself. */
