@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { helmEdit } from '../../src/scaffold/plugins/helm/edit.js';
-import { createAPI, createWebhook, enablePrometheusAndNetworkPolicy, newProject, writeCRD, type Project } from '../kustomize/trees.js';
+import { createAPI, createWebhook, edit, enablePrometheusAndNetworkPolicy, newProject, writeCRD, type Project } from '../kustomize/trees.js';
 import { listFiles, tempDir } from '../support/files.js';
 import { findHelm, helm, HELM_BUILD_MS } from '../support/helm.js';
 import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
@@ -28,13 +28,34 @@ function managerArgs(objects: Map<string, Obj>): string[] {
   return objects.get('Deployment proj-system/proj-controller-manager')?.spec?.template?.spec?.containers?.[0]?.args ?? [];
 }
 
+/** config/default's [METRICS-WITH-CERTS] sections uncommented: the metrics certificate patch and its replacements. */
+function enableMetricsCertificates(p: Project): void {
+  edit(p, 'config/default/kustomization.yaml', (text) => {
+    const lines = text.split('\n');
+    const patch = lines.indexOf('#- path: cert_metrics_manager_patch.yaml');
+    const from = lines.findIndex((l) => l.startsWith('# - source: # Uncomment the following block to enable certificates for metrics'));
+    const to = lines.findIndex((l) => l.startsWith(' - source: # Uncomment the following block if you have any webhook'));
+    if (patch < 0 || from < 0 || to < from) throw new Error('config/default/kustomization.yaml has no [METRICS-WITH-CERTS] sections');
+    return lines.map((l, i) => ((i >= patch && i <= patch + 2) || (i >= from && i < to) ? l.replace(/^#/, '') : l)).join('\n');
+  });
+}
+
 const cases = [
-  { name: 'config/default as scaffolded', extra: (_p: Project) => undefined },
+  { name: 'config/default as scaffolded', extra: (_p: Project) => undefined, ownText: [] as string[] },
   // The installer then has a ServiceMonitor and NetworkPolicies, which the chart templates instead of its fallbacks.
-  { name: 'prometheus and network policies enabled', extra: enablePrometheusAndNetworkPolicy },
+  { name: 'prometheus and network policies enabled', extra: enablePrometheusAndNetworkPolicy, ownText: [] },
+  {
+    name: 'metrics certificates and prometheus enabled',
+    extra: (p: Project) => {
+      enableMetricsCertificates(p);
+      enablePrometheusAndNetworkPolicy(p);
+    },
+    // kubebuilder leaves the ServiceMonitor's serverName in the installer's namespace; ours follows the release's.
+    ownText: ['templates/prometheus/controller-manager-metrics-monitor.yaml'],
+  },
 ];
 
-describe.skipIf(!available).each(cases)(`${what}: $name`, ({ extra }) => {
+describe.skipIf(!available).each(cases)(`${what}: $name`, ({ extra, ownText }) => {
   let ours: Project;
   let theirs: { path: string; remove: () => void };
   let helmBinary: string;
@@ -74,7 +95,7 @@ describe.skipIf(!available).each(cases)(`${what}: $name`, ({ extra }) => {
   it('writes the same text in every chart file but Chart.yaml, the manager\'s and the CRDs\'', () => {
     // Chart.yaml names its generator; the manager is a Node program (its flags and env); kubebuilder folds a CRD's long
     // descriptions at 80 columns, where we keep each on one line (the same strings).
-    const differing = (path: string): boolean => path === 'Chart.yaml' || path === 'templates/manager/manager.yaml' || path.startsWith('templates/crd/');
+    const differing = (path: string): boolean => path === 'Chart.yaml' || path === 'templates/manager/manager.yaml' || path.startsWith('templates/crd/') || ownText.includes(path);
     const files = listFiles(join(theirs.path, 'dist/chart')).filter((path) => !differing(path));
     expect(files).toContain('values.yaml');
     for (const path of files) expect(readFileSync(join(ours.root, 'dist/chart', path), 'utf8'), path).toBe(readFileSync(join(theirs.path, 'dist/chart', path), 'utf8'));

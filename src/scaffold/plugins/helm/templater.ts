@@ -190,7 +190,7 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
       const spec = o.spec as { endpoints?: Array<Record<string, unknown>>; selector?: { matchLabels?: Record<string, string> } } | undefined;
       object.spec = {
         ...spec,
-        ...(spec?.endpoints ? { endpoints: spec.endpoints.map((e) => (e.port === 'https' || e.port === 'http' ? t.block(() => metricsEndpoint(e)) : e)) } : {}),
+        ...(spec?.endpoints ? { endpoints: spec.endpoints.map((e) => (e.port === 'https' || e.port === 'http' ? t.block(() => metricsEndpoint(e, c)) : e)) } : {}),
         ...(spec?.selector?.matchLabels ? { selector: { ...spec.selector, matchLabels: templatedSelector(spec.selector.matchLabels, t, c) } } : {}),
       };
       break;
@@ -221,26 +221,41 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
  * name the metrics service.
  */
 function templatedDnsName(dns: string, t: HelmTemplate, c: ChartContext, metricsService: string | undefined): string {
+  const text = dnsNameTemplate(dns, c, metricsService);
+  return text === undefined ? dns : t.inline(text);
+}
+
+/** The template text of a DNS name <service>.<namespace>[...] naming one of the installer's services, else undefined. */
+function dnsNameTemplate(dns: string, c: ChartContext, metricsService: string | undefined): string | undefined {
   const [service = '', namespace = '', ...rest] = dns.split('.');
   const placeholder = service === 'SERVICE_NAME' && namespace === 'SERVICE_NAMESPACE';
   const serviceName = placeholder ? metricsService : service;
   const svc = serviceName === undefined ? undefined : resourceName(serviceName, c);
-  if (svc === undefined) return dns;
+  if (svc === undefined) return undefined;
   const ns = placeholder ? `{{ include "${c.helpers}.namespaceName" $ }}` : namespace === c.namespace ? RELEASE_NAMESPACE : namespace;
-  return t.inline([svc, ns, ...rest].join('.'));
+  return [svc, ns, ...rest].join('.');
 }
 
 /** A ServiceMonitor's endpoint for the metrics service: HTTPS with the token and TLS settings only while metrics.secure. */
-function metricsEndpoint(endpoint: Record<string, unknown>): string[] {
+function metricsEndpoint(endpoint: Record<string, unknown>, c: ChartContext): string[] {
   const body: string[] = [];
   const scheme = '{{ if .Values.metrics.secure }}https{{ else }}http{{ end }}';
   for (const [key, value] of Object.entries(endpoint)) {
-    if (key === 'bearerTokenFile' || key === 'tlsConfig') body.push('{{- if .Values.metrics.secure }}', ...yamlLines({ [key]: value }), '{{- end }}');
+    if (key === 'tlsConfig') body.push('{{- if .Values.metrics.secure }}', ...tlsConfigLines(value as Record<string, unknown>, c), '{{- end }}');
+    else if (key === 'bearerTokenFile') body.push('{{- if .Values.metrics.secure }}', ...yamlLines({ [key]: value }), '{{- end }}');
     else if (key === 'port' || key === 'scheme') body.push(`${key}: ${scheme}`);
     else body.push(...yamlLines({ [key]: value }));
   }
   // The first line carries the list's dash; an action there (as kubebuilder writes it) leaves the dash to the item.
   return body.map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`));
+}
+
+/** tlsConfig with its serverName (the metrics service's DNS name, filled in by config/default's replacements) following the release. */
+function tlsConfigLines(tls: Record<string, unknown>, c: ChartContext): string[] {
+  const serverName = typeof tls.serverName === 'string' ? dnsNameTemplate(tls.serverName, c, undefined) : undefined;
+  if (serverName === undefined) return yamlLines({ tlsConfig: tls });
+  const marker = '__HELM_SERVER_NAME__';
+  return yamlLines({ tlsConfig: { ...tls, serverName: marker } }).map((line) => line.replace(marker, serverName));
 }
 
 /** Lines merging user-given labels or annotations from `values` into a map, except the keys the chart sets itself. */
