@@ -3,6 +3,7 @@ import { CliError } from './errors.js';
 import { registerCreateWebhookCommand } from './create-webhook.js';
 import { parseBoolean, printWritten } from './flags.js';
 import { addPluginOptions, selectedPlugins } from './plugins.js';
+import { shortKey } from '../scaffold/plugins/registry.js';
 
 interface CreateAPIFlags {
   group: string;
@@ -33,6 +34,10 @@ export function registerCreateCommand(program: Command): void {
       const plugins = selectedPlugins(flags, 'create api');
       if (plugins.size > 1) throw new CliError(`--plugins names ${plugins.size} plugins that scaffold an API; give one`);
       for (const [spec, pluginFlags] of plugins) {
+        // A create api plugin scaffolds the types and the controller together.
+        if (!flags.resource || !flags.controller) {
+          throw new CliError(`--plugins=${shortKey(spec.key)} scaffolds both the API and its controller; drop --resource=false and --controller=false`);
+        }
         const plugin = await spec.load();
         const request = { group: flags.group, version: flags.version, kind: flags.kind, plural: flags.plural, namespaced: flags.namespaced, force: flags.force };
         const result = plugin.createAPI!(process.cwd(), request, pluginFlags);

@@ -16,7 +16,7 @@ interface CreateWebhookFlags {
 export function registerCreateWebhookCommand(create: Command): void {
   create
     .command('webhook')
-    .description('Scaffold defaulting, validating and conversion webhooks for an API')
+    .description('Scaffold defaulting, validating and conversion webhooks for an API, or defaulting and validating webhooks for a built-in kind (e.g. --group apps --kind Deployment)')
     .option('--group <group>', 'resource group', '')
     .requiredOption('--version <version>', 'resource version, e.g. v1 (the hub, with --conversion)')
     .requiredOption('--kind <kind>', 'resource kind')
@@ -37,6 +37,7 @@ export function registerCreateWebhookCommand(create: Command): void {
         spokes: (flags.spoke ?? '').split(',').map((v) => v.trim()).filter((v) => v !== ''),
         force: Boolean(flags.force),
       });
+      for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
       console.log('Wrote:');
       printWritten(result.written);
       console.log('Next: implement your new webhook and generate the manifests with:\n$ npx scaffold manifests');

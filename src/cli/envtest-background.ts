@@ -5,8 +5,8 @@
  * the kubeconfig: <kubeconfig>.pid and <kubeconfig>.log.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError } from './errors.js';
 
@@ -70,6 +70,8 @@ export async function startInBackground(opts: BackgroundStartOptions, signal: Ab
     process.stdout.write(`A control plane started with --background already runs (pid ${running}).\n  kubeconfig: ${kubeconfig}\n`);
     return;
   }
+  // The kubeconfig's folder may not exist yet (bin/ in a fresh project), as for any output file.
+  mkdirSync(dirname(kubeconfig), { recursive: true });
   const log = openSync(logFile(kubeconfig), 'w');
   const script = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
   const child = spawn(process.execPath, [script, ...startArgs({ ...opts, kubeconfigOut: kubeconfig })], {

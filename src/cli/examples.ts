@@ -19,6 +19,7 @@ const EXAMPLES: Record<string, string[]> = {
     'npx scaffold create api --group crew --version v1 --kind Captain',
     'npx scaffold create api --group crew --version v1 --kind Admiral --namespaced=false',
     'npx scaffold create api --group apps --version v1 --kind Deployment --resource=false --controller=true',
+    'npx scaffold create api --group cache --version v1alpha1 --kind Memcached --plugins=deploy-image/v1-alpha --image=memcached:1.6.26-alpine --image-container-command="memcached,--memory-limit=64,-o,modern,-v" --image-container-port=11211 --run-as-user=1001',
   ],
   'create webhook': [
     'npx scaffold create webhook --group crew --version v1 --kind Captain --defaulting --programmatic-validation',
@@ -31,6 +32,11 @@ const EXAMPLES: Record<string, string[]> = {
     'npx scaffold edit --license apache2 --owner "The Crew Authors"',
     'npx scaffold edit --plugins=helm/v2-alpha',
     'npx scaffold edit --plugins=helm/v2-alpha --manifests=install.yaml --output-dir=charts --force',
+  ],
+  alpha: ['npx scaffold alpha generate --output-dir ../my-operator-upgraded'],
+  'alpha generate': [
+    'npx scaffold alpha generate',
+    'npx scaffold alpha generate --input-dir ./my-operator --output-dir ./my-operator-upgraded',
   ],
   manifests: ['npx scaffold manifests', 'npx scaffold manifests --watch', 'npx scaffold manifests --paths ./api/... --max-desc-len 0'],
   generate: ['npx scaffold generate'],

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerAlphaCommand } from './alpha.js';
 import { registerBuildCommand } from './build.js';
 import { registerCreateCommand } from './create-api.js';
 import { registerBuildInstallerCommand, registerDeployCommand, registerUndeployCommand } from './deploy.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerInitCommand(program);
   registerCreateCommand(program);
   registerEditCommand(program);
+  registerAlphaCommand(program);
   registerManifestsCommand(program);
   registerGenerateCommand(program);
   registerBuildCommand(program);

@@ -7,7 +7,9 @@ import type { Command, Option } from 'commander';
 import { examplesFor } from './examples.js';
 import { commandTree } from './tree.js';
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\n/g, ' ');
+// Markdown passes `<word>` through as an HTML tag: GitHub drops it and VitePress fails on it, so prose escapes it.
+const prose = (text: string): string => text.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const cell = (text: string): string => prose(text.replace(/\|/g, '\\|')).replace(/\n/g, ' ');
 
 function optionDefault(o: Option): string {
   if (o.defaultValue === undefined || o.defaultValue === '' || o.negate) return '';
@@ -17,7 +19,7 @@ function optionDefault(o: Option): string {
 
 function section(path: string, cmd: Command): string[] {
   const name = path === '' ? 'scaffold' : `scaffold ${path}`;
-  const lines = [`## ${name}`, '', cmd.description(), '', '```', `${name} ${cmd.usage()}`.trim(), '```', ''];
+  const lines = [`## ${name}`, '', prose(cmd.description()), '', '```', `${name} ${cmd.usage()}`.trim(), '```', ''];
   const args = cmd.registeredArguments;
   if (args.length > 0) {
     lines.push('| argument | description |', '|---|---|');

@@ -32,10 +32,13 @@ export interface Binaries {
    * TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD name files in two different directories.
    */
   dir: string | undefined;
+  /** Path of the kube-apiserver binary. */
   kubeApiserver: string;
+  /** Path of the etcd binary. */
   etcd: string;
   /** Kubernetes version of kube-apiserver, e.g. "1.37.1". */
   version: string;
+  /** Where they came from. */
   source: BinariesSource;
 }
 
@@ -50,6 +53,7 @@ export interface FindBinariesOptions {
   binaryAssetsDirectory?: string;
   /** Cache root (`--bin-dir`); default ~/.cache/kubescaffold/envtest. */
   cacheRoot?: string;
+  /** The environment variables to read (KUBEBUILDER_ASSETS, TEST_ASSET_*, XDG_CACHE_HOME); default process.env. */
   env?: NodeJS.ProcessEnv;
 }
 
@@ -73,13 +77,18 @@ export function describeSource(source: BinariesSource): string {
 
 /** Variables naming each binary, as controller-runtime's envtest reads them. */
 export const TEST_ASSET_KUBE_APISERVER = 'TEST_ASSET_KUBE_APISERVER';
+/** The variable naming the etcd binary (controller-runtime's envtest reads TEST_ASSET_ETCD). */
 export const TEST_ASSET_ETCD = 'TEST_ASSET_ETCD';
 
 /** A source outside the cache, or a cache entry. */
 export interface LocalBinaries {
+  /** The directory holding them, when they share one. */
   dir: string | undefined;
+  /** Path of the kube-apiserver binary. */
   kubeApiserver: string;
+  /** Path of the etcd binary. */
   etcd: string;
+  /** Where they came from. */
   source: BinariesSource;
   /** Known for cache entries (their directory name). */
   version?: string;
@@ -91,13 +100,19 @@ export type Resolution =
   | { kind: 'invalid'; message: string }
   | { kind: 'missing'; request: VersionRequest; cacheRoot: string };
 
+/** What local resolution looks at: the environment, the requested version, an explicit directory and the cache root. */
 export interface ResolveInput {
+  /** The environment variables to read (KUBEBUILDER_ASSETS, TEST_ASSET_*). */
   env: NodeJS.ProcessEnv;
+  /** The requested version, as FindBinariesOptions.version. */
   version?: string;
+  /** A directory holding both binaries, used when the environment names none. */
   binaryAssetsDirectory?: string;
+  /** The cache root to look in. */
   cacheRoot: string;
 }
 
+/** File system checks local resolution makes; the real file system in use, a fake in unit tests. */
 export interface DirectoryProbe {
   /** True when `path` is an executable regular file. */
   isExecutable(path: string): boolean;

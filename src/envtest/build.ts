@@ -21,22 +21,32 @@ import {
   parseVersion,
 } from './versions.js';
 
+/**
+ * Options of {@link buildBinaries}: the Kubernetes (and etcd) version to build from source, the cache root, and
+ * progress reporting.
+ */
 export interface BuildOptions {
   /** Exact Kubernetes version, e.g. "1.37.1". */
   kubernetesVersion: string;
+  /** etcd version to build; default DEFAULT_ETCD_VERSION. */
   etcdVersion?: string;
   /** The cache root; the result lands in <cacheRoot>/<kubernetesVersion>. */
   cacheRoot: string;
+  /** Aborts the build. */
   signal?: AbortSignal;
   /** Receives human-readable progress lines; default: stderr. */
   progress?: (line: string) => void;
+  /** The environment the Go toolchain runs with; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Seconds between "still compiling" lines during a long compile. */
   heartbeatSeconds?: number;
 }
 
+/** What {@link buildBinaries} built: the directory holding the binaries, the build log, and how long it took. */
 export interface BuildResult {
+  /** The directory holding the built kube-apiserver and etcd. */
   dir: string;
+  /** The build's log (the go commands' output); '' when another process had built it. */
   logFile: string;
   /** Wall-clock seconds; 0 when another process had built it while we waited. */
   seconds: number;

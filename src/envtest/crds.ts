@@ -9,16 +9,25 @@ import { createOrReplace, manifestFiles } from './manifests.js';
 import type { AdminClient } from './request.js';
 import { pollUntil } from './wait.js';
 
+/**
+ * A CustomResourceDefinition as the environment installs it: the fields it reads (name, group, names, versions), the
+ * rest passed through.
+ */
 export interface CustomResourceDefinition {
+  /** 'apiextensions.k8s.io/v1'. */
   apiVersion?: string;
+  /** 'CustomResourceDefinition'. */
   kind?: string;
+  /** Its name, `<plural>.<group>`. */
   metadata: { name: string; resourceVersion?: string; [key: string]: unknown };
+  /** The group, names and versions (the rest of the spec passed through as written). */
   spec: {
     group: string;
     names: { plural: string; kind: string; [key: string]: unknown };
     versions: Array<{ name: string; served: boolean; storage?: boolean; [key: string]: unknown }>;
     [key: string]: unknown;
   };
+  /** As the server reports it; not read when installing. */
   status?: unknown;
 }
 

@@ -66,6 +66,7 @@ export interface EnsureBinariesOptions extends FindBinariesOptions {
   index?: string;
   /** etcd version for a build from source. */
   etcdVersion?: string;
+  /** Aborts a download or build in progress. */
   signal?: AbortSignal;
   /** Receives progress lines; default: stderr. */
   progress?: (line: string) => void;

@@ -22,6 +22,10 @@ import { AdminClient } from './request.js';
 import { pollUntil, ProcessExitedError } from './wait.js';
 import { WebhookInstaller, type InstalledWebhookOptions, type WebhookInstallOptions } from './webhooks.js';
 
+/**
+ * Options of {@link TestEnvironment.start} (controller-runtime's envtest.Environment fields): CRDs to install,
+ * binaries, timeouts, apiserver flags, and webhooks.
+ */
 export interface TestEnvironmentOptions {
   /** Files or directories of CRD manifests (YAML or JSON) to install before start() resolves. */
   crdDirectoryPaths?: string[];
@@ -53,6 +57,10 @@ function isPortConflict(err: unknown): boolean {
   return err instanceof ProcessExitedError && /address already in use|bind: /i.test(err.process.recentOutput());
 }
 
+/**
+ * A real kube-apiserver and etcd on local ports for integration tests (controller-runtime's envtest.Environment):
+ * start() brings them up and installs CRDs and webhook configurations, stop() tears them down.
+ */
 export class TestEnvironment {
   /** The cluster configuration of the admin user (group system:masters), for `newClient(env.kubeConfig)`. */
   readonly kubeConfig: KubeConfig;

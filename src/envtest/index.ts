@@ -1,4 +1,9 @@
-/** kubescaffold/envtest: a real kube-apiserver + etcd for integration tests. */
+/**
+ * A real kube-apiserver + etcd for integration tests (controller-runtime's pkg/envtest), and the management of their
+ * binaries (setup-envtest's job): finding, downloading, building and listing them.
+ *
+ * @module kubescaffold/envtest
+ */
 export { TestEnvironment, type TestEnvironmentOptions } from './environment.js';
 export {
   BinariesNotFoundError,

@@ -1,5 +1,6 @@
 /** The admin kubeconfig of a test environment: embedded certificates, one cluster/user/context named "envtest". */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { KubeConfig } from '../runtime/rest/kubeconfig.js';
 
@@ -66,5 +67,6 @@ export async function checkKubeconfigTarget(path: string): Promise<void> {
 /** Writes a kubeconfig file, readable by its owner only, after checkKubeconfigTarget. */
 export async function writeKubeconfigFile(path: string, yamlText: string): Promise<void> {
   await checkKubeconfigTarget(path);
+  await mkdir(dirname(path), { recursive: true });
   await writeFile(path, yamlText, { mode: 0o600 });
 }

@@ -10,7 +10,9 @@ import { compareVersions, matchesVersion, parseVersion, type Version } from './v
 
 /** One complete version directory in the cache. */
 export interface InstalledVersion {
+  /** The Kubernetes version, e.g. "1.37.1". */
   version: string;
+  /** Its directory in the cache. */
   dir: string;
   /** How it got there: downloaded (download-info.json), built (build-info.json), or put there by hand. */
   origin: 'download' | 'build' | 'unknown';
@@ -18,24 +20,33 @@ export interface InstalledVersion {
 
 /** What listVersions looks at: the cache root, an optional version filter, and the index unless installedOnly. */
 export interface ListOptions {
+  /** The cache root; default $XDG_CACHE_HOME/kubescaffold/envtest or ~/.cache/kubescaffold/envtest. */
   cacheRoot?: string;
   /** Only versions this selector selects ("1.36", "1.36.2"). */
   selector?: Version;
   /** Skip the index. */
   installedOnly?: boolean;
+  /** The release index URL; default $KUBESCAFFOLD_ENVTEST_INDEX, else controller-tools' published one. */
   index?: string;
+  /** The environment variables to read; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Timeout and retries of the index request. */
   network?: Pick<DownloadNetworkOptions, 'timeoutMs' | 'attempts' | 'retryDelayMs'>;
+  /** Aborts the index request. */
   signal?: AbortSignal;
+  /** The platform whose releases to list; default this machine's. */
   platform?: Platform;
 }
 
 /** The cached versions and, unless installedOnly, the releases the index offers for this machine. */
 export interface Listing {
+  /** The cache root that was listed. */
   cacheRoot: string;
+  /** The complete versions in the cache, newest first. */
   installed: InstalledVersion[];
   /** The index's releases for this platform, newest first; undefined with installedOnly. */
   available?: EnvtestRelease[];
+  /** The index that was (or, with installedOnly, would have been) read. */
   indexUrl: string;
 }
 

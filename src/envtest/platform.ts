@@ -19,6 +19,7 @@ export function hostPlatform(platform: NodeJS.Platform = process.platform, arch:
   return { os: GOOS[platform] ?? platform, arch: GOARCH[arch] ?? arch };
 }
 
+/** 'os/arch', e.g. linux/amd64. */
 export function formatPlatform(p: Platform): string {
   return `${p.os}/${p.arch}`;
 }

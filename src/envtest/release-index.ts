@@ -24,11 +24,13 @@ export const INDEX_ENV = 'KUBESCAFFOLD_ENVTEST_INDEX';
 export interface EnvtestRelease {
   /** "1.36.2" */
   version: string;
+  /** The OS and architecture it is built for. */
   platform: Platform;
   /** "envtest-v1.36.2-linux-amd64.tar.gz" */
   archiveName: string;
   /** Lower-case hex sha512 of the archive. */
   sha512: string;
+  /** Where to download the archive. */
   url: string;
 }
 

@@ -8,8 +8,11 @@ export const DEFAULT_KUBERNETES_VERSION = '1.37.1';
 /** etcd built next to it (3.6 is what kube-apiserver 1.34+ is tested against). */
 export const DEFAULT_ETCD_VERSION = '3.6.12';
 
+/** A Kubernetes version, or a minor-only selector (no patch). */
 export interface Version {
+  /** The major version (1). */
   major: number;
+  /** The minor version. */
   minor: number;
   /** Absent for a minor-only selector such as "1.37" or "1.37.x". */
   patch?: number;
@@ -26,10 +29,12 @@ export function parseVersion(text: string): Version {
   return v;
 }
 
+/** True when the version names a patch release. */
 export function isExact(v: Version): v is Required<Version> {
   return v.patch !== undefined;
 }
 
+/** 'major.minor.patch', or 'major.minor' for a selector. */
 export function formatVersion(v: Version): string {
   return v.patch === undefined ? `${v.major}.${v.minor}` : `${v.major}.${v.minor}.${v.patch}`;
 }

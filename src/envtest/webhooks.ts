@@ -18,9 +18,13 @@ import { pollUntil } from './wait.js';
 
 /** A Mutating- or ValidatingWebhookConfiguration as JSON. */
 export interface WebhookConfiguration {
+  /** 'admissionregistration.k8s.io/v1'. */
   apiVersion?: string;
+  /** 'MutatingWebhookConfiguration' or 'ValidatingWebhookConfiguration'. */
   kind?: string;
+  /** Its name (the rest of the metadata passed through). */
   metadata: { name: string; [key: string]: unknown };
+  /** The webhooks; the environment points each one's clientConfig at the local webhook server. */
   webhooks?: Array<{ name: string; clientConfig?: WebhookClientConfig; [key: string]: unknown }>;
   [key: string]: unknown;
 }
@@ -31,6 +35,10 @@ interface WebhookClientConfig {
   service?: { name?: string; namespace?: string; path?: string; port?: number };
 }
 
+/**
+ * Options of the environment's webhook installation (controller-runtime's envtest.WebhookInstallOptions): the
+ * configurations to install and where the local webhook server will serve them.
+ */
 export interface WebhookInstallOptions {
   /** Files or directories of webhook configuration manifests, such as config/webhook/manifests.yaml. */
   paths?: string[];
@@ -55,12 +63,17 @@ export interface WebhookInstallOptions {
 
 /** The options as the environment resolved them: where the test's webhook server must listen, and with what. */
 export interface InstalledWebhookOptions extends WebhookInstallOptions {
+  /** The host the webhook server must serve on. */
   localServingHost: string;
+  /** The port the webhook server must listen on. */
   localServingPort: number;
+  /** The directory holding tls.crt and tls.key for the webhook server (its certDir). */
   localServingCertDir: string;
   /** The CA (PEM) that signed the serving certificate; what every caBundle holds. */
   localServingCAData: string;
+  /** The MutatingWebhookConfigurations installed, as rewritten to point at the local server. */
   mutatingWebhooks: WebhookConfiguration[];
+  /** The ValidatingWebhookConfigurations installed, as rewritten to point at the local server. */
   validatingWebhooks: WebhookConfiguration[];
 }
 

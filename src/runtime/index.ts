@@ -1,8 +1,10 @@
 /**
- * kubescaffold/runtime: what a scaffolded operator imports: the kubeconfig, the client, resource descriptors and API
- * value types, reconcilers and their controllers, the manager, and logging. Everything else is in the subpaths,
- * named as controller-runtime's and client-go's packages are:
- * kubescaffold/runtime/{rest,cache,workqueue,client,controller,manager,webhook,metrics}.
+ * What a scaffolded operator imports: the kubeconfig, the client, resource descriptors and API value types,
+ * reconcilers and their controllers, the manager, and logging. Everything else is in the subpaths, named as
+ * controller-runtime's and client-go's packages are: kubescaffold/runtime/rest, cache, workqueue, client, controller,
+ * manager, webhook and metrics.
+ *
+ * @module kubescaffold/runtime
  */
 
 /** The TypeScript types of Kubernetes' own API objects (@kubernetes/client-node's models; types only). */

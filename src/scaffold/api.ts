@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
-import { createRequire } from 'node:module';
+import { join, posix } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { builtInAPIGroup, clientNodeModelName, isClusterScopedBuiltIn } from './builtin_kinds.js';
+import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin_kinds.js';
 import { loadProject, projectFileHeader } from './context.js';
 import { pluralize } from '../project/flect.js';
 import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';
@@ -23,6 +22,27 @@ export interface CreateAPIOptions {
 
 export interface CreateAPIResult {
   written: string[];
+}
+
+/** What a resource's templates are rendered with. */
+export type CreateAPITemplateData = Record<string, unknown> & { kind: string; lowerKind: string; qualifiedGroup: string; projectName: string };
+
+/**
+ * How a create api plugin (deploy-image) changes the plain create api while keeping it one Plan: its own templates in
+ * place of the default ones, more data for them, more files, and its PROJECT settings. Everything is validated and
+ * written together, so a refusal anywhere leaves the project untouched.
+ */
+export interface CreateAPIExtension {
+  /** Template names used instead of the default ones; null leaves that file out. */
+  templates?: { types?: string; sample?: string; controller?: string; controllerTest?: string; controllerFakeTest?: string | null };
+  /** More data for every template. */
+  data?: Record<string, unknown>;
+  /** The arguments main.ts passes to the reconciler's constructor (default: the manager's client). */
+  reconcilerArgs?: string;
+  /** More changes to the same plan, after the plain create api's. */
+  plan?(plan: Plan, context: { paths: ReturnType<typeof resourcePaths>; data: CreateAPITemplateData }): void;
+  /** PROJECT as this run leaves it, given PROJECT with the resource recorded. */
+  project?(config: ProjectConfig): ProjectConfig;
 }
 
 const reservedWords = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
@@ -55,7 +75,7 @@ export function resourcePaths(config: ProjectConfig, r: { group: string; version
 }
 
 /** `scaffold create api`: validates everything first, then writes types, controller, test, sample, roles and wiring. */
-export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): CreateAPIResult {
+export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, extension: CreateAPIExtension = {}): CreateAPIResult {
   const config = loadProject(root);
   const { group, version, kind } = options;
   if (!options.resource && !options.controller) {
@@ -151,10 +171,14 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
     rbacGroup: apiGroup === '' ? 'core' : apiGroup,
     rbacNamespace: config.namespaced ? `,namespace=${config.projectName}-system` : '',
     apiImport: paths.apiImportFromController,
+    typesImport: paths.apiImportFromController.replace(/zz_generated\.resources\.js$/, `${kind.toLowerCase()}_types.js`),
     controllerName: paths.controllerName,
     testNamespace: namespaced ? 'default' : '',
     roleKind: config.namespaced ? 'Role' : 'ClusterRole',
+    ...extension.data,
   };
+  const templates = { types: 'api/api/types.ts', sample: 'api/config/samples/sample.yaml', controller: 'api/controller/controller.ts',
+    controllerTest: 'api/controller/controller.test.ts', controllerFakeTest: 'api/controller/controller.fake.test.ts' as string | null, ...extension.templates };
 
   const plan = new Plan(root);
   const overwriteIfForced = options.force ? 'overwrite' : 'error';
@@ -165,8 +189,8 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
     entry.api = { crdVersion: 'v1', namespaced };
     entry.path = paths.apiDir;
     plan.template(paths.groupVersionFile, render('api/api/groupversion_info.ts', data), 'skip');
-    plan.template(paths.typesFile, render('api/api/types.ts', data), overwriteIfForced);
-    plan.template(paths.sampleFile, render('api/config/samples/sample.yaml', data), overwriteIfForced);
+    plan.template(paths.typesFile, render(templates.types, data), overwriteIfForced);
+    plan.template(paths.sampleFile, render(templates.sample, data), overwriteIfForced);
     plan.template('config/samples/kustomization.yaml', render('api/config/samples/kustomization.yaml', data), 'skip');
     plan.insert('config/samples/kustomization.yaml', { manifestskustomizesamples: [`- ${posix.basename(paths.sampleFile)}`] });
     plan.template('config/crd/kustomization.yaml', render('api/config/crd/kustomization.yaml', data), 'skip');
@@ -184,17 +208,20 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
       entry.core = true;
       entry.path = '@kubernetes/client-node';
     }
-    plan.template(paths.controllerFile, render('api/controller/controller.ts', data), overwriteIfForced);
-    plan.template(paths.controllerTestFile, render('api/controller/controller.test.ts', data), options.force ? 'overwrite' : 'skip');
-    plan.template(paths.controllerFakeTestFile, render('api/controller/controller.fake.test.ts', data), options.force ? 'overwrite' : 'skip');
+    plan.template(paths.controllerFile, render(templates.controller, data), overwriteIfForced);
+    plan.template(paths.controllerTestFile, render(templates.controllerTest, data), options.force ? 'overwrite' : 'skip');
+    if (templates.controllerFakeTest !== null) {
+      plan.template(paths.controllerFakeTestFile, render(templates.controllerFakeTest, data), options.force ? 'overwrite' : 'skip');
+    }
     plan.insert('cmd/main.ts', {
       imports: [`import { ${kind}Reconciler } from '${paths.mainImport}';`],
-      builder: [`new ${kind}Reconciler(mgr.getClient()).setupWithManager(mgr);`],
+      builder: [`new ${kind}Reconciler(${extension.reconcilerArgs ?? 'mgr.getClient()'}).setupWithManager(mgr);`],
     });
   }
 
   const nextResources = existing ? resources.map((r) => (r === existing ? entry : r)) : [...resources, entry];
-  const nextConfig: ProjectConfig = { ...config, resources: nextResources };
+  const recorded: ProjectConfig = { ...config, resources: nextResources };
+  const nextConfig = extension.project ? extension.project(recorded) : recorded;
   if (options.resource) {
     // The descriptors of every Kind in this version folder, regenerated together (`scaffold generate` does the same from markers).
     const inFolder = nextResources.filter((r) => r.api && r.path === paths.apiDir).sort((a, b) => a.kind.localeCompare(b.kind));
@@ -208,6 +235,7 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions): Crea
     }));
     plan.template(paths.resourcesFile, render('api/api/zz_generated.resources.ts', { boilerplate: header, resources: descriptors }), 'overwrite');
   }
+  extension.plan?.(plan, { paths, data });
   plan.template('PROJECT', stringifyProject(nextConfig), 'overwrite');
   return { written: plan.commit() };
 }
@@ -224,12 +252,4 @@ function addRoleHelpers(content: string, files: string[]): string {
   const missing = files.filter((file) => !next.split('\n').some((line) => line.trim() === `- ${file}`));
   if (missing.length === 0) return next;
   return next.replace(roleHelpersComment, `${roleHelpersComment}\n${missing.map((file) => `- ${file}`).join('\n')}`);
-}
-
-/** Whether @kubernetes/client-node (a dependency of this package) ships a model of this name. */
-function clientNodeHasModel(name: string): boolean {
-  const require = createRequire(import.meta.url);
-  const entry = require.resolve('@kubernetes/client-node');
-  const modelsDir = join(dirname(entry), 'gen', 'models');
-  return existsSync(join(modelsDir, `${name}.js`)) || existsSync(join(modelsDir, `${name}.d.ts`));
 }

@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
 /**
  * Kubernetes' own API groups, for controllers of built-in kinds (`create api --resource=false`): kubebuilder's
  * coreGroups, mapped to the real API group name.
@@ -44,4 +48,12 @@ export function isClusterScopedBuiltIn(kind: string): boolean {
 /** The @kubernetes/client-node model name of a built-in kind: v1 + Deployment → V1Deployment. */
 export function clientNodeModelName(version: string, kind: string): string {
   return version.charAt(0).toUpperCase() + version.slice(1) + kind;
+}
+
+/** Whether @kubernetes/client-node (a dependency of this package) ships a model of this name. */
+export function clientNodeHasModel(name: string): boolean {
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve('@kubernetes/client-node');
+  const modelsDir = join(dirname(entry), 'gen', 'models');
+  return existsSync(join(modelsDir, `${name}.js`)) || existsSync(join(modelsDir, `${name}.d.ts`));
 }

@@ -6,7 +6,7 @@ import { Plan } from './plan.js';
 import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from '../project/project.js';
 import { render } from './render.js';
 import { resourcePaths } from './api.js';
-import { builtInAPIGroup } from './builtin_kinds.js';
+import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin_kinds.js';
 import { uncommentBlock, uncommentExact, uncommentLine1 } from './uncomment.js';
 
 export interface CreateWebhookOptions {
@@ -38,26 +38,40 @@ export function webhookPath(kind: 'mutate' | 'validate', group: string, version:
   return `/${kind}-${group.replaceAll('.', '-')}-${version}-${resourceKind.toLowerCase()}`;
 }
 
-/** `scaffold create webhook`: webhook code, main.ts wiring, config/webhook, config/certmanager and the kustomize toggles. */
-export function scaffoldCreateWebhook(root: string, options: CreateWebhookOptions): { written: string[] } {
+/**
+ * `scaffold create webhook`: webhook code, main.ts wiring, config/webhook, config/certmanager and the kustomize toggles,
+ * for one of the project's APIs or a Kubernetes built-in kind (defaulting and validation only).
+ */
+export function scaffoldCreateWebhook(root: string, options: CreateWebhookOptions): { written: string[]; warnings: string[] } {
   const config = loadProject(root);
   const { group, version, kind } = options;
   if (!options.defaulting && !options.validation && !options.conversion) {
     throw new ScaffoldError('scaffold create webhook requires at least one of --defaulting, --programmatic-validation and --conversion');
   }
+  const resources = config.resources ?? [];
+  const own = resources.find((r) => sameGVK(r, { group, version, kind, domain: config.domain }));
+  // kubebuilder's rule: a kind of a Kubernetes group that the project has no API for is the built-in one.
+  const builtIn = own?.api ? undefined : builtInAPIGroup(group);
+  const apiGroup = builtIn ?? qualifiedGroup(group, config.domain);
+  let builtInType: string | undefined;
+  if (builtIn !== undefined) {
+    const gv = `${builtIn || 'core'}/${version}`;
+    if (options.conversion) {
+      throw new ScaffoldError(`--conversion cannot be used for ${gv} ${kind}: it is a Kubernetes built-in kind, whose versions the API server converts itself; conversion webhooks are for the project's own APIs (drop --conversion and --spoke)`);
+    }
+    builtInType = clientNodeModelName(version, kind);
+    if (!clientNodeHasModel(builtInType)) {
+      throw new ScaffoldError(`${gv} ${kind} is not a Kubernetes built-in kind known to @kubernetes/client-node (no model ${builtInType}); check --group, --version and --kind`);
+    }
+  } else if (!own?.api) {
+    throw new ScaffoldError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`);
+  }
   if (options.spokes.length > 0 && !options.conversion) throw new ScaffoldError('--spoke can only be used with --conversion');
   if (options.conversion && options.spokes.length === 0) {
     throw new ScaffoldError('--conversion needs the other versions to convert from: pass --spoke v2 (each spoke must be an API created with `scaffold create api`)');
   }
-  const resources = config.resources ?? [];
-  const existing = resources.find((r) => sameGVK(r, { group, version, kind, domain: config.domain }));
-  const apiGroup = qualifiedGroup(group, config.domain);
-  if (!existing?.api && builtInAPIGroup(group) !== undefined && !resources.some((r) => r.api && r.group === group)) {
-    throw new ScaffoldError(`${group}/${version} ${kind} is a Kubernetes built-in kind: kubescaffold scaffolds webhooks for the project's own APIs only, so far (create one with \`scaffold create api\`)`);
-  }
-  if (!existing?.api) {
-    throw new ScaffoldError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`);
-  }
+  // A built-in kind is recorded once, as `create api --resource=false` records it for its controller.
+  const existing = builtIn === undefined ? own : resources.find((r) => r.core && r.group === group && r.version === version && r.kind === kind);
   const spokeResources: ProjectResource[] = [];
   for (const spoke of options.spokes) {
     if (spoke === version) {
@@ -69,7 +83,7 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     }
     spokeResources.push(found);
   }
-  const had = existing.webhooks ?? { webhookVersion: 'v1' };
+  const had = existing?.webhooks ?? { webhookVersion: 'v1' };
   for (const [asked, has, name] of [[options.defaulting, had.defaulting, 'defaulting'], [options.validation, had.validation, 'validation'], [options.conversion, had.conversion, 'conversion']] as const) {
     if (asked && has && !options.force) throw new ScaffoldError(`${name} webhook already exists for this resource; pass --force to scaffold it again`);
   }
@@ -78,7 +92,7 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     throw new ScaffoldError(`${kind} already has a conversion hub, ${hubOfOthers.version}; add spokes there with \`scaffold create webhook --version ${hubOfOthers.version} --conversion --spoke ...\``);
   }
 
-  const paths = resourcePaths(config, { group, version, kind });
+  const paths = builtIn === undefined ? resourcePaths(config, { group, version, kind }) : undefined;
   const webhookDir = config.multigroup && group ? `internal/webhook/${group}/${version}` : `internal/webhook/${version}`;
   const webhookFile = `${webhookDir}/${kind.toLowerCase()}_webhook.ts`;
   const wants = {
@@ -86,7 +100,7 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     validation: options.validation || Boolean(had.validation),
     conversion: options.conversion || Boolean(had.conversion),
   };
-  const plural = existing.plural ?? pluralize(kind.toLowerCase());
+  const plural = existing?.plural ?? pluralize(kind.toLowerCase());
   const header = projectFileHeader(root);
   const lowerCamelKind = kind.charAt(0).toLowerCase() + kind.slice(1);
   const spokeNames = [...new Set([...(had.spoke ?? []), ...options.spokes])].sort();
@@ -99,14 +113,19 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     version,
     plural,
     qualifiedGroup: apiGroup,
-    apiVersion: `${apiGroup}/${version}`,
-    namespaced: Boolean(existing.api.namespaced),
+    // kubebuilder writes groups="" for the core group, whose name is empty.
+    markerGroup: apiGroup === '' ? '""' : apiGroup,
+    apiVersion: apiGroup === '' ? version : `${apiGroup}/${version}`,
+    namespaced: builtIn === undefined ? Boolean(existing?.api?.namespaced) : !isClusterScopedBuiltIn(kind),
+    builtIn: builtIn !== undefined,
+    builtInType,
     ...wants,
     hasAdmission: wants.defaulting || wants.validation,
     defaultingPath: webhookPath('mutate', apiGroup, version, kind),
     validationPath: webhookPath('validate', apiGroup, version, kind),
-    typesImport: `${posix.relative(webhookDir, paths.typesFile).replace(/\.ts$/, '.js')}`,
-    resourcesImport: `${posix.relative(webhookDir, paths.resourcesFile).replace(/\.ts$/, '.js')}`,
+    // A built-in kind's type and resource are declared in the webhook file itself.
+    typesImport: paths ? posix.relative(webhookDir, paths.typesFile).replace(/\.ts$/, '.js') : `./${kind.toLowerCase()}_webhook.js`,
+    resourcesImport: paths ? posix.relative(webhookDir, paths.resourcesFile).replace(/\.ts$/, '.js') : undefined,
     spokes: spokeNames.map((spoke) => {
       const spokePaths = resourcePaths(config, { group, version: spoke, kind });
       return {
@@ -162,7 +181,7 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     return next;
   });
 
-  if (options.conversion) {
+  if (options.conversion && paths) {
     const crdName = `${plural}.${apiGroup}`;
     const select = (index: number) =>
       `#     - select:\n#         kind: CustomResourceDefinition\n#         name: ${crdName}\n#       fieldPaths:\n#         - .metadata.annotations.[cert-manager.io/inject-ca-from]\n#       options:\n#         delimiter: '/'\n#         index: ${index}\n#         create: true`;
@@ -189,7 +208,7 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
   }
 
   const entry: ProjectResource = {
-    ...existing,
+    ...(existing ?? { core: true, group, version, kind, path: '@kubernetes/client-node' }),
     webhooks: {
       webhookVersion: 'v1',
       defaulting: wants.defaulting || undefined,
@@ -198,9 +217,12 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
       spoke: spokeNames.length > 0 ? spokeNames : undefined,
     },
   };
-  const next: ProjectConfig = { ...config, resources: resources.map((r) => (r === existing ? entry : r)) };
+  const next: ProjectConfig = { ...config, resources: existing ? resources.map((r) => (r === existing ? entry : r)) : [...resources, entry] };
   plan.template('PROJECT', stringifyProject(next), 'overwrite');
-  return { written: plan.commit() };
+  const written = plan.commit();
+  // kubebuilder's warning: the webhook's own Pods (or those it depends on) may be of the kind it admits.
+  const warnings = builtIn === undefined ? [] : ['Webhooks for core types may cause circular dependencies during deployment. More info: https://book.kubebuilder.io/reference/webhook-bootstrap-problem'];
+  return { written, warnings };
 }
 
 /** Adds +kubebuilder:storageversion to the Kind's marker block, once. */

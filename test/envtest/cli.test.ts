@@ -231,8 +231,8 @@ describe('scaffold envtest start', () => {
 });
 
 describe('scaffold envtest start --background and envtest stop', () => {
-  it('starts a control plane that outlives the command, says so when asked again, and stop ends it and removes its files', async () => {
-    const kubeconfig = join(scratch, 'background.kubeconfig');
+  it('starts a control plane that outlives the command (its kubeconfig in a folder it creates), says so when asked again, and stop ends it and removes its files', async () => {
+    const kubeconfig = join(scratch, 'bin', 'background.kubeconfig');
     const env = { ...process.env, NO_COLOR: '1' };
     try {
       const started = await execNode([scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig], env);

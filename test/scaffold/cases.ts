@@ -46,6 +46,15 @@ export const cases: ScaffoldCase[] = [
       { webhook: { group: 'crew', version: 'v1', kind: 'Admiral', defaulting: false, validation: true, conversion: false, spokes: [] } },
     ],
   },
+  {
+    name: 'builtin-webhooks',
+    steps: [
+      { init: {} },
+      { api: { group: 'apps', version: 'v1', kind: 'Deployment', resource: false, controller: true, namespaced: true } },
+      { webhook: { group: 'apps', version: 'v1', kind: 'Deployment', defaulting: true, validation: true, conversion: false, spokes: [] } },
+      { webhook: { group: 'core', version: 'v1', kind: 'Pod', defaulting: false, validation: true, conversion: false, spokes: [] } },
+    ],
+  },
 ];
 
 /** Runs the steps with kubescaffold's scaffolders in `root`. */

@@ -22,6 +22,7 @@ interface Watch {
 
 /** Options of owns() and watches() (controller-runtime's builder options). */
 export interface BuilderWatchOptions<T extends KubeObject> {
+  /** Only events every predicate passes reach the handler. */
   predicates?: Predicate<T>[];
   /**
    * Watch and cache the kind's metadata only (controller-runtime's builder.OnlyMetadata): far less memory for kinds

@@ -2,10 +2,16 @@ import { Deque } from '../workqueue/deque.js';
 import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, type KeyFunc } from './keys.js';
 import type { KeyListerGetter } from './store.js';
 
+/** The kind of change a Delta records (client-go's DeltaType): Replaced comes from a relist, Sync from a resync. */
 export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
 
+/**
+ * One change of an object (client-go's cache.Delta); a Deleted delta may carry a DeletedFinalStateUnknown tombstone.
+ */
 export interface Delta<T> {
+  /** What happened. */
   type: DeltaType;
+  /** The object as of this change, or a tombstone for a delete the queue inferred. */
   object: T | DeletedFinalStateUnknown<T>;
 }
 
@@ -18,12 +24,17 @@ export type TransformFunc<T> = (obj: T) => T;
 /** Receives one key's deltas; isInInitialList is true for deltas of the first Replace. */
 export type PopProcessFunc<T> = (deltas: Deltas<T>, isInInitialList: boolean) => void;
 
+/**
+ * Options of a DeltaFIFO: how keys are computed (metaNamespaceKeyFunc by default), the known objects, and a transform.
+ */
 export interface DeltaFIFOOptions<T> {
+  /** Computes an object's key; default metaNamespaceKeyFunc. */
   keyFunction?: KeyFunc<T | DeletedFinalStateUnknown<T>>;
   /** The informer's indexer: lets Replace find deletions and Resync re-emit known objects. */
   knownObjects?: KeyListerGetter<T>;
   /** Emit Replaced (not Sync) for Replace's items, as informers do. Default true. */
   emitDeltaTypeReplaced?: boolean;
+  /** Applied to each object as it enters the queue. */
   transformer?: TransformFunc<T>;
 }
 

@@ -9,6 +9,7 @@ interface TimestampedEntry<T> {
 
 /** Decides whether an entry stored at `timestamp` has expired. */
 export interface ExpirationPolicy {
+  /** True when an entry written at `timestamp` has expired at `now` (both ms since the epoch). */
   isExpired(timestamp: number, now: number): boolean;
 }
 

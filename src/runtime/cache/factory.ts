@@ -14,6 +14,7 @@ export type ListerWatcherFactory = <T extends KubeObject>(res: Resource<T>, scop
 /** Builds the metadata-only ListerWatcher for a resource and scope. */
 export type MetadataListerWatcherFactory = (res: Resource, scope: ListWatchScope) => ListerWatcher<PartialObjectMetadata>;
 
+/** Options of a SharedInformerFactory: default resync period, namespace, object transform, and reflector settings. */
 export interface SharedInformerFactoryOptions {
   /** Needed for metadataInformerFor when the factory is built from a ListerWatcherFactory rather than a RestClient. */
   metadataListerWatcher?: MetadataListerWatcherFactory;
@@ -23,11 +24,15 @@ export interface SharedInformerFactoryOptions {
   namespace?: string;
   /** Applied to every object before it is cached (e.g. stripManagedFields); unset, each informer's default; null none. */
   transform?: TransformFunc<KubeObject> | null;
+  /** Passed to every informer's Reflector. */
   reflector?: SharedIndexInformerOptions<KubeObject>['reflector'];
+  /** Parent logger of the informers; default the root logger. */
   logger?: Logger;
 }
 
+/** Which informer to get from the factory: the scope (namespace, selectors), its resync period and transform. */
 export interface InformerRequest extends ListWatchScope {
+  /** This informer's resync period (ms); default the factory's defaultResyncMs. */
   resyncPeriodMs?: number;
   /** Applied to objects before they are cached, instead of the factory's transform (when the informer is made). */
   transform?: TransformFunc<KubeObject> | null;

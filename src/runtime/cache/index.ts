@@ -1,5 +1,9 @@
-// kubescaffold/runtime/cache: client-go's tools/cache (stores, DeltaFIFO, Reflector, shared informers, listers) and
-// controller-runtime's cache: the InformerCache behind a manager's client.
+/**
+ * client-go's tools/cache (stores, DeltaFIFO, Reflector, shared informers, listers) and controller-runtime's cache: the
+ * InformerCache behind a manager's client.
+ *
+ * @module kubescaffold/runtime/cache
+ */
 export {
   DeletedFinalStateUnknown,
   deletionHandlingMetaNamespaceKeyFunc,

@@ -27,6 +27,7 @@ export interface ByObject {
   transform?: TransformFunc<KubeObject> | null;
 }
 
+/** Options of an InformerCache (controller-runtime's cache.Options): what is cached, and how. */
 export interface InformerCacheOptions {
   /** Lists and watches through this client (or a ListerWatcher factory in tests). */
   client: RestClient | ListerWatcherFactory;
@@ -56,6 +57,7 @@ export interface InformerCacheOptions {
    * installed, no list/watch permission) fails the reconcile instead of hanging it. Default 120000.
    */
   readSyncTimeout?: number;
+  /** Parent logger; default the root logger. */
   log?: Logger;
 }
 

@@ -14,6 +14,7 @@ export class DeletedFinalStateUnknown<T> {
   ) {}
 }
 
+/** True when v is a tombstone rather than an object. */
 export function isDeletedFinalStateUnknown<T>(v: T | DeletedFinalStateUnknown<T>): v is DeletedFinalStateUnknown<T> {
   return v instanceof DeletedFinalStateUnknown;
 }
@@ -29,6 +30,10 @@ export function metaNamespaceKeyFunc(obj: KubeObject | DeletedFinalStateUnknown<
 /** client-go's name for the same function, which also accepts tombstones. */
 export const deletionHandlingMetaNamespaceKeyFunc = metaNamespaceKeyFunc;
 
+/**
+ * Splits a 'namespace/name' key (or a cluster-scoped 'name') into its parts (client-go's cache.SplitMetaNamespaceKey);
+ * throws on more than one '/'.
+ */
 export function splitMetaNamespaceKey(key: string): { namespace: string; name: string } {
   const slash = key.indexOf('/');
   if (slash < 0) return { namespace: '', name: key };

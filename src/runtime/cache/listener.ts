@@ -6,11 +6,13 @@ import type { DeletedFinalStateUnknown } from './keys.js';
 export interface ResourceEventHandler<T> {
   /** isInInitialList is true for objects of the informer's first list (and for a late handler's catch-up). */
   onAdd?(obj: T, isInInitialList: boolean): void | Promise<void>;
+  /** Called with the object's previous and new state, also on resyncs (then both are the same object). */
   onUpdate?(oldObj: T, newObj: T): void | Promise<void>;
   /** A tombstone arrives when a relist found the object gone without its delete being seen. */
   onDelete?(obj: T | DeletedFinalStateUnknown<T>): void | Promise<void>;
 }
 
+/** One change as queued for a handler: add, update or delete. */
 export type Notification<T> =
   | { kind: 'add'; obj: T; isInInitialList: boolean }
   | { kind: 'update'; oldObj: T; newObj: T }
@@ -31,6 +33,7 @@ export class ProcessorListener<T> {
   // Initial-list notifications queued but not yet handled (client-go's synctrack.SingleFileTracker).
   private initialPending = 0;
   private upstreamSynced: () => boolean = () => false;
+  /** When this listener's next resync is due (ms since the epoch); the processor advances it after each resync. */
   nextResync = 0;
 
   constructor(
@@ -138,6 +141,7 @@ export class ProcessorListener<T> {
 
 /** client-go's sharedProcessor: fans notifications out to listeners; resync notifications only to those due. */
 export class SharedProcessor<T> {
+  /** The listeners notifications are fanned out to, one per registered handler. */
   readonly listeners = new Set<ProcessorListener<T>>();
   private syncing = new Set<ProcessorListener<T>>();
   private signal: AbortSignal | undefined;

@@ -3,6 +3,7 @@ import { NAMESPACE_INDEX, type Indexer } from './store.js';
 
 /** Anything with matches(labels), e.g. a parsed label selector. */
 export interface LabelMatcher {
+  /** True when the labels satisfy the matcher. */
   matches(labels: Readonly<Record<string, string>>): boolean;
 }
 
@@ -29,12 +30,17 @@ export class Lister<T extends KubeObject> {
   }
 }
 
+/**
+ * Reads one namespace of an informer's indexer (client-go's generated namespace listers), through the namespace index
+ * when there is one.
+ */
 export class NamespaceLister<T extends KubeObject> {
   constructor(
     private readonly indexer: Indexer<T>,
     private readonly ns: string,
   ) {}
 
+  /** The objects of this namespace, optionally only those whose labels match. */
   list(selector?: LabelMatcher): T[] {
     const objs = this.indexer.getIndexers()[NAMESPACE_INDEX]
       ? this.indexer.byIndex(NAMESPACE_INDEX, this.ns)
@@ -42,6 +48,7 @@ export class NamespaceLister<T extends KubeObject> {
     return select(objs, selector);
   }
 
+  /** An object of this namespace by name; undefined when it is not in the cache. */
   get(name: string): T | undefined {
     return this.indexer.getByKey(`${this.ns}/${name}`);
   }

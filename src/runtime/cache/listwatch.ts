@@ -1,20 +1,27 @@
 import type { PartialObjectMetadata, RestClient } from '../rest/client.js';
 import type { KubeObject, ListOptions, ObjectList, Resource, WatchEvent, WatchOptions } from '../rest/types.js';
 
+/** List options plus an AbortSignal that cancels the request. */
 export interface ListerWatcherListOptions extends ListOptions {
+  /** Aborts the list request. */
   signal?: AbortSignal;
 }
 
 /** What a Reflector needs of the API: list a collection and watch it. */
 export interface ListerWatcher<T extends KubeObject> {
+  /** Lists one page of the collection. */
   list(opts: ListerWatcherListOptions): Promise<ObjectList<T>>;
+  /** Watches the collection from opts.resourceVersion; the iterable ends when the watch does. */
   watch(opts: WatchOptions): AsyncIterable<WatchEvent<T>>;
 }
 
 /** Narrows every list and watch (client-go's ListOptions tweak): a namespace and label/field selectors. */
 export interface ListWatchScope {
+  /** Only this namespace; all namespaces when unset or ''. */
   namespace?: string;
+  /** Only objects whose labels match this selector. */
   labelSelector?: string;
+  /** Only objects whose fields match this selector. */
   fieldSelector?: string;
 }
 

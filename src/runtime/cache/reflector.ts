@@ -8,13 +8,22 @@ import type { ListerWatcher } from './listwatch.js';
 
 /** Where a Reflector puts what it sees (a DeltaFIFO for informers, any Store in tests). */
 export interface ReflectorStore<T> {
+  /** Adds an object a watch reported ADDED. */
   add(obj: T): void;
+  /** Records the new state of an object a watch reported MODIFIED. */
   update(obj: T): void;
+  /** Removes an object a watch reported DELETED. */
   delete(obj: T): void;
+  /** Replaces the whole content with a (re)list's items, at that list's resourceVersion. */
   replace(items: T[], resourceVersion: string): void;
+  /** Re-delivers the known objects (a periodic resync). */
   resync(): void;
 }
 
+/**
+ * Options of a Reflector (client-go's reflector fields): paging, watch timeouts, WatchList, resync, backoff and
+ * logging.
+ */
 export interface ReflectorOptions {
   /** Names the reflector in logs. */
   name?: string;
@@ -36,6 +45,7 @@ export interface ReflectorOptions {
   useWatchList?: boolean;
   /** Retry delays (client-go: 800 ms doubling to 30 s, jitter 1.0, reset after 2 min without errors). */
   backoff?: Backoff;
+  /** Logger; default the root logger. */
   logger?: Logger;
   /** Called with every list or watch error before the reflector backs off and retries (logged by default). */
   onError?: (err: unknown) => void;
@@ -49,6 +59,10 @@ const NETWORK_CODES = new Set([
   'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'EIDLETIMEOUT', 'UND_ERR_SOCKET',
 ]);
 
+/**
+ * True for connection-level errors (ECONNRESET, ECONNREFUSED, EIDLETIMEOUT, ...) after which a reflector resumes its
+ * watch rather than relisting.
+ */
 export function isNetworkError(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && NETWORK_CODES.has(code);

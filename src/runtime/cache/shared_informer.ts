@@ -11,6 +11,7 @@ import { Cache, NAMESPACE_INDEX, metaNamespaceIndexFunc, type Indexer, type Inde
 /** client-go's minimum handler resync period. */
 export const MINIMUM_RESYNC_PERIOD_MS = 1000;
 
+/** Options of a SharedIndexInformer: name, resync period, indexers, transform, key function, reflector settings. */
 export interface SharedIndexInformerOptions<T extends KubeObject> {
   /** Names the informer in logs. */
   name?: string;
@@ -24,12 +25,15 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
    * roughly halves their heap. null caches the objects exactly as parsed.
    */
   transform?: TransformFunc<T> | null;
+  /** Computes an object's store key; default metaNamespaceKeyFunc. */
   keyFunc?: KeyFunc<T | DeletedFinalStateUnknown<T>>;
   /** Passed to the Reflector (page size, watch timeouts, idle bound, WatchList, backoff). */
   reflector?: Omit<ReflectorOptions, 'name' | 'resyncPeriodMs' | 'shouldResync' | 'logger'>;
+  /** Parent logger; default the root logger. */
   logger?: Logger;
 }
 
+/** Options of one addEventHandler call (client-go's AddEventHandlerWithResyncPeriod). */
 export interface HandlerOptions {
   /** This handler's resync period (ms); at least 1 s; 0 for none. Defaults to the informer's. */
   resyncPeriodMs?: number;
@@ -37,7 +41,9 @@ export interface HandlerOptions {
 
 /** Returned by addEventHandler: whether this handler has seen the initial state, and how to remove it. */
 export interface ResourceEventHandlerRegistration {
+  /** True once this handler has been handed every object of the informer's initial list. */
   hasSynced(): boolean;
+  /** Removes the handler: it gets no more notifications. */
   remove(): void;
 }
 

@@ -3,19 +3,28 @@ import { metaNamespaceKeyFunc, type DeletedFinalStateUnknown, type KeyFunc } fro
 
 /** Maps an object to the values it is indexed under. */
 export type IndexFunc<T> = (obj: T) => string[];
+/** Named index functions (client-go's cache.Indexers). */
 export type Indexers<T> = Record<string, IndexFunc<T>>;
 
 /** client-go's cache.Store: objects by key. */
 export interface Store<T> {
+  /** Inserts the object under its key, or replaces what is there. */
   add(obj: T): void;
+  /** Replaces the object stored under its key. */
   update(obj: T): void;
+  /** Removes the object (or the tombstone's object) under its key. */
   delete(obj: T | DeletedFinalStateUnknown<T>): void;
+  /** Every stored object. */
   list(): T[];
+  /** Every stored key. */
   listKeys(): string[];
+  /** The stored object with the same key as obj. */
   get(obj: T): T | undefined;
+  /** The object stored under key ('namespace/name' or 'name'). */
   getByKey(key: string): T | undefined;
   /** Replaces the whole content with items. */
   replace(items: T[], resourceVersion: string): void;
+  /** Re-delivers the stored objects to whoever consumes the store (a no-op for plain stores). */
   resync(): void;
 }
 
@@ -23,9 +32,13 @@ export interface Store<T> {
 export interface Indexer<T> extends Store<T> {
   /** Objects sharing any index value with obj. */
   index(indexName: string, obj: T): T[];
+  /** Keys of the objects the named index maps to this value. */
   indexKeys(indexName: string, indexedValue: string): string[];
+  /** Every value the named index holds. */
   listIndexFuncValues(indexName: string): string[];
+  /** The objects the named index maps to this value (client-go's ByIndex). */
   byIndex(indexName: string, indexedValue: string): T[];
+  /** The index functions, by name. */
   getIndexers(): Indexers<T>;
   /** Adds indexes; existing objects are indexed at once. */
   addIndexers(newIndexers: Indexers<T>): void;
@@ -33,10 +46,13 @@ export interface Indexer<T> extends Store<T> {
 
 /** Read access by key, what DeltaFIFO needs of the informer's indexer. */
 export interface KeyListerGetter<T> {
+  /** Every key in the store. */
   listKeys(): string[];
+  /** The object stored under key. */
   getByKey(key: string): T | undefined;
 }
 
+/** Name of the index by namespace every informer has (client-go's cache.NamespaceIndex). */
 export const NAMESPACE_INDEX = 'namespace';
 
 /** Indexes objects by namespace ('' for cluster-scoped ones). */

@@ -20,6 +20,7 @@ export function chainTransforms<T extends KubeObject>(...fns: TransformFunc<T>[]
   return (obj) => fns.reduce((o, f) => f(o), obj);
 }
 
+/** Options of {@link newStringInterner}: which strings are shared, and how big the table may grow. */
 export interface StringInternerOptions {
   /** Strings longer than this are left alone (they are rarely repeated). Default 64. */
   maxLength?: number;
@@ -79,6 +80,7 @@ export function newStringInterner<T extends KubeObject>(opts: StringInternerOpti
   };
 }
 
+/** Options of {@link newManagedFieldsSharer}: how big its table may grow. */
 export interface ManagedFieldsSharerOptions {
   /** The table of distinct field sets is emptied when it grows past this many. Default 4,096. */
   maxEntries?: number;
@@ -121,6 +123,9 @@ function deepFreeze<V>(v: V): V {
   return v;
 }
 
+/**
+ * Options of {@link compactObjects}: whether managed fields are dropped or shared, and the string interner's limits.
+ */
 export interface CompactObjectsOptions extends StringInternerOptions {
   /**
    * Drop metadata.managedFields (default true). When false they are kept, their field sets shared between

@@ -1,5 +1,9 @@
 /** Integer fields in API types; the marker generator maps them to `type: integer` with format int32 / int64. */
 export type int32 = number;
+/**
+ * 64-bit integer fields in API types (JavaScript numbers are exact up to 2^53); the marker generator maps them to
+ * `type: integer` with format int64.
+ */
 export type int64 = number;
 
 // Kubernetes' special value types, as they travel in JSON. The marker generator gives each controller-gen's fixed
@@ -24,6 +28,7 @@ export type RawExtension = { [key: string]: JSONValue };
 export interface Condition {
   /** CamelCase condition type, e.g. Available. */
   type: string;
+  /** Whether the condition holds: True, False, or Unknown. */
   status: 'True' | 'False' | 'Unknown';
   /** The .metadata.generation the condition was computed from. */
   observedGeneration?: int64;
@@ -31,5 +36,6 @@ export interface Condition {
   lastTransitionTime: string;
   /** CamelCase machine-readable reason. */
   reason: string;
+  /** A human-readable message with details of the transition. */
   message: string;
 }

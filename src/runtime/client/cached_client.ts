@@ -17,6 +17,7 @@ import type { InformerCache } from '../cache/informer_cache.js';
 
 /** Options of the manager's client (controller-runtime's client.Options). */
 export interface CachedClientOptions {
+  /** How the client uses the cache. */
   cache?: {
     /**
      * Kinds read from the API server on every get and list instead of from the cache, so no informer holds them

@@ -34,6 +34,7 @@ export function setStatusCondition(conditions: Condition[], cond: NewCondition, 
   return changed;
 }
 
+/** The condition of `type`, or undefined (apimachinery's meta.FindStatusCondition). */
 export function findStatusCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
   return conditions?.find((c) => c.type === type);
 }
@@ -46,10 +47,12 @@ export function removeStatusCondition(conditions: Condition[], type: string): bo
   return true;
 }
 
+/** True when the condition of `type` is there with status 'True' (meta.IsStatusConditionTrue). */
 export function isStatusConditionTrue(conditions: readonly Condition[] | undefined, type: string): boolean {
   return findStatusCondition(conditions, type)?.status === 'True';
 }
 
+/** True when the condition of `type` is there with status 'False' (meta.IsStatusConditionFalse). */
 export function isStatusConditionFalse(conditions: readonly Condition[] | undefined, type: string): boolean {
   return findStatusCondition(conditions, type)?.status === 'False';
 }

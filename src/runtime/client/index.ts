@@ -1,5 +1,9 @@
-// kubescaffold/runtime/client: controller-runtime's client: the cached client, patches, conditions, finalizers,
-// owner references, createOrUpdate, retries, and the value types of API objects.
+/**
+ * controller-runtime's client: the cached client, patches, conditions, finalizers, owner references, createOrUpdate,
+ * retries, and the value types of API objects.
+ *
+ * @module kubescaffold/runtime/client
+ */
 export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './apitypes.js';
 export {
   setStatusCondition,

@@ -12,6 +12,10 @@ export class AlreadyOwnedError extends Error {
   }
 }
 
+/**
+ * Options of setControllerReference and setOwnerReference: the owner's kind when the object lacks it, and
+ * blockOwnerDeletion.
+ */
 export interface OwnerReferenceOptions {
   /** The owner's resource, when the owner object lacks apiVersion/kind (objects from list responses do). */
   ownerType?: Pick<Resource, 'apiVersion' | 'kind'>;
@@ -86,6 +90,7 @@ export function getControllerOf(object: KubeObject): V1OwnerReference | undefine
   return object.metadata?.ownerReferences?.find((r) => r.controller === true);
 }
 
+/** True when some owner reference of the object has controller: true (controllerutil.HasControllerReference). */
 export function hasControllerReference(object: KubeObject): boolean {
   return getControllerOf(object) !== undefined;
 }

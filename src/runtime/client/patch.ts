@@ -26,6 +26,7 @@ export function createMergePatch(original: unknown, modified: unknown): unknown 
   return patch;
 }
 
+/** Options of {@link mergeFrom} (controller-runtime's MergeFromOption). */
 export interface MergeFromOptions {
   /**
    * Put the original's resourceVersion into the patch, so the server rejects it with 409 Conflict if the object

@@ -3,10 +3,13 @@ import { sleep } from '../sleep.js';
 
 /** client-go's wait.Backoff: `steps` attempts, waits growing by `factor`, each stretched by up to `jitter`. */
 export interface RetryBackoff {
+  /** How many attempts at most. */
   steps: number;
   /** First wait, in ms. */
   duration: number;
+  /** Each wait is the previous one times this. */
   factor: number;
+  /** Each wait is stretched by a random fraction of up to this much (0.1: up to 10% longer). */
   jitter: number;
   /** Upper bound for a wait, in ms. */
   cap?: number;

@@ -17,9 +17,14 @@ import {
 import { RateLimitingQueue, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
 
+/**
+ * Options of a Controller (controller-runtime's controller.Options): its name, reconciler, concurrency, rate limiter
+ * and timeouts.
+ */
 export interface ControllerOptions {
   /** Unique per manager; names the queue, the metrics and the logger. */
   name: string;
+  /** What reconciles each request. */
   reconciler: Reconciler;
   /** Workers reconciling different keys at once; one key is never reconciled twice at once. Default 1. */
   maxConcurrentReconciles?: number;
@@ -52,7 +57,9 @@ const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;
  * Mirrors controller-runtime's internal Controller, including how results map onto the queue.
  */
 export class Controller {
+  /** The controller's name, unique per manager (the controller label of its metrics and logs). */
   readonly name: string;
+  /** The controller's logger (controller=<name>, plus the kind when known). */
   readonly log: Logger;
   private readonly reconciler: Reconciler;
   private readonly maxConcurrentReconciles: number;

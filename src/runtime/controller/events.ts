@@ -4,43 +4,62 @@ import type { Request } from '../reconcile/index.js';
 // controller-runtime's event, predicate, handler and source shapes (pkg/event, pkg/predicate, pkg/handler,
 // pkg/source), kept side by side because each is a few lines.
 
+/** An object was created, or listed by the informer's initial list (controller-runtime's event.CreateEvent). */
 export interface CreateEvent<T extends KubeObject = KubeObject> {
+  /** The object created (or listed). */
   object: T;
   /** True for objects delivered by the informer's initial list rather than by a watch event. */
   isInInitialList?: boolean;
 }
+/** An object changed, with its old and new state (event.UpdateEvent). */
 export interface UpdateEvent<T extends KubeObject = KubeObject> {
+  /** The object before the change. */
   objectOld: T;
+  /** The object after the change. */
   objectNew: T;
 }
+/** An object was deleted (event.DeleteEvent). */
 export interface DeleteEvent<T extends KubeObject = KubeObject> {
+  /** The object deleted, in its last known state. */
   object: T;
   /** The delete was inferred from a relist; `object` is the last state the cache saw. */
   deleteStateUnknown: boolean;
 }
+/** An event from outside the cluster's watches, e.g. a channel source (event.GenericEvent). */
 export interface GenericEvent<T extends KubeObject = KubeObject> {
+  /** The object the event is about. */
   object: T;
 }
 
 /** Where handlers put requests: the controller's queue, seen through what handlers may do with it. */
 export interface RequestQueue {
+  /** Queues the request (once, however often it is added before a worker takes it). */
   add(req: Request): void;
+  /** Queues the request after delayMs. */
   addAfter(req: Request, delayMs: number): void;
 }
 
 /** Filters events before they reach a handler; an event passes only if every predicate returns true. */
 export interface Predicate<T extends KubeObject = KubeObject> {
+  /** Whether a create event passes. */
   create(e: CreateEvent<T>): boolean;
+  /** Whether an update event passes. */
   update(e: UpdateEvent<T>): boolean;
+  /** Whether a delete event passes. */
   delete(e: DeleteEvent<T>): boolean;
+  /** Whether a generic event passes. */
   generic(e: GenericEvent<T>): boolean;
 }
 
 /** Turns events into requests. */
 export interface EventHandler<T extends KubeObject = KubeObject> {
+  /** Queues the requests a create event maps to. */
   create(e: CreateEvent<T>, q: RequestQueue): void;
+  /** Queues the requests an update event maps to. */
   update(e: UpdateEvent<T>, q: RequestQueue): void;
+  /** Queues the requests a delete event maps to. */
   delete(e: DeleteEvent<T>, q: RequestQueue): void;
+  /** Queues the requests a generic event maps to. */
   generic(e: GenericEvent<T>, q: RequestQueue): void;
 }
 

@@ -54,6 +54,7 @@ export function enqueueRequestForOwner<T extends KubeObject = KubeObject>(
   };
 }
 
+/** Maps an object to the requests to reconcile for it (controller-runtime's handler.MapFunc); may be async. */
 export type MapFunc<T extends KubeObject = KubeObject> = (obj: T) => Request[] | Promise<Request[]>;
 
 /**

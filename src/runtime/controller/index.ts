@@ -1,5 +1,9 @@
-// kubescaffold/runtime/controller: controller-runtime's reconcile, controller, builder, handler, predicate and
-// source packages: what turns watch events into reconciles.
+/**
+ * controller-runtime's reconcile, controller, builder, handler, predicate and source packages: what turns watch events
+ * into reconciles.
+ *
+ * @module kubescaffold/runtime/controller
+ */
 export { Controller, type ControllerOptions } from './controller.js';
 export type {
   CreateEvent,

@@ -54,6 +54,7 @@ export function labelSelectorPredicate(selector: LabelSelector | string | Select
   return objectPredicate((obj) => sel.matches(obj.metadata?.labels ?? {}));
 }
 
+/** Passes an event only when every predicate passes it (predicate.And). */
 export function and<T extends KubeObject = KubeObject>(...ps: Predicate<T>[]): Predicate<T> {
   return {
     create: (e) => ps.every((p) => p.create(e)),
@@ -63,6 +64,7 @@ export function and<T extends KubeObject = KubeObject>(...ps: Predicate<T>[]): P
   };
 }
 
+/** Passes an event when any predicate passes it (predicate.Or). */
 export function or<T extends KubeObject = KubeObject>(...ps: Predicate<T>[]): Predicate<T> {
   return {
     create: (e) => ps.some((p) => p.create(e)),
@@ -72,6 +74,7 @@ export function or<T extends KubeObject = KubeObject>(...ps: Predicate<T>[]): Pr
   };
 }
 
+/** Passes exactly the events p rejects (predicate.Not). */
 export function not<T extends KubeObject = KubeObject>(p: Predicate<T>): Predicate<T> {
   return {
     create: (e) => !p.create(e),

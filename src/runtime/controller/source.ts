@@ -5,6 +5,7 @@ import type { EventHandler, Predicate, RequestQueue, Source } from './events.js'
 
 /** What a kind source needs from the cache: the kind's (possibly per-namespace) informer. */
 export interface InformerProvider {
+  /** The informer(s) of the resource, created on first request; the source adds its event handler to it. */
   getInformer<T extends KubeObject>(res: Resource<T>): {
     addEventHandler(h: ResourceEventHandler<T>): ResourceEventHandlerRegistration;
   };

@@ -23,11 +23,17 @@ import { isBuiltinGroup, ObjectTracker, type FieldIndex } from './tracker.js';
  * through to it.
  */
 export interface Interceptors {
+  /** Runs instead of get. */
   get?(client: FakeClient, res: Resource, key: ObjectKey): Promise<KubeObject>;
+  /** Runs instead of list. */
   list?(client: FakeClient, res: Resource, opts?: ListOptions): Promise<ObjectList>;
+  /** Runs instead of create. */
   create?(client: FakeClient, res: Resource, obj: KubeObject, opts?: CreateOptions): Promise<KubeObject>;
+  /** Runs instead of update. */
   update?(client: FakeClient, res: Resource, obj: KubeObject, opts?: UpdateOptions): Promise<KubeObject>;
+  /** Runs instead of patch. */
   patch?(client: FakeClient, res: Resource, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<KubeObject>;
+  /** Runs instead of delete. */
   delete?(client: FakeClient, res: Resource, key: ObjectKey, opts?: DeleteOptions): Promise<void>;
   /** status().update. */
   subResourceUpdate?(client: FakeClient, subResource: 'status', res: Resource, obj: KubeObject, opts?: UpdateOptions): Promise<KubeObject>;

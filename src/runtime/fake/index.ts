@@ -1,3 +1,7 @@
-// kubescaffold/runtime/fake: an in-memory client for reconciler unit tests (controller-runtime's pkg/client/fake).
+/**
+ * An in-memory client for reconciler unit tests (controller-runtime's pkg/client/fake).
+ *
+ * @module kubescaffold/runtime/fake
+ */
 export { FakeClient, type FakeClientOptions, type Interceptors } from './client.js';
 export { fieldIndex, type FieldIndex } from './tracker.js';

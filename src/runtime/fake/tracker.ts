@@ -21,8 +21,11 @@ import { applyPatch } from './patch.js';
 
 /** A field index, as mgr.getFieldIndexer().indexField registers one: list can then select on `field`. */
 export interface FieldIndex {
+  /** The kind indexed. */
   resource: Resource;
+  /** The field name a field selector uses, e.g. 'spec.ship'. */
   field: string;
+  /** The values an object is indexed under. */
   extract: (obj: KubeObject) => string[];
 }
 
@@ -37,7 +40,9 @@ export interface TrackerOptions {
   statusSubresource: (res: Resource) => boolean;
   /** Kinds that count metadata.generation (the API server does for custom resources and most built-ins with a spec). */
   generation: (res: Resource) => boolean;
+  /** Field indexes that field selectors may use. */
   indexes: readonly FieldIndex[];
+  /** The time creationTimestamp and deletionTimestamp are set from. */
   clock: () => Date;
 }
 
@@ -64,6 +69,10 @@ function specOf(o: JSONObject): JSONObject {
   return rest;
 }
 
+/**
+ * The fake client's store (controller-runtime's testing.ObjectTracker): objects by kind and key, with the API server's
+ * resourceVersion, generation, status subresource, finalizer and selector semantics.
+ */
 export class ObjectTracker {
   private readonly kinds = new Map<string, Map<string, Stored>>();
   private readonly indexes = new Map<string, Map<string, (obj: KubeObject) => string[]>>();
@@ -78,14 +87,20 @@ export class ObjectTracker {
     }
   }
 
+  /** Whether the kind was declared with a status subresource. */
   hasStatusSubresource(res: Resource): boolean {
     return this.opts.statusSubresource(res);
   }
 
+  /** A copy of the stored object; throws a NotFound ApiError when there is none. */
   get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): T {
     return this.out(this.find(res, key));
   }
 
+  /**
+   * The matching objects, sorted by key; label selectors, field selectors on name, namespace or an indexed field, and
+   * limit/continue paging.
+   */
   list<T extends KubeObject>(res: Resource<T>, opts: ListOptions = {}): ObjectList<T> {
     const labels = opts.labelSelector ? parseSelector(opts.labelSelector) : undefined;
     const fields = parseFieldSelector(opts.fieldSelector ?? '');
@@ -125,6 +140,10 @@ export class ObjectTracker {
     };
   }
 
+  /**
+   * Stores a new object as the API server would: generateName, uid, creationTimestamp, generation, a new
+   * resourceVersion; AlreadyExists when the key is taken.
+   */
   create<T extends KubeObject>(res: Resource<T>, obj: T, opts: CreateOptions = {}): T {
     const o = jsonClone(obj) as unknown as JSONObject;
     const meta: JSONObject = isObject(o.metadata) ? { ...o.metadata } : {};
@@ -151,6 +170,9 @@ export class ObjectTracker {
     return this.out(stored);
   }
 
+  /**
+   * Replaces an object, keeping its status when the kind has a status subresource; Conflict on a stale resourceVersion.
+   */
   update<T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions = {}): T {
     const current = this.find(res, { namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' });
     this.checkResourceVersion(res, current, obj.metadata?.resourceVersion, true);
@@ -162,6 +184,7 @@ export class ObjectTracker {
     return this.write(res, current, next, opts.dryRun);
   }
 
+  /** Replaces only the status of an object (the status subresource's update). */
   updateStatus<T extends KubeObject>(res: Resource<T>, obj: T, opts: UpdateOptions = {}): T {
     const name = obj.metadata?.name ?? '';
     if (!this.hasStatusSubresource(res)) throw noSuchSubresource(res, name, 'status');
@@ -174,6 +197,10 @@ export class ObjectTracker {
     return this.write(res, current, next, opts.dryRun);
   }
 
+  /**
+   * Applies a merge, JSON, strategic or apply patch to the object or (subresource 'status') to its status; apply
+   * creates a missing object.
+   */
   patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions, subresource?: 'status'): T {
     if (subresource && !this.hasStatusSubresource(res)) throw noSuchSubresource(res, key.name, subresource);
     const current = this.kinds.get(resourceId(res))?.get(keyString(res.namespaced ? key.namespace : undefined, key.name));
@@ -201,6 +228,7 @@ export class ObjectTracker {
     return this.write(res, current, next, opts.dryRun);
   }
 
+  /** Deletes an object after checking preconditions; one with finalizers only gets a deletionTimestamp. */
   delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts: DeleteOptions = {}): void {
     const current = this.find(res, key);
     const pre = opts.preconditions;

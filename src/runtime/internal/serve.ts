@@ -5,10 +5,15 @@ import type { Logger } from '../log/index.js';
 
 /** A server the manager runs: something that listens and can be closed, such as http.Server or https.Server. */
 export interface ListeningServer {
+  /** Starts listening on host:port and calls cb once bound. */
   listen(port: number, host: string | undefined, cb: () => void): unknown;
+  /** Stops accepting connections. */
   close(cb?: (err?: Error) => void): unknown;
+  /** The bound address. */
   address(): AddressInfo | string | null;
+  /** Listens once for a listen error. */
   once(event: 'error', cb: (err: Error) => void): unknown;
+  /** Removes an error listener. */
   off(event: 'error', cb: (err: Error) => void): unknown;
 }
 
@@ -33,6 +38,7 @@ export interface ServeOptions {
   bindAddress: string;
   /** Serving stops when it aborts. */
   signal: AbortSignal;
+  /** Where listening and errors are logged. */
   log: Logger;
   /** Gets the bound address (useful with port 0). */
   onListening?: (addr: AddressInfo) => void;

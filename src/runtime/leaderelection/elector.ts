@@ -6,9 +6,14 @@ import { isNotFound } from '../rest/errors.js';
 import { realClock, type Clock } from '../clock.js';
 import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElectionRecord } from './lease.js';
 
+/**
+ * Options of a LeaderElector (client-go's leaderelection.LeaderElectionConfig): the Lease, its timings, and the
+ * callbacks.
+ */
 export interface LeaderElectorOptions {
   /** A client of its own, so lease renewals never wait behind the controllers' requests. */
   client: LeaseClient;
+  /** The Lease's namespace. */
   namespace: string;
   /** The Lease's name (the manager's leaderElectionID). */
   name: string;
@@ -28,6 +33,7 @@ export interface LeaderElectorOptions {
   onStoppedLeading: () => void;
   /** Called when a different holder is observed (including ourselves). */
   onNewLeader?: (identity: string) => void;
+  /** Logger; default the root logger. */
   log?: Logger;
   /** Where the elector's waits and deadlines come from; tests pass a fake clock. Default the real one. */
   clock?: Clock;
@@ -37,6 +43,7 @@ const JITTER_FACTOR = 1.2;
 
 /** Leader election on a coordination.k8s.io Lease, following client-go's tools/leaderelection step by step. */
 export class LeaderElector {
+  /** This candidate's identity, written as the Lease's holderIdentity while it leads. */
   readonly identity: string;
   private readonly leaseDuration: number;
   private readonly renewDeadline: number;

@@ -1,11 +1,18 @@
 /** Structured JSON-lines logging, shaped like logr: a name path plus key/values carried by each derived logger. */
 
+/** The log levels, least to most severe: debug, info, error. */
 export type LogLevel = 'debug' | 'info' | 'error';
 
+/**
+ * A structured logger (logr.Logger's shape): one JSON line per call with level, time, logger name, message and
+ * key/values.
+ */
 export interface Logger {
+  /** Logs at info level. */
   info(msg: string, kv?: Record<string, unknown>): void;
   /** Logs at error level; `err` is rendered as its message (and its cause chain) under the `error` key. */
   error(err: unknown, msg: string, kv?: Record<string, unknown>): void;
+  /** Logs at debug level (dropped unless the level is debug). */
   debug(msg: string, kv?: Record<string, unknown>): void;
   /** A logger whose name is this one's name plus `.name`. */
   withName(name: string): Logger;
@@ -15,9 +22,11 @@ export interface Logger {
 
 /** Where lines go and which are kept; shared by every logger derived from one root, so changing it affects them all. */
 export interface LogSettings {
+  /** Lines below this level are dropped. */
   level: LogLevel;
   /** Receives one JSON object per call, without the trailing newline. */
   sink: (line: string) => void;
+  /** The clock the lines' timestamps come from. */
   now: () => Date;
 }
 
@@ -32,6 +41,7 @@ export function parseLogLevel(value: string | undefined): LogLevel {
   return 'info';
 }
 
+/** The default sink: writes each line to stderr. */
 export function stderrSink(line: string): void {
   process.stderr.write(line + '\n');
 }

@@ -1,5 +1,9 @@
-// kubescaffold/runtime/manager: controller-runtime's manager and what it runs besides controllers: health probes,
-// leader election, the event recorder and signal handling.
+/**
+ * controller-runtime's manager and what it runs besides controllers: health probes, leader election, the event recorder
+ * and signal handling.
+ *
+ * @module kubescaffold/runtime/manager
+ */
 export { Manager, LeaderElectionLostError, type FieldIndexer } from './manager.js';
 export type { ManagerOptions, CacheOptions, MetricsOptions, HealthProbeOptions, LeaderElectionOptions } from './options.js';
 export { runnableFunc, type Runnable } from './runnable.js';

@@ -20,6 +20,10 @@ import type { WebhookServer } from '../webhook/server.js';
 
 /** Adds field indexes to the manager's cache (controller-runtime's client.FieldIndexer). */
 export interface FieldIndexer {
+  /**
+   * Indexes objects of `res` under `field` by the values `extract` returns, so cached lists can select on it with a
+   * field selector (`field=value`).
+   */
   indexField<T extends KubeObject>(res: Resource<T>, field: string, extract: (obj: T) => string[]): void;
 }
 
@@ -39,7 +43,12 @@ export class Manager {
   /** The operator's logger (the root logger unless ManagerOptions.log); controllers derive theirs from it. */
   readonly log: Logger;
   private readonly mlog: Logger;
+  /** How long stop waits for runnables to finish (ms): ManagerOptions.gracefulShutdownTimeout or 30000. */
   readonly gracefulShutdownTimeout: number;
+  /**
+   * How long start waits for the cache's first lists (ms): ManagerOptions.cache.syncTimeout; undefined means the
+   * default, 120000.
+   */
   readonly cacheSyncTimeout: number | undefined;
   /**
    * Who this manager is in leader election: the Lease's holderIdentity while it leads (hostname_UUID, as

@@ -103,6 +103,11 @@ export interface LeaderElectionOptions {
   clock?: Clock;
 }
 
+/**
+ * The default of ManagerOptions.gracefulShutdownTimeout (ms), as controller-runtime's defaultGracefulShutdownPeriod.
+ */
 export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;
+/** The default informer resync period (ms): 10 hours, as controller-runtime's cache. */
 export const DEFAULT_SYNC_PERIOD = 10 * 3600 * 1000;
+/** The default of ManagerOptions.cache.syncTimeout (ms): 2 minutes, as controller-runtime's CacheSyncTimeout. */
 export const DEFAULT_CACHE_SYNC_TIMEOUT = 120_000;

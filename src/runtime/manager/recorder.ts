@@ -5,10 +5,12 @@ import { defineResource } from '../rest/resource.js';
 import type { Client, KubeObject } from '../rest/types.js';
 import type { Runnable } from './runnable.js';
 
+/** The type of an Event: Normal, or Warning for something an operator should look at. */
 export type EventType = 'Normal' | 'Warning';
 
 /** Records Kubernetes Events about objects (client-go's record.EventRecorder); calls never block or throw. */
 export interface EventRecorder {
+  /** Records an Event about obj (record.EventRecorder.Event); reason is UpperCamelCase, message is for humans. */
   event(obj: KubeObject, type: EventType, reason: string, message: string): void;
 }
 

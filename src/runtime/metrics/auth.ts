@@ -25,6 +25,9 @@ const SubjectAccessReviews = defineResource<SubjectAccessReview>({
   group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview', plural: 'subjectaccessreviews', namespaced: false,
 });
 
+/**
+ * What DelegatingAuth decided about a scrape: allowed (and for whom), or the HTTP status and message to answer with.
+ */
 export type AuthDecision =
   | { allowed: true; user: string }
   | { allowed: false; code: 401 | 403 | 500; message: string };

@@ -10,6 +10,10 @@ import { registry } from './registry.js';
 // HTTP client diagnostics channels, so every request to the API server counts, whichever client sent it; sizes and
 // retries from the transport's channels. There is no rest_client_rate_limiter_duration_seconds: like
 // controller-runtime (QPS -1) we have no client-side rate limiter and leave fairness to API Priority and Fairness.
+/**
+ * rest_client_requests_total{code, method, host}: HTTP requests to the API server by status code, as controller-runtime
+ * registers it.
+ */
 export const restClientRequests = new Counter({
   name: 'rest_client_requests_total',
   help: 'Number of HTTP requests, partitioned by status code, method, and host.',
@@ -17,6 +21,7 @@ export const restClientRequests = new Counter({
   registers: [registry],
 });
 
+/** rest_client_request_duration_seconds{verb, host}: request latency (client-go's metric). */
 export const restClientRequestDuration = new Histogram({
   name: 'rest_client_request_duration_seconds',
   help: 'Request latency in seconds. Broken down by verb, and host.',
@@ -28,6 +33,7 @@ export const restClientRequestDuration = new Histogram({
 // prometheus.ExponentialBuckets(64, 4, 8), as component-base's restclient metrics.
 const sizeBuckets = [64, 256, 1024, 4096, 16384, 65536, 262144, 1048576];
 
+/** rest_client_request_size_bytes{verb, host}: request body sizes (client-go's metric). */
 export const restClientRequestSize = new Histogram({
   name: 'rest_client_request_size_bytes',
   help: 'Request size in bytes. Broken down by verb and host.',
@@ -36,6 +42,7 @@ export const restClientRequestSize = new Histogram({
   registers: [registry],
 });
 
+/** rest_client_response_size_bytes{verb, host}: response body sizes (client-go's metric). */
 export const restClientResponseSize = new Histogram({
   name: 'rest_client_response_size_bytes',
   help: 'Response size in bytes. Broken down by verb and host.',
@@ -44,6 +51,10 @@ export const restClientResponseSize = new Histogram({
   registers: [registry],
 });
 
+/**
+ * rest_client_request_retries_total{code, verb, host}: requests sent again after a 429 or 5xx with Retry-After
+ * (client-go's metric).
+ */
 export const restClientRequestRetries = new Counter({
   name: 'rest_client_request_retries_total',
   help: 'Number of request retries, partitioned by status code, verb, and host.',

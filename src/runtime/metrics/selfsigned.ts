@@ -4,7 +4,9 @@ import { selfSignedCert } from '../../certs/tinyca.js';
 
 /** A PEM certificate and PKCS#8 key. */
 export interface CertKeyPair {
+  /** The certificate, PEM. */
   cert: string;
+  /** Its private key, PEM. */
   key: string;
 }
 

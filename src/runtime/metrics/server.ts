@@ -11,6 +11,10 @@ import { DelegatingAuth } from './auth.js';
 import { registerProcessMetrics, registry } from './registry.js';
 import { generateSelfSignedCert, type CertKeyPair } from './selfsigned.js';
 
+/**
+ * Options of the MetricsServer (controller-runtime's metricsserver.Options): bind address, HTTPS with authentication
+ * and authorization, HTTP/2, and certificates.
+ */
 export interface MetricsServerOptions {
   /** '[host]:port'; the manager does not build a server for '0'. */
   bindAddress: string;
@@ -20,10 +24,13 @@ export interface MetricsServerOptions {
   enableHTTP2?: boolean;
   /** Directory holding the serving certificate; a self-signed one is generated when unset. */
   certDir?: string;
+  /** The certificate's file name in certDir; default 'tls.crt'. */
   certName?: string;
+  /** The key's file name in certDir; default 'tls.key'. */
   keyName?: string;
   /** The client that sends TokenReviews and SubjectAccessReviews; required when secureServing. */
   authClient?: Client;
+  /** Where serving and authorization problems are logged. */
   log: Logger;
 }
 

@@ -2,7 +2,9 @@ import type { Logger } from '../log/index.js';
 
 /** Names the object to reconcile; `namespace` is '' for cluster-scoped kinds. */
 export interface Request {
+  /** The object's namespace; '' for cluster-scoped kinds. */
   namespace: string;
+  /** The object's name. */
   name: string;
 }
 
@@ -16,13 +18,28 @@ export interface Result {
 
 /** Per-reconcile context: aborted on shutdown or reconcile timeout, and a logger already naming the object. */
 export interface ReconcileContext {
+  /**
+   * Aborted when the controller's reconcileTimeout passes, or once it has stopped and its gracefulShutdownTimeout has
+   * passed: pass it to long calls.
+   */
   signal: AbortSignal;
+  /** A logger whose lines carry the request's namespace, name and reconcileID. */
   log: Logger;
+  /** A random id of this reconcile, in its log lines (controller-runtime's reconcileID). */
   reconcileID: string;
+  /** The controller's name. */
   controller: string;
 }
 
+/**
+ * What a controller calls for each request (controller-runtime's reconcile.Reconciler); the scaffolded
+ * `<kind>_controller.ts` implements it.
+ */
 export interface Reconciler {
+  /**
+   * Brings the cluster towards the desired state of the object named by req. Resolving with nothing or an empty Result
+   * forgets the request; a Result asks for a requeue; throwing retries with backoff, except a TerminalError.
+   */
   reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void>;
 }
 

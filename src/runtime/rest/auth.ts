@@ -31,6 +31,7 @@ export interface AuthMaterial {
   readonly tls: TlsMaterial;
   /** The token file's read, or the plugin's answer, these headers carry: what a 401 invalidates. */
   readonly tokenRead?: TokenRead;
+  /** The exec plugin's answer these headers carry, when an exec plugin supplies the credentials. */
   readonly execCredentials?: ExecCredentials;
 }
 
@@ -39,7 +40,7 @@ interface TokenRead {
   readonly at: number;
 }
 
-/** Options of {@link Authenticator}; tests inject the clock. */
+/** How a transport keeps its credentials current (TransportOptions.auth); tests inject the clock. */
 export interface AuthenticatorOptions extends ExecPluginOptions {
   /** How long a token read from tokenFile is used before the file is read again (ms). Default 60 s, as client-go. */
   tokenFileTtlMs?: number;

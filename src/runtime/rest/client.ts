@@ -35,21 +35,27 @@ const METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io
 
 /** An object reduced to its metadata (kind PartialObjectMetadata, apiVersion meta.k8s.io/v1). */
 export interface PartialObjectMetadata extends KubeObject {
+  /** The object's metadata. */
   metadata: ObjectMeta;
 }
 
 /** The scale subresource (autoscaling/v1 Scale). */
 export interface Scale extends KubeObject {
+  /** The desired number of replicas. */
   spec?: { replicas?: number };
+  /** The observed number of replicas, and the label selector of the pods counted. */
   status?: { replicas: number; selector?: string };
 }
 
+/** Per-call options of RestClient's reads: an AbortSignal that cancels the request. */
 export interface RequestOptions {
+  /** Aborts the request. */
   signal?: AbortSignal;
 }
 
 /** Reads and writes one named subresource (status, scale, ...) of objects of any resource. */
 export interface SubResourceClient extends SubResourceWriter {
+  /** Reads the subresource of the object named by key (GET .../status, .../scale). */
   get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T>;
 }
 
@@ -58,6 +64,7 @@ export interface SubResourceClient extends SubResourceWriter {
  * Client interface generated code uses, plus watch, deleteCollection and subresources for the cache layer.
  */
 export class RestClient implements Client {
+  /** The HTTP transport every request of this client goes through (shared with its discovery client and watches). */
   readonly transport: HttpTransport;
 
   constructor(kc: KubeConfig, opts: TransportOptions = {}) {

@@ -1,40 +1,66 @@
 import { isNotFound } from './errors.js';
 import type { HttpTransport } from './transport.js';
 
+/**
+ * One resource a group version serves, as discovery lists it (metav1.APIResource): its plural name, kind, scope and
+ * verbs.
+ */
 export interface APIResource {
+  /** The plural resource name in URLs, e.g. 'deployments' (or 'deployments/status' for a subresource). */
   name: string;
+  /** The singular name, e.g. 'deployment'. */
   singularName?: string;
+  /** Whether objects live in a namespace. */
   namespaced: boolean;
+  /** The kind its objects carry. */
   kind: string;
+  /** The verbs it supports: get, list, watch, create, update, patch, delete, deletecollection. */
   verbs: string[];
+  /** Short names kubectl accepts, e.g. 'deploy'. */
   shortNames?: string[];
+  /** Groupings such as 'all' that kubectl expands. */
   categories?: string[];
   /** Set for resources whose group/version differ from the list's (rare). */
   group?: string;
+  /** See group. */
   version?: string;
 }
 
+/** One version of an API group (metav1.GroupVersionForDiscovery): 'group/version' and the version alone. */
 export interface APIGroupVersion {
+  /** 'group/version', or just 'version' for the core group. */
   groupVersion: string;
+  /** The version alone, e.g. 'v1'. */
   version: string;
 }
 
+/** An API group and the versions the server serves of it (metav1.APIGroup). */
 export interface APIGroup {
   /** '' for the core group. */
   name: string;
+  /** The versions the server serves. */
   versions: APIGroupVersion[];
+  /** The version the server prefers for this group. */
   preferredVersion?: APIGroupVersion;
 }
 
+/** The resources one group version serves (metav1.APIResourceList), from /api/v1 or /apis/group/version. */
 export interface APIResourceList {
+  /** 'group/version', or just 'version' for the core group. */
   groupVersion: string;
+  /** The resources (and subresources) served. */
   resources: APIResource[];
 }
 
+/** The server's /version answer (version.Info). */
 export interface ServerVersion {
+  /** The major version, e.g. '1'. */
   major: string;
+  /** The minor version, e.g. '37'. */
   minor: string;
+  /** The full version, e.g. 'v1.37.1'. */
   gitVersion: string;
+  /** The server's OS/architecture, e.g. 'linux/amd64'. */
   platform?: string;
 }
 

@@ -3,8 +3,14 @@ import type { Status } from './types.js';
 
 /** A failed API call: the HTTP code, the server's reason and its full Status object. */
 export class ApiError extends Error {
+  /** The HTTP status code (the Status object's code when the body had one). */
   readonly code: number;
+  /**
+   * The Status reason (metav1.StatusReason: NotFound, Conflict, AlreadyExists, ...), which the isX functions test
+   * first.
+   */
   readonly reason: string | undefined;
+  /** The server's Status object as received, or one built from the HTTP code when the body was not a Status. */
   readonly status: Status;
   /** For a 403 Forbidden answer: the permission the request needed (verb, group, resource, namespace, name). */
   forbidden?: RequestPermission;
@@ -75,12 +81,18 @@ function matches(e: unknown, reason: string, code: number): boolean {
   return codeOf(e) === code;
 }
 
+/** True for a 404 NotFound ApiError (apimachinery's errors.IsNotFound). */
 export function isNotFound(e: unknown): boolean {
   return matches(e, 'NotFound', 404);
 }
+/** True for an ApiError with reason AlreadyExists: a create of an object that exists (errors.IsAlreadyExists). */
 export function isAlreadyExists(e: unknown): boolean {
   return reasonOf(e) === 'AlreadyExists';
 }
+/**
+ * True for a 409 Conflict ApiError, e.g. an update with a stale resourceVersion (errors.IsConflict); see
+ * retryOnConflict.
+ */
 export function isConflict(e: unknown): boolean {
   return matches(e, 'Conflict', 409);
 }
@@ -91,27 +103,41 @@ export function isGone(e: unknown): boolean {
 }
 /** Alias matching apimachinery's IsResourceExpired. */
 export const isResourceExpired = isGone;
+/** True for a 422 Invalid ApiError: the object failed validation (errors.IsInvalid). */
 export function isInvalid(e: unknown): boolean {
   return matches(e, 'Invalid', 422);
 }
+/**
+ * True for a 403 Forbidden ApiError (errors.IsForbidden); the error's `forbidden` names the permission that was
+ * missing.
+ */
 export function isForbidden(e: unknown): boolean {
   return matches(e, 'Forbidden', 403);
 }
+/** True for a 401 Unauthorized ApiError: the credentials were rejected (errors.IsUnauthorized). */
 export function isUnauthorized(e: unknown): boolean {
   return matches(e, 'Unauthorized', 401);
 }
+/** True for a 429 TooManyRequests ApiError (errors.IsTooManyRequests). */
 export function isTooManyRequests(e: unknown): boolean {
   return matches(e, 'TooManyRequests', 429);
 }
+/** True for a 400 BadRequest ApiError (errors.IsBadRequest). */
 export function isBadRequest(e: unknown): boolean {
   return matches(e, 'BadRequest', 400);
 }
+/**
+ * True for an ApiError with reason ServerTimeout: the server could not finish in time and the call may be retried
+ * (errors.IsServerTimeout).
+ */
 export function isServerTimeout(e: unknown): boolean {
   return reasonOf(e) === 'ServerTimeout';
 }
+/** True for a 504 Timeout ApiError (errors.IsTimeout). */
 export function isTimeout(e: unknown): boolean {
   return matches(e, 'Timeout', 504);
 }
+/** True for a 500 InternalError ApiError (errors.IsInternalError). */
 export function isInternalError(e: unknown): boolean {
   return matches(e, 'InternalError', 500);
 }

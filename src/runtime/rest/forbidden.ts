@@ -6,12 +6,17 @@
 
 /** The RBAC attributes of one request. */
 export interface RequestPermission {
+  /** The RBAC verb: get, list, watch, create, update, patch, delete or deletecollection. */
   verb: string;
   /** '' for the core group. */
   group: string;
+  /** The plural resource name. */
   resource: string;
+  /** The subresource, e.g. 'status'. */
   subresource?: string;
+  /** The namespace of the request; unset for cluster-scoped or all-namespace requests. */
   namespace?: string;
+  /** The object's name, for requests on one object. */
   name?: string;
 }
 

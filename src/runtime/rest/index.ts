@@ -1,4 +1,8 @@
-// kubescaffold/runtime/rest: the API machinery under the controllers (client-go's rest, dynamic, discovery, errors).
+/**
+ * The API machinery under the controllers (client-go's rest, dynamic, discovery, errors).
+ *
+ * @module kubescaffold/runtime/rest
+ */
 export type {
   Client,
   CreateOptions,

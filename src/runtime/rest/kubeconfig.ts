@@ -45,7 +45,7 @@ export interface LoadKubeConfigOptions {
  * 3. the pod's service account ({@link inClusterConfig}), only when $KUBECONFIG is unset;
  * 4. ~/.kube/config.
  *
- * Finding nothing is an error (never a fallback to http://localhost:8080). Relative paths in a file resolve against
+ * Finding nothing is an error (never a fallback to `http://localhost:8080`). Relative paths in a file resolve against
  * that file's directory. The chosen context is validated as client-go validates it, and every error names the file,
  * the context and the field. Throws {@link KubeConfigError}.
  */

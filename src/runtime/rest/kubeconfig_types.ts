@@ -8,15 +8,15 @@
  * const kc: KubeConfig = { server: 'https://127.0.0.1:6443', tls: { caFile: '/tmp/ca.crt' }, auth: { token: 't' } };
  * ```
  *
- * Pass it to `newClient(kc)` or `new Manager({ kubeConfig: kc })`; {@link kubeConfigToYaml} writes it back as a
- * kubeconfig file.
+ * Pass it to `newClient(kc)` or `new Manager({ kubeConfig: kc })`; `kubeConfigToYaml` (kubescaffold/runtime/rest)
+ * writes it back as a kubeconfig file.
  */
 export interface KubeConfig {
   /** The API server's URL: `https://host:port`, optionally with a path prefix. `http://` sends no TLS material. */
   readonly server: string;
-  /** The kubeconfig context this was loaded from; names the context in messages and in {@link kubeConfigToYaml}. */
+  /** The kubeconfig context this was loaded from; names the context in messages and in `kubeConfigToYaml`'s output. */
   readonly contextName?: string;
-  /** The context's namespace; in-cluster, $POD_NAMESPACE or the service account's. See {@link currentNamespace}. */
+  /** The context's namespace; in-cluster, $POD_NAMESPACE or the service account's. See `currentNamespace`. */
   readonly namespace?: string;
   /** How to verify the server, and the client certificate to present to it. */
   readonly tls?: KubeConfigTLS;

@@ -12,10 +12,12 @@ export function defineResource<T extends KubeObject>(d: ResourceDefinition): Res
   });
 }
 
+/** The group, version and kind of a resource descriptor (schema.GroupVersionKind). */
 export function gvkOf(res: Resource): GroupVersionKind {
   return { group: res.group, version: res.version, kind: res.kind };
 }
 
+/** The group, version and plural resource name of a resource descriptor (schema.GroupVersionResource). */
 export function gvrOf(res: Resource): GroupVersionResource {
   return { group: res.group, version: res.version, resource: res.plural };
 }

@@ -10,6 +10,7 @@ export class NoKindMatchError extends Error {
   }
 }
 
+/** True for a NoKindMatchError: the server serves no such kind or resource (meta.IsNoMatchError). */
 export function isNoMatch(e: unknown): boolean {
   return e instanceof NoKindMatchError;
 }

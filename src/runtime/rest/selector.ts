@@ -1,28 +1,42 @@
 // Label and field selectors, matched locally (the cached client and LabelSelectorPredicate cannot ask the server).
 // Grammar and semantics follow apimachinery's labels.Parse and metav1.LabelSelectorAsSelector.
 
+/** A requirement's operator (selection.Operator): exists (key), ! (!key), =, !=, in, notin, and gt / lt (numeric). */
 export type SelectorOperator = 'exists' | '!' | '=' | '!=' | 'in' | 'notin' | 'gt' | 'lt';
 
+/**
+ * One clause of a label selector (labels.Requirement): key, operator and values; values are sorted within a selector.
+ */
 export interface Requirement {
+  /** The label key. */
   key: string;
+  /** How the key's value is compared. */
   operator: SelectorOperator;
+  /** The values compared with (none for exists and !; one for =, !=, gt and lt). */
   values: string[];
 }
 
+/** A parsed label selector (labels.Selector): a conjunction of requirements, matched against an object's labels. */
 export interface Selector {
+  /** The requirements, sorted by key; all must hold. */
   readonly requirements: readonly Requirement[];
+  /** True when every requirement holds for these labels. */
   matches(labels: Readonly<Record<string, string>>): boolean;
   /** True when it matches everything. */
   empty(): boolean;
+  /** The selector in the canonical string form labels.Selector.String() prints. */
   toString(): string;
 }
 
 /** metav1.LabelSelector. */
 export interface LabelSelector {
+  /** Labels that must have exactly these values. */
   matchLabels?: Record<string, string>;
+  /** Further requirements on label keys; all must hold. */
   matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
 }
 
+/** A label or field selector string that does not parse; the message says where. */
 export class SelectorParseError extends Error {
   constructor(message: string) {
     super(message);
@@ -30,6 +44,7 @@ export class SelectorParseError extends Error {
   }
 }
 
+/** Matches every object: the empty selector (labels.Everything()). */
 export function everything(): Selector {
   return newSelector([]);
 }
@@ -83,6 +98,7 @@ function requirementString(r: Requirement): string {
   }
 }
 
+/** A selector of these requirements (labels.NewSelector().Add(...)); they are matched in key order. */
 export function newSelector(requirements: Requirement[]): Selector {
   const reqs = [...requirements].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return {
@@ -188,9 +204,13 @@ export function parseSelector(input: string): Selector {
   return newSelector(reqs);
 }
 
+/** One clause of a field selector (fields.Requirement): field path, = or !=, and the value. */
 export interface FieldRequirement {
+  /** The field path, e.g. 'metadata.name'. */
   field: string;
+  /** Equal or not equal. */
   operator: '=' | '!=';
+  /** The value compared with. */
   value: string;
 }
 

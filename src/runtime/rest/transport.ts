@@ -10,24 +10,35 @@ import { proxyAgentFactory, type ProxyAgentFactory } from './proxy.js';
 import { http } from '../internal/builtins.js';
 import { sleep } from '../sleep.js';
 
+/** The HTTP methods the API server is called with. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A query parameter's value; undefined and '' leave the parameter out (see {@link encodeQuery}). */
 export type QueryValue = string | number | boolean | undefined;
 
+/** One request to the API server, as HttpTransport sends it. */
 export interface HttpRequest {
+  /** The HTTP method. */
   method: HttpMethod;
   /** Path below the server URL, starting with '/'. */
   path: string;
+  /** Query parameters; undefined and '' are left out. */
   query?: Record<string, QueryValue>;
   /** A string is sent as is; anything else as JSON. */
   body?: unknown;
+  /** Content-Type of the body; application/json by default. */
   contentType?: string;
   /** Accept header; application/json by default. */
   accept?: string;
+  /** Aborts the request. */
   signal?: AbortSignal;
   /** Destroy the request when its socket is idle this long (ms); 0 disables. Defaults to the transport's. */
   idleTimeoutMs?: number;
 }
 
+/**
+ * Options of the HTTP transport (the non-kubeconfig parts of client-go's rest.Config): user agent, idle timeout,
+ * credential refresh, retries.
+ */
 export interface TransportOptions {
   /** Sent as User-Agent. */
   userAgent?: string;
@@ -47,6 +58,7 @@ export interface TransportOptions {
 
 /** Published on {@link restRetryChannel} before a request is sent again. */
 export interface RestRetryMessage {
+  /** The method of the request being retried. */
   method: HttpMethod;
   /** host:port of the API server, as in the metrics' host label. */
   host: string;
@@ -56,14 +68,26 @@ export interface RestRetryMessage {
 
 /** Published on {@link restSizeChannel} when a non-streaming exchange completes. */
 export interface RestSizeMessage {
+  /** The request's method. */
   method: HttpMethod;
+  /** host:port of the API server, as in the metrics' host label. */
   host: string;
+  /** Bytes of the request body. */
   requestBytes: number;
+  /** Bytes of the response body. */
   responseBytes: number;
 }
 
 // Diagnostics channels, like Node's own http.client.*: the metrics module listens without the transport knowing it.
+/**
+ * A node:diagnostics_channel on which the transport publishes a {@link RestRetryMessage} before each retry (the REST
+ * client metrics subscribe).
+ */
 export const restRetryChannel = dc.channel('kubescaffold.rest.retry');
+/**
+ * A node:diagnostics_channel on which the transport publishes a {@link RestSizeMessage} for each completed
+ * non-streaming exchange.
+ */
 export const restSizeChannel = dc.channel('kubescaffold.rest.size');
 
 // The longest Retry-After we honour; a server asking for more gets its answer passed to the caller instead.
@@ -74,6 +98,7 @@ const requestSizes = new WeakMap<IncomingMessage, number>();
 
 /** Raised when a watch or request receives no bytes for its idle bound. */
 export class IdleTimeoutError extends Error {
+  /** Node-style error code, so it can be told apart without instanceof. */
   readonly code = 'EIDLETIMEOUT';
   constructor(ms: number) {
     super(`no data from the server for ${ms} ms`);
@@ -97,6 +122,7 @@ export function isAbortError(e: unknown): boolean {
  * socket.
  */
 export class HttpTransport {
+  /** The API server's URL, from the kubeconfig's cluster. */
   readonly server: URL;
   private readonly basePath: string;
   private readonly isHttps: boolean;
@@ -339,6 +365,9 @@ export class HttpTransport {
   }
 }
 
+/**
+ * Encodes query parameters as `?k=v&...` (URI-encoded), leaving out undefined and empty values; '' when none remain.
+ */
 export function encodeQuery(query: Record<string, QueryValue> | undefined): string {
   if (!query) return '';
   let out = '';

@@ -27,6 +27,7 @@ export type AdmissionResult = Omit<AdmissionResponse, 'uid'>;
 
 /** Decides one admission request (controller-runtime's admission.Handler). */
 export interface AdmissionHandler {
+  /** Answers the request: allowed, denied, or allowed with a patch. */
   handle(req: AdmissionRequest, ctx: AdmissionContext): Promise<AdmissionResult>;
 }
 

@@ -6,6 +6,7 @@ import type { CustomDefaulter, CustomValidator } from './types.js';
 
 /** What the builder needs of a manager: its webhook server (the Manager provides it). */
 export interface WebhookServerProvider {
+  /** The server webhooks are registered with. */
   getWebhookServer(): WebhookServer;
 }
 

@@ -10,7 +10,9 @@ import type { Logger } from '../log/index.js';
 
 /** Where this server can be reached: the host names and addresses in its certificate, and its port. */
 export interface ServingEndpoint {
+  /** Host names and IP addresses the server is reachable at. */
   hosts: ReadonlySet<string>;
+  /** The port it listens on. */
   port: number;
 }
 
@@ -48,6 +50,7 @@ export interface CABundleInjection {
   endpoint: ServingEndpoint;
   /** Kinds whose CRD's conversion webhook gets it when it points at the endpoint. */
   conversionKinds: readonly Resource[];
+  /** Where injections are logged. */
   log: Logger;
 }
 

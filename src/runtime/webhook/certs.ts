@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import { TinyCA } from '../../certs/tinyca.js';
 
+/** A generated CA and the serving certificate and key it signed, all PEM. */
 export interface LocalServingCert {
   /** The CA certificate (PEM): what goes into caBundle. */
   caPem: string;

@@ -11,14 +11,21 @@ import { createSecureContext } from 'node:tls';
 import { fs } from '../internal/builtins.js';
 import type { Logger } from '../log/index.js';
 
+/** A certificate and its private key, PEM. */
 export interface CertKeyPem {
+  /** The certificate (chain), PEM. */
   cert: string;
+  /** Its private key, PEM. */
   key: string;
 }
 
+/** Options of a CertWatcher: the files to watch, the logger, and what to call when they change. */
 export interface CertWatcherOptions {
+  /** Path of the certificate file (tls.crt). */
   certPath: string;
+  /** Path of the key file (tls.key). */
   keyPath: string;
+  /** Where reloads and watch problems are logged. */
   log: Logger;
   /** Called with each new valid pair after the first. */
   onChange: (pair: CertKeyPem) => void;
@@ -28,6 +35,11 @@ export interface CertWatcherOptions {
 
 const DEBOUNCE_MS = 100;
 
+/**
+ * Keeps a serving certificate and key current (controller-runtime's certwatcher.CertWatcher): reads the pair, then
+ * re-reads it when the files change (watching them and polling), and hands each new valid pair to onChange; an invalid
+ * pair is logged and the previous one kept.
+ */
 export class CertWatcher {
   private currentPair: CertKeyPem | undefined;
   private watcher: FSWatcher | undefined;

@@ -13,7 +13,9 @@ import type { Conversion, ConversionRequest, ConversionResponse, ConversionRevie
 
 /** One spoke version of a kind and how it converts to and from the hub. */
 export interface SpokeConversion<Hub extends KubeObject, Spoke extends KubeObject = KubeObject> {
+  /** The spoke version's resource. */
   resource: Resource<Spoke>;
+  /** Its conversions to and from the hub. */
   conversion: Conversion<Spoke, Hub>;
 }
 

@@ -7,6 +7,7 @@ export const MAX_REVIEW_BYTES = 7 * 1024 * 1024;
 export interface WebhookRequestContext {
   /** Aborted when the caller hangs up or the server stops. */
   signal: AbortSignal;
+  /** A logger for this request. */
   log: Logger;
 }
 
@@ -15,6 +16,7 @@ export interface WebhookRequestContext {
  * http.Handler per path). The returned object is written with status 200; throw an HttpError for another status.
  */
 export interface WebhookHandler {
+  /** Handles one POSTed JSON document (an AdmissionReview or a ConversionReview) and returns the response document. */
   handle(body: unknown, ctx: WebhookRequestContext): Promise<object>;
   /** Larger request bodies are refused with 413; unlimited when unset. */
   readonly maxRequestBytes?: number;

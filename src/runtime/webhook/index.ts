@@ -1,5 +1,9 @@
-// kubescaffold/runtime/webhook: admission (defaulting, validating) and conversion webhooks, the HTTPS server that
-// serves them, and the builder that registers a kind's webhooks with it.
+/**
+ * Admission (defaulting, validating) and conversion webhooks, the HTTPS server that serves them, and the builder that
+ * registers a kind's webhooks with it.
+ *
+ * @module kubescaffold/runtime/webhook
+ */
 export type {
   AdmissionContext,
   AdmissionOperation,

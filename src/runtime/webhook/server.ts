@@ -25,6 +25,10 @@ import { ConversionWebhook } from './conversion.js';
 import { HttpError, type WebhookHandler } from './handler.js';
 import { webhookRequestInFlight, webhookRequestLatency, webhookRequestTotal } from './metrics.js';
 
+/**
+ * Options of a WebhookServer (controller-runtime's webhook.Options): where it listens, its certificate, and its
+ * connection limits and timeouts.
+ */
 export interface WebhookServerOptions {
   /** The address to listen on; '' (the default) listens on every interface. Also named in a generated certificate. */
   host?: string;
@@ -66,13 +70,17 @@ export interface WebhookServerOptions {
 
 /** What the manager that runs a webhook server gives it (see WebhookServer.attach). */
 export interface WebhookServerManagerLink {
+  /** The manager's client, used to inject a generated CA. */
   client: Client;
+  /** The manager's logger. */
   log: Logger;
   /** Called when the first path is registered: the manager runs the server only once something needs it. */
   onFirstRegistration: () => void;
 }
 
+/** The port a WebhookServer listens on unless told otherwise, as controller-runtime's (9443). */
 export const DEFAULT_WEBHOOK_PORT = 9443;
+/** The path of the conversion webhook, as kubebuilder's CRD patches name it. */
 export const CONVERSION_PATH = '/convert';
 const DIAL_TIMEOUT_MS = 10_000;
 
@@ -114,8 +122,15 @@ function sendText(res: ServerResponse, code: number, text: string, headers: Reco
   res.end(text.endsWith('\n') ? text : text + '\n');
 }
 
+/**
+ * The HTTPS server for admission and conversion webhooks (controller-runtime's webhook.Server): serves registered
+ * handlers by path, with the certificate from certDir (reloaded on change) or a generated one, and runs as a manager
+ * Runnable on every replica.
+ */
 export class WebhookServer implements Runnable {
+  /** The address it listens on; '' means every interface. */
   readonly host: string;
+  /** The port it listens on (0: a free port; see address() once started). */
   readonly port: number;
   private log: Logger;
   private client: Client | undefined;

@@ -1,4 +1,8 @@
-// kubescaffold/runtime/workqueue: client-go's work queues and rate limiters.
+/**
+ * client-go's work queues and rate limiters.
+ *
+ * @module kubescaffold/runtime/workqueue
+ */
 export { Queue, type GetResult, type QueueOptions } from './queue.js';
 export { DelayingQueue } from './delaying_queue.js';
 export { RateLimitingQueue, type RateLimitingQueueOptions } from './rate_limiting_queue.js';

@@ -3,28 +3,47 @@
 // workqueue_unfinished_work_seconds, workqueue_longest_running_processor_seconds and workqueue_retries_total,
 // each labelled with the queue's name (and controller).
 
+/** A gauge that goes up and down (the queue's depth). */
 export interface GaugeMetric {
+  /** Adds one. */
   inc(): void;
+  /** Subtracts one. */
   dec(): void;
 }
+/** A gauge set to a value (unfinished work seconds, longest running processor seconds). */
 export interface SettableGaugeMetric {
+  /** Sets the gauge. */
   set(value: number): void;
 }
+/** A counter (adds, retries). */
 export interface CounterMetric {
+  /** Adds one. */
   inc(): void;
 }
 /** Observations are in seconds, as Prometheus histograms expect. */
 export interface HistogramMetric {
+  /** Records one observation, in seconds. */
   observe(seconds: number): void;
 }
 
+/**
+ * Makes a queue's metrics, given its name (client-go's workqueue.MetricsProvider); the metrics module's
+ * workqueueMetricsProvider registers them as controller-runtime does.
+ */
 export interface MetricsProvider {
+  /** workqueue_depth: items waiting in the queue. */
   newDepthMetric(name: string): GaugeMetric;
+  /** workqueue_adds_total: items added. */
   newAddsMetric(name: string): CounterMetric;
+  /** workqueue_queue_duration_seconds: how long items wait before a worker gets them. */
   newLatencyMetric(name: string): HistogramMetric;
+  /** workqueue_work_duration_seconds: how long processing an item takes. */
   newWorkDurationMetric(name: string): HistogramMetric;
+  /** workqueue_unfinished_work_seconds: the work in progress and not yet done, in seconds summed over workers. */
   newUnfinishedWorkSecondsMetric(name: string): SettableGaugeMetric;
+  /** workqueue_longest_running_processor_seconds: how long the longest-running item has been processed. */
   newLongestRunningProcessorSecondsMetric(name: string): SettableGaugeMetric;
+  /** workqueue_retries_total: rate-limited re-adds. */
   newRetriesMetric(name: string): CounterMetric;
 }
 

@@ -1,9 +1,11 @@
 import { Deque } from './deque.js';
 import { QueueMetrics, UNFINISHED_WORK_UPDATE_PERIOD_MS, type MetricsProvider } from './metrics.js';
 
+/** Options of a Queue: its name and metrics, how items are deduplicated, and its clock. */
 export interface QueueOptions<T> {
   /** Names the queue in metrics; metrics are only recorded when both name and metricsProvider are set. */
   name?: string;
+  /** Makes the queue's metrics; none are recorded without it (and a name). */
   metricsProvider?: MetricsProvider;
   /**
    * Identity for dedupe. Items are compared with SameValueZero by default, so pass primitives (strings) or give a
@@ -14,6 +16,7 @@ export interface QueueOptions<T> {
   now?: () => number;
 }
 
+/** What get() resolves to: the next item, or shutdown: true once the queue is shut down and drained. */
 export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shutdown: true };
 
 const SHUTDOWN: GetResult<never> = Object.freeze({ item: undefined, shutdown: true });

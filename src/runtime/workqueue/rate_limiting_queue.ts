@@ -2,6 +2,7 @@ import { DelayingQueue } from './delaying_queue.js';
 import type { QueueOptions } from './queue.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate_limiters.js';
 
+/** Options of a RateLimitingQueue: a Queue's options plus the rate limiter. */
 export interface RateLimitingQueueOptions<T> extends QueueOptions<T> {
   /** Sees the queue's key for each item (the item itself unless keyOf is set). Default: defaultControllerRateLimiter(). */
   rateLimiter?: RateLimiter;

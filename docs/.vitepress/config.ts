@@ -1,0 +1,64 @@
+// The kubescaffold book: docs/ as a VitePress site (`npm run docs`, written to docs/.vitepress/dist).
+// VitePress because it is the Vite/Vue project's own, well-kept static site generator for Markdown: the pages stay
+// plain Markdown that GitHub renders too (relative .md links work in both), and it fails the build on a dead link.
+import { existsSync, readFileSync } from 'node:fs';
+import { defineConfig, type DefaultTheme } from 'vitepress';
+
+const docsRoot = new URL('../', import.meta.url);
+const { version } = JSON.parse(readFileSync(new URL('../package.json', docsRoot), 'utf8')) as { version: string };
+
+// Pages written in parallel with the rest of the book (the tutorial, the TypeDoc API reference) are listed once they
+// exist, so the sidebar never links a page that is not there.
+const exists = (page: string): boolean => existsSync(new URL(page, docsRoot));
+function items(entries: Array<[text: string, page: string]>): DefaultTheme.SidebarItem[] {
+  return entries.filter(([, page]) => exists(page)).map(([text, page]) => ({ text, link: `/${page.replace(/(index)?\.md$/, '')}` }));
+}
+
+const sidebar: DefaultTheme.SidebarItem[] = [
+  { text: 'Introduction', items: items([['What it is', 'index.md'], ['Quick start', 'quick-start.md'], ['Tutorial: a CronJob operator', 'tutorial/index.md']]) },
+  {
+    text: 'Guides',
+    items: items([
+      ['Migrating a kubebuilder project', 'guides/migrating-from-kubebuilder.md'],
+      ['Testing', 'guides/testing.md'],
+      ['Webhooks and certificates', 'guides/webhooks.md'],
+      ['Metrics', 'guides/metrics.md'],
+      ['Leader election and replicas', 'guides/leader-election.md'],
+      ['Sizing memory', 'guides/memory.md'],
+    ]),
+  },
+  {
+    text: 'Reference',
+    items: items([
+      ['API types in TypeScript', 'types.md'],
+      ['The runtime', 'runtime.md'],
+      ['CLI', 'reference/cli.md'],
+      ['Markers', 'reference/markers.md'],
+      ['Runtime API', 'reference/api/index.md'],
+    ]),
+  },
+].filter((group) => group.items.length > 0);
+
+export default defineConfig({
+  title: 'kubescaffold',
+  description: 'Kubebuilder for TypeScript: scaffold, generate manifests for, and run Kubernetes operators written in TypeScript',
+  // Built output and VitePress's cache stay out of the page tree; README-style files elsewhere are not pages.
+  srcExclude: ['**/node_modules/**'],
+  // The default, said out loud: a link to a page that does not exist fails the build.
+  ignoreDeadLinks: false,
+  cleanUrls: false,
+  lastUpdated: false,
+  themeConfig: {
+    // The book documents this version of the package; the nav says which.
+    nav: [
+      { text: 'Quick start', link: '/quick-start' },
+      { text: 'Guides', link: '/guides/migrating-from-kubebuilder' },
+      { text: 'CLI', link: '/reference/cli' },
+      { text: `v${version}`, link: '/' },
+    ],
+    sidebar,
+    outline: { level: [2, 3] },
+    search: { provider: 'local' },
+    footer: { message: `kubescaffold ${version}, Apache-2.0` },
+  },
+});

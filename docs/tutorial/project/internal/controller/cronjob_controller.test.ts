@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TestEnvironment } from 'kubescaffold/envtest';
+import { Manager, newClient, type Client } from 'kubescaffold/runtime';
+import { Jobs } from 'kubescaffold/runtime/rest';
+import { CronJobResource } from '../../api/v1/zz_generated.resources.js';
+import { CronJobReconciler } from './cronjob_controller.js';
+
+// The controller as the manager runs it, against a real kube-apiserver and etcd with the CRDs of config/crd/bases.
+// There is no kube-controller-manager: nothing runs the Jobs, so the test writes their status itself.
+describe('CronJob controller', () => {
+  let env: TestEnvironment;
+  let client: Client;
+  const stop = new AbortController();
+  let running: Promise<void>;
+  const namespace = 'default';
+
+  beforeAll(async () => {
+    env = await TestEnvironment.start({ crdDirectoryPaths: ['config/crd/bases'], errorIfCRDPathMissing: true });
+    const mgr = new Manager({ kubeConfig: env.kubeConfig });
+    new CronJobReconciler(mgr.getClient()).setupWithManager(mgr);
+    running = mgr.start(stop.signal);
+    client = newClient(env.kubeConfig);
+  });
+
+  afterAll(async () => {
+    stop.abort();
+    await running;
+    await env?.stop();
+  });
+
+  it("lists the Jobs it owns as the CronJob's active jobs", async () => {
+    const cronJob = await client.create(CronJobResource, {
+      apiVersion: CronJobResource.apiVersion,
+      kind: 'CronJob',
+      metadata: { name: 'test-cronjob', namespace },
+      spec: {
+        schedule: '1 * * * *',
+        jobTemplate: { spec: { template: { spec: { containers: [{ name: 'test-container', image: 'test-image' }], restartPolicy: 'OnFailure' } } } },
+      },
+    });
+    // The API server applied the CRD's default.
+    expect(cronJob.spec.concurrencyPolicy).toBe('Allow');
+
+    // A Job the CronJob controls, running: its status says so, as the Job controller would write it.
+    const job = await client.create(Jobs, {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: {
+        name: 'test-job',
+        namespace,
+        ownerReferences: [{ apiVersion: CronJobResource.apiVersion, kind: 'CronJob', name: cronJob.metadata.name!, uid: cronJob.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+      },
+      spec: { template: { spec: { containers: [{ name: 'test-container', image: 'test-image' }], restartPolicy: 'OnFailure' } } },
+    });
+    job.status = { active: 2, startTime: new Date() };
+    await client.status().update(Jobs, job);
+
+    // The Job's events queue its owner; the reconciler finds the Job through its index and records it.
+    await vi.waitFor(async () => {
+      const { status } = await client.get(CronJobResource, { namespace, name: 'test-cronjob' });
+      expect(status?.active?.map((ref) => ref.name)).toEqual(['test-job']);
+    }, { timeout: 30_000, interval: 250 });
+  });
+});

@@ -1,0 +1,3 @@
+// Types of public-api.js, for the tests that import it.
+export declare function publicEntryPoints(): string[];
+export declare function publicApiFiles(): string[];

@@ -1,0 +1,141 @@
+import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ScaffoldError, isUserError } from '../../errors.js';
+import { parseProject, stringifyProject } from '../../project/project.js';
+import { scaffoldCreateAPI } from '../api.js';
+import { loadProject } from '../context.js';
+import { scaffoldInit } from '../init.js';
+import { pluginSpecs, type PluginSpec } from '../plugins/registry.js';
+import { scaffoldCreateWebhook } from '../webhook.js';
+import { commandLine, replaySteps, type InitExtras, type ReplayStep } from './replay.js';
+import { KEPT_IN_PLACE, backupPath, makeStagingDir, moveEntries, removeEmptyDir, removeStagingDir, replaceableEntries } from './tree-swap.js';
+
+export interface GenerateOptions extends InitExtras {
+  /** The project whose PROJECT file is read. */
+  inputDir: string;
+  /** Where the new scaffold goes; the input directory when undefined (its files are moved to a backup first). */
+  outputDir?: string;
+  /** Allows a non-empty output directory other than the input: its contents are moved to a backup first. */
+  force: boolean;
+  /** Runs `scaffold <argv>` in `root`: how a plugin's replay command is run (the CLI passes its own program). */
+  runCommand: (root: string, argv: string[]) => Promise<void>;
+  specs?: readonly PluginSpec[];
+  /** Told each command before it runs. */
+  log?: (line: string) => void;
+  now?: () => Date;
+}
+
+export interface GenerateResult {
+  inputDir: string;
+  outputDir: string;
+  inPlace: boolean;
+  /** The commands that were run, as the user would type them. */
+  commands: string[];
+  /** Where the output directory's previous contents were moved, when it had any. */
+  backupDir?: string;
+  /** Entries of the output directory left where they were (.git, node_modules). */
+  keptInPlace: string[];
+  /** Where the user's previous files now are: the backup, or the input directory when it was not replaced. */
+  previousDir: string;
+  /** Things the user should look at that the new scaffold could not carry over. */
+  notes: string[];
+}
+
+/**
+ * `scaffold alpha generate`: scaffolds the project that PROJECT describes again with this version of kubescaffold.
+ * The new tree is built in a directory next to the output first, so that a refusal or a failed command changes
+ * nothing; only then are the output directory's previous contents moved to a backup (never deleted) and the new tree
+ * moved in.
+ */
+export async function generateFromProject(options: GenerateOptions): Promise<GenerateResult> {
+  const inputDir = resolve(options.inputDir);
+  const config = loadProject(inputDir);
+  const projectText = readFileSync(join(inputDir, 'PROJECT'), 'utf8');
+  const outputDir = resolve(options.outputDir ?? inputDir);
+  const inPlace = sameDirectory(inputDir, outputDir);
+  const existing = replaceableEntries(outputDir);
+  if (!inPlace && existing.length > 0 && !options.force) {
+    const shown = existing.slice(0, 5).join(', ') + (existing.length > 5 ? ', ...' : '');
+    throw new ScaffoldError(`--output-dir ${outputDir} is not empty (${shown}); give a new or empty directory, or pass --force to move its contents to a backup next to it first`);
+  }
+  const steps = replaySteps(config, { kubescaffoldSpec: options.kubescaffoldSpec, cliVersion: options.cliVersion }, options.specs ?? pluginSpecs);
+
+  const staging = makeStagingDir(outputDir);
+  try {
+    for (const step of steps) await runStep(staging, step, options);
+  } catch (err) {
+    removeStagingDir(staging);
+    throw err;
+  }
+
+  let backupDir: string | undefined;
+  try {
+    if (existing.length > 0) {
+      backupDir = backupPath(outputDir, (options.now ?? (() => new Date()))());
+      moveEntries(outputDir, backupDir, existing);
+    }
+    try {
+      moveEntries(staging, outputDir, readdirSync(staging));
+    } catch (err) {
+      if (backupDir !== undefined) {
+        moveEntries(backupDir, outputDir, existing);
+        removeEmptyDir(backupDir);
+      }
+      throw err;
+    }
+  } finally {
+    removeStagingDir(staging);
+  }
+
+  const previousDir = backupDir ?? inputDir;
+  return {
+    inputDir,
+    outputDir,
+    inPlace,
+    commands: steps.map((s) => commandLine(s.argv)),
+    backupDir,
+    keptInPlace: existsSync(outputDir) ? readdirSync(outputDir).filter((e) => KEPT_IN_PLACE.includes(e)) : [],
+    previousDir,
+    notes: differences(projectText, previousDir, outputDir),
+  };
+}
+
+async function runStep(root: string, step: ReplayStep, options: GenerateOptions): Promise<void> {
+  options.log?.(`$ ${commandLine(step.argv)}`);
+  try {
+    if (step.run === 'init') scaffoldInit(root, step.options);
+    else if (step.run === 'create api') scaffoldCreateAPI(root, step.options);
+    else if (step.run === 'create webhook') scaffoldCreateWebhook(root, step.options);
+    else await options.runCommand(root, step.argv);
+  } catch (err) {
+    if (!isUserError(err)) throw err;
+    throw new ScaffoldError(`\`${commandLine(step.argv)}\` failed: ${err.message}\nNothing was changed: the project cannot be scaffolded again from its PROJECT file as it is`, { cause: err });
+  }
+}
+
+/** Whether two paths name the same directory (through symlinks too, when both exist). */
+function sameDirectory(a: string, b: string): boolean {
+  if (a === b) return true;
+  return existsSync(a) && existsSync(b) && realpathSync(a) === realpathSync(b);
+}
+
+/** What the new scaffold does not reproduce of the old files that init and create alone write. */
+function differences(projectText: string, previousDir: string, outputDir: string): string[] {
+  const notes: string[] = [];
+  const newProject = readFileSync(join(outputDir, 'PROJECT'), 'utf8');
+  const before = parseProject(projectText);
+  const after = parseProject(newProject);
+  if (typeof before === 'string' || typeof after === 'string' || stringifyProject({ ...before, cliVersion: undefined }) !== stringifyProject({ ...after, cliVersion: undefined })) {
+    notes.push(`PROJECT differs from your previous one in more than cliVersion (settings kubescaffold does not scaffold are not carried over): compare ${join(previousDir, 'PROJECT')} with ${join(outputDir, 'PROJECT')}`);
+  }
+  const boilerplate = join('hack', 'boilerplate.txt');
+  const oldHeader = readIfExists(join(previousDir, boilerplate));
+  if (oldHeader !== undefined && oldHeader !== readIfExists(join(outputDir, boilerplate))) {
+    notes.push(`${boilerplate} was written from PROJECT's license and owner, and differs from yours (${join(previousDir, boilerplate)}); new files carry the new header`);
+  }
+  return notes;
+}
+
+function readIfExists(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}

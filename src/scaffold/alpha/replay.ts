@@ -1,0 +1,141 @@
+import { ScaffoldError } from '../../errors.js';
+import { sameGVK, type ProjectConfig, type ProjectResource } from '../../project/project.js';
+import { pluginSpecs, shortKey, type PluginReplay, type PluginSpec } from '../plugins/registry.js';
+import type { CreateAPIOptions } from '../api.js';
+import type { InitOptions } from '../init.js';
+import type { CreateWebhookOptions } from '../webhook.js';
+
+/**
+ * One command of a re-scaffold, as the user would type it (`argv`, after `scaffold`), and how it is run: the core
+ * commands call their scaffolder in-process with these options; a plugin's command runs as given.
+ */
+export type ReplayStep =
+  | { argv: string[]; run: 'init'; options: InitOptions }
+  | { argv: string[]; run: 'create api'; options: CreateAPIOptions }
+  | { argv: string[]; run: 'create webhook'; options: CreateWebhookOptions }
+  | { argv: string[]; run: 'plugin'; plugin: string };
+
+/** What init needs that PROJECT does not record: how the new package.json depends on kubescaffold, and its version. */
+export type InitExtras = Pick<InitOptions, 'kubescaffoldSpec' | 'cliVersion'>;
+
+/**
+ * The commands that scaffold again the project PROJECT describes, in kubebuilder's order: init with the project-wide
+ * settings, create api for each resource (or the plugin command that replaces it), create webhook for each resource
+ * with webhooks (spokes exist by then), then the plugins' other commands. Refuses, before anything is run, what it
+ * could not reproduce: a plugin no spec knows, an external API.
+ */
+export function replaySteps(config: ProjectConfig, extras: InitExtras, specs: readonly PluginSpec[] = pluginSpecs): ReplayStep[] {
+  const replays = pluginReplays(config, specs);
+  const steps: ReplayStep[] = [initStep(config, extras)];
+  const resources = config.resources ?? [];
+  for (const [i, r] of resources.entries()) checkReproducible(config, r, i);
+  const placed = new Set<PluginReplay>();
+  for (const r of resources) {
+    const replacing = replays.filter((p) => p.replay.resource !== undefined && sameGVK(p.replay.resource, { ...r, domain: undefined }));
+    if (replacing.length > 0) {
+      for (const p of replacing) {
+        steps.push({ argv: p.replay.args, run: 'plugin', plugin: p.key });
+        placed.add(p.replay);
+      }
+    } else if (r.api || r.controller) {
+      steps.push(createAPIStep(r));
+    }
+  }
+  // A plugin's resource that PROJECT's resources do not list still gets created before the webhooks.
+  for (const p of replays.filter((p) => p.replay.resource !== undefined && !placed.has(p.replay))) {
+    steps.push({ argv: p.replay.args, run: 'plugin', plugin: p.key });
+  }
+  for (const r of resources) if (r.webhooks) steps.push(createWebhookStep(r));
+  for (const p of replays.filter((p) => p.replay.resource === undefined)) steps.push({ argv: p.replay.args, run: 'plugin', plugin: p.key });
+  return steps;
+}
+
+/** The replay commands of every plugin PROJECT records, in the registry's order; refuses a key no spec knows. */
+function pluginReplays(config: ProjectConfig, specs: readonly PluginSpec[]): Array<{ key: string; replay: PluginReplay }> {
+  const recorded = config.plugins ?? {};
+  const unknown = Object.keys(recorded).filter((key) => !specs.some((s) => s.key === key));
+  if (unknown.length > 0) {
+    const known = specs.length > 0 ? `the plugins this version knows are ${specs.map((s) => s.key).join(', ')}` : 'this version of kubescaffold has no optional plugins';
+    throw new ScaffoldError(
+      `PROJECT records plugin${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which kubescaffold cannot scaffold again (${known}); ` +
+        'use a kubescaffold version that has it, or remove its entry from PROJECT\'s plugins section to regenerate without it',
+    );
+  }
+  return specs.filter((s) => Object.hasOwn(recorded, s.key)).flatMap((s) => s.replay(recorded[s.key]).map((replay) => ({ key: shortKey(s.key), replay })));
+}
+
+function checkReproducible(config: ProjectConfig, r: ProjectResource, index: number): void {
+  const name = `PROJECT's resources[${index}] (${r.group ? `${r.group}/` : ''}${r.version} ${r.kind})`;
+  if (r.external) {
+    throw new ScaffoldError(`${name} is an external API (external: true), which kubescaffold does not scaffold; remove the entry from PROJECT, regenerate, and add its controller again by hand`);
+  }
+  if (!r.core && r.domain !== undefined && r.domain !== config.domain) {
+    throw new ScaffoldError(`${name} has domain "${r.domain}", not the project's "${config.domain}"; kubescaffold creates APIs in the project's domain only`);
+  }
+}
+
+function initStep(config: ProjectConfig, extras: InitExtras): ReplayStep {
+  const options: InitOptions = {
+    domain: config.domain,
+    repo: config.repo,
+    owner: config.owner,
+    // A PROJECT without a license was written by an init that defaulted to apache2.
+    license: config.license ?? 'apache2',
+    projectName: config.projectName,
+    multigroup: Boolean(config.multigroup),
+    namespaced: Boolean(config.namespaced),
+    ...extras,
+  };
+  const argv = ['init', '--domain', options.domain];
+  if (options.repo !== undefined) argv.push('--repo', options.repo);
+  argv.push('--project-name', config.projectName, '--license', options.license);
+  if (options.owner !== undefined) argv.push('--owner', options.owner);
+  if (options.multigroup) argv.push('--multigroup');
+  if (options.namespaced) argv.push('--namespaced');
+  argv.push('--skip-install');
+  return { argv, run: 'init', options };
+}
+
+function createAPIStep(r: ProjectResource): ReplayStep {
+  const options: CreateAPIOptions = {
+    group: r.group,
+    version: r.version,
+    kind: r.kind,
+    plural: r.plural,
+    resource: r.api !== undefined,
+    controller: Boolean(r.controller),
+    // PROJECT leaves out `namespaced: false`, so an API without it is cluster-scoped.
+    namespaced: r.api === undefined || Boolean(r.api.namespaced),
+    force: false,
+  };
+  const argv = ['create', 'api', '--group', r.group, '--version', r.version, '--kind', r.kind];
+  if (r.plural !== undefined) argv.push('--plural', r.plural);
+  argv.push(`--resource=${options.resource}`, `--controller=${options.controller}`);
+  if (options.resource) argv.push(`--namespaced=${options.namespaced}`);
+  return { argv, run: 'create api', options };
+}
+
+function createWebhookStep(r: ProjectResource): ReplayStep {
+  const w = r.webhooks ?? { webhookVersion: 'v1' };
+  const options: CreateWebhookOptions = {
+    group: r.group,
+    version: r.version,
+    kind: r.kind,
+    defaulting: Boolean(w.defaulting),
+    validation: Boolean(w.validation),
+    conversion: Boolean(w.conversion),
+    spokes: w.spoke ?? [],
+    force: false,
+  };
+  const argv = ['create', 'webhook', '--group', r.group, '--version', r.version, '--kind', r.kind];
+  if (options.defaulting) argv.push('--defaulting');
+  if (options.validation) argv.push('--programmatic-validation');
+  if (options.conversion) argv.push('--conversion');
+  if (options.spokes.length > 0) argv.push('--spoke', options.spokes.join(','));
+  return { argv, run: 'create webhook', options };
+}
+
+/** A step's command line as the user would type it, quoting arguments the shell would split. */
+export function commandLine(argv: readonly string[]): string {
+  return ['scaffold', ...argv].map((a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(' ');
+}

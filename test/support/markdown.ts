@@ -1,0 +1,59 @@
+/** Reading the fenced code blocks of Markdown documents, for tests that keep docs and code from drifting apart. */
+
+/** One fenced code block: its info string split into language and the rest, its text, and where it starts. */
+export interface CodeBlock {
+  lang: string;
+  /** The words after the language in the info string, e.g. ['partial'] for ```ts partial. */
+  attributes: string[];
+  text: string;
+  /** The 1-based line of the opening fence. */
+  line: number;
+}
+
+/** The fenced (```) code blocks of a Markdown document, in order. Indented and ~~~ fences are not used in our docs. */
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)(`{3,})\s*(\S*)\s*(.*)$/.exec(lines[i]!);
+    if (!open) continue;
+    const [, indent, fence, lang, rest] = open as unknown as [string, string, string, string, string];
+    const body: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !new RegExp(`^\\s*${fence}\\s*$`).test(lines[j]!)) {
+      body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!);
+      j++;
+    }
+    if (j === lines.length) throw new Error(`line ${i + 1}: a code block that is never closed`);
+    blocks.push({ lang, attributes: rest.split(/\s+/).filter((w) => w !== ''), text: body.join('\n'), line: i + 1 });
+    i = j;
+  }
+  return blocks;
+}
+
+/**
+ * The words of a shell command line, as sh would split them: whitespace separates, single and double quotes group
+ * (without expansion: the docs' commands use none). Throws on anything else a shell would interpret.
+ */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === ' ' || c === '\t') {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === '"' || c === "'") {
+      const end = line.indexOf(c, i + 1);
+      if (end < 0) throw new Error(`unclosed ${c} in: ${line}`);
+      word = (word ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if ('|;<>$`\\*?(){}'.includes(c)) {
+      throw new Error(`"${c}" needs a real shell, which this reader is not: ${line}`);
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
