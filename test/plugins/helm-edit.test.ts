@@ -120,8 +120,8 @@ describe('edit --plugins=helm/v2-alpha', () => {
     expect(withBad).toEqual(before);
   });
 
-  it('replays what PROJECT recorded as the edit command (defaults left out)', () => {
-    expect(helmPluginSpec.replay({ manifests: 'dist/install.yaml', output: 'dist' })).toEqual([{ args: ['edit', '--plugins=helm/v2-alpha'] }]);
-    expect(helmPluginSpec.replay({ manifests: 'm.yaml', output: 'charts' })).toEqual([{ args: ['edit', '--plugins=helm/v2-alpha', '--manifests=m.yaml', '--output-dir=charts'] }]);
+  it('replays what PROJECT recorded as manifests, then the edit command (defaults left out)', () => {
+    expect(helmPluginSpec.replay({ manifests: 'dist/install.yaml', output: 'dist' })).toEqual([{ args: ['manifests'] }, { args: ['edit', '--plugins=helm/v2-alpha'] }]);
+    expect(helmPluginSpec.replay({ manifests: 'm.yaml', output: 'charts' })).toEqual([{ args: ['manifests'] }, { args: ['edit', '--plugins=helm/v2-alpha', '--manifests=m.yaml', '--output-dir=charts'] }]);
   });
 });

@@ -35,6 +35,8 @@ export const helmPluginSpec: PluginSpec = {
     const args = ['edit', '--plugins=helm/v2-alpha'];
     if (config.manifests !== undefined && config.manifests !== DEFAULT_MANIFESTS) args.push(`--manifests=${config.manifests}`);
     if (config.output !== undefined && config.output !== DEFAULT_OUTPUT_DIR) args.push(`--output-dir=${config.output}`);
-    return [{ args }];
+    // The chart is made from config/default, which needs the CRDs and roles `scaffold manifests` writes (kubebuilder's
+    // edit runs make manifests first, too).
+    return [{ args: ['manifests'] }, { args }];
   },
 };
