@@ -26,7 +26,13 @@ const EXAMPLES: Record<string, string[]> = {
     'npx scaffold create webhook --group crew --version v1 --kind Captain --conversion --spoke v2',
   ],
   create: ['npx scaffold create api --group crew --version v1 --kind Captain', 'npx scaffold create webhook --group crew --version v1 --kind Captain --defaulting'],
-  edit: ['npx scaffold edit --multigroup', 'npx scaffold edit --namespaced', 'npx scaffold edit --license apache2 --owner "The Crew Authors"'],
+  edit: [
+    'npx scaffold edit --multigroup',
+    'npx scaffold edit --namespaced',
+    'npx scaffold edit --license apache2 --owner "The Crew Authors"',
+    'npx scaffold edit --plugins=helm/v2-alpha',
+    'npx scaffold edit --plugins=helm/v2-alpha --manifests=install.yaml --output-dir=charts --force',
+  ],
   alpha: ['npx scaffold alpha generate --output-dir ../my-operator-upgraded'],
   'alpha generate': [
     'npx scaffold alpha generate',

@@ -1,6 +1,7 @@
 import { ScaffoldError } from '../../errors.js';
 import { deployImageSpec } from './deploy-image/spec.js';
 import { grafanaSpec } from './grafana/spec.js';
+import { helmPluginSpec } from './helm/spec.js';
 
 // kubebuilder's optional plugins, selected with --plugins on init, edit and create api. This module stays light (no
 // templates, no compiler): the CLI reads it to declare each plugin's flags, and loads a plugin's code only when it runs.
@@ -70,7 +71,7 @@ export interface PluginReplay {
 export const LAYOUT_PLUGIN_KEY = 'typescript.kubescaffold.io/v1';
 
 /** Every optional plugin, in the order their runs are applied when several are given. */
-export const pluginSpecs: readonly PluginSpec[] = [deployImageSpec, grafanaSpec];
+export const pluginSpecs: readonly PluginSpec[] = [deployImageSpec, grafanaSpec, helmPluginSpec];
 
 /** The short form kubebuilder prints and accepts: the name's first segment and the version, e.g. helm/v2-alpha. */
 export function shortKey(key: string): string {
