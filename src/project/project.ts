@@ -93,9 +93,9 @@ export function parseProject(text: string): ProjectConfig | string {
   return { ...config, version: '3', domain: config.domain ?? '', projectName: config.projectName, layout } as ProjectConfig;
 }
 
-/** Serializes PROJECT as kubebuilder does: the fixed header, then keys sorted, empty values left out. */
+/** Serializes PROJECT as kubebuilder does: the fixed header, then keys sorted, empty values left out, lists not indented. */
 export function stringifyProject(config: ProjectConfig): string {
-  return header + stringify(prune(config), { sortMapEntries: true, lineWidth: 0 });
+  return header + stringify(prune(config), { sortMapEntries: true, lineWidth: 0, indentSeq: false });
 }
 
 function prune(value: unknown): unknown {

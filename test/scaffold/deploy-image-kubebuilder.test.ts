@@ -68,11 +68,14 @@ describe.skipIf(!available)(`deploy-image/v1-alpha against kubebuilder ${KUBEBUI
     theirs?.remove();
   });
 
-  it("records the same plugins section in PROJECT, and the same resource entry apart from the Go import path", () => {
+  it("records the same plugins section in PROJECT, as the same text, and the same resource entry apart from the Go import path", () => {
     const got = parse(readFileSync(join(ours.root, 'PROJECT'), 'utf8')) as Data & { plugins: Data; resources: Data[] };
     const want = parse(readFileSync(join(theirRoot, 'PROJECT'), 'utf8')) as Data & { plugins: Data; resources: Data[] };
     expect(Object.keys(want.plugins)).toEqual([DEPLOY_IMAGE_KEY]);
     expect(got.plugins).toEqual(want.plugins);
+    // Byte for byte too: the section as text, from `plugins:` to the next top-level key.
+    const section = (root: string): string | undefined => /^plugins:\n(?:[ -].*\n)*/m.exec(readFileSync(join(root, 'PROJECT'), 'utf8'))?.[0];
+    expect(section(ours.root)).toBe(section(theirRoot));
     // The resource's path is its directory in our project where Go has an import path.
     expect(got.resources).toEqual(want.resources.map((r) => ({ ...r, path: 'api/v1alpha1' })));
   });

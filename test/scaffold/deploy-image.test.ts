@@ -80,15 +80,15 @@ describe('deploy-image/v1-alpha create api', () => {
     expect(project).toContain(`plugins:
   deploy-image.go.kubebuilder.io/v1-alpha:
     resources:
-      - domain: example.com
-        group: cache
-        kind: Memcached
-        options:
-          containerCommand: memcached,--memory-limit=64,-o,modern,-v
-          containerPort: "11211"
-          image: memcached:1.6.26-alpine
-          runAsUser: "1001"
-        version: v1alpha1
+    - domain: example.com
+      group: cache
+      kind: Memcached
+      options:
+        containerCommand: memcached,--memory-limit=64,-o,modern,-v
+        containerPort: "11211"
+        image: memcached:1.6.26-alpine
+        runAsUser: "1001"
+      version: v1alpha1
 `);
     expect(parse(project).resources).toEqual([
       { api: { crdVersion: 'v1', namespaced: true }, controller: true, domain: 'example.com', group: 'cache', kind: 'Memcached', path: 'api/v1alpha1', version: 'v1alpha1' },
