@@ -10,9 +10,10 @@ import { tempDir } from '../support/files.js';
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
 
-// Budgets for what every user downloads and unpacks; raise them only for something users need.
+// Budgets for what every user downloads and unpacks; raise them only for something users need. The unpacked budget
+// holds the book (docs/, about 1 MB with the API reference and the tutorial), which scaffolded files point into.
 const PACKED_BYTES_BUDGET = 1024 * 1024;
-const UNPACKED_BYTES_BUDGET = 3 * 1024 * 1024;
+const UNPACKED_BYTES_BUDGET = 3.5 * 1024 * 1024;
 
 interface PackResult {
   filename: string;
@@ -46,7 +47,10 @@ describe('the npm package', () => {
   it('holds the CLI, the runtime, the templates and the LICENSE, and no build tools, source maps or tests, within its size budget', () => {
     const paths = packed.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/scaffold.js', 'dist/cli/index.js', 'dist/runtime/index.js', 'dist/envtest/index.js', 'dist/crd/k8s_schemas/schemas.json', 'docs/types.md']));
-    expect(paths.some((p) => p.startsWith('templates/init/'))).toBe(true);
+    // Templates ship precompiled (dist/templates.precompiled.cjs); templates/ keeps only data files read as they are.
+    expect(paths).toContain('dist/templates.precompiled.cjs');
+    expect(paths.filter((p) => p.endsWith('.hbs'))).toEqual([]);
+    expect(paths).toContain('templates/plugins/grafana/controller-runtime-metrics.json');
     expect(paths.filter((p) => /\.map$|^(src|test|bench|scripts)\//.test(p))).toEqual([]);
     // Every bin is in the package and executable.
     for (const bin of Object.values(pkg.bin)) expect((packed.files.find((f) => f.path === bin)?.mode ?? 0) & 0o111).not.toBe(0);
