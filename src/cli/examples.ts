@@ -30,6 +30,7 @@ const EXAMPLES: Record<string, string[]> = {
     'npx scaffold edit --multigroup',
     'npx scaffold edit --namespaced',
     'npx scaffold edit --license apache2 --owner "The Crew Authors"',
+    'npx scaffold edit --plugins=grafana/v1-alpha',
     'npx scaffold edit --plugins=helm/v2-alpha',
     'npx scaffold edit --plugins=helm/v2-alpha --manifests=install.yaml --output-dir=charts --force',
   ],
