@@ -22,8 +22,9 @@ const available = peerAvailable(`helm ${HELM_VERSION} checks of the generated ch
 const HELM_METADATA = ['app.kubernetes.io/managed-by', 'helm.sh/chart', 'app.kubernetes.io/instance', 'helm.sh/resource-policy'];
 
 function withoutHelmMetadata(o: Obj): Obj {
-  const strip = (map: Record<string, string> | undefined): Record<string, string> | undefined => {
-    if (map === undefined) return undefined;
+  // `annotations:` with nothing under it (cert-manager off, as kubebuilder's templates render it) is null.
+  const strip = (map: Record<string, string> | null | undefined): Record<string, string> | undefined => {
+    if (map === undefined || map === null) return undefined;
     const rest = Object.fromEntries(Object.entries(map).filter(([k]) => !HELM_METADATA.includes(k)));
     return Object.keys(rest).length > 0 ? rest : undefined;
   };
@@ -143,6 +144,21 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
       for (const [k, o] of rendered) expect(o, k).toEqual(installer.get(k));
     } finally {
       other.cleanup();
+    }
+  });
+
+  it('still lints when the project gains webhooks after the chart was made (the kept values.yaml gets their section)', async () => {
+    const grown = newProject('grown');
+    try {
+      createAPI(grown, { group: 'batch', version: 'v1', kind: 'CronJob' });
+      writeCRD(grown, { group: 'batch.example.com', kind: 'CronJob', plural: 'cronjobs', versions: ['v1'] });
+      helmEdit(grown.root, {});
+      createWebhook(grown, { group: 'batch', version: 'v1', kind: 'CronJob', qualifiedGroup: 'batch.example.com', plural: 'cronjobs', defaulting: true });
+      helmEdit(grown.root, {});
+      expect(await helm(helmBinary, ['lint', 'dist/chart'], grown.root)).toContain('0 chart(s) failed');
+      expect(objects(await helm(helmBinary, ['template', 'grown', 'dist/chart'], grown.root)).has('MutatingWebhookConfiguration /grown-mutating-webhook-configuration')).toBe(true);
+    } finally {
+      grown.cleanup();
     }
   });
 

@@ -81,12 +81,17 @@ describe('edit --plugins=helm/v2-alpha', () => {
     helmEdit(project.root, {});
     createWebhook(project, { group: 'batch', version: 'v1', kind: 'CronJob', qualifiedGroup: 'batch.example.com', plural: 'cronjobs', defaulting: true });
     const { notes } = helmEdit(project.root, {});
-    expect(notes).toContain('dist/chart/values.yaml was kept but has no webhook section, which the templates now use: re-run with --force, or add it as a fresh chart\'s values.yaml has it.');
+    expect(notes).toContain('dist/chart/values.yaml was kept; the templates now use `webhook`, so that section was added at its end with its defaults.');
     expect(read('dist/chart/templates/webhook/mutating-webhook-configuration.yaml')).toMatch(/^\{\{- if \.Values\.webhook\.enabled \}\}/);
     expect(read('.github/workflows/test-chart.yml')).toContain('\n      - name: Install cert-manager via Helm (wait for readiness)\n        run: |\n          helm repo add jetstack');
     expect(read('.github/workflows/test-chart.yml')).not.toContain('TODO: Uncomment if cert-manager');
-    // values.yaml was kept (no --force): the webhook section comes with --force, as in kubebuilder.
-    expect(read('dist/chart/values.yaml')).not.toMatch(/^webhook:/m);
+    // values.yaml was kept (no --force), with the webhook section the templates read added at its end (kubebuilder
+    // leaves it out until --force, and `helm lint` then fails on .Values.webhook.enabled).
+    const kept = read('dist/chart/values.yaml');
+    expect(kept).toMatch(/^webhook:\n {2}enabled: true\n {2}# Webhook server port\n {2}port: 9443\n$/m);
+    expect(kept.match(/^webhook:/gm)).toHaveLength(1);
+    helmEdit(project.root, {});
+    expect(read('dist/chart/values.yaml')).toBe(kept);
     helmEdit(project.root, { force: true });
     expect(read('dist/chart/values.yaml')).toMatch(/^webhook:\n {2}enabled: true\n {2}# Webhook server port\n {2}port: 9443$/m);
   });

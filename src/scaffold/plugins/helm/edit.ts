@@ -12,7 +12,7 @@ import { escapeRegExp } from './templater.js';
 import { managerValues } from './manager.js';
 import { parseInstaller, type Installer } from './manifests.js';
 import { DEFAULT_MANIFESTS, DEFAULT_OUTPUT_DIR, HELM_PLUGIN_KEY, HELM_V1_PLUGIN_KEY, type HelmPluginConfig } from './spec.js';
-import { valuesYaml, type ChartFeatures } from './values.js';
+import { valuesYaml, withMissingSections, type ChartFeatures } from './values.js';
 
 export interface HelmEditFlags {
   force: boolean;
@@ -62,7 +62,10 @@ export function helmEdit(root: string, rawFlags: Record<string, unknown>): Plugi
   };
 
   plan.template(`${chartDir}/Chart.yaml`, render('plugins/helm/Chart.yaml', { chartName: config.projectName, projectName: config.projectName, appVersion: manager.image.tag ?? '0.1.0' }), 'skip');
-  plan.template(`${chartDir}/values.yaml`, valuesYaml(manager, features), keep);
+  const freshValues = valuesYaml(manager, features);
+  plan.template(`${chartDir}/values.yaml`, freshValues, keep);
+  const missing = missingValues(plan.current(`${chartDir}/values.yaml`) ?? '', features);
+  plan.edit(`${chartDir}/values.yaml`, (kept) => withMissingSections(kept, freshValues, missing));
   plan.template(`${chartDir}/.helmignore`, render('plugins/helm/helmignore', { outputDir: flags.outputDir }), keep);
   plan.template(`${chartDir}/templates/_helpers.tpl`, render('plugins/helm/_helpers.tpl', { name: helpers }), keep);
   plan.template(`${chartDir}/templates/NOTES.txt`, render('plugins/helm/NOTES.txt', {}), keep);
@@ -88,13 +91,12 @@ export function helmEdit(root: string, rawFlags: Record<string, unknown>): Plugi
   plan.edit('.gitignore', (content) => unignoreChart(content, flags.outputDir), { ifMissing: 'ignore' });
   plan.template('PROJECT', stringifyProject(recordPlugin(config, flags)), 'overwrite');
 
-  const missing = missingValues(plan.current(`${chartDir}/values.yaml`) ?? '', features);
   const written = plan.commit();
   const notes = [`Chart in ${chartDir}: check it with \`helm lint ${chartDir}\`, install it with \`make helm-deploy IMG=<image>\`.`];
   if (flags.manifests === DEFAULT_MANIFESTS) notes.push(`${DEFAULT_MANIFESTS} was built from config/default as it stands: after changing +kubebuilder markers, run \`scaffold manifests\` and this command again.`);
   if (!flags.force) notes.push(`${chartDir}/Chart.yaml, values.yaml, _helpers.tpl, NOTES.txt, .helmignore and .github/workflows/test-chart.yml are kept when they exist; --force regenerates all but Chart.yaml.`);
   if (missing.length > 0) {
-    notes.push(`${chartDir}/values.yaml was kept but has no ${missing.join(', ')} section, which the templates now use: re-run with --force, or add it as a fresh chart's values.yaml has it.`);
+    notes.push(`${chartDir}/values.yaml was kept; the templates now use ${missing.map((key) => `\`${key}\``).join(', ')}, so ${missing.length === 1 ? 'that section was' : 'those sections were'} added at its end with ${missing.length === 1 ? 'its' : 'their'} defaults.`);
   }
   if (installer.customResources.length > 0) {
     notes.push(`Left out of the chart: ${installer.customResources.map((o) => `${o.kind} ${o.metadata.name ?? ''}`).join(', ')} (instances of the project's CRDs are created after installing the chart).`);

@@ -144,3 +144,32 @@ export function valuesYaml(m: ManagerValues, f: ChartFeatures): string {
   );
   return `${out.join('\n')}\n`;
 }
+
+/**
+ * A kept values.yaml with the top-level sections it lacks appended from a fresh one (`fresh`), each with its comment:
+ * the templates read those sections (a project that gained webhooks reads `.Values.webhook`), and without them
+ * `helm lint` fails on a nil value. What the user wrote stays as it is.
+ */
+export function withMissingSections(kept: string, fresh: string, keys: readonly string[]): string {
+  const blocks = topLevelBlocks(fresh);
+  const added = keys.map((key) => blocks.get(key)).filter((block): block is string => block !== undefined);
+  if (added.length === 0) return kept;
+  return `${kept.replace(/\n*$/, '\n')}\n${added.join('\n')}`;
+}
+
+/** Each top-level key of a values.yaml → its block: the `##` comment lines right above it, the key, its indented body. */
+function topLevelBlocks(text: string): Map<string, string> {
+  const lines = text.split('\n');
+  const blocks = new Map<string, string>();
+  lines.forEach((line, i) => {
+    const key = /^([A-Za-z][\w-]*):/.exec(line)?.[1];
+    if (key === undefined) return;
+    let start = i;
+    while (start > 0 && lines[start - 1]!.startsWith('##')) start--;
+    let end = i + 1;
+    while (end < lines.length && (lines[end] === '' || /^\s/.test(lines[end]!))) end++;
+    while (end > i + 1 && lines[end - 1] === '') end--;
+    blocks.set(key, `${lines.slice(start, end).join('\n')}\n`);
+  });
+  return blocks;
+}
