@@ -12,7 +12,7 @@ import { kubeconfigFile } from '../cluster/helpers.js';
 import { createAPI, createWebhook, newProject, writeCRD, type Project } from '../kustomize/trees.js';
 import { testCRD } from '../support/crd.js';
 import { findHelm, helm, HELM_BUILD_MS, HELM_VERSION } from '../support/helm.js';
-import { onPath, peerAvailable } from '../support/peers.js';
+import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 
 type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [key: string]: unknown };
 
@@ -52,12 +52,7 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
   let env: TestEnvironment | undefined;
 
   beforeAll(async () => {
-    try {
-      helmBinary = await findHelm();
-    } catch (err) {
-      peerAvailable(`helm ${HELM_VERSION} checks of the generated chart`, (err as Error).message);
-      throw err;
-    }
+    helmBinary = await requirePeer(`helm ${HELM_VERSION} checks of the generated chart`, findHelm);
     project = newProject('proj');
     createAPI(project, { group: 'batch', version: 'v1', kind: 'CronJob' });
     writeCRD(project, { group: 'batch.example.com', kind: 'CronJob', plural: 'cronjobs', versions: ['v1'] });

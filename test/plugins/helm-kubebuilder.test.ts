@@ -11,7 +11,7 @@ import { listFiles, tempDir } from '../support/files.js';
 import { findHelm, helm, HELM_BUILD_MS } from '../support/helm.js';
 import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
 import { GO_BUILD_MS } from '../support/limits.js';
-import { onPath, peerAvailable } from '../support/peers.js';
+import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 
 type Obj = { kind: string; metadata: { name: string; namespace?: string }; spec?: { template?: { spec?: { containers?: Array<{ args?: string[] }> } } } };
 
@@ -61,14 +61,8 @@ describe.skipIf(!available).each(cases)(`${what}: $name`, ({ extra, ownText }) =
   let helmBinary: string;
 
   beforeAll(async () => {
-    let kubebuilder: string;
-    try {
-      kubebuilder = findKubebuilder();
-      helmBinary = await findHelm();
-    } catch (err) {
-      peerAvailable(what, (err as Error).message);
-      throw err;
-    }
+    const kubebuilder = await requirePeer(what, findKubebuilder);
+    helmBinary = await requirePeer(what, findHelm);
     ours = newProject('proj');
     createAPI(ours, { group: 'batch', version: 'v1', kind: 'CronJob' });
     writeCRD(ours, { group: 'batch.example.com', kind: 'CronJob', plural: 'cronjobs', versions: ['v1'] });

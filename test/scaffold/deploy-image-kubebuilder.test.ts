@@ -12,7 +12,7 @@ import { DEPLOY_IMAGE_KEY } from '../../src/scaffold/plugins/deploy-image/spec.j
 import { initProject, tempProjectDir } from './helpers.js';
 import { listFiles, tempDir } from '../support/files.js';
 import { findKubebuilder, KUBEBUILDER_VERSION, runWithGoEnv } from '../support/kubebuilder.js';
-import { onPath, peerAvailable } from '../support/peers.js';
+import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 
 type Data = Record<string, unknown>;
@@ -44,14 +44,8 @@ describe.skipIf(!available)(`deploy-image/v1-alpha against kubebuilder ${KUBEBUI
   let theirs: { path: string; remove: () => void };
   let theirRoot: string;
 
-  beforeAll(() => {
-    let kubebuilder: string;
-    try {
-      kubebuilder = findKubebuilder();
-    } catch (err) {
-      peerAvailable(what, (err as Error).message);
-      throw err;
-    }
+  beforeAll(async () => {
+    const kubebuilder = await requirePeer(what, findKubebuilder);
     ours = tempProjectDir('project');
     initProject(ours.root);
     createAPI(ours.root, { group: 'cache', version: 'v1alpha1', kind: 'Memcached', namespaced: true, force: false }, flags);

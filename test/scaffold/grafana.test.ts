@@ -13,7 +13,7 @@ import { resolvePlugins } from '../../src/scaffold/plugins/registry.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
 import { tempDir } from '../support/files.js';
 import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
-import { onPath, peerAvailable } from '../support/peers.js';
+import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 
 const DASHBOARDS = ['grafana/controller-runtime-metrics.json', 'grafana/controller-resources-metrics.json'];
@@ -150,14 +150,8 @@ describe.skipIf(!available)(`the grafana plugin's files against kubebuilder ${KU
   let theirs: { path: string; remove: () => void };
   let kubebuilder: (...args: string[]) => void;
 
-  beforeAll(() => {
-    let binary: string;
-    try {
-      binary = findKubebuilder();
-    } catch (err) {
-      peerAvailable(`grafana plugin comparison with kubebuilder ${KUBEBUILDER_VERSION}`, (err as Error).message);
-      throw err;
-    }
+  beforeAll(async () => {
+    const binary = await requirePeer(`grafana plugin comparison with kubebuilder ${KUBEBUILDER_VERSION}`, findKubebuilder);
     theirs = tempDir('ks-kubebuilder-grafana-');
     kubebuilder = (...args) => {
       try {

@@ -12,7 +12,7 @@ import { cases, kubebuilderArgs, scaffold } from './cases.js';
 import { tempProjectDir } from './helpers.js';
 import { listFiles, tempDir } from '../support/files.js';
 import { findKubebuilder, KUBEBUILDER_VERSION, runWithGoEnv } from '../support/kubebuilder.js';
-import { onPath, peerAvailable } from '../support/peers.js';
+import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 
 type Data = Record<string, unknown>;
@@ -72,14 +72,8 @@ describe.skipIf(!available).each(cases)(`$name against kubebuilder ${KUBEBUILDER
   let theirs: { path: string; remove: () => void };
   let theirRoot: string;
 
-  beforeAll(() => {
-    let kubebuilder: string;
-    try {
-      kubebuilder = findKubebuilder();
-    } catch (err) {
-      peerAvailable(`comparison with kubebuilder ${KUBEBUILDER_VERSION}`, (err as Error).message);
-      throw err;
-    }
+  beforeAll(async () => {
+    const kubebuilder = await requirePeer(`comparison with kubebuilder ${KUBEBUILDER_VERSION}`, findKubebuilder);
     ours = tempProjectDir('project');
     scaffold(ours.root, steps);
     theirs = tempDir('ks-kubebuilder-');

@@ -20,3 +20,17 @@ export function onPath(command: string): string | undefined {
   const path = r.stdout.trim();
   return r.status === 0 && path !== '' ? path : undefined;
 }
+
+/**
+ * The peer tool `find` returns (a path, say). When `find` throws, the peer is reported missing as peerAvailable
+ * reports it (a failure naming it under REQUIRE_PARITY=1, a loud skip line otherwise) and the error is thrown on, so
+ * the suite's setup stops there.
+ */
+export async function requirePeer<T>(what: string, find: () => T | Promise<T>): Promise<T> {
+  try {
+    return await find();
+  } catch (err) {
+    peerAvailable(what, (err as Error).message);
+    throw err;
+  }
+}
