@@ -50,16 +50,14 @@ export function parseOperand(flags: DeployImageFlags): Operand {
   const portText = text(flags.imageContainerPort);
   let port: number | undefined;
   if (portText !== '') {
-    if (!/^[+-]?\d+$/.test(portText)) throw new ScaffoldError(`--image-container-port must be a valid integer, got "${portText}"`);
-    port = Number(portText);
+    port = integerFlag('--image-container-port', portText);
     if (port < 1 || port > 65535) throw new ScaffoldError(`--image-container-port must be between 1 and 65535, got ${port}`);
     options.containerPort = portText;
   }
   const userText = text(flags.runAsUser);
   let runAsUser: number | undefined;
   if (userText !== '') {
-    if (!/^[+-]?\d+$/.test(userText)) throw new ScaffoldError(`--run-as-user must be a valid integer, got "${userText}"`);
-    runAsUser = Number(userText);
+    runAsUser = integerFlag('--run-as-user', userText);
     if (runAsUser < 0) throw new ScaffoldError(`--run-as-user must be non-negative, got ${runAsUser}`);
     // The operand runs under the restricted Pod Security Standard (runAsNonRoot), where the kubelet refuses user 0.
     if (runAsUser === 0) throw new ScaffoldError('--run-as-user cannot be 0 (root): the operand container runs with runAsNonRoot: true; give a non-root user ID such as 1001');
@@ -68,6 +66,12 @@ export function parseOperand(flags: DeployImageFlags): Operand {
     options.runAsUser = userText;
   }
   return { image, command, port, runAsUser, options };
+}
+
+/** An integer flag's value, refusing what is not one with kubebuilder's message. */
+function integerFlag(flag: string, text: string): number {
+  if (!/^[+-]?\d+$/.test(text)) throw new ScaffoldError(`${flag} must be a valid integer, got "${text}"`);
+  return Number(text);
 }
 
 /** `create api --plugins=deploy-image/v1-alpha`: the plain create api with the operand's types, controller and test. */

@@ -1,3 +1,4 @@
+import { splitImage as splitImageReference } from '../../../kustomize/transform/images.js';
 import { HelmTemplate, yamlLines } from './emit.js';
 import type { K8sObject } from './manifests.js';
 import { customMap, templatedLabels, templatedMetadata, templatedReferences, templatedSelector, type ChartContext } from './templater.js';
@@ -44,12 +45,11 @@ function managerContainer(d: K8sObject): Container | undefined {
   return containers.find((c) => c.name === wanted) ?? containers[0];
 }
 
-/** Splits an image reference into repository and tag (a digest stays in the repository, as the chart's image line expects). */
+/** An image reference as the chart's image line takes it: repository and tag (a digest stays in the repository). */
 function splitImage(image: string): { repository: string; tag?: string } {
-  if (image.includes('@')) return { repository: image };
-  const colon = image.lastIndexOf(':');
-  if (colon > image.lastIndexOf('/')) return { repository: image.slice(0, colon), tag: image.slice(colon + 1) };
-  return { repository: image };
+  const { name, tag, digest } = splitImageReference(image);
+  if (digest !== '') return { repository: image };
+  return tag === '' ? { repository: name } : { repository: name, tag };
 }
 
 export function managerValues(d: K8sObject | undefined): ManagerValues {
