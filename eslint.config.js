@@ -8,7 +8,7 @@ import { publicApiFiles } from './scripts/lib/public-api.js';
 const publicMember = ':not([accessibility="private"]):not([key.type="PrivateIdentifier"])';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'templates/**', 'test/fixtures/**', 'bench/out/**', 'quickstart-operator/**', 'docs/.vitepress/dist/**', 'docs/.vitepress/cache/**'] },
+  { ignores: ['dist/**', 'src/*/dist/**', 'node_modules/**', 'coverage/**', 'templates/**', 'test/fixtures/**', 'bench/out/**', 'quickstart-operator/**', 'docs/.vitepress/dist/**', 'docs/.vitepress/cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

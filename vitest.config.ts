@@ -1,6 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
+// The workspace packages (@kubescaffold/runtime, @kubescaffold/envtest) resolve to their TypeScript sources, as
+// tsconfig's customConditions has them: tests import those sources directly too, and one copy of each module keeps
+// `instanceof` and module state whole.
+const conditions = ['kubescaffold-source'];
+
 export default defineConfig({
+  resolve: { conditions: [...conditions, 'import', 'node', 'default'] },
+  ssr: { resolve: { conditions: [...conditions, 'import', 'node', 'default'], externalConditions: conditions } },
   test: {
     include: ['test/**/*.test.ts'],
     // Integration tests start real kube-apiserver and etcd processes; two cores cannot run many at once.

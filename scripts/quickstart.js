@@ -51,8 +51,8 @@ const reconcileLogic = `    ctx.log.info('reconciling Captain', { generation: ca
 
 async function main() {
   if (existsSync(dir)) throw new Error(`${dir} already exists; pass another directory: npm run quickstart -- <dir>`);
-  const { TestEnvironment, ensureBinaries, describeSource } = await import('../dist/envtest/index.js');
-  const { newClient, defineResource } = await import('../dist/runtime/index.js');
+  const { TestEnvironment, ensureBinaries, describeSource } = await import('@kubescaffold/envtest');
+  const { newClient, defineResource } = await import('@kubescaffold/runtime');
   let binaries;
   try {
     // The same path as `scaffold envtest use`: the cache, else a download from the envtest release index (seconds),

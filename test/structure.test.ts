@@ -1,62 +1,119 @@
-// The layering of src/, checked on its import graph. The CLI is on top; below it the generators, the scaffold and
-// the cluster commands; at the bottom a leaf layer everyone may use. The runtime stands alone on the leaf layer,
-// since operators load it without the rest. Every import counts: static, `export ... from`, dynamic import() of a
-// literal path, and `import type` (types couple modules too). A test rather than an eslint rule, because the rules
-// are about folders and their relations, which a few lines here say more plainly than per-directory lint config.
+// The layering of src/, checked on its import graph. Three packages: the runtime (@kubescaffold/runtime, src/runtime),
+// envtest (@kubescaffold/envtest, src/envtest) and the CLI (kubescaffold, the rest of src/). Imports run one way, CLI
+// → envtest → runtime, and across packages only by package name, so that each package builds and installs alone.
+// Inside the CLI, the command layer is on top; below it the generators, the scaffold and the cluster commands; at the
+// bottom a leaf layer everyone may use. Every import counts: static, `export ... from`, dynamic import() of a literal
+// path, and `import type` (types couple modules too). A test rather than an eslint rule, because the rules are about
+// folders and their relations, which a few lines here say more plainly than per-directory lint config.
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const src = fileURLToPath(new URL('../src/', import.meta.url));
+const repo = fileURLToPath(new URL('../', import.meta.url));
+const src = join(repo, 'src');
 
-/** The leaf layer: what everything may import, and which imports nothing of ours outside itself. */
-const LEAF = ['errors.ts', 'diagnostics.ts', 'project/', 'json/', 'certs/', 'yaml/'];
+/** The leaf layer of the CLI: what its other folders may import, and which imports nothing of ours outside itself. */
+const LEAF = ['errors.ts', 'diagnostics.ts', 'project/', 'yaml/'];
+
+/** The workspace packages under src/, each a folder with its own package.json. */
+const WORKSPACES = { runtime: 'runtime/', envtest: 'envtest/' } as const;
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (e.isDirectory()) return e.name === 'dist' || e.name === 'node_modules' ? [] : sources(join(dir, e.name));
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [];
+  });
 }
 
-/** Every relative import of every file in src/, as paths relative to src/. */
-function importGraph(): Array<{ from: string; to: string; statement: string }> {
-  const edges: Array<{ from: string; to: string; statement: string }> = [];
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
-  for (const file of sources(src)) {
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(pattern)) {
-      const target = relative(src, resolve(dirname(file), m[1]!)).replace(/\.js$/, '.ts');
-      edges.push({ from: relative(src, file), to: target, statement: m[0].trim() });
-    }
-  }
-  return edges;
+interface Edge {
+  /** The importing file, relative to src/. */
+  from: string;
+  /** A relative import's target relative to src/, or a bare specifier as written. */
+  to: string;
+  /** Whether `to` is a package's name (or a subpath of one) rather than a relative path. */
+  bare: boolean;
+  statement: string;
 }
 
+/**
+ * Every import of every file in src/: relative ones as paths relative to src/, bare ones as written. TypeScript's
+ * pre-processor finds them (static, `export ... from`, import() of a literal) and skips strings and template text,
+ * such as the import lines of the code the generators write.
+ */
+function importGraph(): Edge[] {
+  return sources(src).flatMap((file) =>
+    ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map(({ fileName: spec }) => {
+      const bare = !spec.startsWith('.');
+      const to = bare ? spec : relative(src, resolve(dirname(file), spec)).replace(/\.js$/, '.ts');
+      return { from: relative(src, file), to, bare, statement: `import '${spec}'` };
+    }),
+  );
+}
+
+const packageOf = (spec: string): string => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+const isBuiltin = (spec: string): boolean => spec.startsWith('node:') || builtinModules.includes(spec);
 const inLeaf = (path: string): boolean => LEAF.some((l) => (l.endsWith('/') ? path.startsWith(l) : path === l));
 const under = (dir: string) => (path: string): boolean => path.startsWith(dir);
-const describeEdges = (edges: Array<{ from: string; statement: string }>): string[] => edges.map((e) => `${e.from}: ${e.statement}`);
+const inWorkspace = (path: string): boolean => Object.values(WORKSPACES).some((w) => path.startsWith(w));
+const describeEdges = (edges: Edge[]): string[] => edges.map((e) => `${e.from}: ${e.statement}`);
+
+/** A package.json's dependencies of every kind a running or compiling package may use. */
+function declaredDependencies(packageDir: string): Set<string> {
+  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  return new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+}
 
 describe('the layering of src/', () => {
   const edges = importGraph();
+  const relativeEdges = edges.filter((e) => !e.bare);
+  const bareEdges = edges.filter((e) => e.bare && !isBuiltin(e.to));
 
   it('reads a real import graph', () => {
-    expect(edges.length).toBeGreaterThan(300);
-    expect(edges.some((e) => e.from === 'cli/index.ts' && e.to === 'errors.ts')).toBe(true);
+    expect(relativeEdges.length).toBeGreaterThan(300);
+    expect(relativeEdges.some((e) => e.from === 'cli/index.ts' && e.to === 'errors.ts')).toBe(true);
+    expect(bareEdges.some((e) => e.from === 'envtest/request.ts' && e.to === '@kubescaffold/runtime/rest')).toBe(true);
+  });
+
+  it('keeps every relative import of a package inside that package', () => {
+    const crossing = relativeEdges.filter((e) => {
+      const home = Object.values(WORKSPACES).find((w) => e.from.startsWith(w));
+      return home ? !e.to.startsWith(home) : inWorkspace(e.to);
+    });
+    expect(describeEdges(crossing)).toEqual([]);
+  });
+
+  it('runs imports between packages one way: CLI → envtest → runtime', () => {
+    const runtimeUp = bareEdges.filter((e) => under(WORKSPACES.runtime)(e.from) && /^(@kubescaffold\/envtest|kubescaffold)(\/|$)/.test(e.to));
+    const envtestUp = bareEdges.filter((e) => under(WORKSPACES.envtest)(e.from) && /^kubescaffold(\/|$)/.test(e.to));
+    expect(describeEdges([...runtimeUp, ...envtestUp])).toEqual([]);
+  });
+
+  it('has each package import only the packages its package.json declares', () => {
+    const packages = [
+      { dir: join(src, 'runtime'), owns: under(WORKSPACES.runtime) },
+      { dir: join(src, 'envtest'), owns: under(WORKSPACES.envtest) },
+      { dir: repo, owns: (path: string) => !inWorkspace(path) },
+    ];
+    const undeclared = packages.flatMap(({ dir, owns }) => {
+      const declared = declaredDependencies(dir);
+      return bareEdges.filter((e) => owns(e.from) && !declared.has(packageOf(e.to)));
+    });
+    expect(describeEdges(undeclared)).toEqual([]);
   });
 
   it('lets nothing outside src/cli import src/cli', () => {
-    expect(describeEdges(edges.filter((e) => !under('cli/')(e.from) && under('cli/')(e.to)))).toEqual([]);
+    expect(describeEdges(relativeEdges.filter((e) => !under('cli/')(e.from) && under('cli/')(e.to)))).toEqual([]);
   });
 
   it('keeps the leaf layer free of imports of anything of ours outside it', () => {
-    expect(describeEdges(edges.filter((e) => inLeaf(e.from) && !inLeaf(e.to)))).toEqual([]);
+    expect(describeEdges(relativeEdges.filter((e) => inLeaf(e.from) && !inLeaf(e.to)))).toEqual([]);
   });
 
-  it('keeps the runtime standing alone on the leaf layer', () => {
-    expect(describeEdges(edges.filter((e) => under('runtime/')(e.from) && !under('runtime/')(e.to) && !inLeaf(e.to)))).toEqual([]);
-  });
-
-  it('keeps the generators, scaffold, kustomize, cluster and envtest from importing the CLI above them', () => {
-    const lower = ['scaffold/', 'markers/', 'crd/', 'rbac/', 'webhookgen/', 'generate/', 'kustomize/', 'cluster/', 'envtest/'];
-    expect(describeEdges(edges.filter((e) => lower.some((d) => e.from.startsWith(d)) && under('cli/')(e.to)))).toEqual([]);
+  it('keeps the generators, scaffold, kustomize and cluster from importing the CLI above them', () => {
+    const lower = ['scaffold/', 'markers/', 'crd/', 'rbac/', 'webhookgen/', 'generate/', 'kustomize/', 'cluster/'];
+    expect(describeEdges(relativeEdges.filter((e) => lower.some((d) => e.from.startsWith(d)) && under('cli/')(e.to)))).toEqual([]);
   });
 });

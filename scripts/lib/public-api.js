@@ -1,5 +1,6 @@
-// The public API's source files: the entry points package.json "exports" names (./runtime, ./runtime/*, ./envtest),
-// mapped from dist/ back to src/, and every module they re-export from (export ... from, followed transitively).
+// The public API's source files: the entry points the "exports" of the runtime and envtest packages name (their
+// "kubescaffold-source" targets, the TypeScript sources), and every module they re-export from (export ... from,
+// followed transitively). The CLI package's own exports are deprecated re-exports of these and add nothing.
 // eslint.config.js requires a doc comment on every export of these modules; the TypeDoc API reference documents the
 // entry points. Parsing only (ts.createSourceFile, no type checking), so loading the lint config stays fast.
 import { readFileSync } from 'node:fs';
@@ -9,12 +10,17 @@ import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** The packages whose exports are the public API, as folders relative to the repository root. */
+export const PUBLIC_PACKAGES = ['src/runtime', 'src/envtest'];
+
 /** The entry points' source files, relative to the repository root (e.g. src/runtime/rest/index.ts), in package.json order. */
 export function publicEntryPoints() {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  return Object.entries(pkg.exports)
-    .filter(([, target]) => typeof target === 'object' && typeof target.import === 'string')
-    .map(([, target]) => target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+  return PUBLIC_PACKAGES.flatMap((dir) => {
+    const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    return Object.values(pkg.exports)
+      .filter((target) => typeof target === 'object' && typeof target['kubescaffold-source'] === 'string')
+      .map((target) => join(dir, target['kubescaffold-source']).split('\\').join('/'));
+  });
 }
 
 /** Every source file whose exports are reachable from an entry point through re-exports, sorted, relative to the root. */

@@ -19,16 +19,16 @@ export function registerAlphaCommand(program: Command): void {
     .option('--output-dir <dir>', 'directory for the new scaffold (default: the input directory, whose files are moved to a backup next to it first)')
     .option('--force', 'write into a non-empty --output-dir, after moving its contents to a backup next to it')
     .action(async (flags: AlphaGenerateFlags) => {
-      const [{ generateFromProject }, { kubescaffoldDependencySpec }, { readPackageVersion }] = await Promise.all([
+      const [{ generateFromProject }, { projectDependencies }, { readPackageVersion }] = await Promise.all([
         import('../scaffold/alpha/generate.js'),
-        import('./init.js'),
+        import('../scaffold/dependencies.js'),
         import('./version.js'),
       ]);
       const result = await generateFromProject({
         inputDir: flags.inputDir ?? process.cwd(),
         outputDir: flags.outputDir,
         force: Boolean(flags.force),
-        kubescaffoldSpec: kubescaffoldDependencySpec(),
+        dependencies: projectDependencies(readPackageVersion()),
         cliVersion: readPackageVersion(),
         runCommand: runScaffoldCommand,
         log: (line) => console.log(line),

@@ -5,8 +5,9 @@
  * loaded inside the actions so that `scaffold --version` stays fast.
  */
 import type { Command } from 'commander';
-import type { Binaries, TestEnvironment } from '../envtest/index.js';
-import { DEFAULT_ETCD_VERSION, DEFAULT_KUBERNETES_VERSION } from '../envtest/versions.js'; // tiny, no dependencies
+import type { TestEnvironment } from '@kubescaffold/envtest';
+import type { Binaries } from '@kubescaffold/envtest/setup';
+import { DEFAULT_ETCD_VERSION, DEFAULT_KUBERNETES_VERSION } from '@kubescaffold/envtest/versions'; // tiny, no dependencies
 import { CliError } from './errors.js';
 
 /** Flags shared by `use`, `list` and `start` that decide where binaries come from. */
@@ -133,8 +134,8 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
 
 /** Obtains the binaries as the flags say; envtest errors become CliErrors (their messages name the file or URL). */
 async function obtainBinaries(version: string | undefined, opts: SourceOptions & { etcdVersion?: string }, signal: AbortSignal): Promise<Binaries> {
-  // Not the envtest index: that loads @kubernetes/client-node, which obtaining binaries doesn't need.
-  const { ensureBinaries } = await import('../envtest/ensure.js');
+  // Not the envtest index: that loads the control plane and the runtime's client, which obtaining binaries doesn't need.
+  const { ensureBinaries } = await import('@kubescaffold/envtest/setup');
   const { resolve } = await import('node:path');
   try {
     return await ensureBinaries({
@@ -154,14 +155,8 @@ async function obtainBinaries(version: string | undefined, opts: SourceOptions &
 
 /** envtest's expected failures (bad input, network, archive, missing binaries) as CliErrors; anything else stays a bug. */
 async function asCliError(err: unknown): Promise<unknown> {
-  const [{ BinariesNotFoundError }, { DownloadError }, { ReleaseIndexError }, { ArchiveError }] = await Promise.all([
-    import('../envtest/binaries.js'),
-    import('../envtest/download-error.js'),
-    import('../envtest/release-index.js'),
-    import('../envtest/unpack.js'),
-  ]);
-  const expected = [BinariesNotFoundError, DownloadError, ReleaseIndexError, ArchiveError];
-  if (expected.some((type) => err instanceof type) || (err instanceof Error && /^invalid version /.test(err.message))) {
+  const { EnvtestError } = await import('@kubescaffold/envtest/setup');
+  if (err instanceof EnvtestError || (err instanceof Error && /^invalid version /.test(err.message))) {
     return new CliError((err as Error).message);
   }
   return err;
@@ -172,7 +167,7 @@ function shellQuote(s: string): string {
 }
 
 async function runUse(version: string | undefined, opts: UseOptions): Promise<void> {
-  const { describeSource } = await import('../envtest/binaries.js');
+  const { describeSource } = await import('@kubescaffold/envtest/setup');
   const interrupt = interruptSignal();
   try {
     const bins = await obtainBinaries(version, opts, interrupt.signal);
@@ -197,9 +192,7 @@ async function runUse(version: string | undefined, opts: UseOptions): Promise<vo
 }
 
 async function runList(version: string | undefined, opts: SourceOptions): Promise<void> {
-  const { listVersions } = await import('../envtest/list.js');
-  const { parseVersion } = await import('../envtest/versions.js');
-  const { formatPlatform, hostPlatform } = await import('../envtest/platform.js');
+  const { formatPlatform, hostPlatform, listVersions, parseVersion } = await import('@kubescaffold/envtest/setup');
   const { resolve } = await import('node:path');
   let selector;
   try {
@@ -231,8 +224,7 @@ async function runList(version: string | undefined, opts: SourceOptions): Promis
  * Exported so tests can drive it without sending signals to the test process.
  */
 export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): Promise<void> {
-  const { TestEnvironment: Env, describeSource } = await import('../envtest/index.js');
-  const { checkKubeconfigTarget, writeKubeconfigFile } = await import('../envtest/kubeconfig.js');
+  const { TestEnvironment: Env, describeSource, checkKubeconfigTarget, writeKubeconfigFile } = await import('@kubescaffold/envtest');
   const { resolve, join } = await import('node:path');
 
   let env: TestEnvironment | undefined;

@@ -1,7 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { CliError } from './errors.js';
 import { parseBoolean, printWritten } from './flags.js';
@@ -20,34 +17,6 @@ interface InitFlags {
   [pluginFlag: string]: unknown;
 }
 
-/**
- * How the new project depends on kubescaffold, following how this CLI was installed: from a tarball or folder
- * (`npm install ./kubescaffold-0.1.0.tgz`, `npm exec --package=./kubescaffold-0.1.0.tgz`), the same file, so the
- * project installs what the user has; from the registry, the published range; run from a checkout, a file: link to it
- * (so the project builds against the code that scaffolded it). KUBESCAFFOLD_DEPENDENCY overrides all of these.
- */
-export function kubescaffoldDependencySpec(): string {
-  if (process.env.KUBESCAFFOLD_DEPENDENCY) return process.env.KUBESCAFFOLD_DEPENDENCY;
-  const packageRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
-  const parts = packageRoot.split('/');
-  const at = parts.lastIndexOf('node_modules');
-  if (at < 0) return `file:${packageRoot}`;
-  // The package.json that asked for kubescaffold: npm's own record of where it came from.
-  const installer = parts.slice(0, at).join('/');
-  const spec = installedFrom(join(installer, 'package.json'));
-  if (spec?.startsWith('file:')) return `file:${resolve(installer, spec.slice('file:'.length))}`;
-  return `^${readPackageVersion()}`;
-}
-
-function installedFrom(packageJson: string): string | undefined {
-  try {
-    const pkg = JSON.parse(readFileSync(packageJson, 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-    return pkg.dependencies?.kubescaffold ?? pkg.devDependencies?.kubescaffold;
-  } catch {
-    return undefined;
-  }
-}
-
 export function registerInitCommand(program: Command): void {
   const init = program
     .command('init')
@@ -63,7 +32,7 @@ export function registerInitCommand(program: Command): void {
   addPluginOptions(init, 'init').action(async (flags: InitFlags) => {
       // Resolved before anything is written, so that an unknown plugin leaves the directory as it was.
       const plugins = selectedPlugins(flags, 'init');
-      const { scaffoldInit } = await import('../scaffold/init.js');
+      const [{ scaffoldInit }, { projectDependencies }] = await Promise.all([import('../scaffold/init.js'), import('../scaffold/dependencies.js')]);
       const root = process.cwd();
       const result = scaffoldInit(root, {
         domain: flags.domain,
@@ -73,7 +42,7 @@ export function registerInitCommand(program: Command): void {
         projectName: flags.projectName,
         multigroup: flags.multigroup,
         namespaced: flags.namespaced,
-        kubescaffoldSpec: kubescaffoldDependencySpec(),
+        dependencies: projectDependencies(readPackageVersion()),
         cliVersion: readPackageVersion(),
       });
       for (const warning of result.warnings) console.warn(`Warning: ${warning}`);

@@ -13,7 +13,7 @@ export function registerVersionCommand(program: Command): void {
     .command('version')
     .description('Print the kubescaffold version, the Node.js it runs on, and the default Kubernetes version for envtest')
     .action(async () => {
-      const { DEFAULT_KUBERNETES_VERSION } = await import('../envtest/versions.js');
+      const { DEFAULT_KUBERNETES_VERSION } = await import('@kubescaffold/envtest/versions');
       console.log(`kubescaffold ${readPackageVersion()}`);
       console.log(`node ${process.version} (${process.platform}/${process.arch})`);
       console.log(`envtest default Kubernetes ${DEFAULT_KUBERNETES_VERSION}`);

@@ -1,4 +1,4 @@
-import { ApiError, currentNamespace, isNotFound, Namespaces, type KubeObject } from '../runtime/rest/index.js';
+import { ApiError, currentNamespace, isNotFound, Namespaces, type KubeObject } from '@kubescaffold/runtime/rest';
 import type { Cluster } from './connect.js';
 import { ClusterError } from './errors.js';
 import { applyOrder, displayName, isCRD, isNamespace, type ManifestObject } from './objects.js';

@@ -8,7 +8,7 @@ import {
   RestClient,
   type KubeConfig,
   type ServerVersion,
-} from '../runtime/rest/index.js';
+} from '@kubescaffold/runtime/rest';
 import { ClusterError } from './errors.js';
 
 export interface ConnectOptions {

@@ -1,4 +1,4 @@
-import { currentNamespace, isNotFound } from '../runtime/rest/index.js';
+import { currentNamespace, isNotFound } from '@kubescaffold/runtime/rest';
 import type { Cluster } from './connect.js';
 import { ClusterError } from './errors.js';
 import { deleteOrder, displayName, type ManifestObject } from './objects.js';

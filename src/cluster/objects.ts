@@ -1,4 +1,4 @@
-import type { KubeObject } from '../runtime/rest/index.js';
+import type { KubeObject } from '@kubescaffold/runtime/rest';
 
 /** A manifest object as the kustomize build returns it. */
 export interface ManifestObject extends KubeObject {

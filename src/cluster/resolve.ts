@@ -1,4 +1,4 @@
-import { CustomResourceDefinitions, defineResource, isNoMatch, Namespaces, type Resource } from '../runtime/rest/index.js';
+import { CustomResourceDefinitions, defineResource, isNoMatch, Namespaces, type Resource } from '@kubescaffold/runtime/rest';
 import type { Cluster } from './connect.js';
 import { ClusterError } from './errors.js';
 import { groupOf, isCRD, isNamespace, versionOf, type ManifestObject } from './objects.js';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, CustomResourceDefinitions, defineResource, isNotFound, type Resource } from '../runtime/rest/index.js';
+import { ApiError, CustomResourceDefinitions, defineResource, isNotFound, type Resource } from '@kubescaffold/runtime/rest';
 import type { Cluster } from './connect.js';
 import { ClusterError } from './errors.js';
 

@@ -4,7 +4,7 @@
  * settings are merged in by key, and where both set a key that cannot merge, both values move into an `allOf` of
  * the type's part and the field's part, so that both constraints hold.
  */
-import { isObject } from '../json/index.js';
+import { isObject } from '@kubescaffold/runtime/json';
 import type { JSONSchemaProps } from './types.js';
 
 type Key = keyof JSONSchemaProps & string;

@@ -4,9 +4,6 @@
  */
 import type { JSONSchemaProps } from './types.js';
 
-/** The module the scaffolded project imports these types from. */
-export const RUNTIME_MODULE = 'kubescaffold/runtime';
-
 export const apiVersionDescription =
   'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
 

@@ -18,7 +18,8 @@ import type { SourceProgram } from '../markers/program.js';
 import { flattenInto } from './flatten.js';
 import { applySchemaMarkers } from './schema_markers.js';
 import { builtinTypeSchema } from './k8s_schemas/index.js';
-import { knownTypeSchema, RUNTIME_MODULE, typeMetaProperties } from './known.js';
+import { knownTypeSchema, typeMetaProperties } from './known.js';
+import { isRuntimeModule } from '../project/runtime-module.js';
 import type { JSONSchemaProps, JSONValue } from './types.js';
 
 export interface SchemaOptions {
@@ -147,14 +148,14 @@ export class SchemaGenerator {
         return this.error(
           file,
           node,
-          "number is a float, the usage of which is highly discouraged (support varies across languages): use int32 or int64 (import type { int32 } from 'kubescaffold/runtime'), a string, or run with --allow-dangerous-types to emit type: number",
+          "number is a float, the usage of which is highly discouraged (support varies across languages): use int32 or int64 (import type { int32 } from '@kubescaffold/runtime'), a string, or run with --allow-dangerous-types to emit type: number",
         );
       case ts.SyntaxKind.AnyKeyword:
       case ts.SyntaxKind.UnknownKeyword:
         return this.error(
           file,
           node,
-          `${node.getText(file.source)} cannot be described by a CRD schema: use a concrete type, JSONValue from 'kubescaffold/runtime' for arbitrary JSON, or mark the property +kubebuilder:validation:Schemaless with +kubebuilder:pruning:PreserveUnknownFields`,
+          `${node.getText(file.source)} cannot be described by a CRD schema: use a concrete type, JSONValue from '@kubescaffold/runtime' for arbitrary JSON, or mark the property +kubebuilder:validation:Schemaless with +kubebuilder:pruning:PreserveUnknownFields`,
         );
       case ts.SyntaxKind.ObjectKeyword:
         return this.error(file, node, 'object has no schema: declare an interface, or use Record<string, T> for a map');
@@ -275,7 +276,7 @@ export class SchemaGenerator {
           if (args.length === 2) return this.recordSchema(args[0]!, args[1]!, file);
           break;
         case 'Date':
-          return this.error(file, node, "Date does not survive JSON: use Time from 'kubescaffold/runtime' (a string with format date-time)");
+          return this.error(file, node, "Date does not survive JSON: use Time from '@kubescaffold/runtime' (a string with format date-time)");
         case 'Map':
         case 'Set':
           return this.error(file, node, `${name} does not survive JSON: use Record<string, T> or an array`);
@@ -294,7 +295,7 @@ export class SchemaGenerator {
   }
 
   private externalSchema(module: string, name: string, file: SourceInfo, node: T.Node): JSONSchemaProps {
-    if (module === RUNTIME_MODULE || module === '@kubernetes/client-node') {
+    if (isRuntimeModule(module) || module === '@kubernetes/client-node') {
       const k8sName = name.startsWith('k8s.') ? name.slice(4) : module === '@kubernetes/client-node' ? name : undefined;
       const known = knownTypeSchema(name) ?? (k8sName ? knownTypeSchema(k8sName) : undefined);
       if (known) return known;
@@ -305,7 +306,7 @@ export class SchemaGenerator {
       }
       return this.error(file, node, `${name} from '${module}' has no CRD schema`);
     }
-    return this.error(file, node, `types from the package '${module}' cannot be read; declare ${name} in the project, or import it from 'kubescaffold/runtime'`);
+    return this.error(file, node, `types from the package '${module}' cannot be read; declare ${name} in the project, or import it from '@kubescaffold/runtime'`);
   }
 
   private recordSchema(key: T.TypeNode, value: T.TypeNode, file: SourceInfo): JSONSchemaProps {

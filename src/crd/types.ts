@@ -1,7 +1,7 @@
 /** The OpenAPI v3 schema subset of apiextensions.k8s.io/v1 JSONSchemaProps, and the CRD object we emit. */
 
-export type { JSONValue } from '../json/index.js';
-import type { JSONValue } from '../json/index.js';
+export type { JSONValue } from '@kubescaffold/runtime/json';
+import type { JSONValue } from '@kubescaffold/runtime/json';
 
 export interface ValidationRule {
   rule: string;

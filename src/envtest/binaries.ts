@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { UserError } from '../errors.js';
+import { EnvtestError } from './errors.js';
 import { defaultCacheRoot, ETCD, KUBE_APISERVER } from './paths.js';
 import {
   DEFAULT_KUBERNETES_VERSION,
@@ -218,7 +218,7 @@ export const fsProbe: DirectoryProbe & { hasBinaries(dir: string): boolean } = {
 };
 
 /** Thrown when no source provides the binaries; the message names the ways to get them. */
-export class BinariesNotFoundError extends UserError {
+export class BinariesNotFoundError extends EnvtestError {
   constructor(detail: string) {
     super(
       `${detail}\n` +

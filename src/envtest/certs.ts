@@ -3,7 +3,7 @@
  * certificate for localhost/127.0.0.1/::1, a separate client CA with an admin certificate (CN=admin,
  * O=system:masters), and a service-account signing key.
  */
-import { TinyCA, newKeyPair, type CertAndKey } from '../certs/tinyca.js';
+import { TinyCA, newKeyPair, type CertAndKey } from '@kubescaffold/runtime/certs';
 
 export interface ControlPlaneCerts {
   /** CA that signed the serving certificate: what clients trust. */

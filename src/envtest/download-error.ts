@@ -1,7 +1,7 @@
-import { UserError } from '../errors.js';
+import { EnvtestError } from './errors.js';
 
 /** The one error type of fetching the index and archives: a message that names the URL or file, and whether a retry may help. */
-export class DownloadError extends UserError {
+export class DownloadError extends EnvtestError {
   constructor(
     message: string,
     /** The URL (or file) the failure is about. */

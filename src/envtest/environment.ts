@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KubeConfig } from '../runtime/rest/kubeconfig.js';
+import type { KubeConfig } from '@kubescaffold/runtime/rest';
 import { APIServer, CERT_FILES, type APIServerConfig } from './apiserver.js';
 import type { Binaries } from './binaries.js';
 import { generateControlPlaneCerts, type ControlPlaneCerts } from './certs.js';

@@ -2,17 +2,21 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parse, stringify } from 'yaml';
-import type { KubeConfig } from '../runtime/rest/kubeconfig.js';
+import type { KubeConfig } from '@kubescaffold/runtime/rest';
 
 /** The admin user of a test environment's API server: its address and the client certificate it trusts. */
 export interface AdminCredentials {
   /** https://127.0.0.1:<port> */
   server: string;
+  /** The CA that signed the API server's serving certificate, PEM. */
   caPem: string;
+  /** The admin's client certificate (O=system:masters), PEM. */
   certPem: string;
+  /** The admin's private key, PEM. */
   keyPem: string;
 }
 
+/** The name of the cluster, user and context in the kubeconfig files envtest writes. */
 export const KUBECONFIG_NAME = 'envtest';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');

@@ -13,7 +13,7 @@
 import { parse } from 'yaml';
 import { formatPlatform, type Platform } from './platform.js';
 import { compareVersions, formatVersion, isExact, matchesVersion, parseVersion, type Version } from './versions.js';
-import { UserError } from '../errors.js';
+import { EnvtestError } from './errors.js';
 
 /** setup-envtest's default index (its remote.DefaultIndexURL). */
 export const DEFAULT_INDEX_URL = 'https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml';
@@ -35,7 +35,7 @@ export interface EnvtestRelease {
 }
 
 /** The index could not be read or parsed; names the index URL. */
-export class ReleaseIndexError extends UserError {
+export class ReleaseIndexError extends EnvtestError {
   constructor(
     readonly indexUrl: string,
     message: string,

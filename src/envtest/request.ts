@@ -3,7 +3,7 @@
  * runtime's HTTP transport (the same TLS, keep-alive and error handling as every other client), answering with the
  * status and body of any response, since a starting API server's 503 is an answer to wait on, not an error.
  */
-import { HttpTransport, type HttpMethod } from '../runtime/rest/transport.js';
+import { HttpTransport, type HttpMethod } from '@kubescaffold/runtime/rest';
 import { toKubeConfig, type AdminCredentials } from './kubeconfig.js';
 
 export interface Response {

@@ -5,14 +5,14 @@
 import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { ETCD, KUBE_APISERVER } from './paths.js';
-import { UserError } from '../errors.js';
+import { EnvtestError } from './errors.js';
 
 /** The binaries an envtest archive holds; kubectl is optional here (envtest's control plane does not run it). */
 export const ARCHIVE_BINARIES = [KUBE_APISERVER, ETCD, 'kubectl'] as const;
 const REQUIRED = [KUBE_APISERVER, ETCD];
 
 /** Failure to unpack or an archive without the expected files; names the archive. */
-export class ArchiveError extends UserError {
+export class ArchiveError extends EnvtestError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, { cause: options?.cause });
     this.name = 'ArchiveError';

@@ -1,6 +1,9 @@
 /**
  * Version numbers the control plane is built and cached by. Kubernetes versions are written
- * without the leading "v" ("1.37.1"), as the cache directories are named.
+ * without the leading "v" ("1.37.1"), as the cache directories are named. An entry point of its own, with no
+ * dependencies, so that a CLI can show the defaults without loading the rest of envtest.
+ *
+ * @module @kubescaffold/envtest/versions
  */
 
 /** The newest Kubernetes release whose go.mod (go 1.26.0) builds with the Go 1.26 toolchain. */

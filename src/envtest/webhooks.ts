@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { TinyCA } from '../certs/tinyca.js';
+import { TinyCA } from '@kubescaffold/runtime/certs';
 import type { CustomResourceDefinition } from './crds.js';
 import { createOrReplace, manifestFiles } from './manifests.js';
 import { freePort } from './ports.js';

@@ -1,9 +1,9 @@
-import { isObject, type JSONObject, type JSONValue } from '../json/index.js';
+import { isObject, type JSONObject, type JSONValue } from '@kubescaffold/runtime/json';
 
 /** A YAML document as plain JSON data: what kustomize's resources become once parsed (src/json's JSON types). */
 export type JsonValue = JSONValue;
 export type JsonObject = JSONObject;
-export { deepEqual, isObject } from '../json/index.js';
+export { deepEqual, isObject } from '@kubescaffold/runtime/json';
 
 export function isScalar(v: unknown): v is string | number | boolean {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';

@@ -22,7 +22,7 @@ export interface Package {
 
 export type Resolved =
   | { kind: 'decl'; decl: TypeDecl }
-  /** A type from a package module, e.g. `int32` from 'kubescaffold/runtime' or `k8s.V1Container`. */
+  /** A type from a package module, e.g. `int32` from '@kubescaffold/runtime' or `k8s.V1Container`. */
   | { kind: 'external'; module: string; name: string }
   | { kind: 'unresolved'; why: string };
 

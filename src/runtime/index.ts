@@ -4,7 +4,7 @@
  * controller-runtime's and client-go's packages are: kubescaffold/runtime/rest, cache, workqueue, client, controller,
  * manager, webhook and metrics.
  *
- * @module kubescaffold/runtime
+ * @module @kubescaffold/runtime
  */
 
 /** The TypeScript types of Kubernetes' own API objects (@kubernetes/client-node's models; types only). */
@@ -32,4 +32,4 @@ export { setupSignalHandler } from './manager/signals.js';
 export { ping } from './healthz/healthz.js';
 
 // Logging.
-export { log, newLogger, configureLog, type Logger } from './log/index.js';
+export { log, newLogger, configureLog, enableSourceMaps, type Logger } from './log/index.js';

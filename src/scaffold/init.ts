@@ -5,6 +5,7 @@ import { mergePackageJson } from './package_json.js';
 import { boilerplateText, fileHeader, licenses, ownerProblem, type License } from '../project/boilerplate.js';
 import { initializedMarkers } from './context.js';
 import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../project/names.js';
+import type { ProjectDependencies } from './dependencies.js';
 import { Plan, type IfExists } from './plan.js';
 import { LAYOUT, stringifyProject, type ProjectConfig } from '../project/project.js';
 import { render } from './render.js';
@@ -17,8 +18,8 @@ export interface InitOptions {
   projectName?: string;
   multigroup: boolean;
   namespaced: boolean;
-  /** The dependency spec the generated package.json uses for kubescaffold (a range, or file: to a checkout). */
-  kubescaffoldSpec: string;
+  /** How the generated package.json depends on kubescaffold's packages, and the tarballs it names, if any. */
+  dependencies: ProjectDependencies;
   cliVersion: string;
 }
 
@@ -45,6 +46,7 @@ const initFiles: Array<{ template: string; ifExists: IfExists; when?: (o: { name
   { template: 'README.md', ifExists: 'skip' },
   { template: 'cmd/main.ts', ifExists: 'skip' },
   { template: 'hack/boilerplate.txt', ifExists: 'skip', when: (o) => o.license },
+  { template: 'hack/bundle.js', ifExists: 'skip' },
   { template: 'test/e2e/e2e.test.ts', ifExists: 'skip' },
   { template: 'config/default/kustomization.yaml', ifExists: 'error' },
   { template: 'config/default/metrics_service.yaml', ifExists: 'skip' },
@@ -107,7 +109,8 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     repo,
     namespaced: options.namespaced,
     multigroup: options.multigroup,
-    kubescaffoldSpec: options.kubescaffoldSpec,
+    packages: options.dependencies.specs,
+    vendored: options.dependencies.vendored.length > 0,
     leaderElectionID: `${fnv32a(repo).toString(16).padStart(8, '0')}.${options.domain}`,
     boilerplate: fileHeader(boilerplate, year),
     boilerplateText: boilerplate ?? '',
@@ -131,6 +134,7 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
       plan.edit('package.json', () => merged.text);
     }
   }
+  for (const file of options.dependencies.vendored) plan.file(file.path, file.bytes, 'error');
   const project: ProjectConfig = {
     version: '3',
     domain: options.domain,

@@ -7,7 +7,8 @@ import { insertFragments } from './inserter.js';
 export type IfExists = 'skip' | 'error' | 'overwrite';
 
 interface FileModel {
-  content: string;
+  /** Text, or the bytes of a file copied as it is (a vendored tarball). */
+  content: string | Buffer;
   /** Whether the content must be written (false for a skipped file that exists). */
   dirty: boolean;
 }
@@ -39,6 +40,13 @@ export class Plan {
     this.models.set(path, { content, dirty: true });
   }
 
+  /** Adds a file whose bytes are written as they are (a package tarball), at a project-relative path. */
+  file(path: string, bytes: Buffer, ifExists: IfExists): void {
+    this.template(path, '', ifExists);
+    const model = this.models.get(path);
+    if (model?.dirty) this.models.set(path, { content: bytes, dirty: true });
+  }
+
   /** Inserts fragments above `+kubebuilder:scaffold:<marker>` lines of a planned or existing file. */
   insert(path: string, fragments: Record<string, string[]>, options: { ifMissing?: 'error' | 'ignore' } = {}): void {
     const base = this.current(path);
@@ -67,7 +75,7 @@ export class Plan {
   /** The file's content as it will be after this plan (undefined when it neither exists nor is planned). */
   current(path: string): string | undefined {
     const model = this.models.get(path);
-    if (model) return model.content;
+    if (model) return model.content.toString();
     return this.existsOnDisk(path) ? this.readDisk(path) : undefined;
   }
 
@@ -84,12 +92,12 @@ export class Plan {
   /** Writes every changed file, or nothing: on a failed write, files already written are put back. */
   commit(): string[] {
     if (this.problems.length > 0) throw new ScaffoldError(this.problems.join('\n'));
-    const written: Array<{ path: string; previous: string | undefined }> = [];
+    const written: Array<{ path: string; previous: Buffer | undefined }> = [];
     const createdDirs: string[] = [];
     try {
       for (const path of this.pendingPaths()) {
         const absolute = join(this.root, path);
-        const previous = existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
+        const previous = existsSync(absolute) ? readFileSync(absolute) : undefined;
         const dir = dirname(absolute);
         if (!existsSync(dir)) createdDirs.push(mkdirSync(dir, { recursive: true }) ?? dir);
         const temp = `${absolute}.scaffold-tmp`;

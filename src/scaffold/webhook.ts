@@ -149,7 +149,7 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
   }
   plan.insert('cmd/main.ts', {
     imports: [
-      "import { WebhookServer } from 'kubescaffold/runtime/webhook';",
+      "import { WebhookServer } from '@kubescaffold/runtime/webhook';",
       `import { setup${kind}WebhookWithManager } from '../${webhookFile.replace(/\.ts$/, '.js')}';`,
     ],
     'manager-options': [WEBHOOK_SERVER_OPTION],

@@ -6,7 +6,7 @@
 import type { Marker } from '../markers/collector.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { JSONValue } from '../crd/types.js';
-import { applyMergePatch } from '../json/index.js';
+import { applyMergePatch } from '@kubescaffold/runtime/json';
 
 interface WebhookMarker {
   mutating: boolean;

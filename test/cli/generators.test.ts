@@ -54,10 +54,12 @@ describe.each(['manifests', 'generate'])('scaffold %s', (command) => {
 
 describe('scaffold init interrupted during npm install', () => {
   it('says how to finish when Ctrl-C stops npm install, and says it again when init is re-run', async () => {
-    // A stand-in npm that announces itself and waits to be interrupted.
+    // A stand-in npm whose install announces itself and waits to be interrupted; init's `npm pack` of the packages it
+    // vendors (it runs from this checkout) goes to the real npm.
     const fakeBin = join(dir.path, 'fake-bin');
     mkdirSync(fakeBin);
-    writeFileSync(join(fakeBin, 'npm'), '#!/bin/sh\necho npm-started\nexec sleep 60\n', { mode: 0o755 });
+    const realNpm = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(join(fakeBin, 'npm'), `#!/bin/sh\nif [ "$1" = install ]; then echo npm-started; exec sleep 60; fi\nexec '${realNpm}' "$@"\n`, { mode: 0o755 });
     const project = join(dir.path, 'op');
     mkdirSync(project);
     // Its own process group, as a terminal's foreground job: Ctrl-C signals the whole group.

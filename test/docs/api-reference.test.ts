@@ -11,8 +11,9 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const committed = join(root, 'docs/reference/api');
 const read = (dir: string, file: string): string => readFileSync(join(dir, file), 'utf8');
 
-// The page of an entry point: src/runtime/rest/index.ts is kubescaffold/runtime/rest, on kubescaffold.runtime.rest.md.
-const moduleName = (entry: string): string => 'kubescaffold/' + entry.replace(/^src\//, '').replace(/\/index\.ts$/, '');
+// The page of an entry point: src/runtime/rest/index.ts is @kubescaffold/runtime/rest, on @kubescaffold.runtime.rest.md;
+// src/envtest/setup.ts is @kubescaffold/envtest/setup.
+const moduleName = (entry: string): string => '@kubescaffold/' + entry.replace(/^src\//, '').replace(/\/index\.ts$|\.ts$/, '');
 const pageOf = (entry: string): string => moduleName(entry).replaceAll('/', '.') + '.md';
 
 // Markdown outside fenced code blocks and inline code spans: what VitePress parses as Vue template text.
@@ -51,7 +52,7 @@ describe('docs/reference/api (TypeDoc from the doc comments)', () => {
     for (const f of files) expect(read(committed, f), f).toBe(read(fresh.path, f));
   });
 
-  it('has index.md linking a page for every entry point package.json exports', () => {
+  it('has index.md linking a page for every entry point the packages export', () => {
     const index = read(committed, 'index.md');
     for (const entry of publicEntryPoints()) {
       expect(index, entry).toContain(`[${moduleName(entry)}](${pageOf(entry)})`);

@@ -31,7 +31,7 @@ describe('docs/types.md', () => {
     // A Kind around the second example's spec, to see what its field becomes.
     writeFileSync(
       join(api, 'crew_kind.ts'),
-      "import type { ObjectMeta, TypeMeta } from 'kubescaffold/runtime';\nimport type { CrewSpec } from './crew_types.js';\n\n// +kubebuilder:object:root=true\nexport interface Crew extends TypeMeta {\n  metadata?: ObjectMeta;\n  spec?: CrewSpec;\n}\n",
+      "import type { ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\nimport type { CrewSpec } from './crew_types.js';\n\n// +kubebuilder:object:root=true\nexport interface Crew extends TypeMeta {\n  metadata?: ObjectMeta;\n  spec?: CrewSpec;\n}\n",
     );
     await runManifests({ root: dir.path, generatorVersion: 'docs' });
     const crd = parse(readFileSync(join(dir.path, 'config/crd/bases/crew.example.com_captains.yaml'), 'utf8')) as {

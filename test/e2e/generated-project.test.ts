@@ -57,9 +57,12 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     if (base) rmSync(base, { recursive: true, force: true });
   });
 
-  it('depends on this checkout through a file: link', () => {
-    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(pkg.dependencies.kubescaffold).toBe(`file:${repoRoot.replace(/\/$/, '')}`);
+  it("depends on this checkout's packages, packed into its vendor/: the runtime to run, the CLI and envtest to build and test", () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+    expect(pkg.dependencies).toEqual({ '@kubescaffold/runtime': `file:vendor/kubescaffold-runtime-${version}.tgz` });
+    expect(pkg.devDependencies).toMatchObject({ kubescaffold: `file:vendor/kubescaffold-${version}.tgz`, '@kubescaffold/envtest': `file:vendor/kubescaffold-envtest-${version}.tgz` });
+    for (const file of ['kubescaffold', 'kubescaffold-runtime', 'kubescaffold-envtest']) expect(existsSync(join(project, 'vendor', `${file}-${version}.tgz`)), file).toBe(true);
   });
 
   it('compiles with strict tsc', () => {

@@ -76,7 +76,7 @@ describe('scaffold run --as-deployed', () => {
     run(project, process.execPath, [scaffoldBin, 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain']);
     // The reconciler also creates a ConfigMap, for which the scaffolded markers grant nothing.
     const source = readFileSync(controllerFile(), 'utf8')
-      .replace("import { CaptainResource }", "import { ConfigMaps } from 'kubescaffold/runtime/rest';\nimport { CaptainResource }")
+      .replace("import { CaptainResource }", "import { ConfigMaps } from '@kubescaffold/runtime/rest';\nimport { CaptainResource }")
       .replace(
         '    // TODO(user): your logic here\n',
         "    await this.client.create(ConfigMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${req.name}-config`, namespace: req.namespace }, data: { captain: req.name } }).catch((e: unknown) => {\n" +

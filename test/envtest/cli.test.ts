@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerEnvtestCommand, runEnvtestStart } from '../../src/cli/envtest.js';
 import { CliError } from '../../src/cli/errors.js';
-import { TinyCA } from '../../src/certs/tinyca.js';
+import { TinyCA } from '../../src/runtime/certs/tinyca.js';
 import { findBinaries, type Binaries } from '../../src/envtest/index.js';
 import { hostPlatform } from '../../src/envtest/platform.js';
 import { processesMentioning } from './helpers.js';

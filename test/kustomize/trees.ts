@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { scaffoldCreateAPI, type CreateAPIOptions } from '../../src/scaffold/api.js';
+import { registryDependencies } from '../../src/scaffold/dependencies.js';
 import { scaffoldInit, type InitOptions } from '../../src/scaffold/init.js';
 import { scaffoldCreateWebhook, type CreateWebhookOptions } from '../../src/scaffold/webhook.js';
 
@@ -18,7 +19,7 @@ const baseInit: InitOptions = {
   license: 'apache2',
   multigroup: false,
   namespaced: false,
-  kubescaffoldSpec: '^0.1.0',
+  dependencies: registryDependencies('0.1.0'),
   cliVersion: '0.1.0',
 };
 

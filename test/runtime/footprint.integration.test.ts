@@ -14,7 +14,7 @@ import { newClient } from '../../src/runtime/index.js';
 import { CHILD_START_MS, CONTROL_PLANE_START_MS } from '../support/limits.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const dist = join(repo, 'dist');
+const dist = join(repo, 'src', 'runtime', 'dist');
 const child = fileURLToPath(new URL('./fixtures/footprint-main.mjs', import.meta.url));
 
 describe('the runtime as an operator process loads it', () => {
@@ -23,7 +23,7 @@ describe('the runtime as an operator process loads it', () => {
   let loaded: string[];
 
   beforeAll(async () => {
-    if (!existsSync(join(dist, 'runtime', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(dist, 'index.js'))) throw new Error('src/runtime/dist/ is missing: run `npm run build` first (npm test does)');
     env = await TestEnvironment.start();
     dir = mkdtempSync(join(tmpdir(), 'ks-footprint-'));
     const kubeconfig = join(dir, 'kubeconfig');
@@ -51,7 +51,7 @@ describe('the runtime as an operator process loads it', () => {
   const fromPackage = (name: string): string[] => loaded.filter((u) => u.includes(`/node_modules/${name}/`));
 
   it('reconciled with its own code and loaded none of @kubernetes/client-node', () => {
-    expect(loaded.some((u) => u.includes('/dist/runtime/manager/manager.js'))).toBe(true);
+    expect(loaded.some((u) => u.includes('/src/runtime/dist/manager/manager.js'))).toBe(true);
     expect(fromPackage('@kubernetes/client-node')).toEqual([]);
   });
 
@@ -62,7 +62,7 @@ describe('the runtime as an operator process loads it', () => {
   });
 
   it('loads no webhook machinery when it serves no webhooks', () => {
-    expect(loaded.filter((u) => u.includes('/dist/runtime/webhook/'))).toEqual([]);
+    expect(loaded.filter((u) => u.includes('/src/runtime/dist/webhook/'))).toEqual([]);
   });
 
   it('loads no X.509 library, no HTTP/2, and the small YAML parser only for its kubeconfig file', () => {

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { registryDependencies } from '../../src/scaffold/dependencies.js';
 import { scaffoldInit, type InitOptions } from '../../src/scaffold/init.js';
 import { listFiles, tempDir } from '../support/files.js';
 
@@ -16,7 +17,7 @@ export const defaultInit: InitOptions = {
   license: 'apache2',
   multigroup: false,
   namespaced: false,
-  kubescaffoldSpec: '^0.1.0',
+  dependencies: registryDependencies('0.1.0'),
   cliVersion: '0.1.0',
 };
 

@@ -54,13 +54,16 @@ describe('scaffold init refuses bad input and changes nothing', () => {
     const pkg = JSON.parse(snapshotTree(root).get('package.json')!) as Record<string, unknown> & { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     expect(pkg).toMatchObject({ name: 'my-operator', version: '1.0.0', author: 'me', license: 'ISC', type: 'module', engines: { node: '>=20.19' } });
     expect(pkg.scripts).toMatchObject({ build: 'tsc -p tsconfig.json', test: 'scaffold manifests && vitest run --project unit', pretest: 'scaffold envtest use -p path' });
-    expect(Object.keys(pkg.dependencies)).toEqual(['kubescaffold']);
+    // The manager runs the runtime; the CLI and envtest build and test it.
+    expect(Object.keys(pkg.dependencies)).toEqual(['@kubescaffold/runtime']);
     expect(pkg.devDependencies).toHaveProperty('typescript');
+    expect(pkg.devDependencies).toHaveProperty('kubescaffold');
+    expect(pkg.devDependencies).toHaveProperty('@kubescaffold/envtest');
   });
 
   it('refuses a package.json whose keys conflict with what the project needs, naming them, and changes nothing', () => {
-    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'x', scripts: { build: 'webpack' }, dependencies: { kubescaffold: '^0.0.1' } }));
-    expectRejected(() => scaffoldInit(root, defaultInit), /package.json cannot take what the project needs: "scripts.build" is "webpack", the project needs "tsc -p tsconfig.json"; "dependencies.kubescaffold" is "\^0.0.1"/);
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'x', scripts: { build: 'webpack' }, dependencies: { '@kubescaffold/runtime': '^0.0.1' } }));
+    expectRejected(() => scaffoldInit(root, defaultInit), /package.json cannot take what the project needs: "scripts.build" is "webpack", the project needs "tsc -p tsconfig.json"; "dependencies.@kubescaffold\/runtime" is "\^0.0.1"/);
   });
 
   it('warns about other files and keeps them', () => {

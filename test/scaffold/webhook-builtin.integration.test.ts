@@ -41,7 +41,7 @@ describe('a scaffolded webhook for apps/v1 Deployment, filled in, on a real cont
   let running: Promise<void> | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(join(checkout, 'dist/runtime/index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(checkout, 'src/runtime/dist/index.js'))) throw new Error('src/runtime/dist/ is missing: run `npm run build` first (npm test does)');
     project = tempProjectDir('project');
     const { root } = project;
     initProject(root);
@@ -60,15 +60,15 @@ describe('a scaffolded webhook for apps/v1 Deployment, filled in, on a real cont
 
     const manifests = spawnSync(process.execPath, [bin, 'manifests'], { cwd: root, encoding: 'utf8' });
     expect(manifests.status, manifests.stderr).toBe(0);
-    // The project depends on this checkout, as `npm install` of a scaffolded project would link it.
-    mkdirSync(join(root, 'node_modules'));
-    symlinkSync(checkout, join(root, 'node_modules/kubescaffold'), 'dir');
+    // The project's runtime is this checkout's, as `npm install` of a scaffolded project would install it.
+    mkdirSync(join(root, 'node_modules', '@kubescaffold'), { recursive: true });
+    symlinkSync(join(checkout, 'src', 'runtime'), join(root, 'node_modules', '@kubescaffold', 'runtime'), 'dir');
 
     env = await TestEnvironment.start({ webhookInstallOptions: { paths: [join(root, 'config/webhook')] } });
     const serving = env.webhookInstallOptions!;
-    // The runtime the scaffolded file imports (kubescaffold/runtime, i.e. this checkout's dist/).
-    const runtime = (await import(pathToFileURL(join(checkout, 'dist/runtime/index.js')).href)) as typeof import('../../src/runtime/index.js');
-    const webhookRuntime = (await import(pathToFileURL(join(checkout, 'dist/runtime/webhook/index.js')).href)) as typeof import('../../src/runtime/webhook/index.js');
+    // The runtime the scaffolded file imports (@kubescaffold/runtime, i.e. this checkout's src/runtime/dist/).
+    const runtime = (await import(pathToFileURL(join(checkout, 'src/runtime/dist/index.js')).href)) as typeof import('../../src/runtime/index.js');
+    const webhookRuntime = (await import(pathToFileURL(join(checkout, 'src/runtime/dist/webhook/index.js')).href)) as typeof import('../../src/runtime/webhook/index.js');
     const scaffolded = (await import(pathToFileURL(file).href)) as { setupDeploymentWebhookWithManager(mgr: unknown): void };
     const mgr = new runtime.Manager({
       kubeConfig: env.kubeConfig,

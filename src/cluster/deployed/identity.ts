@@ -7,7 +7,7 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiError, objectPath, ServiceAccounts, type KubeConfig, type RestClient } from '../../runtime/rest/index.js';
+import { ApiError, objectPath, ServiceAccounts, type KubeConfig, type RestClient } from '@kubescaffold/runtime/rest';
 import { ClusterError } from '../errors.js';
 
 /** The shortest lifetime the API server grants (it raises anything shorter to 10 minutes). */

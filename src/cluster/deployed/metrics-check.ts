@@ -5,7 +5,7 @@
  */
 import https from 'node:https';
 import http from 'node:http';
-import { ClusterRoleBindings, isNotFound, ServiceAccounts, type RestClient } from '../../runtime/rest/index.js';
+import { ClusterRoleBindings, isNotFound, ServiceAccounts, type RestClient } from '@kubescaffold/runtime/rest';
 import { FIELD_MANAGER } from '../apply.js';
 import { requestToken } from './identity.js';
 

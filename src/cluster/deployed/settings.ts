@@ -4,7 +4,7 @@
  * that name unmounted volumes dropped, and the env the kubelet would resolve plus what makes the runtime load the
  * in-cluster config from a service account directory.
  */
-import { freePort } from '../../envtest/ports.js';
+import { freePort } from '@kubescaffold/envtest';
 import { nodeOptionsForLocalRun, resolveContainerEnv } from '../container.js';
 import type { PodPlan } from './pod.js';
 

@@ -2,7 +2,7 @@
  * client-go's tools/cache (stores, DeltaFIFO, Reflector, shared informers, listers) and controller-runtime's cache: the
  * InformerCache behind a manager's client.
  *
- * @module kubescaffold/runtime/cache
+ * @module @kubescaffold/runtime/cache
  */
 export {
   DeletedFinalStateUnknown,

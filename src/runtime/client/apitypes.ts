@@ -19,8 +19,8 @@ export type MicroTime = string;
 /** metav1.Duration: a Go duration string, e.g. "1h30m". */
 export type Duration = string;
 /** Any JSON value (apiextensions JSON). */
-export type { JSONValue } from '../../json/index.js';
-import type { JSONValue } from '../../json/index.js';
+export type { JSONValue } from '../json/index.js';
+import type { JSONValue } from '../json/index.js';
 /** runtime.RawExtension: an embedded object of any kind. */
 export type RawExtension = { [key: string]: JSONValue };
 

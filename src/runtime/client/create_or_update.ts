@@ -1,6 +1,6 @@
 import { isNotFound } from '../rest/errors.js';
 import type { Client, KubeObject, Resource } from '../rest/types.js';
-import { deepEqual, jsonClone } from '../../json/index.js';
+import { deepEqual, jsonClone } from '../json/index.js';
 import { createMergePatch, keyOf } from './patch.js';
 
 /** What createOrUpdate / createOrPatch did (controllerutil.OperationResult). */

@@ -1,7 +1,7 @@
 import type { Client, KubeObject, Resource } from '../rest/types.js';
 import type { Result } from '../reconcile/index.js';
 import { patchFrom } from './patch.js';
-import { jsonClone } from '../../json/index.js';
+import { jsonClone } from '../json/index.js';
 
 /** Adds `finalizer` to the object's metadata; returns true when it was not there yet (controllerutil.AddFinalizer). */
 export function addFinalizer(obj: KubeObject, finalizer: string): boolean {

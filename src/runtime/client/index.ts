@@ -2,7 +2,7 @@
  * controller-runtime's client: the cached client, patches, conditions, finalizers, owner references, createOrUpdate,
  * retries, and the value types of API objects.
  *
- * @module kubescaffold/runtime/client
+ * @module @kubescaffold/runtime/client
  */
 export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './apitypes.js';
 export {
@@ -33,5 +33,5 @@ export {
   type OwnerReferenceOptions,
 } from './ownerref.js';
 export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create_or_update.js';
-export { deepEqual } from '../../json/index.js';
+export { deepEqual } from '../json/index.js';
 export { CachedClient, type CachedClientOptions } from './cached_client.js';

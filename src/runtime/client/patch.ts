@@ -1,5 +1,5 @@
 import type { Client, KubeObject, PatchOptions, Resource } from '../rest/types.js';
-import { deepEqual, isObject as isPlainObject } from '../../json/index.js';
+import { deepEqual, isObject as isPlainObject } from '../json/index.js';
 
 /**
  * The RFC 7386 JSON merge patch that turns `original` into `modified`: changed keys get the new value, removed

@@ -2,7 +2,7 @@
  * controller-runtime's reconcile, controller, builder, handler, predicate and source packages: what turns watch events
  * into reconciles.
  *
- * @module kubescaffold/runtime/controller
+ * @module @kubescaffold/runtime/controller
  */
 export { Controller, type ControllerOptions } from './controller.js';
 export type {

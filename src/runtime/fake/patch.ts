@@ -1,6 +1,6 @@
 // Applying the patch types the fake client accepts, to a plain JSON copy of the stored object.
 import jsonpatch from 'fast-json-patch';
-import { applyMergePatch, isObject, type JSONObject, type JSONValue } from '../../json/index.js';
+import { applyMergePatch, isObject, type JSONObject, type JSONValue } from '../json/index.js';
 import type { PatchType, Resource } from '../rest/types.js';
 import { badRequest, invalid } from './errors.js';
 

@@ -2,7 +2,7 @@
 // generation, uid, creationTimestamp, generateName), its optimistic concurrency, the status subresource and
 // finalizers. Every object goes in and comes out as a copy, as over the wire.
 import { randomInt, randomUUID } from 'node:crypto';
-import { deepEqual, isObject, jsonClone, type JSONObject } from '../../json/index.js';
+import { deepEqual, isObject, jsonClone, type JSONObject } from '../json/index.js';
 import { resourceId } from '../rest/resource.js';
 import { parseFieldSelector, parseSelector, SelectorParseError } from '../rest/selector.js';
 import type {

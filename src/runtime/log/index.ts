@@ -2,6 +2,7 @@ import { loggerOver, parseLogLevel, stderrSink, type LogLevel, type LogSettings,
 
 export { newLogger, parseLogLevel, stderrSink, describeError } from './logger.js';
 export type { Logger, LogLevel, LogSettings } from './logger.js';
+export { enableSourceMaps } from './source-maps.js';
 
 const rootSettings: LogSettings = { level: parseLogLevel(process.env.LOG_LEVEL), sink: stderrSink, now: () => new Date() };
 

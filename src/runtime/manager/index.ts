@@ -2,7 +2,7 @@
  * controller-runtime's manager and what it runs besides controllers: health probes, leader election, the event recorder
  * and signal handling.
  *
- * @module kubescaffold/runtime/manager
+ * @module @kubescaffold/runtime/manager
  */
 export { Manager, LeaderElectionLostError, type FieldIndexer } from './manager.js';
 export type { ManagerOptions, CacheOptions, MetricsOptions, HealthProbeOptions, LeaderElectionOptions } from './options.js';

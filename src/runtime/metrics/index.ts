@@ -2,7 +2,7 @@
  * The registry /metrics serves (controller-runtime's metrics.Registry; register your own metrics here), the metrics
  * server, and the controller, workqueue, REST client and leader election metrics.
  *
- * @module kubescaffold/runtime/metrics
+ * @module @kubescaffold/runtime/metrics
  */
 export { registry, registerProcessMetrics } from './registry.js';
 export { MetricsServer, type MetricsServerOptions } from './server.js';

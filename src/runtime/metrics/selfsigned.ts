@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
-import { selfSignedCert } from '../../certs/tinyca.js';
+import { selfSignedCert } from '../certs/tinyca.js';
 
 /** A PEM certificate and PKCS#8 key. */
 export interface CertKeyPair {

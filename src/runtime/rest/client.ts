@@ -1,5 +1,5 @@
 import type { KubeConfig } from './kubeconfig.js';
-import { isObject as isPlainObject } from '../../json/index.js';
+import { isObject as isPlainObject } from '../json/index.js';
 import { collectionPath, objectPath } from './resource.js';
 import { HttpTransport, isAbortError, type HttpRequest, type QueryValue, type TransportOptions } from './transport.js';
 import type {

@@ -1,7 +1,7 @@
 /**
  * The API machinery under the controllers (client-go's rest, dynamic, discovery, errors).
  *
- * @module kubescaffold/runtime/rest
+ * @module @kubescaffold/runtime/rest
  */
 export type {
   Client,

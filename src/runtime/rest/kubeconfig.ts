@@ -6,7 +6,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
 import { KubeConfigError } from './kubeconfig_error.js';
-import { EXEC_CLUSTER_EXTENSION, loadKubeconfigFiles, yamlModule } from './kubeconfig_file.js';
+import { dump as dumpYaml } from 'js-yaml';
+import { EXEC_CLUSTER_EXTENSION, loadKubeconfigFiles } from './kubeconfig_file.js';
 import type { KubeConfig } from './kubeconfig_types.js';
 
 export type { ExecAPIVersion, ExecConfig, ExecEnvVar, ExecInteractiveMode, Impersonation, KubeConfig, KubeConfigAuth, KubeConfigTLS } from './kubeconfig_types.js';
@@ -188,7 +189,7 @@ export function kubeConfigToYaml(kc: KubeConfig): string {
         })
       : undefined,
   });
-  return yamlModule().dump({
+  return dumpYaml({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster }],

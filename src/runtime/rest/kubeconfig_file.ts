@@ -1,12 +1,13 @@
 // Reading kubeconfig files as client-go's clientcmd does (loader.go, client_config.go, validation.go): parse each file,
 // merge them (the first definition of a name wins), choose the context, validate what it references, and turn it into
-// a KubeConfig with absolute paths. The YAML parser is required here, on first use, so that a process that never reads
-// a kubeconfig file (in-cluster) never loads it.
+// a KubeConfig with absolute paths.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 import type { ExecAPIVersion, ExecConfig, ExecEnvVar, ExecInteractiveMode, Impersonation, KubeConfig, KubeConfigAuth, KubeConfigTLS } from './kubeconfig_types.js';
 import { KubeConfigError } from './kubeconfig_error.js';
+// js-yaml, not the `yaml` package the CLI uses: loading that costs an operator 8–10 MiB of RSS, js-yaml under 1, and a
+// kubeconfig needs no more than js-yaml reads and writes. A static import, so that a bundler sees it.
+import { load as loadYaml } from 'js-yaml';
 
 /** The cluster extension whose value exec plugins receive as spec.cluster.config (client-go's clusterExtensionKey). */
 export const EXEC_CLUSTER_EXTENSION = 'client.authentication.k8s.io/exec';
@@ -14,16 +15,6 @@ export const EXEC_CLUSTER_EXTENSION = 'client.authentication.k8s.io/exec';
 const EXEC_API_VERSIONS: readonly string[] = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'];
 const INTERACTIVE_MODES: readonly string[] = ['Never', 'IfAvailable', 'Always'];
 const PROXY_SCHEMES = ['http:', 'https:', 'socks5:'];
-
-const requireCjs = createRequire(import.meta.url);
-
-/**
- * js-yaml, loaded on first use. Not the `yaml` package the CLI uses: loading that costs an operator 8–10 MiB of RSS,
- * js-yaml under 2, and a kubeconfig needs no more than js-yaml reads and writes.
- */
-export function yamlModule(): Pick<typeof import('js-yaml'), 'load' | 'dump'> {
-  return requireCjs('js-yaml') as typeof import('js-yaml');
-}
 
 type Obj = Record<string, unknown>;
 
@@ -62,7 +53,7 @@ function mergeFile(into: Merged, file: string): void {
   }
   let doc: unknown;
   try {
-    doc = yamlModule().load(text);
+    doc = loadYaml(text);
   } catch (e) {
     const why = ((e as Error).message.split('\n')[0] ?? '').trim();
     throw new KubeConfigError(`kubeconfig ${file}: not valid YAML: ${why}`, 'Invalid', { cause: e });

@@ -4,7 +4,7 @@
  * temp dir only; a new pair is made on every start.
  */
 import { isIP } from 'node:net';
-import { TinyCA } from '../../certs/tinyca.js';
+import { TinyCA } from '../certs/tinyca.js';
 
 /** A generated CA and the serving certificate and key it signed, all PEM. */
 export interface LocalServingCert {

@@ -2,7 +2,7 @@
  * Admission (defaulting, validating) and conversion webhooks, the HTTPS server that serves them, and the builder that
  * registers a kind's webhooks with it.
  *
- * @module kubescaffold/runtime/webhook
+ * @module @kubescaffold/runtime/webhook
  */
 export type {
   AdmissionContext,

@@ -3,7 +3,7 @@
  * PatchResponseFromRaw sends for a defaulting webhook. Object members are added, removed or diffed recursively;
  * arrays are diffed index by index, then trimmed or extended at the end.
  */
-import { isObject as isPlainObject } from '../../json/index.js';
+import { isObject as isPlainObject } from '../json/index.js';
 import { jsonPointerEscape, type JsonPatchOperation } from '../client/patch.js';
 
 

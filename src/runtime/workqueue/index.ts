@@ -1,7 +1,7 @@
 /**
  * client-go's work queues and rate limiters.
  *
- * @module kubescaffold/runtime/workqueue
+ * @module @kubescaffold/runtime/workqueue
  */
 export { Queue, type GetResult, type QueueOptions } from './queue.js';
 export { DelayingQueue } from './delaying_queue.js';

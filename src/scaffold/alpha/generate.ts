@@ -58,7 +58,7 @@ export async function generateFromProject(options: GenerateOptions): Promise<Gen
     const shown = existing.slice(0, 5).join(', ') + (existing.length > 5 ? ', ...' : '');
     throw new ScaffoldError(`--output-dir ${outputDir} is not empty (${shown}); give a new or empty directory, or pass --force to move its contents to a backup next to it first`);
   }
-  const steps = replaySteps(config, { kubescaffoldSpec: options.kubescaffoldSpec, cliVersion: options.cliVersion }, options.specs ?? pluginSpecs);
+  const steps = replaySteps(config, { dependencies: options.dependencies, cliVersion: options.cliVersion }, options.specs ?? pluginSpecs);
 
   const staging = makeStagingDir(outputDir);
   try {

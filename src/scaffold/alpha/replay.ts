@@ -16,7 +16,7 @@ export type ReplayStep =
   | { argv: string[]; run: 'plugin'; plugin: string };
 
 /** What init needs that PROJECT does not record: how the new package.json depends on kubescaffold, and its version. */
-export type InitExtras = Pick<InitOptions, 'kubescaffoldSpec' | 'cliVersion'>;
+export type InitExtras = Pick<InitOptions, 'dependencies' | 'cliVersion'>;
 
 /**
  * The commands that scaffold again the project PROJECT describes, in kubebuilder's order: init with the project-wide

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runScaffoldCommand } from '../../../src/cli/alpha.js';
 import { LAYOUT, stringifyProject, withPluginConfig, type ProjectConfig } from '../../../src/project/project.js';
 import { generateFromProject } from '../../../src/scaffold/alpha/generate.js';
+import { registryDependencies } from '../../../src/scaffold/dependencies.js';
 import { replaySteps } from '../../../src/scaffold/alpha/replay.js';
 import { loadProject } from '../../../src/scaffold/context.js';
 import type { PluginReplay, PluginSpec } from '../../../src/scaffold/plugins/registry.js';
@@ -33,7 +34,7 @@ const testPlugin: PluginSpec = {
     ];
   },
 };
-const extras = { kubescaffoldSpec: '^0.1.0', cliVersion: '0.1.0' };
+const extras = { dependencies: registryDependencies('0.1.0'), cliVersion: '0.1.0' };
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

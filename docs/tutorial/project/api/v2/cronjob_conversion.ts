@@ -1,4 +1,4 @@
-import type { Conversion } from 'kubescaffold/runtime/webhook';
+import type { Conversion } from '@kubescaffold/runtime/webhook';
 import type { CronJob as HubCronJob } from '../v1/cronjob_types.js';
 import type { CronJob } from './cronjob_types.js';
 

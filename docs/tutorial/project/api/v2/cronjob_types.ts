@@ -1,4 +1,4 @@
-import type { int32, int64, k8s, ObjectMeta, Time, TypeMeta } from 'kubescaffold/runtime';
+import type { int32, int64, k8s, ObjectMeta, Time, TypeMeta } from '@kubescaffold/runtime';
 
 /** CronJobSpec defines the desired state of CronJob. */
 export interface CronJobSpec {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { log, type k8s, type ReconcileContext } from 'kubescaffold/runtime';
-import { FakeClient, fieldIndex } from 'kubescaffold/runtime/fake';
-import { realClock, type Clock } from 'kubescaffold/runtime/manager';
-import { Jobs } from 'kubescaffold/runtime/rest';
+import { log, type k8s, type ReconcileContext } from '@kubescaffold/runtime';
+import { FakeClient, fieldIndex } from '@kubescaffold/runtime/fake';
+import { realClock, type Clock } from '@kubescaffold/runtime/manager';
+import { Jobs } from '@kubescaffold/runtime/rest';
 import type { CronJob } from '../../api/v1/cronjob_types.js';
 import { CronJobResource } from '../../api/v1/zz_generated.resources.js';
 import { CronJobReconciler, getNextSchedule, jobOwnerIndex, jobOwnerKey, scheduledTimeAnnotation } from './cronjob_controller.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TestEnvironment } from 'kubescaffold/envtest';
-import { Manager, newClient, type Client } from 'kubescaffold/runtime';
-import { Jobs } from 'kubescaffold/runtime/rest';
+import { TestEnvironment } from '@kubescaffold/envtest';
+import { Manager, newClient, type Client } from '@kubescaffold/runtime';
+import { Jobs } from '@kubescaffold/runtime/rest';
 import { CronJobResource } from '../../api/v1/zz_generated.resources.js';
 import { CronJobReconciler } from './cronjob_controller.js';
 

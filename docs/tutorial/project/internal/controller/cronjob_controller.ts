@@ -9,10 +9,10 @@ import {
   type Reconciler,
   type Request,
   type Result,
-} from 'kubescaffold/runtime';
-import { getControllerOf, setControllerReference } from 'kubescaffold/runtime/client';
-import { realClock, type Clock } from 'kubescaffold/runtime/manager';
-import { Jobs } from 'kubescaffold/runtime/rest';
+} from '@kubescaffold/runtime';
+import { getControllerOf, setControllerReference } from '@kubescaffold/runtime/client';
+import { realClock, type Clock } from '@kubescaffold/runtime/manager';
+import { Jobs } from '@kubescaffold/runtime/rest';
 import type { CronJob } from '../../api/v1/cronjob_types.js';
 import { CronJobResource } from '../../api/v1/zz_generated.resources.js';
 

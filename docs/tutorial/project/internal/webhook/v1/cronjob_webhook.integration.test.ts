@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestEnvironment } from 'kubescaffold/envtest';
-import { Manager, newClient, type Client } from 'kubescaffold/runtime';
-import { WebhookServer } from 'kubescaffold/runtime/webhook';
+import { TestEnvironment } from '@kubescaffold/envtest';
+import { Manager, newClient, type Client } from '@kubescaffold/runtime';
+import { WebhookServer } from '@kubescaffold/runtime/webhook';
 import type { CronJob } from '../../../api/v1/cronjob_types.js';
 import type { CronJob as CronJobV2 } from '../../../api/v2/cronjob_types.js';
 import { CronJobResource } from '../../../api/v1/zz_generated.resources.js';

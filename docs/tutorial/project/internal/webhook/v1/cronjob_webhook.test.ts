@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { log } from 'kubescaffold/runtime';
-import type { AdmissionContext } from 'kubescaffold/runtime/webhook';
+import { log } from '@kubescaffold/runtime';
+import type { AdmissionContext } from '@kubescaffold/runtime/webhook';
 import type { CronJob } from '../../../api/v1/cronjob_types.js';
 import { CronJobCustomDefaulter, CronJobCustomValidator, cronJobDefaults } from './cronjob_webhook.js';
 

@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import type { Manager } from 'kubescaffold/runtime';
+import type { Manager } from '@kubescaffold/runtime';
 import {
   field,
   newWebhookManagedBy,
@@ -8,7 +8,7 @@ import {
   type CustomValidator,
   type FieldError,
   type ValidationResult,
-} from 'kubescaffold/runtime/webhook';
+} from '@kubescaffold/runtime/webhook';
 import type { CronJob } from '../../../api/v1/cronjob_types.js';
 import { CronJobResource } from '../../../api/v1/zz_generated.resources.js';
 import { CronJobResource as CronJobV2Resource } from '../../../api/v2/zz_generated.resources.js';

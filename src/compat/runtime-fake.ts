@@ -1,0 +1,7 @@
+/**
+ * @deprecated Import from '@kubescaffold/runtime/fake'. The runtime is its own package now, so that an operator's image holds it
+ * without the CLI; this re-export keeps projects scaffolded before the split building (docs/guides/upgrading.md).
+ *
+ * @module kubescaffold/runtime/fake
+ */
+export * from '@kubescaffold/runtime/fake';

@@ -1,0 +1,7 @@
+/**
+ * @deprecated Import from '@kubescaffold/runtime/metrics'. The runtime is its own package now, so that an operator's image holds it
+ * without the CLI; this re-export keeps projects scaffolded before the split building (docs/guides/upgrading.md).
+ *
+ * @module kubescaffold/runtime/metrics
+ */
+export * from '@kubescaffold/runtime/metrics';
