@@ -39,6 +39,8 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       ['Metrics', 'guides/metrics.md'],
       ['Leader election and replicas', 'guides/leader-election.md'],
       ['Sizing memory', 'guides/memory.md'],
+      ["The manager's image", 'guides/deploying.md'],
+      ['Upgrading an older project', 'guides/upgrading.md'],
     ]),
   },
   {

@@ -2,4 +2,4 @@
 export declare function publicEntryPoints(): string[];
 export declare function publicApiFiles(): string[];
 /** The packages whose exports are the public API, as folders relative to the repository root. */
-export const PUBLIC_PACKAGES: readonly string[];
+export declare const PUBLIC_PACKAGES: readonly string[];
