@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The workspace packages (@kubescaffold/runtime, @kubescaffold/envtest) resolve to their TypeScript sources, as
 // tsconfig's customConditions has them: tests import those sources directly too, and one copy of each module keeps
@@ -10,6 +10,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: [...conditions, 'import', 'node', 'default'], externalConditions: conditions } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Fixtures are projects the tests build and run in their own way, tests of their own included.
+    exclude: [...configDefaults.exclude, 'test/fixtures/**'],
     // Integration tests start real kube-apiserver and etcd processes; two cores cannot run many at once.
     // Generous bounds for a loaded two-core machine, never assertions of speed; hookTimeout is
     // test/support/limits.ts's CONTROL_PLANE_START_MS, for the beforeAll hooks that start a control plane.

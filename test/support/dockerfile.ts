@@ -1,0 +1,195 @@
+/**
+ * A scaffolded Dockerfile, built without a container engine: its stages' instructions carried out on directories
+ * that stand for each stage's filesystem. The build context is filtered by .dockerignore as Docker filters it; RUN
+ * runs on this machine with the Node the test chooses; the final stage holds exactly what its COPY lines put there.
+ * Any instruction this cannot carry out faithfully is an error, so a Dockerfile that outgrows it fails the test
+ * rather than passing for the wrong reason.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, posix, relative } from 'node:path';
+
+/** One instruction, with its flags (`--from=builder`) apart from its arguments. */
+export interface Instruction {
+  keyword: string;
+  flags: Record<string, string>;
+  /** The arguments as written, after the flags. */
+  text: string;
+  /** The line it starts on, for messages. */
+  line: number;
+}
+
+/** A stage: FROM's image, its name, and its instructions. */
+export interface Stage {
+  image: string;
+  name?: string;
+  instructions: Instruction[];
+}
+
+/** The stages of a Dockerfile, with continuation lines joined and comments dropped. */
+export function parseDockerfile(text: string): Stage[] {
+  const stages: Stage[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const start = i;
+    let line = lines[i]!;
+    if (/^\s*(#|$)/.test(line)) continue;
+    while (line.endsWith('\\') && i + 1 < lines.length) line = `${line.slice(0, -1)} ${lines[++i]!.trim()}`;
+    const m = /^\s*([A-Za-z]+)\s+(.*)$/.exec(line);
+    if (!m) throw new Error(`Dockerfile line ${start + 1}: cannot read "${line}"`);
+    const keyword = m[1]!.toUpperCase();
+    let rest = m[2]!.trim();
+    const flags: Record<string, string> = {};
+    for (let f = /^--([a-z-]+)=(\S+)\s+/.exec(rest); f; f = /^--([a-z-]+)=(\S+)\s+/.exec(rest)) {
+      flags[f[1]!] = f[2]!;
+      rest = rest.slice(f[0].length);
+    }
+    if (keyword === 'FROM') {
+      const [image, as, name] = rest.split(/\s+/);
+      stages.push({ image: image!, name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
+      continue;
+    }
+    const stage = stages.at(-1);
+    if (!stage) throw new Error(`Dockerfile line ${start + 1}: ${keyword} before FROM`);
+    stage.instructions.push({ keyword, flags, text: rest, line: start + 1 });
+  }
+  return stages;
+}
+
+/** Docker's .dockerignore rules: the last pattern that matches a path (or a folder above it) decides. */
+export function dockerignoreFilter(text: string): (path: string) => boolean {
+  const rules = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((l) => {
+      const exclude = !l.startsWith('!');
+      const pattern = posix.normalize((exclude ? l : l.slice(1)).replace(/^\/+/, '')).replace(/\/+$/, '');
+      const source = pattern
+        .split('/')
+        .map((part) => (part === '**' ? '.*' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+        .join('/')
+        .replace(/\.\*\//g, '(.*/)?');
+      return { exclude, regex: new RegExp(`^${source}$`) };
+    });
+  return (path: string) => {
+    const parts = path.split('/');
+    const prefixes = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    let included = true;
+    for (const rule of rules) if (prefixes.some((p) => rule.regex.test(p))) included = !rule.exclude;
+    return included;
+  };
+}
+
+/** The files of a directory tree, relative to it, with '/' separators. */
+export function treeFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() || e.isSymbolicLink())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort();
+}
+
+/** Bytes of every file in a tree. */
+export function treeBytes(dir: string): number {
+  return treeFiles(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+}
+
+/** How RUN lines run: the environment they see (PATH with the image's Node first). */
+export interface RunOptions {
+  env: NodeJS.ProcessEnv;
+  /** Bounds one RUN line, for a loaded machine. */
+  timeoutMs: number;
+}
+
+/** What a built image is: its filesystem (a folder), its USER and its ENTRYPOINT. */
+export interface BuiltImage {
+  root: string;
+  workdir: string;
+  user?: { uid: number; gid: number };
+  entrypoint: string[];
+}
+
+/**
+ * Builds every stage of `dockerfile` with `context` as the build context, each stage's filesystem a folder under
+ * `scratch`; returns the last stage.
+ */
+export function buildStages(dockerfile: string, context: string, scratch: string, run: RunOptions): BuiltImage {
+  const stages = parseDockerfile(readFileSync(dockerfile, 'utf8'));
+  const ignorePath = join(context, '.dockerignore');
+  const included = existsSync(ignorePath) ? dockerignoreFilter(readFileSync(ignorePath, 'utf8')) : () => true;
+  const contextFiles = treeFiles(context).filter(included);
+  const built = new Map<string, string>();
+  let image: BuiltImage | undefined;
+  stages.forEach((stage, index) => {
+    const root = join(scratch, stage.name ?? `stage-${index}`);
+    mkdirSync(root, { recursive: true });
+    const current: BuiltImage = { root, workdir: '/', entrypoint: [] };
+    const inRoot = (path: string): string => join(root, posix.resolve(current.workdir, path));
+    for (const ins of stage.instructions) {
+      const where = `Dockerfile line ${ins.line} (${ins.keyword} ${ins.text})`;
+      switch (ins.keyword) {
+        case 'WORKDIR':
+          current.workdir = posix.resolve(current.workdir, ins.text);
+          mkdirSync(inRoot('.'), { recursive: true });
+          break;
+        case 'COPY': {
+          const args = ins.text.split(/\s+/);
+          const dest = args.pop()!;
+          const from = ins.flags.from;
+          if (Object.keys(ins.flags).some((f) => f !== 'from')) throw new Error(`${where}: flags other than --from are not carried out here`);
+          const sourceRoot = from === undefined ? undefined : built.get(from);
+          if (from !== undefined && sourceRoot === undefined) throw new Error(`${where}: no stage named ${from}`);
+          for (const src of args) copyInto(src, dest, { where, sourceRoot, contextFiles, context, inRoot });
+          break;
+        }
+        case 'RUN': {
+          const result = spawnSync('sh', ['-c', ins.text], { cwd: inRoot('.'), env: run.env, encoding: 'utf8', timeout: run.timeoutMs });
+          if (result.status !== 0) throw new Error(`${where} failed (exit ${result.status ?? result.signal}):\n${`${result.stdout}${result.stderr}`.slice(-6000)}`);
+          break;
+        }
+        case 'USER': {
+          const [uid, gid] = ins.text.split(':').map(Number);
+          if (!Number.isInteger(uid)) throw new Error(`${where}: only a numeric USER is carried out here`);
+          current.user = { uid: uid!, gid: gid ?? uid! };
+          break;
+        }
+        case 'ENTRYPOINT':
+          current.entrypoint = JSON.parse(ins.text) as string[];
+          break;
+        default:
+          throw new Error(`${where}: ${ins.keyword} is not carried out here`);
+      }
+    }
+    if (stage.name) built.set(stage.name, root);
+    image = current;
+  });
+  if (!image) throw new Error(`${dockerfile} has no stage`);
+  return image;
+}
+
+/** COPY of one source: from the build context (what .dockerignore lets through) or from an earlier stage's folder. */
+function copyInto(
+  src: string,
+  dest: string,
+  o: { where: string; sourceRoot: string | undefined; contextFiles: string[]; context: string; inRoot: (path: string) => string },
+): void {
+  const target = o.inRoot(dest);
+  if (o.sourceRoot !== undefined) {
+    const from = join(o.sourceRoot, src);
+    if (!existsSync(from)) throw new Error(`${o.where}: ${src} does not exist in that stage`);
+    const isDir = statSync(from).isDirectory();
+    const to = isDir || !dest.endsWith('/') ? target : join(target, posix.basename(src));
+    mkdirSync(isDir ? to : dirname(to), { recursive: true });
+    cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+    return;
+  }
+  const prefix = posix.normalize(src).replace(/\/+$/, '');
+  const single = o.contextFiles.includes(prefix);
+  const files = single ? [prefix] : o.contextFiles.filter((f) => f.startsWith(`${prefix}/`));
+  if (files.length === 0) throw new Error(`${o.where}: ${src} is not in the build context (missing, or left out by .dockerignore)`);
+  for (const file of files) {
+    const to = single ? (dest.endsWith('/') ? join(target, posix.basename(file)) : target) : join(target, file.slice(prefix.length + 1));
+    mkdirSync(dirname(to), { recursive: true });
+    cpSync(join(o.context, file), to);
+  }
+}
