@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { create } from 'tar';
 import { stringify } from 'yaml';
-import { ensureBinaries, findBinaries, TestEnvironment } from '../dist/envtest/index.js';
-import { hostPlatform } from '../dist/envtest/platform.js';
+import { ensureBinaries, findBinaries, TestEnvironment } from '../src/envtest/dist/index.js';
+import { hostPlatform } from '../src/envtest/dist/platform.js';
 
 const runs = Number(process.env.RUNS ?? 3);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

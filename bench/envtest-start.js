@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findBinaries, TestEnvironment } from '../dist/envtest/index.js';
+import { findBinaries, TestEnvironment } from '../src/envtest/dist/index.js';
 
 const runs = Number(process.env.RUNS ?? 5);
 const crdDir = fileURLToPath(new URL('../test/envtest/fixtures/crds', import.meta.url));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 export const group = 'bench.example.com';
 
 function tsKind(k) {
-  return `import type { Condition, ObjectMeta, Quantity, TypeMeta, int32, int64, k8s } from 'kubescaffold/runtime';
+  return `import type { Condition, ObjectMeta, Quantity, TypeMeta, int32, int64, k8s } from '@kubescaffold/runtime';
 
 /** ${k}Phase is where a ${k} is in its life. */
 // +kubebuilder:validation:Enum=Pending;Running;Failed

@@ -1,33 +1,17 @@
-// Shared by bench/runtime-*.js: the Thing custom resource (bench/go/thing is its Go twin), the control plane, object
-// creation, the Go peers' builds, and table printing. Not a benchmark itself.
+// Shared by bench/runtime-*.js: the Thing custom resource (bench/go/thing is its Go twin; its coordinates are in
+// runtime-thing.js), the control plane, object creation, the peers (the Go peers' builds, the bundled peer), and
+// table printing; it re-exports runtime-dist.js (where the build under test is). Not a benchmark itself.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { importCli, importEnvtest } from './runtime-dist.js';
+import { GROUP, KIND, PLURAL, VERSION } from './runtime-thing.js';
 
-/** The build under test: dist/ by default, or KUBESCAFFOLD_DIST (another `tsc` output directory). */
-export const distUrl = process.env.KUBESCAFFOLD_DIST
-  ? pathToFileURL(process.env.KUBESCAFFOLD_DIST.replace(/\/?$/, '/')).href
-  : new URL('../dist/', import.meta.url).href;
-
-/**
- * The runtime's top-level entry point merged with the subpaths named (kubescaffold/runtime/<name>), as one object.
- * A peer imports only what it uses, as an operator would: each subpath loaded costs memory.
- */
-export async function importRuntime(...subpaths) {
-  const modules = await Promise.all(['index', ...subpaths.map((s) => `${s}/index`)].map((m) => import(new URL(`runtime/${m}.js`, distUrl).href)));
-  return Object.assign({}, ...modules);
-}
-export const importEnvtest = () => import(new URL('envtest/index.js', distUrl).href);
-
-export const GROUP = 'bench.kubescaffold.dev';
-export const VERSION = 'v1';
-export const KIND = 'Thing';
-export const PLURAL = 'things';
-export const THING = { group: GROUP, version: VERSION, kind: KIND, plural: PLURAL, namespaced: true };
-export const SENT_ANNOTATION = 'bench.kubescaffold.dev/sent';
+export { dists, importCli, importEnvtest, importRuntime } from './runtime-dist.js';
+export { GROUP, KIND, PLURAL, SENT_ANNOTATION, THING, VERSION } from './runtime-thing.js';
 
 const str = { type: 'string' };
 const strMap = { type: 'object', additionalProperties: str };
@@ -226,22 +210,26 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const reconcileChild = fileURLToPath(new URL('./runtime-reconcile-child.js', import.meta.url));
 
 /**
- * One running reconcile peer, ours (bench/runtime-reconcile-child.js) or controller-runtime's (bench/go/reconcile),
- * speaking their shared line protocol. `deployed` runs it as config/default deploys a scaffolded manager (secure
- * metrics, health probes, leader election on a Lease of its own: controller-runtime does not release its Lease on
- * stop, and the next peer would wait out the 15 s lease). Our peer runs on CHILD_NODE (default this Node) with CHILD_NODE_FLAGS
- * plus `nodeFlags`.
+ * One running reconcile peer, speaking the line protocol of bench/go/reconcile: `controller-runtime` is that Go
+ * manager; any other name is ours, bench/runtime-reconcile-child.js, or the `script` given (the bundled peer's
+ * manager.js), run in `cwd`. `deployed` runs it as config/default deploys a scaffolded manager (secure metrics, health
+ * probes, leader election on a Lease of its own: controller-runtime does not release its Lease on stop, and the next
+ * peer would wait out the 15 s lease). Our peers run on CHILD_NODE (default this Node) with `nodeFlags` plus
+ * CHILD_NODE_FLAGS, and without NODE_PATH.
  */
 export class Peer {
-  constructor(name, { kubeconfig, namespace, token, expect, workers = 1, deployed = false, nodeFlags = [] }) {
+  constructor(name, { kubeconfig, namespace, token, expect, workers = 1, deployed = false, nodeFlags = [], script = reconcileChild, cwd }) {
     this.name = name;
+    const go = name === 'controller-runtime';
     const envFlags = (process.env.CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-    const args = name === 'ours'
-      ? ['--expose-gc', ...nodeFlags, ...envFlags, reconcileChild, kubeconfig, namespace, token, String(expect), String(workers), ...(deployed ? ['deployed'] : [])]
-      : ['-kubeconfig-file', kubeconfig, '-namespace', namespace, '-token', token, '-expect', String(expect), '-workers', String(workers),
-          ...(deployed ? ['-metrics-bind-address', ':0', '-health-probe-bind-address', ':0', '-leader-elect', '-leader-election-id', `lease-${token}`] : [])];
+    const args = go
+      ? ['-kubeconfig-file', kubeconfig, '-namespace', namespace, '-token', token, '-expect', String(expect), '-workers', String(workers),
+          ...(deployed ? ['-metrics-bind-address', ':0', '-health-probe-bind-address', ':0', '-leader-elect', '-leader-election-id', `lease-${token}`] : [])]
+      : ['--expose-gc', ...nodeFlags, ...envFlags, script, kubeconfig, namespace, token, String(expect), String(workers), ...(deployed ? ['deployed'] : [])];
+    const env = { ...process.env };
+    if (!go) delete env.NODE_PATH;
     this.spawnedAt = performance.now();
-    this.proc = spawn(name === 'ours' ? childNode() : goBinary('reconcile'), args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.proc = spawn(go ? goBinary('reconcile') : childNode(), args, { stdio: ['pipe', 'pipe', 'inherit'], cwd, env });
     this.waiters = [];
     this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
     this.exited.then((code) => {
@@ -279,7 +267,12 @@ export class Peer {
 
   /** The process's peak RSS so far (VmHWM), in bytes, as the kernel counts it. */
   peakRssBytes() {
-    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${this.proc.pid}/status`, 'utf8'));
+    return this.statusBytes('VmHWM');
+  }
+
+  /** A size field of /proc/PID/status (VmHWM, RssAnon: the process's own memory, RssFile: mapped files), in bytes. */
+  statusBytes(field) {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${this.proc.pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : NaN;
   }
 
@@ -288,6 +281,63 @@ export class Peer {
     const code = await Promise.race([this.exited, sleep(60_000).then(() => 'timeout')]);
     if (code === 'timeout') this.proc.kill('SIGKILL');
   }
+}
+
+/** Bytes (apparent sizes, symlinks as links) and number of files under path, which may be a file. */
+export function treeSize(path) {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return { bytes: 0, files: 0 };
+  if (!st.isDirectory()) return { bytes: st.size, files: 1 };
+  let bytes = 0;
+  let files = 0;
+  for (const e of readdirSync(path)) {
+    const sub = treeSize(join(path, e));
+    bytes += sub.bytes;
+    files += sub.files;
+  }
+  return { bytes, files };
+}
+
+const bundleTemplate = new URL('../templates/init/hack/bundle.js.hbs', import.meta.url);
+
+/**
+ * The bundled peer, as a scaffolded project's image holds its manager. bench/runtime-reconcile-bundled.js (the
+ * reconcile peer importing the runtime by package name, as cmd/main.ts does) is bundled by the scaffolded
+ * hack/bundle.js itself: templates/init/hack/bundle.js.hbs, run unchanged in bench/out/bundled-peer/, where
+ * dist/cmd/main.js, its entry point, imports that file. Then, as the Dockerfile's final stage does, a package.json and
+ * the contents of bundle/ are copied into a fresh directory under the system's temp directory, with no node_modules in
+ * it or above it (nor in the global folders a require() would search). Returns that directory, the manager.js to run,
+ * the bundle's size, and a function that removes the directory.
+ */
+export function bundledPeer() {
+  const template = readFileSync(bundleTemplate, 'utf8');
+  if (template.includes('{{')) throw new Error(`${fileURLToPath(bundleTemplate)} has template expressions now: render it before running it`);
+  const project = join(outDir, 'bundled-peer');
+  rmSync(project, { recursive: true, force: true });
+  mkdirSync(join(project, 'hack'), { recursive: true });
+  mkdirSync(join(project, 'dist', 'cmd'), { recursive: true });
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'bench-manager', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(join(project, 'hack', 'bundle.js'), template);
+  const entry = relative(join(project, 'dist', 'cmd'), fileURLToPath(new URL('./runtime-reconcile-bundled.js', import.meta.url)));
+  writeFileSync(join(project, 'dist', 'cmd', 'main.js'), `import '${entry}';\n`);
+  execFileSync(process.execPath, ['hack/bundle.js'], { cwd: project, stdio: ['ignore', 'inherit', 'inherit'] });
+
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'ks-bundled-manager-')));
+  const searched = [];
+  for (let d = dir; ; d = dirname(d)) {
+    searched.push(join(d, 'node_modules'));
+    if (d === dirname(d)) break;
+  }
+  if (process.env.HOME) searched.push(join(process.env.HOME, '.node_modules'), join(process.env.HOME, '.node_libraries'));
+  searched.push(join(dirname(dirname(childNode())), 'lib', 'node'));
+  const found = searched.filter((p) => existsSync(p));
+  if (found.length > 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`the bundled peer must run where no node_modules can be found, but ${found.join(', ')} exist(s)`);
+  }
+  cpSync(join(project, 'package.json'), join(dir, 'package.json'));
+  cpSync(join(project, 'bundle'), dir, { recursive: true });
+  return { dir, script: join(dir, 'manager.js'), ...treeSize(dir), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The Node binary our peers run on: CHILD_NODE (e.g. the Node 22 the scaffolded image uses), else this one. */
@@ -301,7 +351,7 @@ export const childNode = () => process.env.CHILD_NODE || process.execPath;
  */
 export async function deployedManagerResources() {
   const { parse } = await import('yaml');
-  const { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv } = await import(new URL('cluster/container.js', distUrl).href);
+  const { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv } = await importCli('cluster/container.js');
   const template = readFileSync(new URL('../templates/init/config/manager/manager.yaml.hbs', import.meta.url), 'utf8');
   const text = template.split('\n').filter((l) => !/^\s*\{\{[#/]/.test(l)).join('\n').replace(/\{\{[^}]*\}\}/g, 'x');
   const docs = text.split(/^---$/m).map((d) => parse(d)).filter(Boolean);
@@ -313,7 +363,7 @@ export async function deployedManagerResources() {
   const nodeOptions = nodeOptionsForLocalRun(env.NODE_OPTIONS ?? '', limitBytes, false);
   // The image's ENTRYPOINT may give node flags of its own (V8 flags NODE_OPTIONS does not accept); the image runs
   // Node 22, and an older Node (20 has no such V8 flag) is given only the flags it knows.
-  const { entrypointNodeFlags, supportedNodeFlags } = await import(new URL('cluster/deployed/entrypoint.js', distUrl).href);
+  const { entrypointNodeFlags, supportedNodeFlags } = await importCli('cluster/deployed/entrypoint.js');
   const dockerfile = fileURLToPath(new URL('../templates/init/Dockerfile.hbs', import.meta.url));
   const { supported: entrypointFlags } = supportedNodeFlags(childNode(), entrypointNodeFlags(dockerfile));
   return {
