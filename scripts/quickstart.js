@@ -72,7 +72,7 @@ async function main() {
   const controllerFile = join(dir, 'internal', 'controller', 'captain_controller.ts');
   let controller = readFileSync(controllerFile, 'utf8');
   controller = controller
-    .replace("} from 'kubescaffold/runtime';\n", "} from 'kubescaffold/runtime';\nimport { setStatusCondition } from 'kubescaffold/runtime/client';\n")
+    .replace("} from '@kubescaffold/runtime';\n", "} from '@kubescaffold/runtime';\nimport { setStatusCondition } from '@kubescaffold/runtime/client';\n")
     .replace(/ {4}ctx\.log\.info\('reconciling Captain'.*\n/, reconcileLogic);
   writeFileSync(controllerFile, controller);
   console.log(reconcileLogic);

@@ -1,7 +1,7 @@
 /**
  * What a scaffolded operator imports: the kubeconfig, the client, resource descriptors and API value types,
  * reconcilers and their controllers, the manager, and logging. Everything else is in the subpaths, named as
- * controller-runtime's and client-go's packages are: kubescaffold/runtime/rest, cache, workqueue, client, controller,
+ * controller-runtime's and client-go's packages are: @kubescaffold/runtime/rest, cache, workqueue, client, controller,
  * manager, webhook and metrics.
  *
  * @module @kubescaffold/runtime

@@ -174,7 +174,7 @@ export class Manager {
   getWebhookServer(): WebhookServer {
     if (!this.opts.webhookServer) {
       throw new Error(
-        "this manager has no webhook server: pass ManagerOptions.webhookServer (new WebhookServer({...}) from 'kubescaffold/runtime/webhook')",
+        "this manager has no webhook server: pass ManagerOptions.webhookServer (new WebhookServer({...}) from '@kubescaffold/runtime/webhook')",
       );
     }
     return this.opts.webhookServer;

@@ -23,7 +23,7 @@ export interface ManagerOptions {
   /** Leader election on a Lease; off unless `enabled`. */
   leaderElection?: LeaderElectionOptions;
   /**
-   * The server for admission and conversion webhooks (`new WebhookServer(...)` from kubescaffold/runtime/webhook).
+   * The server for admission and conversion webhooks (`new WebhookServer(...)` from @kubescaffold/runtime/webhook).
    * The manager runs it once a webhook is registered, before the cache (conversions must be served for the cache to
    * list), and stops it last. Without one, getWebhookServer() throws.
    */

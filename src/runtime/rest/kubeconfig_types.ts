@@ -8,7 +8,7 @@
  * const kc: KubeConfig = { server: 'https://127.0.0.1:6443', tls: { caFile: '/tmp/ca.crt' }, auth: { token: 't' } };
  * ```
  *
- * Pass it to `newClient(kc)` or `new Manager({ kubeConfig: kc })`; `kubeConfigToYaml` (kubescaffold/runtime/rest)
+ * Pass it to `newClient(kc)` or `new Manager({ kubeConfig: kc })`; `kubeConfigToYaml` (@kubescaffold/runtime/rest)
  * writes it back as a kubeconfig file.
  */
 export interface KubeConfig {
