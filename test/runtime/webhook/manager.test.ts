@@ -27,7 +27,7 @@ async function freePort(): Promise<number> {
 
 describe('Manager and its webhook server', () => {
   it('has no webhook server unless one is given, and says how to give one', () => {
-    expect(() => mk().getWebhookServer()).toThrow(/pass ManagerOptions.webhookServer \(new WebhookServer\(\{...\}\) from 'kubescaffold\/runtime\/webhook'\)/);
+    expect(() => mk().getWebhookServer()).toThrow(/pass ManagerOptions.webhookServer \(new WebhookServer\(\{...\}\) from '@kubescaffold\/runtime\/webhook'\)/);
   });
 
   it('gives its client and logger to the webhook server it runs, and a server belongs to one manager', () => {
