@@ -74,7 +74,7 @@ describe('the layering of src/', () => {
   it('reads a real import graph', () => {
     expect(relativeEdges.length).toBeGreaterThan(300);
     expect(relativeEdges.some((e) => e.from === 'cli/index.ts' && e.to === 'errors.ts')).toBe(true);
-    expect(bareEdges.some((e) => e.from === 'envtest/request.ts' && e.to === '@kubescaffold/runtime/rest')).toBe(true);
+    expect(bareEdges.some((e) => e.from === 'envtest/controlplane/request.ts' && e.to === '@kubescaffold/runtime/rest')).toBe(true);
   });
 
   it('keeps every relative import of a package inside that package', () => {
@@ -102,6 +102,11 @@ describe('the layering of src/', () => {
       return bareEdges.filter((e) => owns(e.from) && !declared.has(packageOf(e.to)));
     });
     expect(describeEdges(undeclared)).toEqual([]);
+  });
+
+  it("keeps envtest's two tools apart: obtaining the binaries never imports the control plane that runs them", () => {
+    expect(relativeEdges.some((e) => under('envtest/controlplane/')(e.from) && under('envtest/binaries/')(e.to))).toBe(true);
+    expect(describeEdges(relativeEdges.filter((e) => under('envtest/binaries/')(e.from) && under('envtest/controlplane/')(e.to)))).toEqual([]);
   });
 
   it('lets nothing outside src/cli import src/cli', () => {

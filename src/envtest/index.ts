@@ -4,10 +4,10 @@
  *
  * @module @kubescaffold/envtest
  */
-export { TestEnvironment, type TestEnvironmentOptions } from './environment.js';
+export { TestEnvironment, type TestEnvironmentOptions } from './controlplane/environment.js';
 // Obtaining the binaries: the same exports as @kubescaffold/envtest/setup.
 export * from './setup.js';
-export { freePort } from './ports.js';
-export { checkKubeconfigTarget, writeKubeconfigFile } from './kubeconfig.js';
-export type { CustomResourceDefinition } from './crds.js';
-export { WebhookInstaller, readWebhookConfigurations, type WebhookInstallOptions, type InstalledWebhookOptions, type WebhookConfiguration } from './webhooks.js';
+export { freePort } from './controlplane/ports.js';
+export { checkKubeconfigTarget, writeKubeconfigFile } from './controlplane/kubeconfig.js';
+export type { CustomResourceDefinition } from './controlplane/crds.js';
+export { WebhookInstaller, readWebhookConfigurations, type WebhookInstallOptions, type InstalledWebhookOptions, type WebhookConfiguration } from './controlplane/webhooks.js';

@@ -6,13 +6,13 @@
  * @module @kubescaffold/envtest/setup
  */
 export { EnvtestError } from './errors.js';
-export { BinariesNotFoundError, describeSource, findBinaries, type Binaries, type BinariesSource, type FindBinariesOptions } from './binaries.js';
-export { ensureBinaries, INSTALLED_ONLY_ENV, type EnsureBinariesOptions } from './ensure.js';
-export { listVersions, type InstalledVersion, type Listing, type ListOptions } from './list.js';
-export { DEFAULT_INDEX_URL, INDEX_ENV, ReleaseIndexError, type EnvtestRelease } from './release-index.js';
-export { DownloadError } from './download-error.js';
-export { ArchiveError } from './unpack.js';
-export { formatPlatform, hostPlatform, type Platform } from './platform.js';
-export { buildBinaries, type BuildOptions, type BuildResult } from './build.js';
-export { defaultCacheRoot } from './paths.js';
+export { BinariesNotFoundError, describeSource, findBinaries, type Binaries, type BinariesSource, type FindBinariesOptions } from './binaries/find.js';
+export { ensureBinaries, INSTALLED_ONLY_ENV, type EnsureBinariesOptions } from './binaries/ensure.js';
+export { listVersions, type InstalledVersion, type Listing, type ListOptions } from './binaries/list.js';
+export { DEFAULT_INDEX_URL, INDEX_ENV, ReleaseIndexError, type EnvtestRelease } from './binaries/release-index.js';
+export { DownloadError } from './binaries/download-error.js';
+export { ArchiveError } from './binaries/unpack.js';
+export { formatPlatform, hostPlatform, type Platform } from './binaries/platform.js';
+export { buildBinaries, type BuildOptions, type BuildResult } from './binaries/build.js';
+export { defaultCacheRoot } from './binaries/paths.js';
 export { DEFAULT_ETCD_VERSION, DEFAULT_KUBERNETES_VERSION, parseVersion, type Version } from './versions.js';

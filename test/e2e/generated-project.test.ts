@@ -12,7 +12,7 @@ import { createMemoryCgroup, type MemoryCgroup } from '../../src/cluster/cgroup.
 import { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv, type ContainerSpec } from '../../src/cluster/container.js';
 import { entrypointNodeFlags, supportedNodeFlags } from '../../src/cluster/deployed/entrypoint.js';
 import { TestEnvironment } from '../../src/envtest/index.js';
-import { freePort } from '../../src/envtest/ports.js';
+import { freePort } from '../../src/envtest/controlplane/ports.js';
 import { kustomizeBuild } from '../../src/kustomize/index.js';
 import { Namespaces } from '../../src/runtime/rest/index.js';
 import { defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';

@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeExecutable } from '../../scripts/lib/node-binary.js';
 import { TestEnvironment } from '../../src/envtest/index.js';
-import { freePort } from '../../src/envtest/ports.js';
+import { freePort } from '../../src/envtest/controlplane/ports.js';
 import { defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
 import { expectSuccess, minutes, runCommand as run } from '../support/commands.js';
 import { buildStages, treeBytes, treeFiles, type BuiltImage } from '../support/dockerfile.js';

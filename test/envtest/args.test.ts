@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiserverArgs } from '../../src/envtest/apiserver.js';
-import { etcdArgs } from '../../src/envtest/etcd.js';
+import { apiserverArgs } from '../../src/envtest/controlplane/apiserver.js';
+import { etcdArgs } from '../../src/envtest/controlplane/etcd.js';
 
 describe('control plane flags', () => {
   it("gives kube-apiserver envtest's flags, sorted, with user overrides winning", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveBinaries, type DirectoryProbe } from '../../src/envtest/binaries.js';
-import { goEnv } from '../../src/envtest/build.js';
+import { resolveBinaries, type DirectoryProbe } from '../../src/envtest/binaries/find.js';
+import { goEnv } from '../../src/envtest/binaries/build.js';
 
 /** A fake filesystem: `dirs` maps a directory to its entries; each of `complete` holds executable kube-apiserver and etcd. */
 function probe(complete: string[], dirs: Record<string, string[]> = {}, files: string[] = []): DirectoryProbe {

@@ -1,6 +1,6 @@
 import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateControlPlaneCerts } from '../../src/envtest/certs.js';
+import { generateControlPlaneCerts } from '../../src/envtest/controlplane/certs.js';
 
 describe('generateControlPlaneCerts', () => {
   const certs = generateControlPlaneCerts();

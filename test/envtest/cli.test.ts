@@ -11,7 +11,7 @@ import { registerEnvtestCommand, runEnvtestStart } from '../../src/cli/envtest.j
 import { CliError } from '../../src/cli/errors.js';
 import { TinyCA } from '../../src/runtime/certs/tinyca.js';
 import { findBinaries, type Binaries } from '../../src/envtest/index.js';
-import { hostPlatform } from '../../src/envtest/platform.js';
+import { hostPlatform } from '../../src/envtest/binaries/platform.js';
 import { processesMentioning } from './helpers.js';
 import { ConnectProxy, fakeBinaries, makeArchive, Mirror, writeFakeBinaries } from './mirror.js';
 import { CONTROL_PLANE_START_MS } from '../support/limits.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { asCRD, parseCRDs, readCRDs } from '../../src/envtest/crds.js';
+import { asCRD, parseCRDs, readCRDs } from '../../src/envtest/controlplane/crds.js';
 import { CRD_DIR, GADGET_CRD } from './helpers.js';
 
 describe('reading CRD manifests', () => {

@@ -7,12 +7,12 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { findBinaries, type Binaries } from '../../src/envtest/binaries.js';
-import { DownloadError } from '../../src/envtest/download-error.js';
-import { downloadFile } from '../../src/envtest/download.js';
-import { ensureBinaries, type EnsureBinariesOptions } from '../../src/envtest/ensure.js';
-import { hostPlatform } from '../../src/envtest/platform.js';
-import { ArchiveError } from '../../src/envtest/unpack.js';
+import { findBinaries, type Binaries } from '../../src/envtest/binaries/find.js';
+import { DownloadError } from '../../src/envtest/binaries/download-error.js';
+import { downloadFile } from '../../src/envtest/binaries/download.js';
+import { ensureBinaries, type EnsureBinariesOptions } from '../../src/envtest/binaries/ensure.js';
+import { hostPlatform } from '../../src/envtest/binaries/platform.js';
+import { ArchiveError } from '../../src/envtest/binaries/unpack.js';
 import { ConnectProxy, makeArchive, Mirror, sha512 } from './mirror.js';
 
 const here = hostPlatform();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { executableFormat, readExecutableFormat } from '../../src/envtest/executable-format.js';
-import { hostPlatform } from '../../src/envtest/platform.js';
+import { executableFormat, readExecutableFormat } from '../../src/envtest/binaries/executable-format.js';
+import { hostPlatform } from '../../src/envtest/binaries/platform.js';
 
 function elf(machine: number): Buffer {
   const b = Buffer.alloc(64);

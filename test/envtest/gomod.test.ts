@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiserverWrapperGoMod, etcdWrapperGoMod, goDirective, parseKubernetesGoMod } from '../../src/envtest/gomod.js';
+import { apiserverWrapperGoMod, etcdWrapperGoMod, goDirective, parseKubernetesGoMod } from '../../src/envtest/binaries/gomod.js';
 
 // The shape of k8s.io/kubernetes' go.mod (abridged from v1.37.1).
 const KK_GOMOD = `// This is a generated file. Do not edit directly.

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireLock } from '../../src/envtest/lock.js';
+import { acquireLock } from '../../src/envtest/binaries/lock.js';
 import { eventually } from '../support/eventually.js';
 
 let dir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downloadReporter, formatBar, formatBytes, formatDuration, formatStatus } from '../../src/envtest/progress.js';
+import { downloadReporter, formatBar, formatBytes, formatDuration, formatStatus } from '../../src/envtest/binaries/progress.js';
 
 const MiB = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proxyForUrl } from '../../src/envtest/proxy-env.js';
+import { proxyForUrl } from '../../src/envtest/binaries/proxy-env.js';
 
 const proxyFor = (url: string, env: NodeJS.ProcessEnv) => proxyForUrl(new URL(url), env);
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { noReleaseReason, parseReleaseIndex, ReleaseIndexError, selectRelease } from '../../src/envtest/release-index.js';
+import { noReleaseReason, parseReleaseIndex, ReleaseIndexError, selectRelease } from '../../src/envtest/binaries/release-index.js';
 import { parseVersion } from '../../src/envtest/versions.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'envtest-releases.yaml');

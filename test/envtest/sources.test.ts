@@ -9,12 +9,12 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BinariesNotFoundError } from '../../src/envtest/binaries.js';
-import { DownloadError } from '../../src/envtest/download-error.js';
-import { ensureBinaries, type EnsureBinariesOptions } from '../../src/envtest/ensure.js';
-import { listVersions } from '../../src/envtest/list.js';
-import { hostPlatform } from '../../src/envtest/platform.js';
-import { DEFAULT_INDEX_URL } from '../../src/envtest/release-index.js';
+import { BinariesNotFoundError } from '../../src/envtest/binaries/find.js';
+import { DownloadError } from '../../src/envtest/binaries/download-error.js';
+import { ensureBinaries, type EnsureBinariesOptions } from '../../src/envtest/binaries/ensure.js';
+import { listVersions } from '../../src/envtest/binaries/list.js';
+import { hostPlatform } from '../../src/envtest/binaries/platform.js';
+import { DEFAULT_INDEX_URL } from '../../src/envtest/binaries/release-index.js';
 import { fakeBinaries, makeArchive, Mirror, writeFakeBinaries } from './mirror.js';
 
 const here = hostPlatform();

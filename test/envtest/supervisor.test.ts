@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { SUPERVISOR_SCRIPT } from '../../src/envtest/process.js';
+import { SUPERVISOR_SCRIPT } from '../../src/envtest/controlplane/process.js';
 
 /** Pids whose parent is `ppid` (Linux /proc). */
 function childrenOf(ppid: number): number[] {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { acquireLock } from '../../src/envtest/lock.js';
+import { acquireLock } from '../../src/envtest/binaries/lock.js';
 import { goEnv } from './kubebuilder.js';
 
 const run = promisify(execFile);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import { Manager, defineResource, newControllerManagedBy, newClient, type KubeObject } from '../../../src/runtime/index.js';
 import { Namespaces } from '../../../src/runtime/rest/index.js';
-import { freePort } from '../../../src/envtest/ports.js';
+import { freePort } from '../../../src/envtest/controlplane/ports.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
 import { testCRD } from '../../support/crd.js';

@@ -1,12 +1,12 @@
 /** `scaffold envtest list`: what the cache holds, and what the release index offers for this platform. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cachedVersions, fsProbe } from './binaries.js';
+import { cachedVersions, fsProbe } from './find.js';
 import { fetchText, type DownloadNetworkOptions } from './download.js';
 import { defaultCacheRoot } from './paths.js';
 import { hostPlatform, type Platform } from './platform.js';
 import { DEFAULT_INDEX_URL, INDEX_ENV, parseReleaseIndex, selectRelease, type EnvtestRelease } from './release-index.js';
-import { compareVersions, matchesVersion, parseVersion, type Version } from './versions.js';
+import { compareVersions, matchesVersion, parseVersion, type Version } from '../versions.js';
 
 /** One complete version directory in the cache. */
 export interface InstalledVersion {

@@ -5,7 +5,7 @@
 import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { ETCD, KUBE_APISERVER } from './paths.js';
-import { EnvtestError } from './errors.js';
+import { EnvtestError } from '../errors.js';
 
 /** The binaries an envtest archive holds; kubectl is optional here (envtest's control plane does not run it). */
 export const ARCHIVE_BINARIES = [KUBE_APISERVER, ETCD, 'kubectl'] as const;

@@ -4,7 +4,7 @@
  * nonexistent v0.0.0 and replaces it with ./staging/...; the wrapper points each one at its
  * published v0.MINOR.PATCH instead (kubernetes/kubernetes#79384).
  */
-import { stagingModuleVersion, type Version } from './versions.js';
+import { stagingModuleVersion, type Version } from '../versions.js';
 
 export interface KubernetesGoMod {
   /** The `go` directive, e.g. "1.26.0": the oldest toolchain that may build it. */

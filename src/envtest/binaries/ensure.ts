@@ -20,7 +20,7 @@ import {
   withVersion,
   type Binaries,
   type FindBinariesOptions,
-} from './binaries.js';
+} from './find.js';
 import { buildBinaries, goEnv } from './build.js';
 import { confirmOnTerminal } from './confirm.js';
 import { DownloadError } from './download-error.js';
@@ -47,7 +47,7 @@ import {
   parseVersion,
   parseVersionRequest,
   type VersionRequest,
-} from './versions.js';
+} from '../versions.js';
 
 /** Set to any value, it makes installedOnly the default, as for setup-envtest. */
 export const INSTALLED_ONLY_ENV = 'ENVTEST_INSTALLED_ONLY';

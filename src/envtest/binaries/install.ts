@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { fsProbe } from './binaries.js';
+import { fsProbe } from './find.js';
 import { downloadFile, type DownloadNetworkOptions } from './download.js';
 import { readExecutableFormat } from './executable-format.js';
 import { acquireLock } from './lock.js';
@@ -17,7 +17,7 @@ import { formatPlatform, hostPlatform } from './platform.js';
 import { downloadReporter, type ProgressOutput } from './progress.js';
 import type { EnvtestRelease } from './release-index.js';
 import { ArchiveError, unpackEnvtestArchive } from './unpack.js';
-import { parseApiserverVersionOutput } from './versions.js';
+import { parseApiserverVersionOutput } from '../versions.js';
 
 export interface InstallOptions extends DownloadNetworkOptions {
   /** The cache root; the release lands in <cacheRoot>/<version>. */

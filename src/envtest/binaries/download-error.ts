@@ -1,4 +1,4 @@
-import { EnvtestError } from './errors.js';
+import { EnvtestError } from '../errors.js';
 
 /** The one error type of fetching the index and archives: a message that names the URL or file, and whether a retry may help. */
 export class DownloadError extends EnvtestError {

@@ -12,8 +12,8 @@
  */
 import { parse } from 'yaml';
 import { formatPlatform, type Platform } from './platform.js';
-import { compareVersions, formatVersion, isExact, matchesVersion, parseVersion, type Version } from './versions.js';
-import { EnvtestError } from './errors.js';
+import { compareVersions, formatVersion, isExact, matchesVersion, parseVersion, type Version } from '../versions.js';
+import { EnvtestError } from '../errors.js';
 
 /** setup-envtest's default index (its remote.DefaultIndexURL). */
 export const DEFAULT_INDEX_URL = 'https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml';

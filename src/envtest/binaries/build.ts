@@ -7,11 +7,11 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsProbe } from './binaries.js';
+import { fsProbe } from './find.js';
 import { apiserverWrapperGoMod, etcdWrapperGoMod, goDirective, parseKubernetesGoMod } from './gomod.js';
 import { acquireLock } from './lock.js';
 import { ETCD, KUBE_APISERVER } from './paths.js';
-import { runLogged } from './run.js';
+import { runLogged } from './go-command.js';
 import {
   DEFAULT_ETCD_VERSION,
   goSatisfies,
@@ -19,7 +19,7 @@ import {
   parseApiserverVersionOutput,
   parseEtcdVersionOutput,
   parseVersion,
-} from './versions.js';
+} from '../versions.js';
 
 /**
  * Options of {@link buildBinaries}: the Kubernetes (and etcd) version to build from source, the cache root, and

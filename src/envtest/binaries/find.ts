@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { EnvtestError } from './errors.js';
+import { EnvtestError } from '../errors.js';
 import { defaultCacheRoot, ETCD, KUBE_APISERVER } from './paths.js';
 import {
   DEFAULT_KUBERNETES_VERSION,
@@ -20,7 +20,7 @@ import {
   parseVersion,
   parseVersionRequest,
   type VersionRequest,
-} from './versions.js';
+} from '../versions.js';
 
 /** Where the binaries came from. */
 export type BinariesSource = 'KUBEBUILDER_ASSETS' | 'TEST_ASSET' | 'binaryAssetsDirectory' | 'cache' | 'download' | 'build';
