@@ -109,6 +109,12 @@ describe('the layering of src/', () => {
     expect(describeEdges(relativeEdges.filter((e) => under('envtest/binaries/')(e.from) && under('envtest/controlplane/')(e.to)))).toEqual([]);
   });
 
+  it('names every file in one style: lower-case words joined by hyphens', () => {
+    const named = sources(src).map((f) => relative(src, f));
+    expect(named.length).toBeGreaterThan(300);
+    expect(named.filter((f) => !/^[a-z0-9][a-z0-9-]*(\.d)?\.ts$/.test(f.split('/').at(-1)!))).toEqual([]);
+  });
+
   it('lets nothing outside src/cli import src/cli', () => {
     expect(describeEdges(relativeEdges.filter((e) => !under('cli/')(e.from) && under('cli/')(e.to)))).toEqual([]);
   });

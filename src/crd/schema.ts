@@ -16,7 +16,7 @@ import { MarkerSet } from '../markers/collector.js';
 import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import type { SourceProgram } from '../markers/program.js';
 import { flattenInto } from './flatten.js';
-import { applySchemaMarkers } from './schema_markers.js';
+import { applySchemaMarkers } from './schema-markers.js';
 import { builtinTypeSchema } from './k8s_schemas/index.js';
 import { knownTypeSchema, typeMetaProperties } from './known.js';
 import { isRuntimeModule } from '../project/runtime-module.js';

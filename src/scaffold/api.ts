@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin_kinds.js';
+import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin-kinds.js';
 import { loadProject, projectFileHeader } from './context.js';
 import { pluralize } from '../project/flect.js';
 import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { mergePackageJson } from './package_json.js';
+import { mergePackageJson } from './package-json.js';
 import { boilerplateText, fileHeader, licenses, ownerProblem, type License } from '../project/boilerplate.js';
 import { initializedMarkers } from './context.js';
 import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../project/names.js';

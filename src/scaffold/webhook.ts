@@ -6,7 +6,7 @@ import { Plan } from './plan.js';
 import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from '../project/project.js';
 import { render } from './render.js';
 import { resourcePaths } from './api.js';
-import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin_kinds.js';
+import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin-kinds.js';
 import { uncommentBlock, uncommentExact, uncommentLine1 } from './uncomment.js';
 
 export interface CreateWebhookOptions {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { scaffoldCreateAPI } from '../../src/scaffold/api.js';
 import { createAPI } from '../../src/scaffold/plugins/deploy-image/index.js';
-import { addImageEnvVar } from '../../src/scaffold/plugins/deploy-image/manager_env.js';
+import { addImageEnvVar } from '../../src/scaffold/plugins/deploy-image/manager-env.js';
 import { DEPLOY_IMAGE_KEY, deployImageSpec, replayDeployImage } from '../../src/scaffold/plugins/deploy-image/spec.js';
 import { pluginSpecs, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
 import { differingFiles, scaffold } from './alpha/cli-run.js';

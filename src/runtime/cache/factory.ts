@@ -2,10 +2,10 @@ import { log as rootLog, type Logger } from '../log/index.js';
 import { RestClient, type PartialObjectMetadata } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
 import type { KubeObject, Resource } from '../rest/types.js';
-import type { TransformFunc } from './delta_fifo.js';
+import type { TransformFunc } from './delta-fifo.js';
 import { Lister } from './lister.js';
 import { newListWatch, newMetadataListWatch, type ListerWatcher, type ListWatchScope } from './listwatch.js';
-import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared_informer.js';
+import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared-informer.js';
 import { waitForCacheSync } from './wait.js';
 
 /** Builds the ListerWatcher for a resource and scope (the RestClient's by default; a fake in tests). */

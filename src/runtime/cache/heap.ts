@@ -1,4 +1,4 @@
-import { KeyedHeap } from '../workqueue/keyed_heap.js';
+import { KeyedHeap } from '../workqueue/keyed-heap.js';
 import type { KeyFunc } from './keys.js';
 
 /** client-go's cache.Heap: a keyed priority queue (smallest first by less); adding a present key updates it. */

@@ -34,7 +34,7 @@ export {
   type Deltas,
   type PopProcessFunc,
   type TransformFunc,
-} from './delta_fifo.js';
+} from './delta-fifo.js';
 export { newListWatch, newMetadataListWatch, type ListWatchScope, type ListerWatcher, type ListerWatcherListOptions } from './listwatch.js';
 export { Backoff, sleep } from './backoff.js';
 export { Reflector, isNetworkError, type ReflectorOptions, type ReflectorStore } from './reflector.js';
@@ -45,7 +45,7 @@ export {
   type HandlerOptions,
   type ResourceEventHandlerRegistration,
   type SharedIndexInformerOptions,
-} from './shared_informer.js';
+} from './shared-informer.js';
 export {
   SharedInformerFactory,
   type InformerRequest,
@@ -67,6 +67,6 @@ export {
 } from './transforms.js';
 export { FIFO } from './fifo.js';
 export { Heap } from './heap.js';
-export { UndeltaStore } from './undelta_store.js';
-export { ExpirationCache, ttlPolicy, type ExpirationPolicy } from './expiration_cache.js';
-export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions, type ByObject } from './informer_cache.js';
+export { UndeltaStore } from './undelta-store.js';
+export { ExpirationCache, ttlPolicy, type ExpirationPolicy } from './expiration-cache.js';
+export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions, type ByObject } from './informer-cache.js';

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../rest/types.js';
-import type { TransformFunc } from './delta_fifo.js';
+import type { TransformFunc } from './delta-fifo.js';
 
 /**
  * Drops metadata.managedFields before caching (controller-runtime's TransformStripManagedFields): they are often a

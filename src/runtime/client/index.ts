@@ -32,6 +32,6 @@ export {
   AlreadyOwnedError,
   type OwnerReferenceOptions,
 } from './ownerref.js';
-export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create_or_update.js';
+export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create-or-update.js';
 export { deepEqual } from '../json/index.js';
-export { CachedClient, type CachedClientOptions } from './cached_client.js';
+export { CachedClient, type CachedClientOptions } from './cached-client.js';

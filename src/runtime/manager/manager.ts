@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { CachedClient } from '../client/cached_client.js';
-import { InformerCache } from '../cache/informer_cache.js';
+import { CachedClient } from '../client/cached-client.js';
+import { InformerCache } from '../cache/informer-cache.js';
 import type { Checker } from '../healthz/index.js';
 import { LeaderElector, leaderElectionNamespace } from '../leaderelection/index.js';
 import { log as rootLog, type Logger } from '../log/index.js';

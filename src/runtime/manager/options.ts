@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/index.js';
-import type { ByObject } from '../cache/informer_cache.js';
-import type { CachedClientOptions } from '../client/cached_client.js';
+import type { ByObject } from '../cache/informer-cache.js';
+import type { CachedClientOptions } from '../client/cached-client.js';
 import type { KubeConfig } from '../rest/kubeconfig.js';
 import type { WebhookServer } from '../webhook/server.js';
 

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { execPluginFor, type ExecCredentials, type ExecPlugin, type ExecPluginOptions } from './exec.js';
 import type { KubeConfig } from './kubeconfig.js';
-import { KubeConfigError } from './kubeconfig_error.js';
+import { KubeConfigError } from './kubeconfig-error.js';
 
 /** TLS options for https.Agent: PEM text, read from the configuration's files. */
 export interface TlsMaterial {

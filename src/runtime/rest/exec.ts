@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { ExecConfig, KubeConfig } from './kubeconfig.js';
-import { KubeConfigError } from './kubeconfig_error.js';
+import { KubeConfigError } from './kubeconfig-error.js';
 
 /** What a plugin answered. One object per run: a 401 refreshes only if the credentials used are still these. */
 export interface ExecCredentials {

@@ -67,7 +67,7 @@ export {
   type KubeConfigTLS,
   type LoadKubeConfigOptions,
 } from './kubeconfig.js';
-export { KubeConfigError, type KubeConfigErrorReason } from './kubeconfig_error.js';
+export { KubeConfigError, type KubeConfigErrorReason } from './kubeconfig-error.js';
 export type { AuthenticatorOptions } from './auth.js';
 export type { ExecPluginOptions } from './exec.js';
 export {

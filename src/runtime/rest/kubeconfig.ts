@@ -5,12 +5,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
-import { KubeConfigError } from './kubeconfig_error.js';
+import { KubeConfigError } from './kubeconfig-error.js';
 import { dump as dumpYaml } from 'js-yaml';
-import { EXEC_CLUSTER_EXTENSION, loadKubeconfigFiles } from './kubeconfig_file.js';
-import type { KubeConfig } from './kubeconfig_types.js';
+import { EXEC_CLUSTER_EXTENSION, loadKubeconfigFiles } from './kubeconfig-file.js';
+import type { KubeConfig } from './kubeconfig-types.js';
 
-export type { ExecAPIVersion, ExecConfig, ExecEnvVar, ExecInteractiveMode, Impersonation, KubeConfig, KubeConfigAuth, KubeConfigTLS } from './kubeconfig_types.js';
+export type { ExecAPIVersion, ExecConfig, ExecEnvVar, ExecInteractiveMode, Impersonation, KubeConfig, KubeConfigAuth, KubeConfigTLS } from './kubeconfig-types.js';
 
 /** Where a pod's service account is mounted. */
 export const DEFAULT_SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';

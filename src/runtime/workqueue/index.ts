@@ -4,8 +4,8 @@
  * @module @kubescaffold/runtime/workqueue
  */
 export { Queue, type GetResult, type QueueOptions } from './queue.js';
-export { DelayingQueue } from './delaying_queue.js';
-export { RateLimitingQueue, type RateLimitingQueueOptions } from './rate_limiting_queue.js';
+export { DelayingQueue } from './delaying-queue.js';
+export { RateLimitingQueue, type RateLimitingQueueOptions } from './rate-limiting-queue.js';
 export {
   BucketRateLimiter,
   FixedDelayRateLimiter,
@@ -15,7 +15,7 @@ export {
   defaultControllerRateLimiter,
   defaultItemBasedRateLimiter,
   type RateLimiter,
-} from './rate_limiters.js';
+} from './rate-limiters.js';
 export {
   UNFINISHED_WORK_UPDATE_PERIOD_MS,
   type CounterMetric,

@@ -13,7 +13,7 @@ import {
   type SharedIndexInformer,
 } from '../../../src/runtime/cache/index.js';
 import { ConfigMaps, Namespaces, newClient, type KubeObject, type RestClient } from '../../../src/runtime/rest/index.js';
-import { TcpProxy } from './tcp_proxy.js';
+import { TcpProxy } from './tcp-proxy.js';
 import { captureLog } from '../../support/logs.js';
 import { showOnFailure } from '../../support/failure.js';
 import { eventually } from '../../support/eventually.js';

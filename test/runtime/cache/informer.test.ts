@@ -11,7 +11,7 @@ import {
 } from '../../../src/runtime/cache/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { defineResource } from '../../../src/runtime/rest/index.js';
-import { FakeApi, networkError, type Obj } from './fake_api.js';
+import { FakeApi, networkError, type Obj } from './fake-api.js';
 import { eventually } from '../../support/eventually.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Backoff, Reflector, newStore, type ReflectorOptions, type Store } from '../../../src/runtime/cache/index.js';
 import { ApiError, IdleTimeoutError } from '../../../src/runtime/rest/index.js';
-import { FakeApi, gone, networkError, type Obj } from './fake_api.js';
+import { FakeApi, gone, networkError, type Obj } from './fake-api.js';
 import { eventually } from '../../support/eventually.js';
 
 const quickBackoff = (): Backoff => new Backoff(1, 5, 60_000, 2, 0);

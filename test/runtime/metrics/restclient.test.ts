@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { registry, trackRestClientMetrics } from '../../../src/runtime/metrics/index.js';
 import { defineResource, newClient, type KubeObject, type RestClient } from '../../../src/runtime/rest/index.js';
-import { FakeServer, json } from '../rest/fake_server.js';
+import { FakeServer, json } from '../rest/fake-server.js';
 
 const Widgets = defineResource<KubeObject>({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
 

@@ -21,7 +21,7 @@ import {
   type KubeObject,
   type WatchEvent,
 } from '../../../src/runtime/rest/index.js';
-import { FakeServer, json, notFound } from './fake_server.js';
+import { FakeServer, json, notFound } from './fake-server.js';
 
 interface Widget extends KubeObject {
   spec?: { size?: number };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscoveryClient, HttpTransport, RESTMapper, isNoMatch } from '../../../src/runtime/rest/index.js';
-import { FakeServer, json, notFound } from './fake_server.js';
+import { FakeServer, json, notFound } from './fake-server.js';
 
 let server: FakeServer;
 let transport: HttpTransport;

@@ -5,7 +5,7 @@ import { scaffoldCreateAPI } from '../../api.js';
 import { render } from '../../render.js';
 import type { PluginAPIRequest, PluginModule, PluginResult } from '../registry.js';
 import { isDeployImageConfig, type DeployImageOptions, type DeployImageResource } from './config.js';
-import { addImageEnvVar } from './manager_env.js';
+import { addImageEnvVar } from './manager-env.js';
 import { DEPLOY_IMAGE_KEY } from './spec.js';
 
 /** The plugin's flags, as create api collected them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListDecodeError, ListStreamDecoder } from '../../../src/runtime/rest/list_decoder.js';
+import { ListDecodeError, ListStreamDecoder } from '../../../src/runtime/rest/list-decoder.js';
 
 /** Decodes `text` fed in the given chunks and returns what a plain JSON.parse + split would. */
 function decode(chunks: Buffer[]): { envelope: Record<string, unknown>; items: unknown[] } {

@@ -3,8 +3,8 @@
 // a KubeConfig with absolute paths.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, sep } from 'node:path';
-import type { ExecAPIVersion, ExecConfig, ExecEnvVar, ExecInteractiveMode, Impersonation, KubeConfig, KubeConfigAuth, KubeConfigTLS } from './kubeconfig_types.js';
-import { KubeConfigError } from './kubeconfig_error.js';
+import type { ExecAPIVersion, ExecConfig, ExecEnvVar, ExecInteractiveMode, Impersonation, KubeConfig, KubeConfigAuth, KubeConfigTLS } from './kubeconfig-types.js';
+import { KubeConfigError } from './kubeconfig-error.js';
 // js-yaml, not the `yaml` package the CLI uses: loading that costs an operator 8–10 MiB of RSS, js-yaml under 1, and a
 // kubeconfig needs no more than js-yaml reads and writes. A static import, so that a bundler sees it.
 import { load as loadYaml } from 'js-yaml';

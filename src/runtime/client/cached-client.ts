@@ -13,7 +13,7 @@ import type {
   SubResourceWriter,
   UpdateOptions,
 } from '../rest/types.js';
-import type { InformerCache } from '../cache/informer_cache.js';
+import type { InformerCache } from '../cache/informer-cache.js';
 
 /** Options of the manager's client (controller-runtime's client.Options). */
 export interface CachedClientOptions {

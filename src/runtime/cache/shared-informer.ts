@@ -1,6 +1,6 @@
 import { log as rootLog, type Logger } from '../log/index.js';
 import type { KubeObject } from '../rest/types.js';
-import { DeltaFIFO, type Deltas, type TransformFunc } from './delta_fifo.js';
+import { DeltaFIFO, type Deltas, type TransformFunc } from './delta-fifo.js';
 import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, type KeyFunc } from './keys.js';
 import type { ListerWatcher } from './listwatch.js';
 import { ProcessorListener, SharedProcessor, type ResourceEventHandler } from './listener.js';

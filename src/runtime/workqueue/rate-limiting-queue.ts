@@ -1,6 +1,6 @@
-import { DelayingQueue } from './delaying_queue.js';
+import { DelayingQueue } from './delaying-queue.js';
 import type { QueueOptions } from './queue.js';
-import { defaultControllerRateLimiter, type RateLimiter } from './rate_limiters.js';
+import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.js';
 
 /** Options of a RateLimitingQueue: a Queue's options plus the rate limiter. */
 export interface RateLimitingQueueOptions<T> extends QueueOptions<T> {

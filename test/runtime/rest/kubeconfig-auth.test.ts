@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Authenticator } from '../../../src/runtime/rest/auth.js';
 import { ApiError, KubeConfigError, newClient, type ExecConfig, type KubeConfig, type RestClient } from '../../../src/runtime/rest/index.js';
-import { FakeServer, json } from './fake_server.js';
+import { FakeServer, json } from './fake-server.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00Z');
 let now: number;

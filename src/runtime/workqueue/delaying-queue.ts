@@ -1,4 +1,4 @@
-import { KeyedHeap } from './keyed_heap.js';
+import { KeyedHeap } from './keyed-heap.js';
 import { Queue, type QueueOptions } from './queue.js';
 
 interface Waiting<T> {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CacheNotStartedError, InformerCache } from '../../../src/runtime/cache/informer_cache.js';
+import { CacheNotStartedError, InformerCache } from '../../../src/runtime/cache/informer-cache.js';
 import { KindSource, enqueueRequestForObject, type RequestQueue } from '../../../src/runtime/controller/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { isNotFound } from '../../../src/runtime/rest/errors.js';
@@ -7,7 +7,7 @@ import { defineResource } from '../../../src/runtime/rest/resource.js';
 import type { KubeObject } from '../../../src/runtime/rest/types.js';
 import type { Request } from '../../../src/runtime/reconcile/index.js';
 import { eventually } from '../../support/eventually.js';
-import { FakeKindApi } from '../client/fake_lw.js';
+import { FakeKindApi } from '../client/fake-lw.js';
 
 interface Widget extends KubeObject {
   spec?: { color?: string };

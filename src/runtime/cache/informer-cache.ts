@@ -1,7 +1,7 @@
 import { log as rootLog, type Logger } from '../log/index.js';
 import { SharedInformerFactory, type ListerWatcherFactory } from './factory.js';
 import type { ResourceEventHandler } from './listener.js';
-import type { ResourceEventHandlerRegistration, SharedIndexInformer } from './shared_informer.js';
+import type { ResourceEventHandlerRegistration, SharedIndexInformer } from './shared-informer.js';
 import { NAMESPACE_INDEX, type IndexFunc } from './store.js';
 import { compactObjects } from './transforms.js';
 import { waitForCacheSync } from './wait.js';
@@ -10,7 +10,7 @@ import type { RestClient } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
 import type { PartialObjectMetadata } from '../rest/client.js';
 import type { KubeObject, ListOptions, ObjectKey, ObjectList, Resource } from '../rest/types.js';
-import type { TransformFunc } from './delta_fifo.js';
+import type { TransformFunc } from './delta-fifo.js';
 import { parseFieldSelector, parseSelector, SelectorParseError, type FieldRequirement } from '../rest/selector.js';
 
 /** How one kind is cached instead of by the defaults (controller-runtime's cache.ByObject). */
