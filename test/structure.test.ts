@@ -109,6 +109,11 @@ describe('the layering of src/', () => {
     expect(describeEdges(relativeEdges.filter((e) => under('envtest/binaries/')(e.from) && under('envtest/controlplane/')(e.to)))).toEqual([]);
   });
 
+  it('keeps the manifest generators apart from the scaffolder: they read a project, they do not create one', () => {
+    const generators = ['generate/', 'markers/', 'crd/', 'rbac/', 'webhookgen/', 'kustomize/'];
+    expect(describeEdges(relativeEdges.filter((e) => generators.some((d) => e.from.startsWith(d)) && under('scaffold/')(e.to)))).toEqual([]);
+  });
+
   it('names every file in one style: lower-case words joined by hyphens', () => {
     const named = sources(src).map((f) => relative(src, f));
     expect(named.length).toBeGreaterThan(300);

@@ -20,7 +20,7 @@ export async function requireProject(root: string): Promise<void> {
     text = undefined;
   }
   if (text !== undefined && isPlainValidProject(text)) return;
-  (await import('../scaffold/context.js')).loadProject(root);
+  (await import('../project/load.js')).loadProject(root);
 }
 
 /** A scalar as written: quoted (a string for sure) or plain (its type depends on its text). */

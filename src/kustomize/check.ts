@@ -1,5 +1,5 @@
 import { KustomizeError } from './errors.js';
-import { isObject, type JsonObject, type JsonValue } from './values.js';
+import { isObject, type JSONObject, type JSONValue } from './values.js';
 
 // Strict readers for kustomization fields: kustomize unmarshals strictly, so unknown keys and wrong types are errors.
 
@@ -30,7 +30,7 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-export function mapping(v: JsonValue | undefined, where: string, allowed: readonly string[]): JsonObject {
+export function mapping(v: JSONValue | undefined, where: string, allowed: readonly string[]): JSONObject {
   if (!isObject(v)) throw new KustomizeError(`${where} must be a mapping`);
   for (const key of Object.keys(v)) {
     if (!allowed.includes(key)) {
@@ -41,35 +41,35 @@ export function mapping(v: JsonValue | undefined, where: string, allowed: readon
   return v;
 }
 
-export function optString(v: JsonValue | undefined, where: string): string {
+export function optString(v: JSONValue | undefined, where: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v !== 'string') throw new KustomizeError(`${where} must be a string, not ${describe(v)}`);
   return v;
 }
 
-export function optBool(v: JsonValue | undefined, where: string): boolean {
+export function optBool(v: JSONValue | undefined, where: string): boolean {
   if (v === undefined || v === null) return false;
   if (typeof v !== 'boolean') throw new KustomizeError(`${where} must be true or false, not ${describe(v)}`);
   return v;
 }
 
-export function optInt(v: JsonValue | undefined, where: string): number {
+export function optInt(v: JSONValue | undefined, where: string): number {
   if (v === undefined || v === null) return 0;
   if (typeof v !== 'number' || !Number.isInteger(v)) throw new KustomizeError(`${where} must be an integer, not ${describe(v)}`);
   return v;
 }
 
-export function optList(v: JsonValue | undefined, where: string): JsonValue[] {
+export function optList(v: JSONValue | undefined, where: string): JSONValue[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) throw new KustomizeError(`${where} must be a list, not ${describe(v)}`);
   return v;
 }
 
-export function stringList(v: JsonValue | undefined, where: string): string[] {
+export function stringList(v: JSONValue | undefined, where: string): string[] {
   return optList(v, where).map((x, i) => optString(x, `${where}[${i}]`));
 }
 
-export function stringMap(v: JsonValue | undefined, where: string): Record<string, string> {
+export function stringMap(v: JSONValue | undefined, where: string): Record<string, string> {
   if (v === undefined || v === null) return {};
   if (!isObject(v)) throw new KustomizeError(`${where} must be a mapping of strings`);
   const out: Record<string, string> = {};
@@ -77,7 +77,7 @@ export function stringMap(v: JsonValue | undefined, where: string): Record<strin
   return out;
 }
 
-function describe(v: JsonValue): string {
+function describe(v: JSONValue): string {
   if (Array.isArray(v)) return 'a list';
   if (isObject(v)) return 'a mapping';
   return `${typeof v} ${JSON.stringify(v)}`;

@@ -1,7 +1,7 @@
 import { KustomizeError } from './errors.js';
 import type { FieldSpec } from './fieldspec.js';
 import { gvkEquals, gvkSelected, type Gvk } from './resid.js';
-import { isObject, type JsonValue } from './values.js';
+import { isObject, type JSONValue } from './values.js';
 
 /** Resources of kind gvk are referred to by name from the referrers' fields. */
 export interface NameBackReference {
@@ -73,7 +73,7 @@ export function mergeConfig(a: TransformerConfig, b: TransformerConfig): Transfo
 }
 
 /** Parses a `configurations:` file; any key kustomize's TransformerConfig does not have is an error. */
-export function parseTransformerConfig(doc: JsonValue, file: string): TransformerConfig {
+export function parseTransformerConfig(doc: JSONValue, file: string): TransformerConfig {
   const out = emptyTransformerConfig();
   if (doc === null) return out;
   if (!isObject(doc)) throw new KustomizeError(`${file}: a transformer configuration must be a mapping`);
@@ -89,13 +89,13 @@ export function parseTransformerConfig(doc: JsonValue, file: string): Transforme
   return out;
 }
 
-function list(v: JsonValue, file: string, key: string): JsonValue[] {
+function list(v: JSONValue, file: string, key: string): JSONValue[] {
   if (v === null) return [];
   if (!Array.isArray(v)) throw new KustomizeError(`${file}: "${key}" must be a list`);
   return v;
 }
 
-export function parseFieldSpec(v: JsonValue, where: string): FieldSpec {
+export function parseFieldSpec(v: JSONValue, where: string): FieldSpec {
   if (!isObject(v)) throw new KustomizeError(`${where}: a field spec must be a mapping with path, and optionally group, version, kind, create`);
   const allowed = ['path', 'group', 'version', 'kind', 'create'];
   for (const k of Object.keys(v)) {
@@ -108,7 +108,7 @@ export function parseFieldSpec(v: JsonValue, where: string): FieldSpec {
   };
 }
 
-function parseBackRef(v: JsonValue, where: string): NameBackReference {
+function parseBackRef(v: JSONValue, where: string): NameBackReference {
   if (!isObject(v)) throw new KustomizeError(`${where}: a name reference must be a mapping with kind and fieldSpecs`);
   const allowed = ['group', 'version', 'kind', 'fieldSpecs'];
   for (const k of Object.keys(v)) {
@@ -122,7 +122,7 @@ function parseBackRef(v: JsonValue, where: string): NameBackReference {
   };
 }
 
-function str(v: JsonValue | undefined, where: string, field: string): string {
+function str(v: JSONValue | undefined, where: string, field: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v !== 'string') throw new KustomizeError(`${where}: ${field} must be a string`);
   return v;

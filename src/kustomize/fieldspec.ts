@@ -1,6 +1,6 @@
 import { KustomizeError } from './errors.js';
 import { gvkSelected, parseApiVersion, type Gvk } from './resid.js';
-import { isObject, stringField, type JsonObject, type JsonValue } from './values.js';
+import { isObject, stringField, type JSONObject, type JSONValue } from './values.js';
 
 /** A field kustomize transforms, in kinds matching gvk (empty parts match anything). */
 export interface FieldSpec {
@@ -11,23 +11,23 @@ export interface FieldSpec {
 
 /** A place in a document: read it, or replace what is there. */
 export interface FieldRef {
-  get(): JsonValue | undefined;
-  set(v: JsonValue): void;
+  get(): JSONValue | undefined;
+  set(v: JSONValue): void;
   /** The map or list holding the field, and its key there (absent for a document's root). */
-  readonly container?: JsonObject | JsonValue[];
+  readonly container?: JSONObject | JSONValue[];
   readonly key?: string | number;
 }
 
 export type CreateKind = 'scalar' | 'map' | 'seq' | undefined;
 
-export function fieldRef(container: JsonObject | JsonValue[], key: string | number): FieldRef {
+export function fieldRef(container: JSONObject | JSONValue[], key: string | number): FieldRef {
   return {
     container,
     key,
-    get: () => (Array.isArray(container) ? container[key as number] : (container as JsonObject)[key as string]),
+    get: () => (Array.isArray(container) ? container[key as number] : (container as JSONObject)[key as string]),
     set: (v) => {
       if (Array.isArray(container)) container[key as number] = v;
-      else (container as JsonObject)[key as string] = v;
+      else (container as JSONObject)[key as string] = v;
     },
   };
 }
@@ -45,7 +45,7 @@ export function splitPath(path: string, delimiter = '/'): string[] {
   return out;
 }
 
-export function specMatches(fs: FieldSpec, obj: JsonObject): boolean {
+export function specMatches(fs: FieldSpec, obj: JSONObject): boolean {
   const kind = stringField(obj, 'kind');
   if (fs.gvk.kind && fs.gvk.kind !== kind) return false;
   const { group, version } = parseApiVersion(stringField(obj, 'apiVersion'));
@@ -57,7 +57,7 @@ export function specMatches(fs: FieldSpec, obj: JsonObject): boolean {
  * sequences are walked element by element without consuming a part, and missing fields are created only when the spec
  * says create and a createKind is given.
  */
-export function applyFieldSpec(obj: JsonObject, fs: FieldSpec, setValue: (ref: FieldRef) => void, createKind: CreateKind): void {
+export function applyFieldSpec(obj: JSONObject, fs: FieldSpec, setValue: (ref: FieldRef) => void, createKind: CreateKind): void {
   if (!specMatches(fs, obj)) return;
   const root: FieldRef = { get: () => obj, set: () => undefined };
   try {
@@ -107,7 +107,7 @@ function walk(ref: FieldRef, path: string[], fs: FieldSpec, setValue: (ref: Fiel
   walk(fieldRef(node, name), path.slice(1), fs, setValue, createKind);
 }
 
-function emptyOf(kind: CreateKind): JsonValue {
+function emptyOf(kind: CreateKind): JSONValue {
   if (kind === 'map') return {};
   if (kind === 'seq') return [];
   return '';

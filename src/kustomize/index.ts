@@ -1,14 +1,14 @@
 /** The kustomize subset kubebuilder-style config/ trees use: `scaffold build`, and the manifests install/deploy apply. */
 import { buildResources } from './build.js';
 import { resourcesToYaml } from './output.js';
-import type { JsonObject } from './values.js';
+import type { JSONObject } from './values.js';
 
 export { KustomizeError } from './errors.js';
-export type { JsonObject, JsonValue } from './values.js';
+export type { JSONObject, JSONValue } from './values.js';
 export { setKustomizationImage, parseImageArgument } from './edit.js';
 
 /** Builds dir and returns the objects, in kustomize's output order. */
-export function kustomizeBuild(dir: string): JsonObject[] {
+export function kustomizeBuild(dir: string): JSONObject[] {
   return buildResources(dir).map((r) => r.obj);
 }
 

@@ -3,7 +3,7 @@ import { KustomizeError } from './errors.js';
 import { parseFieldSpec } from './config.js';
 import type { FieldSpec } from './fieldspec.js';
 import type { Gvk } from './resid.js';
-import { isObject, type JsonValue } from './values.js';
+import { isObject, type JSONValue } from './values.js';
 
 export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
@@ -137,7 +137,7 @@ const UNSUPPORTED: Record<string, string> = {
   buildMetadata: 'buildMetadata',
 };
 
-export function parseKustomization(doc: JsonValue, file: string, dir: string): Kustomization {
+export function parseKustomization(doc: JSONValue, file: string, dir: string): Kustomization {
   if (doc === null) doc = {};
   if (!isObject(doc)) throw new KustomizeError(`${file} must be a mapping of kustomization fields`);
   for (const key of Object.keys(doc)) {
@@ -192,7 +192,7 @@ export function parseKustomization(doc: JsonValue, file: string, dir: string): K
   return result;
 }
 
-function parseLabel(v: JsonValue, where: string): LabelSpec {
+function parseLabel(v: JSONValue, where: string): LabelSpec {
   const m = mapping(v, where, ['pairs', 'includeSelectors', 'includeTemplates', 'fields']);
   return {
     pairs: stringMap(m.pairs, `${where}.pairs`),
@@ -202,7 +202,7 @@ function parseLabel(v: JsonValue, where: string): LabelSpec {
   };
 }
 
-export function parseSelector(v: JsonValue, where: string): Selector {
+export function parseSelector(v: JSONValue, where: string): Selector {
   const m = mapping(v, where, ['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector']);
   return {
     gvk: { group: optString(m.group, `${where}.group`), version: optString(m.version, `${where}.version`), kind: optString(m.kind, `${where}.kind`) },
@@ -213,7 +213,7 @@ export function parseSelector(v: JsonValue, where: string): Selector {
   };
 }
 
-function parsePatch(v: JsonValue, where: string): PatchSpec {
+function parsePatch(v: JSONValue, where: string): PatchSpec {
   const m = mapping(v, where, ['path', 'patch', 'target', 'options']);
   const opts = m.options === undefined || m.options === null ? {} : mapping(m.options, `${where}.options`, ['allowNameChange', 'allowKindChange']);
   const spec: PatchSpec = {
@@ -226,7 +226,7 @@ function parsePatch(v: JsonValue, where: string): PatchSpec {
   return spec;
 }
 
-function parseImage(v: JsonValue, where: string): ImageSpec {
+function parseImage(v: JSONValue, where: string): ImageSpec {
   const m = mapping(v, where, ['name', 'newName', 'newTag', 'digest', 'tagSuffix']);
   return {
     name: optString(m.name, `${where}.name`),
@@ -237,7 +237,7 @@ function parseImage(v: JsonValue, where: string): ImageSpec {
   };
 }
 
-function parseGeneratorOptions(v: JsonValue, where: string): GeneratorOptions {
+function parseGeneratorOptions(v: JSONValue, where: string): GeneratorOptions {
   const m = mapping(v, where, ['labels', 'annotations', 'disableNameSuffixHash', 'immutable']);
   return {
     labels: stringMap(m.labels, `${where}.labels`),
@@ -258,7 +258,7 @@ function mergeGeneratorOptions(local: GeneratorOptions | undefined, global: Gene
   };
 }
 
-function parseGenerator(v: JsonValue, kind: 'ConfigMap' | 'Secret', where: string): GeneratorArgs {
+function parseGenerator(v: JSONValue, kind: 'ConfigMap' | 'Secret', where: string): GeneratorArgs {
   const fields = ['name', 'namespace', 'behavior', 'literals', 'files', 'envs', 'env', 'options', ...(kind === 'Secret' ? ['type'] : [])];
   const m = mapping(v, where, fields);
   const behavior = optString(m.behavior, `${where}.behavior`);
@@ -280,14 +280,14 @@ function parseGenerator(v: JsonValue, kind: 'ConfigMap' | 'Secret', where: strin
   return args;
 }
 
-function parseFieldOptions(v: JsonValue | undefined, where: string): FieldOptions | undefined {
+function parseFieldOptions(v: JSONValue | undefined, where: string): FieldOptions | undefined {
   if (v === undefined || v === null) return undefined;
   const m = mapping(v, where, ['delimiter', 'index', 'encoding', 'create']);
   if (optString(m.encoding, `${where}.encoding`) !== '') throw new KustomizeError(`${where}.encoding is not implemented by kustomize either; remove it`);
   return { delimiter: optString(m.delimiter, `${where}.delimiter`), index: optInt(m.index, `${where}.index`), create: optBool(m.create, `${where}.create`) };
 }
 
-export function parseReplacement(v: JsonValue, where: string): Replacement {
+export function parseReplacement(v: JSONValue, where: string): Replacement {
   const m = mapping(v, where, ['source', 'targets']);
   if (m.source === undefined || m.source === null || m.targets === undefined || m.targets === null) {
     throw new KustomizeError(`${where}: replacements must specify a source and at least one target`);
@@ -317,7 +317,7 @@ export function parseReplacement(v: JsonValue, where: string): Replacement {
   return { source, targets };
 }
 
-function parseReplacementEntry(v: JsonValue, where: string): ReplacementEntry {
+function parseReplacementEntry(v: JSONValue, where: string): ReplacementEntry {
   if (isObject(v) && 'path' in v) {
     if ('source' in v || 'targets' in v) throw new KustomizeError(`${where}: cannot specify both path and inline replacement`);
     mapping(v, where, ['path']);
@@ -326,7 +326,7 @@ function parseReplacementEntry(v: JsonValue, where: string): ReplacementEntry {
   return { replacement: parseReplacement(v, where) };
 }
 
-function parseSortOptions(v: JsonValue, where: string): SortOptions {
+function parseSortOptions(v: JSONValue, where: string): SortOptions {
   const m = mapping(v, where, ['order', 'legacySortOptions']);
   const order = optString(m.order, `${where}.order`);
   if (order !== 'legacy' && order !== 'fifo') throw new KustomizeError(`${where}: the field 'sortOptions.order' must be one of [fifo, legacy]`);

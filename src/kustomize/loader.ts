@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { KustomizeError } from './errors.js';
 import { KUSTOMIZATION_FILE_NAMES } from './kustomization.js';
 import { Resource } from './resource.js';
-import { isObject, stringField, type JsonObject, type JsonValue } from './values.js';
+import { isObject, stringField, type JSONObject, type JSONValue } from './values.js';
 import { parseYamlDocuments } from './yaml.js';
 
 /** Shortens absolute paths in messages to paths relative to where the build started. */
@@ -65,7 +65,7 @@ export class Loader {
 }
 
 export function resourcesFromText(text: string, source: string): Resource[] {
-  const queue: JsonValue[] = parseYamlDocuments(text, source).filter((d) => !(d === null || (isObject(d) && Object.keys(d).length === 0)));
+  const queue: JSONValue[] = parseYamlDocuments(text, source).filter((d) => !(d === null || (isObject(d) && Object.keys(d).length === 0)));
   const out: Resource[] = [];
   while (queue.length > 0) {
     const doc = queue.shift()!;
@@ -83,12 +83,12 @@ export function resourcesFromText(text: string, source: string): Resource[] {
     if (stringField(doc, 'metadata', 'name') === '') {
       throw new KustomizeError(`${source}: missing metadata.name in ${kind} object; every resource needs a name`);
     }
-    out.push(new Resource(doc as JsonObject, source));
+    out.push(new Resource(doc as JSONObject, source));
   }
   return out;
 }
 
-function checkNoNullItems(v: JsonValue, source: string, kind: string, path: string[] = []): void {
+function checkNoNullItems(v: JSONValue, source: string, kind: string, path: string[] = []): void {
   if (Array.isArray(v)) {
     v.forEach((x, i) => {
       if (x === null) throw new KustomizeError(`${source}: empty item at ${[...path, String(i)].join('.')} in ${kind} object`);

@@ -1,6 +1,6 @@
 import { KustomizeError } from './errors.js';
 import { fieldRef, splitPath, type FieldRef } from './fieldspec.js';
-import { isObject, scalarText, type JsonValue } from './values.js';
+import { isObject, scalarText, type JSONValue } from './values.js';
 
 // kyaml's dotted field paths, as replacements use them: "spec.containers.[name=manager].image", "metadata.annotations.[a/b]",
 // "spec.dnsNames.0", "spec.*.name".
@@ -38,8 +38,8 @@ function splitMatch(part: string): { field: string; value: string } {
 }
 
 /** kyaml's Lookup (PathGetter without create): the value at the path, or undefined. */
-export function lookup(root: JsonValue, parts: string[]): JsonValue | undefined {
-  let cur: JsonValue | undefined = root;
+export function lookup(root: JSONValue, parts: string[]): JSONValue | undefined {
+  let cur: JSONValue | undefined = root;
   for (const part of parts) {
     if (cur === undefined || cur === null) return undefined;
     if (isIndex(part) || part === '-') {
@@ -61,7 +61,7 @@ export function lookup(root: JsonValue, parts: string[]): JsonValue | undefined 
 
 export type CreateKind = 'scalar' | 'map' | 'seq' | undefined;
 
-function emptyOf(kind: CreateKind): JsonValue {
+function emptyOf(kind: CreateKind): JSONValue {
   return kind === 'map' ? {} : kind === 'seq' ? [] : '';
 }
 

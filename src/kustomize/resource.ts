@@ -1,5 +1,5 @@
 import { effectiveNamespace, isClusterScoped, parseApiVersion, type Gvk, type ResId } from './resid.js';
-import { isObject, stringField, type JsonObject } from './values.js';
+import { isObject, stringField, type JSONObject } from './values.js';
 
 export type GenerationBehavior = 'create' | 'merge' | 'replace';
 
@@ -14,7 +14,7 @@ interface PreviousId {
  * can be fixed after prefixes and hashes change names) and which prefixes and suffixes were added.
  */
 export class Resource {
-  obj: JsonObject;
+  obj: JSONObject;
   /** Where the object came from, for error messages. */
   readonly source: string;
   prefixes: string[] = [];
@@ -25,7 +25,7 @@ export class Resource {
   allowNameChange = false;
   allowKindChange = false;
 
-  constructor(obj: JsonObject, source: string) {
+  constructor(obj: JSONObject, source: string) {
     this.obj = obj;
     this.source = source;
   }
@@ -99,9 +99,9 @@ export class Resource {
     return stringMap(isObject(this.obj.metadata) ? this.obj.metadata.annotations : undefined);
   }
 
-  metadata(): JsonObject {
+  metadata(): JSONObject {
     if (!isObject(this.obj.metadata)) this.obj.metadata = {};
-    return this.obj.metadata as JsonObject;
+    return this.obj.metadata as JSONObject;
   }
 
   isEmpty(): boolean {

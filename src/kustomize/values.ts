@@ -1,20 +1,18 @@
-import { isObject, type JSONObject, type JSONValue } from '@kubescaffold/runtime/json';
+// A YAML document as plain JSON data, what kustomize's resources become once parsed: the runtime's JSON types.
+import { isObject, type JSONValue } from '@kubescaffold/runtime/json';
 
-/** A YAML document as plain JSON data: what kustomize's resources become once parsed (src/json's JSON types). */
-export type JsonValue = JSONValue;
-export type JsonObject = JSONObject;
-export { deepEqual, isObject } from '@kubescaffold/runtime/json';
+export { deepEqual, isObject, type JSONObject, type JSONValue } from '@kubescaffold/runtime/json';
 
 export function isScalar(v: unknown): v is string | number | boolean {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 }
 
-export function deepClone<T extends JsonValue>(v: T): T {
+export function deepClone<T extends JSONValue>(v: T): T {
   return structuredClone(v);
 }
 
 /** The string form of a scalar, as a YAML node's value would read. */
-export function scalarText(v: JsonValue | undefined): string {
+export function scalarText(v: JSONValue | undefined): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -22,8 +20,8 @@ export function scalarText(v: JsonValue | undefined): string {
 }
 
 /** Reads a string field of an object, '' when missing or not a string. */
-export function stringField(obj: JsonValue | undefined, ...path: string[]): string {
-  let cur: JsonValue | undefined = obj;
+export function stringField(obj: JSONValue | undefined, ...path: string[]): string {
+  let cur: JSONValue | undefined = obj;
   for (const p of path) {
     if (!isObject(cur)) return '';
     cur = cur[p];

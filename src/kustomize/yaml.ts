@@ -1,6 +1,6 @@
 import { parseAllDocuments, type ScalarTag } from 'yaml';
 import { KustomizeError } from './errors.js';
-import type { JsonValue } from './values.js';
+import type { JSONValue } from './values.js';
 
 const EXOTIC_TAGS = new Set(['tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:binary', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs']);
 
@@ -37,7 +37,7 @@ const timestampTag: ScalarTag = {
  * Parses every document of a YAML stream into plain data. Resources are read as kyaml reads them (YAML 1.2 core);
  * kustomization files and JSON patches as sigs.k8s.io/yaml does (YAML 1.1, where `yes` is a boolean).
  */
-export function parseYamlDocuments(text: string, file: string, version: '1.1' | '1.2' = '1.2'): JsonValue[] {
+export function parseYamlDocuments(text: string, file: string, version: '1.1' | '1.2' = '1.2'): JSONValue[] {
   const docs = parseAllDocuments(text, {
     version,
     merge: true,
@@ -50,16 +50,16 @@ export function parseYamlDocuments(text: string, file: string, version: '1.1' | 
       ...(version === '1.2' ? [timestampTag] : []),
     ],
   });
-  const out: JsonValue[] = [];
+  const out: JSONValue[] = [];
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
     const err = doc.errors[0];
     if (err) throw new KustomizeError(`${file}: invalid YAML: ${err.message.split('\n')[0]}`);
-    out.push(doc.toJS({ maxAliasCount: 10_000 }) as JsonValue);
+    out.push(doc.toJS({ maxAliasCount: 10_000 }) as JSONValue);
   }
   return out;
 }
 
-export function parseYamlDocument(text: string, file: string, version: '1.1' | '1.2' = '1.2'): JsonValue {
+export function parseYamlDocument(text: string, file: string, version: '1.1' | '1.2' = '1.2'): JSONValue {
   const docs = parseYamlDocuments(text, file, version).filter((d) => d !== null);
   if (docs.length > 1) throw new KustomizeError(`${file}: expected one YAML document, found ${docs.length}`);
   return docs[0] ?? null;

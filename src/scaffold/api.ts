@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { ScaffoldError } from '../errors.js';
 import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin-kinds.js';
-import { loadProject, projectFileHeader } from './context.js';
+import { loadProject, projectFileHeader } from '../project/load.js';
 import { pluralize } from '../project/flect.js';
 import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';
 import { Plan } from './plan.js';

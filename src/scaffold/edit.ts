@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
 import { boilerplateText, licenses, ownerProblem, type License } from '../project/boilerplate.js';
-import { loadProject } from './context.js';
+import { loadProject } from '../project/load.js';
 import { Plan } from './plan.js';
 import { stringifyProject, type ProjectConfig } from '../project/project.js';
 import { render } from './render.js';

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
 import { mergePackageJson } from './package-json.js';
 import { boilerplateText, fileHeader, licenses, ownerProblem, type License } from '../project/boilerplate.js';
-import { initializedMarkers } from './context.js';
+import { initializedMarkers } from '../project/load.js';
 import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../project/names.js';
 import type { ProjectDependencies } from './dependencies.js';
 import { Plan, type IfExists } from './plan.js';

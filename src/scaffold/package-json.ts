@@ -1,5 +1,6 @@
 // `init` in a directory that already has a package.json (say from `npm init -y`): what the project needs to build
 // (module type, engines, scripts, dependencies) is merged into it; the user's other keys stay as they are.
+import { isObject } from '@kubescaffold/runtime/json';
 
 /** What `npm init -y` writes that a kubescaffold project replaces: they are defaults, not choices. */
 const NPM_INIT_DEFAULTS: Record<string, unknown> = {
@@ -8,8 +9,6 @@ const NPM_INIT_DEFAULTS: Record<string, unknown> = {
 };
 
 type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Merges the generated package.json into an existing one. Returns the merged text, or the conflicts: keys the project

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { loadProject, projectFileHeader } from './context.js';
+import { loadProject, projectFileHeader } from '../project/load.js';
 import { pluralize } from '../project/flect.js';
 import { Plan } from './plan.js';
 import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from '../project/project.js';

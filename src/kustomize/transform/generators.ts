@@ -5,7 +5,7 @@ import type { GeneratorArgs } from '../kustomization.js';
 import { displayPath, type Loader } from '../loader.js';
 import { describeId, idEquals } from '../resid.js';
 import { Resource } from '../resource.js';
-import { isObject, type JsonObject, type JsonValue } from '../values.js';
+import { isObject, type JSONObject, type JSONValue } from '../values.js';
 
 const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
 const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
@@ -90,20 +90,20 @@ function encodeBase64(b: Buffer): string {
 
 function generate(args: GeneratorArgs, loader: Loader, where: string): Resource {
   if (args.name === '') throw new KustomizeError(`${where}: a ${args.kind === 'ConfigMap' ? 'configmap' : 'secret'} generator needs a name`);
-  const metadata: JsonObject = { name: args.name };
+  const metadata: JSONObject = { name: args.name };
   if (args.namespace) metadata.namespace = args.namespace;
-  const obj: JsonObject = { apiVersion: 'v1', kind: args.kind, metadata };
+  const obj: JSONObject = { apiVersion: 'v1', kind: args.kind, metadata };
   const pairs = loadPairs(args, loader, where);
   if (args.kind === 'Secret') {
     obj.type = args.type || 'Opaque';
-    const data: JsonObject = {};
+    const data: JSONObject = {};
     for (const p of pairs) data[p.key] = encodeBase64(p.value);
     obj.data = data;
   } else {
     for (const p of pairs) {
       const field = isUtf8(p.value) ? 'data' : 'binaryData';
       if (!isObject(obj[field])) obj[field] = {};
-      (obj[field] as JsonObject)[p.key] = field === 'data' ? p.value.toString('utf8') : encodeBase64(p.value);
+      (obj[field] as JSONObject)[p.key] = field === 'data' ? p.value.toString('utf8') : encodeBase64(p.value);
     }
   }
   const opts = args.options;
@@ -120,7 +120,7 @@ function generate(args: GeneratorArgs, loader: Loader, where: string): Resource 
   return res;
 }
 
-function stringMap(v: JsonValue | undefined): Record<string, JsonValue> {
+function stringMap(v: JSONValue | undefined): Record<string, JSONValue> {
   return isObject(v) ? v : {};
 }
 
@@ -164,7 +164,7 @@ export function runGenerators(resources: Resource[], generators: GeneratorArgs[]
 }
 
 /** Go's encoding/json string escaping, which kustomize's hash input goes through (HTML characters escaped). */
-function goJson(v: JsonValue): string {
+function goJson(v: JSONValue): string {
   if (v === null) return 'null';
   if (typeof v === 'string') {
     return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -185,12 +185,12 @@ export function contentHash(res: Resource): string {
   const obj = res.obj;
   // kustomize looks the name up with a path its lookup does not split, so the name it hashes is always empty.
   if (res.kind === 'ConfigMap') {
-    const m: JsonObject = { kind: 'ConfigMap', name: '', data: isObject(obj.data) ? obj.data : '' };
+    const m: JSONObject = { kind: 'ConfigMap', name: '', data: isObject(obj.data) ? obj.data : '' };
     if (isObject(obj.binaryData)) m.binaryData = obj.binaryData;
     return encodeHash(goJson(m));
   }
   if (res.kind === 'Secret') {
-    const m: JsonObject = { kind: 'Secret', type: typeof obj.type === 'string' ? obj.type : '', name: '', data: isObject(obj.data) ? obj.data : '' };
+    const m: JSONObject = { kind: 'Secret', type: typeof obj.type === 'string' ? obj.type : '', name: '', data: isObject(obj.data) ? obj.data : '' };
     if (isObject(obj.stringData)) m.stringData = obj.stringData;
     return encodeHash(goJson(m));
   }

@@ -2,7 +2,7 @@ import { KustomizeError } from '../errors.js';
 import { applyFieldSpec, type FieldRef, type FieldSpec } from '../fieldspec.js';
 import type { ImageSpec } from '../kustomization.js';
 import type { Resource } from '../resource.js';
-import { isObject, type JsonValue } from '../values.js';
+import { isObject, type JSONValue } from '../values.js';
 
 /** Splits [[host[:port]/]component/]component[:tag][@digest] the way kustomize's image.Split does. */
 export function splitImage(image: string): { name: string; tag: string; digest: string } {
@@ -60,7 +60,7 @@ function updateImage(ref: FieldRef, spec: ImageSpec): void {
 }
 
 /** Every `image` of any list named containers or initContainers, anywhere (kustomize's legacy image filter). */
-function updateContainerLists(v: JsonValue, spec: ImageSpec): void {
+function updateContainerLists(v: JSONValue, spec: ImageSpec): void {
   if (Array.isArray(v)) {
     for (const x of v) updateContainerLists(x, spec);
     return;

@@ -1,15 +1,15 @@
 import { KustomizeError } from '../errors.js';
-import { deepEqual, isObject, type JsonObject, type JsonValue } from '../values.js';
+import { deepEqual, isObject, type JSONObject, type JSONValue } from '../values.js';
 
 export interface JsonPatchOp {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
   path: string;
   from?: string;
-  value?: JsonValue;
+  value?: JSONValue;
 }
 
 /** Validates the decoded form of an RFC 6902 patch (kustomize accepts it as JSON or YAML). */
-export function decodeJsonPatch(doc: JsonValue, where: string): JsonPatchOp[] {
+export function decodeJsonPatch(doc: JSONValue, where: string): JsonPatchOp[] {
   if (!Array.isArray(doc)) throw new KustomizeError(`${where}: a JSON 6902 patch must be a list of operations`);
   return doc.map((raw, i) => {
     if (!isObject(raw)) throw new KustomizeError(`${where}: operation ${i} must be a mapping with op and path`);
@@ -37,13 +37,13 @@ function parsePointer(pointer: string): string[] {
   return pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-type Container = JsonObject | JsonValue[];
+type Container = JSONObject | JSONValue[];
 
 /** Finds the parent of the pointer's last part (evanphx/json-patch's findObject). */
-function parentOf(doc: JsonValue, parts: string[], op: string, pointer: string): { parent: Container; key: string } {
-  let cur: JsonValue = doc;
+function parentOf(doc: JSONValue, parts: string[], op: string, pointer: string): { parent: Container; key: string } {
+  let cur: JSONValue = doc;
   for (const part of parts.slice(0, -1)) {
-    let next: JsonValue | undefined;
+    let next: JSONValue | undefined;
     if (Array.isArray(cur)) next = cur[arrayIndex(part, cur.length, false, op, pointer)];
     else if (isObject(cur)) next = cur[part];
     if (next === undefined || next === null || typeof next !== 'object') {
@@ -65,7 +65,7 @@ function arrayIndex(part: string, length: number, forInsert: boolean, op: string
   return i;
 }
 
-function get(doc: JsonValue, pointer: string, op: string): JsonValue {
+function get(doc: JSONValue, pointer: string, op: string): JSONValue {
   const parts = parsePointer(pointer);
   if (parts.length === 0) return doc;
   const { parent, key } = parentOf(doc, parts, op, pointer);
@@ -74,7 +74,7 @@ function get(doc: JsonValue, pointer: string, op: string): JsonValue {
   return v;
 }
 
-function add(doc: JsonValue, pointer: string, value: JsonValue, op: string): JsonValue {
+function add(doc: JSONValue, pointer: string, value: JSONValue, op: string): JSONValue {
   const parts = parsePointer(pointer);
   if (parts.length === 0) return value;
   const { parent, key } = parentOf(doc, parts, op, pointer);
@@ -87,7 +87,7 @@ function add(doc: JsonValue, pointer: string, value: JsonValue, op: string): Jso
   return doc;
 }
 
-function remove(doc: JsonValue, pointer: string, op: string): JsonValue {
+function remove(doc: JSONValue, pointer: string, op: string): JSONValue {
   const parts = parsePointer(pointer);
   if (parts.length === 0) throw new Error(`${op} operation does not apply: cannot remove the whole document`);
   const { parent, key } = parentOf(doc, parts, op, pointer);
@@ -101,7 +101,7 @@ function remove(doc: JsonValue, pointer: string, op: string): JsonValue {
 }
 
 /** Applies the operations in order to a copy of doc; a failing operation throws with the op and path. */
-export function applyJsonPatch(docIn: JsonValue, ops: JsonPatchOp[]): JsonValue {
+export function applyJsonPatch(docIn: JSONValue, ops: JsonPatchOp[]): JSONValue {
   let doc = structuredClone(docIn);
   for (const op of ops) {
     try {

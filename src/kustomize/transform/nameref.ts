@@ -3,7 +3,7 @@ import { KustomizeError } from '../errors.js';
 import { applyFieldSpec, fieldRef, type FieldRef, type FieldSpec } from '../fieldspec.js';
 import { effectiveNamespace, gvkSelected, NOT_A_NAMESPACE, nsEquals, type Gvk } from '../resid.js';
 import type { Resource } from '../resource.js';
-import { isObject, type JsonObject } from '../values.js';
+import { isObject, type JSONObject } from '../values.js';
 
 // After every rename (prefix, suffix, hash), fix the fields that refer to renamed objects by their old names:
 // role bindings' roleRef and subjects, service account names, webhook services, ConfigMap/Secret volumes, ...
@@ -82,7 +82,7 @@ class ReferenceFixer {
     if (referral && referral.name !== old) ref.set(referral.name);
   }
 
-  private setMapping(node: JsonObject): void {
+  private setMapping(node: JSONObject): void {
     if (!('name' in node)) throw new KustomizeError("path config error; no 'name' field in node");
     const old = typeof node.name === 'string' ? node.name : String(node.name);
     const referral = this.select(old, this.byNamespace(node), (rs) => rs.every((r) => r.name === rs[0]!.name && r.namespace === rs[0]!.namespace));
@@ -93,7 +93,7 @@ class ReferenceFixer {
     if (referral.namespace !== '') node.namespace = referral.namespace;
   }
 
-  private byNamespace(node: JsonObject): Resource[] {
+  private byNamespace(node: JSONObject): Resource[] {
     if (!('namespace' in node) || node.namespace === null) return this.candidates;
     const ns = String(node.namespace);
     const byOriginal = this.candidates.filter((r) => {

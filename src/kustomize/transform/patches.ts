@@ -3,7 +3,7 @@ import type { PatchSpec } from '../kustomization.js';
 import { displayPath, resourcesFromText, type Loader } from '../loader.js';
 import { describeId, idEquals } from '../resid.js';
 import type { Resource } from '../resource.js';
-import { isObject, type JsonValue } from '../values.js';
+import { isObject, type JSONValue } from '../values.js';
 import { parseYamlDocuments } from '../yaml.js';
 import { applyJsonPatch, decodeJsonPatch, type JsonPatchOp } from './jsonpatch.js';
 import { selectResources } from './select.js';
@@ -22,8 +22,8 @@ function tryStrategicMerge(text: string, source: string): Resource[] | Error {
 
 function tryJsonPatch(text: string, source: string): JsonPatchOp[] | Error {
   try {
-    let doc: JsonValue;
-    if (text.startsWith('[')) doc = JSON.parse(text) as JsonValue;
+    let doc: JSONValue;
+    if (text.startsWith('[')) doc = JSON.parse(text) as JSONValue;
     else doc = parseYamlDocuments(text, source, '1.1')[0] ?? null;
     return decodeJsonPatch(doc, source);
   } catch (e) {
@@ -116,7 +116,7 @@ export function applyPatch(resources: Resource[], spec: PatchSpec, loaded: Loade
   if (!spec.target) throw new KustomizeError(`${where}: the JSON patch ${loaded.source} needs a target (kind, name, ...) to say which resources it applies to`);
   for (const res of selectResources(resources, spec.target, where)) {
     res.storePreviousId();
-    let out: JsonValue;
+    let out: JSONValue;
     try {
       out = applyJsonPatch(res.obj, loaded.ops);
     } catch (e) {

@@ -4,7 +4,7 @@ import type { FieldOptions, Replacement, ReplacementTarget, Selector } from '../
 import { lookup, matchPath, splitFieldPath } from '../paths.js';
 import { idSelectedBy, type ResId } from '../resid.js';
 import type { Resource } from '../resource.js';
-import { isObject, scalarText, type JsonValue } from '../values.js';
+import { isObject, scalarText, type JSONValue } from '../values.js';
 import { matchesLabelAndAnnotationSelectors } from './select.js';
 
 function selectorId(s: { gvk: Selector['gvk']; name: string; namespace: string }) {
@@ -34,7 +34,7 @@ class CreatedScalars {
   resolveAll() {
     for (const [container, keys] of this.refs) {
       for (const key of keys) {
-        const c = container as Record<string | number, JsonValue>;
+        const c = container as Record<string | number, JSONValue>;
         if (typeof c[key] === 'string') c[key] = resolvePlainScalar(c[key]);
       }
     }
@@ -42,7 +42,7 @@ class CreatedScalars {
 }
 
 /** What an untagged plain YAML scalar means (YAML 1.2 core schema, as yaml.v3 resolves it). */
-export function resolvePlainScalar(text: string): JsonValue {
+export function resolvePlainScalar(text: string): JSONValue {
   if (text === '' || text === '~' || /^(null|Null|NULL)$/.test(text)) return null;
   if (/^(true|True|TRUE)$/.test(text)) return true;
   if (/^(false|False|FALSE)$/.test(text)) return false;
@@ -58,7 +58,7 @@ interface TrackedRef extends FieldRef {
   created: boolean;
 }
 
-function sourceValue(resources: Resource[], r: Replacement, where: string): JsonValue {
+function sourceValue(resources: Resource[], r: Replacement, where: string): JSONValue {
   const sel = r.source;
   const matches = resources.filter((res) => [res.curId(), ...res.prevIds()].some((id) => idSelectedBy(id, selectorId(sel))));
   if (matches.length > 1) throw new KustomizeError(`${where}: the source (${describeSelector(sel)}) matches ${matches.length} resources: ${matches.map((m) => `${m.kind}/${m.name}`).join(', ')}; add a kind, name or namespace`);
@@ -71,7 +71,7 @@ function sourceValue(resources: Resource[], r: Replacement, where: string): Json
   return refine(sel.options, value, where);
 }
 
-function refine(options: FieldOptions | undefined, value: JsonValue, where: string): JsonValue {
+function refine(options: FieldOptions | undefined, value: JSONValue, where: string): JSONValue {
   if (!options || options.delimiter === '') return value;
   if (typeof value === 'object') throw new KustomizeError(`${where}: the delimiter option can only be used with scalar values`);
   const parts = scalarText(value).split(options.delimiter);
@@ -83,7 +83,7 @@ function refine(options: FieldOptions | undefined, value: JsonValue, where: stri
 }
 
 /** Writes text into a scalar of value's type (kustomize copies only the text into a typed node). */
-function retype(like: JsonValue, text: string, where: string): JsonValue {
+function retype(like: JSONValue, text: string, where: string): JSONValue {
   if (typeof like === 'number') {
     const n = Number(text);
     if (text.trim() === '' || Number.isNaN(n)) throw new KustomizeError(`${where}: cannot write "${text}" into a number field`);
@@ -96,7 +96,7 @@ function retype(like: JsonValue, text: string, where: string): JsonValue {
   return text;
 }
 
-function setTarget(ref: TrackedRef, value: JsonValue, options: FieldOptions | undefined, where: string): void {
+function setTarget(ref: TrackedRef, value: JSONValue, options: FieldOptions | undefined, where: string): void {
   const cur = ref.get();
   const scalar = cur === null || cur === undefined || typeof cur !== 'object';
   if (options && options.delimiter !== '') {
@@ -118,7 +118,7 @@ function setTarget(ref: TrackedRef, value: JsonValue, options: FieldOptions | un
   ref.set(structuredClone(value));
 }
 
-function applyToTarget(res: Resource, value: JsonValue, target: ReplacementTarget, created: CreatedScalars, where: string): void {
+function applyToTarget(res: Resource, value: JSONValue, target: ReplacementTarget, created: CreatedScalars, where: string): void {
   const fieldPaths = target.fieldPaths.length > 0 ? target.fieldPaths : ['metadata.name'];
   for (const fp of fieldPaths) {
     const createKind = target.options?.create ? (Array.isArray(value) ? 'seq' : isObject(value) ? 'map' : 'scalar') : undefined;

@@ -1,5 +1,5 @@
 import { KustomizeError } from '../errors.js';
-import { isObject, type JsonObject, type JsonValue } from '../values.js';
+import { isObject, type JSONObject, type JSONValue } from '../values.js';
 import { schemaFor, type SchemaNode } from './smpschema.js';
 
 // A port of kyaml's merge2 walk, which kustomize uses for strategic-merge patches: the resource is the destination,
@@ -7,9 +7,9 @@ import { schemaFor, type SchemaNode } from './smpschema.js';
 // lists the schema marks as merge lists are merged on their keys (patch elements first, as kustomize prepends), and
 // every other list is replaced.
 
-type Value = JsonValue | undefined;
+type Value = JSONValue | undefined;
 /** A walk result: undefined clears the field; a null kept on purpose (an explicit null the patch left alone) survives. */
-type Result = { v: JsonValue; keep?: boolean } | undefined;
+type Result = { v: JSONValue; keep?: boolean } | undefined;
 
 type Kind = 'map' | 'seq' | 'scalar' | undefined;
 
@@ -117,15 +117,15 @@ function walkMap(dest: Value, origin: Value, schema: SchemaNode | undefined, pat
 }
 
 function walkMergeList(dest: Value, origin: Value, schema: SchemaNode, path: string[]): Result {
-  let d: JsonValue[];
+  let d: JSONValue[];
   if (dest === undefined || dest === null) {
     if (origin === undefined || origin === null) return origin === null ? { v: null } : undefined;
-    d = origin as JsonValue[];
+    d = origin as JSONValue[];
   } else {
     if (origin === null) return undefined;
     const ps = directiveOf(origin, path);
     if (ps === 'delete') return undefined;
-    d = ps === 'replace' ? (origin as JsonValue[]) : (dest as JsonValue[]);
+    d = ps === 'replace' ? (origin as JSONValue[]) : (dest as JSONValue[]);
   }
   const o = Array.isArray(origin) ? origin : undefined;
   const keys = schema.keys ?? [];
@@ -135,7 +135,7 @@ function walkMergeList(dest: Value, origin: Value, schema: SchemaNode, path: str
 }
 
 // Patch (origin) elements first, then the resource's: kustomize merges with ListIncreaseDirection Prepend.
-function elementValues(sources: [JsonValue[], JsonValue[] | undefined], keys: string[]): string[][] {
+function elementValues(sources: [JSONValue[], JSONValue[] | undefined], keys: string[]): string[][] {
   const out: string[][] = [];
   const seen = new Set<string>();
   for (const src of [sources[1], sources[0]]) {
@@ -154,7 +154,7 @@ function elementValues(sources: [JsonValue[], JsonValue[] | undefined], keys: st
   return out;
 }
 
-function primitiveValues(sources: [JsonValue[], JsonValue[] | undefined]): string[][] {
+function primitiveValues(sources: [JSONValue[], JSONValue[] | undefined]): string[][] {
   const out: string[][] = [];
   const seen = new Set<string>();
   for (const src of [sources[1], sources[0]]) {
@@ -206,7 +206,7 @@ function mergeValues(valuesList: string[][]): string[][] {
 }
 
 /** kyaml's FieldMatcher on one list element: does field `name` (or the scalar itself, for '') read `value`? */
-function fieldMatches(el: JsonValue, name: string, value: string): boolean {
+function fieldMatches(el: JSONValue, name: string, value: string): boolean {
   if (el === null) return false;
   if (name === '') {
     if (typeof el === 'object') throw new KustomizeError('a merge list mixes scalars and mappings');
@@ -216,17 +216,17 @@ function fieldMatches(el: JsonValue, name: string, value: string): boolean {
   return Object.hasOwn(el, name) && nodeText(el[name]) === value;
 }
 
-function findElement(list: JsonValue[] | undefined, keys: string[], values: string[]): Value {
+function findElement(list: JSONValue[] | undefined, keys: string[], values: string[]): Value {
   if (!list) return undefined;
   if (keys.length === 0 || keys[0] === '') return list.find((el) => nodeText(el) === (values[0] ?? ''));
   return list.find((el) => isObject(el) && keys.every((k, i) => Object.hasOwn(el, k) && nodeText(el[k]) === values[i]));
 }
 
 /** kyaml's ElementSetter: replace (element given) or delete (undefined) the element matching keys/values; drops empty elements. */
-function setElement(list: JsonValue[], element: Value, keysIn: string[], values: string[]): void {
+function setElement(list: JSONValue[], element: Value, keysIn: string[], values: string[]): void {
   const keys = keysIn.length === 0 ? [''] : keysIn;
   const mappingSetter = keys[0] !== '' && values.length > 0 && values[0] !== '';
-  const next: JsonValue[] = [];
+  const next: JSONValue[] = [];
   let matched = false;
   for (const el of list) {
     if (el === null || isEmptyMap(el)) continue;
@@ -256,7 +256,7 @@ function setElement(list: JsonValue[], element: Value, keysIn: string[], values:
   if (!matched) list.push(element);
 }
 
-function appendListNode(dst: JsonValue[], src: JsonValue[], keys: string[]): JsonValue[] {
+function appendListNode(dst: JSONValue[], src: JSONValue[], keys: string[]): JSONValue[] {
   for (const el of [...src]) {
     if (keys[0] === '') {
       setElement(dst, el, [''], [nodeText(el)]);
@@ -277,8 +277,8 @@ function appendListNode(dst: JsonValue[], src: JsonValue[], keys: string[]): Jso
   return dst;
 }
 
-function setElements(valuesListIn: string[][], keys: string[], d: JsonValue[], o: JsonValue[] | undefined, itemSchema: SchemaNode | undefined, path: string[]): JsonValue[] {
-  const items: JsonValue[] = [];
+function setElements(valuesListIn: string[][], keys: string[], d: JSONValue[], o: JSONValue[] | undefined, itemSchema: SchemaNode | undefined, path: string[]): JSONValue[] {
+  const items: JSONValue[] = [];
   const valuesList = keys.length > 1 ? mergeValues(valuesListIn) : valuesListIn;
   let validKeys: string[] = [];
   let validValues: string[] = [];
@@ -292,7 +292,7 @@ function setElements(valuesListIn: string[][], keys: string[], d: JsonValue[], o
       continue;
     }
     if (isObject(val.v)) {
-      const obj: JsonObject = val.v;
+      const obj: JSONObject = val.v;
       validKeys.forEach((key, i) => {
         if (!Object.hasOwn(obj, key) && validValues[i] !== '') obj[key] = validValues[i]!;
       });
@@ -307,7 +307,7 @@ function setElements(valuesListIn: string[][], keys: string[], d: JsonValue[], o
  * Applies a strategic-merge patch to obj (both are modified) and returns the result, or undefined when the patch
  * deletes the whole object.
  */
-export function strategicMerge(obj: JsonObject, patch: JsonObject): JsonObject | undefined {
+export function strategicMerge(obj: JSONObject, patch: JSONObject): JSONObject | undefined {
   const r = walk(obj, patch, undefined, []);
   if (!r || !isObject(r.v) || Object.keys(r.v).length === 0) return undefined;
   return r.v;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { ScaffoldError, isUserError } from '../../errors.js';
 import { parseProject, stringifyProject } from '../../project/project.js';
 import { scaffoldCreateAPI } from '../api.js';
-import { loadProject } from '../context.js';
+import { loadProject } from '../../project/load.js';
 import { scaffoldInit } from '../init.js';
 import { pluginSpecs, type PluginSpec } from '../plugins/registry.js';
 import { scaffoldCreateWebhook } from '../webhook.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readPackageVersion } from '../../../src/cli/version.js';
 import { stringifyProject, withPluginConfig } from '../../../src/project/project.js';
-import { loadProject } from '../../../src/scaffold/context.js';
+import { loadProject } from '../../../src/project/load.js';
 import { snapshotTree, tempProjectDir } from '../helpers.js';
 import { differingFiles, scaffold } from './cli-run.js';
 

@@ -6,7 +6,7 @@ import { LAYOUT, stringifyProject, withPluginConfig, type ProjectConfig } from '
 import { generateFromProject } from '../../../src/scaffold/alpha/generate.js';
 import { registryDependencies } from '../../../src/scaffold/dependencies.js';
 import { replaySteps } from '../../../src/scaffold/alpha/replay.js';
-import { loadProject } from '../../../src/scaffold/context.js';
+import { loadProject } from '../../../src/project/load.js';
 import type { PluginReplay, PluginSpec } from '../../../src/scaffold/plugins/registry.js';
 import { snapshotTree, tempProjectDir } from '../helpers.js';
 import { scaffold } from './cli-run.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadProject } from '../../context.js';
+import { loadProject } from '../../../project/load.js';
 import { Plan } from '../../plan.js';
 import { render, templatesRoot } from '../../render.js';
 import { stringifyProject, withPluginConfig } from '../../../project/project.js';

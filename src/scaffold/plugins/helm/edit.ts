@@ -3,7 +3,7 @@ import { isAbsolute, join, normalize } from 'node:path';
 import { isUserError, ScaffoldError } from '../../../errors.js';
 import { kustomizeBuildYaml } from '../../../kustomize/index.js';
 import { pluginConfig, stringifyProject, withPluginConfig, type ProjectConfig } from '../../../project/project.js';
-import { loadProject } from '../../context.js';
+import { loadProject } from '../../../project/load.js';
 import { Plan, type IfExists } from '../../plan.js';
 import { render } from '../../render.js';
 import type { PluginResult } from '../registry.js';

@@ -29,7 +29,7 @@ export function parseInstaller(text: string, file: string, projectName: string):
     if (doc.errors.length > 0) throw new ScaffoldError(`${file}: not valid YAML: ${doc.errors[0]?.message ?? ''}; regenerate it with \`scaffold build-installer\``);
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
-    if (!isObject(value)) throw new ScaffoldError(`${file}: a document is not a Kubernetes object (apiVersion, kind, metadata); regenerate it with \`scaffold build-installer\``);
+    if (!isK8sObject(value)) throw new ScaffoldError(`${file}: a document is not a Kubernetes object (apiVersion, kind, metadata); regenerate it with \`scaffold build-installer\``);
     objects.push(value);
   }
   if (objects.length === 0) throw new ScaffoldError(`${file} holds no Kubernetes objects; run \`scaffold manifests\` and \`scaffold build-installer\` first`);
@@ -42,7 +42,7 @@ export function parseInstaller(text: string, file: string, projectName: string):
   return { objects: objects.filter((o) => !isCustom(o)), manager, prefix, namespace, customResources: objects.filter(isCustom) };
 }
 
-function isObject(value: unknown): value is K8sObject {
+function isK8sObject(value: unknown): value is K8sObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
   return typeof v.apiVersion === 'string' && typeof v.kind === 'string' && typeof v.metadata === 'object' && v.metadata !== null;

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { fileHeader } from '../project/boilerplate.js';
-import { parseProject, type ProjectConfig } from '../project/project.js';
+import { fileHeader } from './boilerplate.js';
+import { parseProject, type ProjectConfig } from './project.js';
 
 /** The files whose presence marks an initialized project (kubebuilder's checkDir, with cmd/main.ts for cmd/main.go). */
 export const initializedMarkers = ['PROJECT', 'Makefile', 'cmd/main.ts'] as const;
