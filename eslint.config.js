@@ -7,6 +7,13 @@ import { publicApiFiles } from './scripts/lib/public-api.js';
 // A public member of a class: not `private` and not an ECMAScript #private name.
 const publicMember = ':not([accessibility="private"]):not([key.type="PrivateIdentifier"])';
 
+// For the runtime's no-bare-Error block below (at the end of the config).
+const noBareErrorMessage = "throw one of the runtime's typed errors (src/runtime/errors.ts), not a bare Error";
+const noBareError = [
+  { selector: "NewExpression[callee.name='Error']", message: noBareErrorMessage },
+  { selector: "CallExpression[callee.name='Error']", message: noBareErrorMessage },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'src/*/dist/**', 'node_modules/**', 'coverage/**', 'templates/**', 'test/fixtures/**', 'bench/out/**', 'quickstart-operator/**', 'docs/.vitepress/dist/**', 'docs/.vitepress/cache/**'] },
   js.configs.recommended,
@@ -54,6 +61,58 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', {
         selector: 'ExportNamedDeclaration[source=null][declaration=null]',
         message: 'In the public API, export the declaration itself (export const / function / interface ...) so its doc comment is checked.',
+      }],
+    },
+  },
+  {
+    // The runtime throws its typed errors (src/runtime/errors.ts: ConfigurationError, LifecycleError, ... each with an
+    // isX predicate), never a bare Error a caller cannot test for. A later block's options replace an earlier one's for
+    // the same rule, so the public-API files among these repeat the export selector of the block above.
+    files: ['src/runtime/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...noBareError] },
+  },
+  {
+    files: publicApiFiles().filter((f) => f.startsWith('src/runtime/')),
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'ExportNamedDeclaration[source=null][declaration=null]',
+        message: 'In the public API, export the declaration itself (export const / function / interface ...) so its doc comment is checked.',
+      }, ...noBareError],
+    },
+  },
+  {
+    // The generators' modules (markers, crd, rbac, webhookgen, kustomize, generate) are not public API, but they are
+    // what a contributor reads first: every exported declaration has a doc comment, as in the public-API block
+    // (publicOnly, the same contexts, blank /** */ blocks do not count), except the members of exported interfaces.
+    // Those are mostly field lists mirroring a Kubernetes or kustomize type (JSONSchemaProps, Kustomization,
+    // PolicyRule), where a comment per field would repeat its name; a field has one where its name is not enough.
+    // eslint-plugin-jsdoc's publicOnly counts a method of an exported class as exported only while the class itself
+    // has no doc comment, so the methods of a documented class are not checked (as in the public-API block); they have
+    // doc comments all the same.
+    files: ['src/markers/**/*.ts', 'src/crd/**/*.ts', 'src/rbac/**/*.ts', 'src/webhookgen/**/*.ts', 'src/kustomize/**/*.ts', 'src/generate/**/*.ts'],
+    plugins: { jsdoc },
+    rules: {
+      'jsdoc/require-jsdoc': ['error', {
+        publicOnly: { esm: true, cjs: false, ancestorsOnly: false },
+        enableFixer: false,
+        require: { FunctionDeclaration: true, ClassDeclaration: true, MethodDefinition: false, ArrowFunctionExpression: false, FunctionExpression: false, ClassExpression: false },
+        checkConstructors: false,
+        contexts: [
+          'TSInterfaceDeclaration',
+          'TSTypeAliasDeclaration',
+          'TSEnumDeclaration',
+          'TSDeclareFunction',
+          'Program > VariableDeclaration',
+          'ExportNamedDeclaration > VariableDeclaration',
+          `MethodDefinition${publicMember}:not([kind="constructor"])`,
+          `PropertyDefinition${publicMember}`,
+        ],
+      }],
+      'jsdoc/no-blank-blocks': ['error', { enableFixer: false }],
+      // As in the public API: `const x = ...; export { x }` would escape require-jsdoc.
+      'no-restricted-syntax': ['error', {
+        selector: 'ExportNamedDeclaration[source=null][declaration=null]',
+        message: 'Export the declaration itself (export const / function / interface ...) so its doc comment is checked.',
       }],
     },
   },

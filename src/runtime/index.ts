@@ -17,6 +17,26 @@ export { defineResource } from './rest/resource.js';
 export { ApiError, isAlreadyExists, isConflict, isNotFound } from './rest/errors.js';
 export type { Client, KubeObject, ObjectKey, ObjectMeta, Resource, TypeMeta } from './rest/types.js';
 
+// The runtime's own typed errors, each with its isX predicate (API errors are ApiError, above).
+export {
+  ConfigurationError,
+  isConfigurationError,
+  InvalidObjectError,
+  isInvalidObjectError,
+  LifecycleError,
+  isLifecycleError,
+  type LifecycleErrorReason,
+  TimeoutError,
+  isTimeoutError,
+  TransportError,
+  isTransportError,
+  type TransportErrorReason,
+  ShutdownError,
+  isShutdownError,
+  LeaderElectionLostError,
+  isLeaderElectionLost,
+} from './errors.js';
+
 // The value types that API types are written with (the marker generator gives them controller-gen's schemas).
 export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './client/apitypes.js';
 

@@ -5,6 +5,7 @@ import { KindSource, type InformerProvider } from '../controller/source.js';
 import type { Manager } from '../manager/manager.js';
 import type { Reconciler } from '../reconcile/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
+import { ConfigurationError } from '../errors.js';
 
 /** Options a builder may set on its controller; the rest come from the manager. */
 export type BuilderControllerOptions = Pick<
@@ -50,7 +51,7 @@ export class Builder {
 
   /** The kind this controller reconciles; its events enqueue the object itself. Call once. */
   for<T extends KubeObject>(res: Resource<T>, opts: { predicates?: Predicate<T>[] } = {}): this {
-    if (this.forWatch) throw new Error('for() should only be called once');
+    if (this.forWatch) throw new ConfigurationError('for() should only be called once');
     this.forWatch = { resource: res, handler: enqueueRequestForObject(), predicates: (opts.predicates ?? []) as Predicate[] };
     return this;
   }
@@ -109,13 +110,13 @@ export class Builder {
   }
 
   build(reconciler: Reconciler): Controller {
-    if (!reconciler || typeof reconciler.reconcile !== 'function') throw new Error('must provide a non-nil Reconciler');
+    if (!reconciler || typeof reconciler.reconcile !== 'function') throw new ConfigurationError('must provide a non-nil Reconciler');
     const forRes = this.forWatch?.resource;
-    if (!forRes && this.ownWatches.length > 0) throw new Error('owns() can only be used together with for()');
+    if (!forRes && this.ownWatches.length > 0) throw new ConfigurationError('owns() can only be used together with for()');
     const name = this.name ?? forRes?.kind.toLowerCase();
-    if (!name) throw new Error('one of for() or named() must be called');
+    if (!name) throw new ConfigurationError('one of for() or named() must be called');
     if (!forRes && this.otherWatches.length === 0 && this.rawSources.length === 0) {
-      throw new Error('there are no watches configured, controller will never get triggered. Use for(), owns(), watches() or watchesRawSource() to set them up');
+      throw new ConfigurationError('there are no watches configured, controller will never get triggered. Use for(), owns(), watches() or watchesRawSource() to set them up');
     }
     this.mgr.registerControllerName(name);
     const ctrl = new Controller({

@@ -7,6 +7,7 @@ import { Lister } from './lister.js';
 import { newListWatch, newMetadataListWatch, type ListerWatcher, type ListWatchScope } from './listwatch.js';
 import { SharedIndexInformer, type SharedIndexInformerOptions } from './shared-informer.js';
 import { waitForCacheSync } from './wait.js';
+import { ConfigurationError } from '../errors.js';
 
 /** Builds the ListerWatcher for a resource and scope (the RestClient's by default; a fake in tests). */
 export type ListerWatcherFactory = <T extends KubeObject>(res: Resource<T>, scope: ListWatchScope) => ListerWatcher<T>;
@@ -75,7 +76,7 @@ export class SharedInformerFactory {
    */
   metadataInformerFor(res: Resource, req: InformerRequest = {}): SharedIndexInformer<PartialObjectMetadata> {
     const lw = this.metadataLwFactory;
-    if (!lw) throw new Error('metadata informers need a RestClient or the metadataListerWatcher option');
+    if (!lw) throw new ConfigurationError('metadata informers need a RestClient or the metadataListerWatcher option');
     return this.getOrCreate(res, req, 'metadata', (scope) => lw(res, scope));
   }
 

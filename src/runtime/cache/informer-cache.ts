@@ -12,6 +12,7 @@ import type { PartialObjectMetadata } from '../rest/client.js';
 import type { KubeObject, ListOptions, ObjectKey, ObjectList, Resource } from '../rest/types.js';
 import type { TransformFunc } from './delta-fifo.js';
 import { parseFieldSelector, parseSelector, SelectorParseError, type FieldRequirement } from '../rest/selector.js';
+import { ConfigurationError, LifecycleError, ShutdownError, TimeoutError } from '../errors.js';
 
 /** How one kind is cached instead of by the defaults (controller-runtime's cache.ByObject). */
 export interface ByObject {
@@ -62,9 +63,9 @@ export interface InformerCacheOptions {
 }
 
 /** Raised by cached reads before the manager started the cache (controller-runtime's ErrCacheNotStarted). */
-export class CacheNotStartedError extends Error {
+export class CacheNotStartedError extends LifecycleError {
   constructor() {
-    super('the cache is not started, can not read objects');
+    super('the cache is not started, can not read objects', 'NotStarted');
     this.name = 'CacheNotStartedError';
   }
 }
@@ -132,7 +133,7 @@ export class InformerCache {
     this.defaults = { labelSelector: opts.defaultLabelSelector, fieldSelector: opts.defaultFieldSelector };
     for (const b of opts.byObject ?? []) {
       const id = resourceId(b.resource);
-      if (this.byObject.has(id)) throw new Error(`byObject names ${b.resource.kind} (${id}) twice`);
+      if (this.byObject.has(id)) throw new ConfigurationError(`byObject names ${b.resource.kind} (${id}) twice`);
       if (b.labelSelector) parseSelector(b.labelSelector);
       this.byObject.set(id, b);
     }
@@ -152,7 +153,7 @@ export class InformerCache {
 
   /** Runs every informer (those created later too) until `signal` aborts, then waits for them to stop. */
   async start(signal: AbortSignal): Promise<void> {
-    if (this.signal) throw new Error('the cache was already started');
+    if (this.signal) throw new LifecycleError('the cache was already started', 'AlreadyStarted');
     this.signal = signal;
     this.factory.start(signal);
     await new Promise<void>((resolve) => {
@@ -228,7 +229,7 @@ export class InformerCache {
   indexField<T extends KubeObject>(res: Resource<T>, field: string, extract: (obj: T) => string[]): void {
     const id = resourceId(res);
     const fields = this.fieldIndexes.get(id) ?? new Map<string, (obj: KubeObject) => string[]>();
-    if (fields.has(field)) throw new Error(`indexer conflict: field ${field} of ${res.kind} is already indexed`);
+    if (fields.has(field)) throw new ConfigurationError(`indexer conflict: field ${field} of ${res.kind} is already indexed`);
     fields.set(field, extract as (obj: KubeObject) => string[]);
     this.fieldIndexes.set(id, fields);
     for (const key of [id, `${id}|metadata`]) {
@@ -258,10 +259,9 @@ export class InformerCache {
     const timer = setTimeout(() => timeout.abort(), this.readSyncTimeout);
     try {
       if (!(await waitForCacheSync(AbortSignal.any([signal, timeout.signal]), () => kind.hasSynced()))) {
-        throw new Error(
-          signal.aborted
-            ? `the cache stopped before ${res.kind} synced`
-            : `timed out after ${this.readSyncTimeout} ms waiting for the cache of ${resourceId(res)} to sync (is the kind installed, and may we list and watch it?)`,
+        if (signal.aborted) throw new ShutdownError(`the cache stopped before ${res.kind} synced`);
+        throw new TimeoutError(
+          `timed out after ${this.readSyncTimeout} ms waiting for the cache of ${resourceId(res)} to sync (is the kind installed, and may we list and watch it?)`,
         );
       }
     } finally {
@@ -283,7 +283,7 @@ export class InformerCache {
     const kind = await this.synced(res, metadataOnly);
     const ns = res.namespaced ? (key.namespace ?? '') : '';
     const informer = kind.informerFor(ns);
-    if (!informer) throw new Error(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
+    if (!informer) throw new ConfigurationError(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
     const obj = informer.getIndexer().getByKey(ns === '' ? key.name : `${ns}/${key.name}`);
     if (obj === undefined) throw notFound(res, key.name);
     return this.copyOut(res, obj, metadataOnly);
@@ -308,7 +308,7 @@ export class InformerCache {
     let informers: SharedIndexInformer<T>[];
     if (ns !== '') {
       const inf = kind.informerFor(ns);
-      if (!inf) throw new Error(`unable to list: namespace ${ns} is not covered by the cache`);
+      if (!inf) throw new ConfigurationError(`unable to list: namespace ${ns} is not covered by the cache`);
       informers = [inf];
     } else {
       informers = [...kind.informers.values()];

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../rest/types.js';
+import { ConfigurationError, InvalidObjectError } from '../errors.js';
 
 /** Computes the store key of an object. */
 export type KeyFunc<T> = (obj: T) => string;
@@ -23,7 +24,7 @@ export function isDeletedFinalStateUnknown<T>(v: T | DeletedFinalStateUnknown<T>
 export function metaNamespaceKeyFunc(obj: KubeObject | DeletedFinalStateUnknown<unknown>): string {
   if (obj instanceof DeletedFinalStateUnknown) return obj.key;
   const meta = obj.metadata;
-  if (!meta?.name) throw new Error('object has no metadata.name');
+  if (!meta?.name) throw new InvalidObjectError('object has no metadata.name');
   return meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
 }
 
@@ -37,7 +38,7 @@ export const deletionHandlingMetaNamespaceKeyFunc = metaNamespaceKeyFunc;
 export function splitMetaNamespaceKey(key: string): { namespace: string; name: string } {
   const slash = key.indexOf('/');
   if (slash < 0) return { namespace: '', name: key };
-  if (key.indexOf('/', slash + 1) >= 0) throw new Error(`unexpected key format: "${key}"`);
+  if (key.indexOf('/', slash + 1) >= 0) throw new ConfigurationError(`unexpected key format: "${key}"`);
   return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 

@@ -5,6 +5,7 @@ import type { KubeObject, WatchEvent } from '../rest/types.js';
 import { errorFromWatchEvent } from '../rest/watch.js';
 import { Backoff, sleep } from './backoff.js';
 import type { ListerWatcher } from './listwatch.js';
+import { LifecycleError, TransportError } from '../errors.js';
 
 /** Where a Reflector puts what it sees (a DeltaFIFO for informers, any Store in tests). */
 export interface ReflectorStore<T> {
@@ -115,7 +116,7 @@ export class Reflector<T extends KubeObject> {
 
   /** Lists and watches until signal aborts; resolves once every request and timer it started is gone. */
   async run(signal: AbortSignal): Promise<void> {
-    if (this.running) throw new Error(`reflector ${this.opts.name} is already running`);
+    if (this.running) throw new LifecycleError(`reflector ${this.opts.name} is already running`, 'AlreadyStarted');
     this.running = true;
     try {
       while (!signal.aborted) {
@@ -283,7 +284,7 @@ export class Reflector<T extends KubeObject> {
       }
       if (signal.aborted) return;
       if (events === 0 && performance.now() - started < 1000) {
-        throw new Error('very short watch: the watch closed within a second without any events');
+        throw new TransportError('very short watch: the watch closed within a second without any events', 'BadResponse');
       }
     }
   }
@@ -315,7 +316,7 @@ export class Reflector<T extends KubeObject> {
       case 'BOOKMARK':
         break;
       default:
-        throw new Error(`unknown watch event type ${String((ev as { type: unknown }).type)}`);
+        throw new TransportError(`unknown watch event type ${String((ev as { type: unknown }).type)}`, 'BadResponse');
     }
     const rv = obj.metadata?.resourceVersion;
     if (rv) this.lastSyncRV = rv;

@@ -7,6 +7,7 @@ import { ProcessorListener, SharedProcessor, type ResourceEventHandler } from '.
 import { Reflector, type ReflectorOptions } from './reflector.js';
 import { compactObjects } from './transforms.js';
 import { Cache, NAMESPACE_INDEX, metaNamespaceIndexFunc, type Indexer, type Indexers, type Store } from './store.js';
+import { LifecycleError } from '../errors.js';
 
 /** client-go's minimum handler resync period. */
 export const MINIMUM_RESYNC_PERIOD_MS = 1000;
@@ -87,7 +88,7 @@ export class SharedIndexInformer<T extends KubeObject> {
    * object (isInInitialList true). A handler that throws is logged and keeps receiving events.
    */
   addEventHandler(handler: ResourceEventHandler<T>, hopts: HandlerOptions = {}): ResourceEventHandlerRegistration {
-    if (this.stopped) throw new Error(`informer ${this.name} has stopped; handlers can no longer be added`);
+    if (this.stopped) throw new LifecycleError(`informer ${this.name} has stopped; handlers can no longer be added`, 'Stopped');
     let resync = hopts.resyncPeriodMs ?? this.defaultResyncMs;
     if (resync > 0 && resync < MINIMUM_RESYNC_PERIOD_MS) resync = MINIMUM_RESYNC_PERIOD_MS;
     if (resync > 0 && resync < this.resyncCheckPeriodMs) {
@@ -123,13 +124,13 @@ export class SharedIndexInformer<T extends KubeObject> {
 
   /** Sets the transform applied before caching (null for none); only before run(). */
   setTransform(fn: TransformFunc<T> | null): void {
-    if (this.started) throw new Error(`informer ${this.name} has already started`);
+    if (this.started) throw new LifecycleError(`informer ${this.name} has already started`, 'AlreadyStarted');
     this.transform = fn ?? undefined;
   }
 
   /** Replaces the default (logging) handling of list and watch errors; only before run(). */
   setWatchErrorHandler(fn: (err: unknown) => void): void {
-    if (this.started) throw new Error(`informer ${this.name} has already started`);
+    if (this.started) throw new LifecycleError(`informer ${this.name} has already started`, 'AlreadyStarted');
     this.watchErrorHandler = fn;
   }
 
@@ -167,7 +168,7 @@ export class SharedIndexInformer<T extends KubeObject> {
    * An informer runs once.
    */
   async run(signal: AbortSignal): Promise<void> {
-    if (this.started) throw new Error(`informer ${this.name} has already been started`);
+    if (this.started) throw new LifecycleError(`informer ${this.name} has already been started`, 'AlreadyStarted');
     this.started = true;
     const fifo = new DeltaFIFO<T>({ keyFunction: this.keyFunc, knownObjects: this.indexer, emitDeltaTypeReplaced: true, transformer: this.transform });
     this.fifo = fifo;

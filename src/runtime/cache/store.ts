@@ -1,5 +1,6 @@
 import type { KubeObject } from '../rest/types.js';
 import { metaNamespaceKeyFunc, type DeletedFinalStateUnknown, type KeyFunc } from './keys.js';
+import { ConfigurationError } from '../errors.js';
 
 /** Maps an object to the values it is indexed under. */
 export type IndexFunc<T> = (obj: T) => string[];
@@ -61,7 +62,7 @@ export function metaNamespaceIndexFunc(obj: KubeObject): string[] {
 }
 
 function unknownIndex(name: string): Error {
-  return new Error(`index with name ${name} does not exist`);
+  return new ConfigurationError(`index with name ${name} does not exist`);
 }
 
 /**
@@ -145,7 +146,7 @@ export class ThreadSafeStore<T> {
 
   addIndexers(newIndexers: Indexers<T>): void {
     for (const name of Object.keys(newIndexers)) {
-      if (this.indexers[name]) throw new Error(`indexer conflict: ${name}`);
+      if (this.indexers[name]) throw new ConfigurationError(`indexer conflict: ${name}`);
     }
     for (const [name, fn] of Object.entries(newIndexers)) {
       this.indexers[name] = fn;

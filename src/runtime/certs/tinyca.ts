@@ -22,6 +22,7 @@ import {
   utf8String,
   type Der,
 } from './der.js';
+import { ConfigurationError } from '../errors.js';
 
 const DAY = 24 * 3600 * 1000;
 // Backdated so that a peer whose clock runs a little behind still accepts a certificate made just now.
@@ -216,7 +217,7 @@ function serialNumber(): Buffer {
 export function ipBytes(ip: string): Buffer {
   const family = isIP(ip);
   if (family === 4) return Buffer.from(ip.split('.').map(Number));
-  if (family !== 6) throw new Error(`not an IP address: ${ip}`);
+  if (family !== 6) throw new ConfigurationError(`not an IP address: ${ip}`);
   // An embedded IPv4 tail (::ffff:1.2.3.4) becomes its two hex words, then '::' expands to the missing zeros.
   const text = ip.replace(/%.*$/, '').replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
     `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,

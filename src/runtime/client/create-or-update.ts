@@ -2,6 +2,7 @@ import { isNotFound } from '../rest/errors.js';
 import type { Client, KubeObject, Resource } from '../rest/types.js';
 import { deepEqual, jsonClone } from '../json/index.js';
 import { createMergePatch, keyOf } from './patch.js';
+import { InvalidObjectError } from '../errors.js';
 
 /** What createOrUpdate / createOrPatch did (controllerutil.OperationResult). */
 export type OperationResult = 'unchanged' | 'created' | 'updated' | 'updatedStatus' | 'updatedStatusOnly';
@@ -14,7 +15,7 @@ async function mutate<T extends KubeObject>(obj: T, fn: MutateFn<T>): Promise<vo
   await fn(obj);
   const after = keyOf(obj);
   if (before.name !== after.name || (before.namespace ?? '') !== (after.namespace ?? '')) {
-    throw new Error('MutateFn cannot mutate object name and/or object namespace');
+    throw new InvalidObjectError('MutateFn cannot mutate object name and/or object namespace');
   }
 }
 

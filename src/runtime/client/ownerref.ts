@@ -1,6 +1,7 @@
 import type { V1OwnerReference } from '@kubernetes/client-node';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
+import { InvalidObjectError } from '../errors.js';
 
 /** The object already has a controller owner other than the one being set (controllerutil.AlreadyOwnedError). */
 export class AlreadyOwnedError extends Error {
@@ -26,10 +27,10 @@ export interface OwnerReferenceOptions {
 function referenceTo(owner: KubeObject, opts: OwnerReferenceOptions): V1OwnerReference {
   const apiVersion = owner.apiVersion ?? opts.ownerType?.apiVersion;
   const kind = owner.kind ?? opts.ownerType?.kind;
-  if (!apiVersion || !kind) throw new Error('the owner has no apiVersion/kind; pass ownerType');
+  if (!apiVersion || !kind) throw new InvalidObjectError('the owner has no apiVersion/kind; pass ownerType');
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
-  if (!name || !uid) throw new Error(`the owner ${kind} must have a name and uid (create it first)`);
+  if (!name || !uid) throw new InvalidObjectError(`the owner ${kind} must have a name and uid (create it first)`);
   return { apiVersion, kind, name, uid };
 }
 
@@ -37,8 +38,8 @@ function validateOwner(owner: KubeObject, object: KubeObject): void {
   const ownerNs = owner.metadata?.namespace ?? '';
   if (ownerNs === '') return;
   const objNs = object.metadata?.namespace ?? '';
-  if (objNs === '') throw new Error(`cluster-scoped resource must not have a namespace-scoped owner, owner's namespace ${ownerNs}`);
-  if (objNs !== ownerNs) throw new Error(`cross-namespace owner references are disallowed, owner's namespace ${ownerNs}, obj's namespace ${objNs}`);
+  if (objNs === '') throw new InvalidObjectError(`cluster-scoped resource must not have a namespace-scoped owner, owner's namespace ${ownerNs}`);
+  if (objNs !== ownerNs) throw new InvalidObjectError(`cross-namespace owner references are disallowed, owner's namespace ${ownerNs}, obj's namespace ${objNs}`);
 }
 
 // Same owner: same group, kind and name (the version may differ).

@@ -1,5 +1,6 @@
 import type { Client, KubeObject, PatchOptions, Resource } from '../rest/types.js';
 import { deepEqual, isObject as isPlainObject } from '../json/index.js';
+import { InvalidObjectError } from '../errors.js';
 
 /**
  * The RFC 7386 JSON merge patch that turns `original` into `modified`: changed keys get the new value, removed
@@ -40,7 +41,7 @@ export function mergeFrom<T extends KubeObject>(original: T, modified: T, opts: 
   const patch = createMergePatch(original, modified) as Record<string, unknown>;
   if (opts.optimisticLock) {
     const rv = original.metadata?.resourceVersion;
-    if (rv === undefined || rv === '') throw new Error('optimistic lock needs the original object to have a resourceVersion');
+    if (rv === undefined || rv === '') throw new InvalidObjectError('optimistic lock needs the original object to have a resourceVersion');
     const meta = isPlainObject(patch.metadata) ? patch.metadata : {};
     patch.metadata = { ...meta, resourceVersion: rv };
   }
@@ -73,7 +74,7 @@ export function jsonPointerEscape(key: string): string {
 /** The object key of `obj` (client.ObjectKeyFromObject). */
 export function keyOf(obj: KubeObject): { namespace?: string; name: string } {
   const name = obj.metadata?.name;
-  if (name === undefined || name === '') throw new Error('object has no metadata.name');
+  if (name === undefined || name === '') throw new InvalidObjectError('object has no metadata.name');
   const namespace = obj.metadata?.namespace;
   return namespace ? { namespace, name } : { name };
 }

@@ -16,6 +16,7 @@ import {
 } from '../reconcile/index.js';
 import { RateLimitingQueue, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
+import { ConfigurationError, LifecycleError, TimeoutError } from '../errors.js';
 
 /**
  * Options of a Controller (controller-runtime's controller.Options): its name, reconciler, concurrency, rate limiter
@@ -80,9 +81,9 @@ export class Controller {
   private started = false;
 
   constructor(opts: ControllerOptions) {
-    if (opts.name === '') throw new Error('a controller needs a name');
+    if (opts.name === '') throw new ConfigurationError('a controller needs a name');
     const workers = opts.maxConcurrentReconciles ?? 1;
-    if (!Number.isInteger(workers) || workers < 1) throw new Error(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 1) throw new ConfigurationError(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
     this.name = opts.name;
     this.reconciler = opts.reconciler;
     this.maxConcurrentReconciles = workers;
@@ -117,7 +118,7 @@ export class Controller {
    * Rejects if the caches do not sync within cacheSyncTimeout.
    */
   async start(signal: AbortSignal): Promise<void> {
-    if (this.started) throw new Error(`controller ${this.name} was already started`);
+    if (this.started) throw new LifecycleError(`controller ${this.name} was already started`, 'AlreadyStarted');
     this.started = true;
     if (signal.aborted) return;
     // Sources stop with the controller, also when start fails before the signal aborts.
@@ -162,7 +163,7 @@ export class Controller {
       for (const s of this.sources) {
         const synced = await s.waitForSync(either);
         if (signal.aborted) return;
-        if (!synced) throw new Error(`controller ${this.name}: timed out after ${this.cacheSyncTimeout} ms waiting for ${String(s)} to sync`);
+        if (!synced) throw new TimeoutError(`controller ${this.name}: timed out after ${this.cacheSyncTimeout} ms waiting for ${String(s)} to sync`);
       }
     } finally {
       clearTimeout(timer);
@@ -180,7 +181,7 @@ export class Controller {
       const finished = await Promise.race([workers.then(() => true), timedOut.then(() => false)]);
       if (!finished) {
         this.log.info('Graceful shutdown timed out; aborting in-flight reconciles', { timeoutMs: this.gracefulShutdownTimeout });
-        this.hardStop.abort(new Error('graceful shutdown timed out'));
+        this.hardStop.abort(new TimeoutError('graceful shutdown timed out'));
         await workers;
       }
     } finally {
@@ -271,7 +272,7 @@ export class Controller {
       this.reconcileTimeout > 0
         ? setTimeout(() => {
             timedOut = true;
-            ac.abort(new Error(`reconcile timed out after ${this.reconcileTimeout} ms`));
+            ac.abort(new TimeoutError(`reconcile timed out after ${this.reconcileTimeout} ms`));
           }, this.reconcileTimeout)
         : undefined;
     const ctx: ReconcileContext = { signal: ac.signal, log: ids.log, reconcileID: ids.reconcileID, controller: this.name };
@@ -279,7 +280,7 @@ export class Controller {
       const out = await this.reconciler.reconcile(req, ctx);
       return { result: out ?? {}, timedOut };
     } catch (err) {
-      return { result: {}, error: err ?? new Error('reconciler threw a nullish value'), timedOut };
+      return { result: {}, error: err ?? new TypeError('reconciler threw a nullish value'), timedOut };
     } finally {
       clearTimeout(timer);
       this.hardStop.signal.removeEventListener('abort', onHardStop);

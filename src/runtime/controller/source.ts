@@ -2,6 +2,7 @@ import { isDeletedFinalStateUnknown, type ResourceEventHandler, type ResourceEve
 import { waitForCacheSync } from '../cache/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import type { EventHandler, Predicate, RequestQueue, Source } from './events.js';
+import { LifecycleError } from '../errors.js';
 
 /** What a kind source needs from the cache: the kind's (possibly per-namespace) informer. */
 export interface InformerProvider {
@@ -26,7 +27,7 @@ export class KindSource<T extends KubeObject> implements Source {
   ) {}
 
   async start(signal: AbortSignal, queue: RequestQueue): Promise<void> {
-    if (this.registration) throw new Error(`${String(this)} was already started`);
+    if (this.registration) throw new LifecycleError(`${String(this)} was already started`, 'AlreadyStarted');
     if (signal.aborted) return;
     const { handler, predicates } = this;
     const informer = this.cache.getInformer(this.resource);

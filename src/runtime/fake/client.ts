@@ -16,6 +16,7 @@ import type {
   UpdateOptions,
 } from '../rest/types.js';
 import { isBuiltinGroup, ObjectTracker, type FieldIndex } from './tracker.js';
+import { ConfigurationError } from '../errors.js';
 
 /**
  * Functions that run instead of the fake client's own methods, to inject errors or observe calls
@@ -116,7 +117,7 @@ export class FakeClient implements Client {
       const scheme = opts.scheme ?? newScheme();
       for (const obj of opts.objects ?? []) {
         const res = scheme.resourceForObject(obj);
-        if (!res) throw new Error(`fake client: no resource for ${obj.apiVersion ?? '(no apiVersion)'} ${obj.kind ?? '(no kind)'} ${obj.metadata?.name ?? ''}; add its descriptor to the scheme option`);
+        if (!res) throw new ConfigurationError(`fake client: no resource for ${obj.apiVersion ?? '(no apiVersion)'} ${obj.kind ?? '(no kind)'} ${obj.metadata?.name ?? ''}; add its descriptor to the scheme option`);
         const { resourceVersion: _rv, ...metadata } = obj.metadata ?? {};
         this.tracker.create(res, { ...obj, metadata });
         // Initial objects keep the status they were given, as controller-runtime's WithObjects does.

@@ -18,6 +18,7 @@ import type {
 } from '../rest/types.js';
 import { alreadyExists, badRequest, conflict, invalid, noSuchSubresource, notFound } from './errors.js';
 import { applyPatch } from './patch.js';
+import { ConfigurationError } from '../errors.js';
 
 /** A field index, as mgr.getFieldIndexer().indexField registers one: list can then select on `field`. */
 export interface FieldIndex {
@@ -81,7 +82,7 @@ export class ObjectTracker {
   constructor(private readonly opts: TrackerOptions) {
     for (const ix of opts.indexes) {
       const fields = this.indexes.get(resourceId(ix.resource)) ?? new Map<string, (obj: KubeObject) => string[]>();
-      if (fields.has(ix.field)) throw new Error(`indexer conflict: field ${ix.field} of ${ix.resource.kind} is already indexed`);
+      if (fields.has(ix.field)) throw new ConfigurationError(`indexer conflict: field ${ix.field} of ${ix.resource.kind} is already indexed`);
       fields.set(ix.field, ix.extract);
       this.indexes.set(resourceId(ix.resource), fields);
     }

@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Logger } from '../log/index.js';
+import { ConfigurationError } from '../errors.js';
 
 /** A server the manager runs: something that listens and can be closed, such as http.Server or https.Server. */
 export interface ListeningServer {
@@ -25,10 +26,10 @@ export function isDisabledAddress(addr: string | undefined): boolean {
 /** Splits ':8080', '127.0.0.1:8080' or '[::1]:8080'; an empty host listens on every interface. */
 export function parseBindAddress(addr: string): { host: string | undefined; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(addr.trim());
-  if (!m) throw new Error(`invalid bind address "${addr}": want [host]:port`);
+  if (!m) throw new ConfigurationError(`invalid bind address "${addr}": want [host]:port`);
   const host = m[1] ?? m[2];
   const port = Number(m[3]);
-  if (port > 65535) throw new Error(`invalid bind address "${addr}": port out of range`);
+  if (port > 65535) throw new ConfigurationError(`invalid bind address "${addr}": port out of range`);
   return { host: host === '' ? undefined : host, port };
 }
 

@@ -5,6 +5,7 @@ import { leaderElectionMasterStatus, leaderElectionSlowpathTotal } from '../metr
 import { isNotFound } from '../rest/errors.js';
 import { realClock, type Clock } from '../clock.js';
 import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElectionRecord } from './lease.js';
+import { ConfigurationError, LeaderElectionLostError, TimeoutError } from '../errors.js';
 
 /**
  * Options of a LeaderElector (client-go's leaderelection.LeaderElectionConfig): the Lease, its timings, and the
@@ -67,10 +68,10 @@ export class LeaderElector {
     this.releaseOnCancel = opts.releaseOnCancel ?? true;
     this.clock = opts.clock ?? realClock;
     this.identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
-    if (this.identity === '') throw new Error('leader election: identity must not be empty');
-    if (!(this.leaseDuration > this.renewDeadline)) throw new Error('leaseDuration must be greater than renewDeadline');
-    if (!(this.renewDeadline > JITTER_FACTOR * this.retryPeriod)) throw new Error('renewDeadline must be greater than retryPeriod*1.2');
-    if (!(this.retryPeriod > 0)) throw new Error('retryPeriod must be greater than zero');
+    if (this.identity === '') throw new ConfigurationError('leader election: identity must not be empty');
+    if (!(this.leaseDuration > this.renewDeadline)) throw new ConfigurationError('leaseDuration must be greater than renewDeadline');
+    if (!(this.renewDeadline > JITTER_FACTOR * this.retryPeriod)) throw new ConfigurationError('renewDeadline must be greater than retryPeriod*1.2');
+    if (!(this.retryPeriod > 0)) throw new ConfigurationError('retryPeriod must be greater than zero');
     // One hung request must not cost the lease (controller-runtime: max(1s, renewDeadline/2)).
     this.requestTimeout = Math.max(1000, this.renewDeadline / 2);
     this.log = (opts.log ?? rootLog).withName('leaderelection').withValues({ lease: `${opts.namespace}/${opts.name}` });
@@ -99,7 +100,7 @@ export class LeaderElector {
         this.opts.onStartedLeading(leading.signal);
         await this.renew(signal);
       } finally {
-        leading.abort(new Error('leader election lost'));
+        leading.abort(new LeaderElectionLostError());
         if (this.releaseOnCancel) await this.release();
       }
     } finally {
@@ -281,7 +282,7 @@ export class LeaderElector {
     const ac = new AbortController();
     const done = new AbortController();
     void this.clock.sleep(this.requestTimeout, done.signal).then((elapsed) => {
-      if (elapsed) ac.abort(new Error(`lease request timed out after ${this.requestTimeout} ms`));
+      if (elapsed) ac.abort(new TimeoutError(`lease request timed out after ${this.requestTimeout} ms`));
     });
     const onAbort = (): void => ac.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fs } from '../internal/builtins.js';
 import { serviceAccountDir, type Environment } from '../rest/kubeconfig.js';
+import { ConfigurationError } from '../errors.js';
 
 /**
  * The namespace for the lease when none is configured: the pod's own, read from its service account mount
@@ -16,5 +17,5 @@ export function leaderElectionNamespace(configured: string | undefined, env: Env
   } catch {
     // Not in a cluster; fall through to the error.
   }
-  throw new Error(`unable to find leader election namespace: not running in-cluster (no ${file}), please specify leaderElectionNamespace`);
+  throw new ConfigurationError(`unable to find leader election namespace: not running in-cluster (no ${file}), please specify leaderElectionNamespace`);
 }

@@ -4,7 +4,8 @@
  *
  * @module @kubescaffold/runtime/manager
  */
-export { Manager, LeaderElectionLostError, type FieldIndexer } from './manager.js';
+export { Manager, type FieldIndexer } from './manager.js';
+export { LeaderElectionLostError, isLeaderElectionLost, ShutdownError, isShutdownError } from '../errors.js';
 export type { ManagerOptions, CacheOptions, MetricsOptions, HealthProbeOptions, LeaderElectionOptions } from './options.js';
 export { runnableFunc, type Runnable } from './runnable.js';
 export { EventBroadcaster, type EventRecorder, type EventType } from './recorder.js';

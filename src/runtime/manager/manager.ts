@@ -17,6 +17,7 @@ import { ProbeServer } from './probes.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
 import { isDisabledAddress } from '../internal/serve.js';
 import type { WebhookServer } from '../webhook/server.js';
+import { ConfigurationError, LeaderElectionLostError, LifecycleError, TimeoutError } from '../errors.js';
 
 /** Adds field indexes to the manager's cache (controller-runtime's client.FieldIndexer). */
 export interface FieldIndexer {
@@ -25,14 +26,6 @@ export interface FieldIndexer {
    * field selector (`field=value`).
    */
   indexField<T extends KubeObject>(res: Resource<T>, field: string, extract: (obj: T) => string[]): void;
-}
-
-/** Raised by start() when the Lease was lost; the process should exit so another replica can lead. */
-export class LeaderElectionLostError extends Error {
-  constructor() {
-    super('leader election lost');
-    this.name = 'LeaderElectionLostError';
-  }
 }
 
 /**
@@ -74,8 +67,8 @@ export class Manager {
   private broadcaster: EventBroadcaster | undefined;
 
   constructor(opts: ManagerOptions) {
-    if (!opts.kubeConfig) throw new Error('ManagerOptions.kubeConfig is required');
-    if (opts.leaderElection?.enabled && !opts.leaderElection.id) throw new Error('leaderElection.id must be configured when leader election is enabled');
+    if (!opts.kubeConfig) throw new ConfigurationError('ManagerOptions.kubeConfig is required');
+    if (opts.leaderElection?.enabled && !opts.leaderElection.id) throw new ConfigurationError('leaderElection.id must be configured when leader election is enabled');
     this.opts = opts;
     this.log = opts.log ?? rootLog;
     this.mlog = this.log.withName('manager');
@@ -173,7 +166,7 @@ export class Manager {
    */
   getWebhookServer(): WebhookServer {
     if (!this.opts.webhookServer) {
-      throw new Error(
+      throw new ConfigurationError(
         "this manager has no webhook server: pass ManagerOptions.webhookServer (new WebhookServer({...}) from '@kubescaffold/runtime/webhook')",
       );
     }
@@ -183,7 +176,7 @@ export class Manager {
   /** Reserves a controller name; names must be unique because they label metrics and logs. */
   registerControllerName(name: string): void {
     if (this.controllerNames.has(name)) {
-      throw new Error(`controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`);
+      throw new ConfigurationError(`controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`);
     }
     this.controllerNames.add(name);
   }
@@ -194,7 +187,7 @@ export class Manager {
    * clean stop; rejects with the first runnable error, or LeaderElectionLostError if the Lease was lost.
    */
   async start(signal: AbortSignal): Promise<void> {
-    if (this.startedFlag) throw new Error('the manager was already started');
+    if (this.startedFlag) throw new LifecycleError('the manager was already started', 'AlreadyStarted');
     this.startedFlag = true;
     let firstError: unknown;
     let leadershipLost = false;
@@ -246,7 +239,7 @@ export class Manager {
         .waitForCacheSync(AbortSignal.any([abortOn(stopRequested), timedOut.signal]))
         .finally(() => clearTimeout(syncTimer));
       if (!synced && !stopping) {
-        throw new Error(`timed out after ${syncTimeout} ms waiting for caches to sync: ${this.cache.unsyncedKinds().join(', ')}`);
+        throw new TimeoutError(`timed out after ${syncTimeout} ms waiting for caches to sync: ${this.cache.unsyncedKinds().join(', ')}`);
       }
       if (!stopping) {
         others.start();
@@ -338,7 +331,7 @@ export class Manager {
 }
 
 function addCheck(map: Map<string, Checker>, kind: string, name: string, check: Checker): void {
-  if (map.has(name)) throw new Error(`${kind} check ${name} already exists`);
+  if (map.has(name)) throw new ConfigurationError(`${kind} check ${name} already exists`);
   map.set(name, check);
 }
 

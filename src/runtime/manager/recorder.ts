@@ -4,6 +4,7 @@ import type { Logger } from '../log/index.js';
 import { defineResource } from '../rest/resource.js';
 import type { Client, KubeObject } from '../rest/types.js';
 import type { Runnable } from './runnable.js';
+import { LifecycleError } from '../errors.js';
 
 /** The type of an Event: Normal, or Warning for something an operator should look at. */
 export type EventType = 'Normal' | 'Warning';
@@ -93,7 +94,7 @@ export class EventBroadcaster implements Runnable {
 
   /** Writes queued events until `signal` aborts; events still queued then are dropped. */
   async start(signal: AbortSignal): Promise<void> {
-    if (this.running) throw new Error('the event broadcaster was already started');
+    if (this.running) throw new LifecycleError('the event broadcaster was already started', 'AlreadyStarted');
     this.running = true;
     const onAbort = (): void => {
       const w = this.wake;

@@ -1,3 +1,4 @@
+import { ShutdownError } from '../errors.js';
 let installed: AbortSignal | undefined;
 
 /**
@@ -9,7 +10,7 @@ export function setupSignalHandler(): AbortSignal {
   const controller = new AbortController();
   const onSignal = (sig: NodeJS.Signals): void => {
     if (controller.signal.aborted) process.exit(1);
-    controller.abort(new Error(`received ${sig}`));
+    controller.abort(new ShutdownError(`received ${sig}`));
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);

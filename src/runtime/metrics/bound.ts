@@ -7,6 +7,7 @@
  * controller-runtime.
  */
 import type { Registry } from './prom.js';
+import { ConfigurationError } from '../errors.js';
 
 type Labels = Record<string, string>;
 
@@ -51,7 +52,7 @@ abstract class Family<C> implements RegistryMetric {
   /** The child for these label values, in labelNames order; the same object on every call. */
   bind(...values: string[]): C {
     if (values.length !== this.labelNames.length) {
-      throw new Error(`${this.name}: ${values.length} label values for ${this.labelNames.length} labels (${this.labelNames.join(', ')})`);
+      throw new ConfigurationError(`${this.name}: ${values.length} label values for ${this.labelNames.length} labels (${this.labelNames.join(', ')})`);
     }
     const key = values.join('\u0000');
     let entry = this.children.get(key);
@@ -103,7 +104,7 @@ export class CounterFamily extends Family<BoundCounter> {
     const child: Mutable<BoundCounter> = {
       value: 0,
       inc(n = 1) {
-        if (n < 0) throw new Error('a counter cannot go down');
+        if (n < 0) throw new ConfigurationError('a counter cannot go down');
         this.value += n;
       },
     };

@@ -10,6 +10,7 @@ import type { Client } from '../rest/types.js';
 import { DelegatingAuth } from './auth.js';
 import { registerProcessMetrics, registry } from './registry.js';
 import { generateSelfSignedCert, type CertKeyPair } from './selfsigned.js';
+import { ConfigurationError } from '../errors.js';
 
 /**
  * Options of the MetricsServer (controller-runtime's metricsserver.Options): bind address, HTTPS with authentication
@@ -53,7 +54,7 @@ export class MetricsServer {
   constructor(private readonly opts: MetricsServerOptions) {
     this.secure = opts.secureServing ?? true;
     if (this.secure) {
-      if (!opts.authClient) throw new Error('secure metrics serving needs a client for TokenReview and SubjectAccessReview');
+      if (!opts.authClient) throw new ConfigurationError('secure metrics serving needs a client for TokenReview and SubjectAccessReview');
       this.auth = new DelegatingAuth(opts.authClient);
     }
   }

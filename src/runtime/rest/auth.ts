@@ -168,7 +168,7 @@ export class Authenticator {
     const file = this.kc.auth!.tokenFile!;
     try {
       const token = (await readFile(file, 'utf8')).trim();
-      if (token === '') throw new Error(`read empty token from file ${file}`);
+      if (token === '') throw new KubeConfigError(`read empty token from file ${file}`);
       this.tokenRead = { token, at: now };
       return this.tokenRead;
     } catch (e) {

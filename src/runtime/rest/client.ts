@@ -21,6 +21,7 @@ import type {
   WatchOptions,
 } from './types.js';
 import { decodeWatchStream } from './watch.js';
+import { ConfigurationError, InvalidObjectError } from '../errors.js';
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
   merge: 'application/merge-patch+json',
@@ -272,7 +273,7 @@ export class RestClient implements Client {
     opts: PatchOptions & RequestOptions,
   ): Promise<T> {
     if (opts.type === 'apply' && !opts.fieldManager) {
-      throw new Error('server-side apply needs a fieldManager');
+      throw new ConfigurationError('server-side apply needs a fieldManager');
     }
     const body = opts.type === 'apply' && isPlainObject(patch) ? withTypeMeta(res, patch as unknown as T) : patch;
     return this.transport.requestJson<T>({
@@ -327,13 +328,13 @@ function withTypeMeta<T extends KubeObject>(res: Resource<T>, obj: T): T {
 
 function namespaceOf(res: Resource, obj: KubeObject): string | undefined {
   const ns = obj.metadata?.namespace;
-  if (res.namespaced && !ns) throw new Error(`${res.kind} ${obj.metadata?.name ?? ''}: metadata.namespace is required`);
+  if (res.namespaced && !ns) throw new InvalidObjectError(`${res.kind} ${obj.metadata?.name ?? ''}: metadata.namespace is required`);
   return res.namespaced ? ns : undefined;
 }
 
 function nameOf(res: Resource, obj: KubeObject): string {
   const name = obj.metadata?.name;
-  if (!name) throw new Error(`${res.kind}: metadata.name is required`);
+  if (!name) throw new InvalidObjectError(`${res.kind}: metadata.name is required`);
   return name;
 }
 

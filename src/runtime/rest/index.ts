@@ -68,6 +68,7 @@ export {
   type LoadKubeConfigOptions,
 } from './kubeconfig.js';
 export { KubeConfigError, type KubeConfigErrorReason } from './kubeconfig-error.js';
+export { TimeoutError, isTimeoutError, TransportError, isTransportError, type TransportErrorReason } from '../errors.js';
 export type { AuthenticatorOptions } from './auth.js';
 export type { ExecPluginOptions } from './exec.js';
 export {

@@ -112,7 +112,7 @@ export function inClusterConfig(opts: InClusterConfigOptions = {}): KubeConfig {
   const dir = serviceAccountDir(env);
   const tokenFile = join(dir, 'token');
   try {
-    if (statSync(tokenFile).isDirectory()) throw new Error(`${tokenFile} is a directory`);
+    if (statSync(tokenFile).isDirectory()) throw new KubeConfigError(`${tokenFile} is a directory`);
     readFileSync(tokenFile);
   } catch (e) {
     throw new KubeConfigError(`the service account token ${tokenFile} cannot be read: ${(e as Error).message}`, 'Invalid', { cause: e });

@@ -1,4 +1,5 @@
 import type { GroupVersionKind, GroupVersionResource, KubeObject, Resource, ResourceDefinition } from './types.js';
+import { InvalidObjectError } from '../errors.js';
 
 /** Builds the typed descriptor generated code passes to the client (the core group is ''). */
 export function defineResource<T extends KubeObject>(d: ResourceDefinition): Resource<T> {
@@ -44,8 +45,8 @@ export function collectionPath(res: Resource, namespace?: string): string {
 
 /** The object path, with an optional subresource (status, scale). */
 export function objectPath(res: Resource, namespace: string | undefined, name: string, subresource?: string): string {
-  if (name === '') throw new Error(`${res.kind}: an object name is required`);
-  if (res.namespaced && !namespace) throw new Error(`${res.kind} ${name}: a namespace is required for a namespaced resource`);
+  if (name === '') throw new InvalidObjectError(`${res.kind}: an object name is required`);
+  if (res.namespaced && !namespace) throw new InvalidObjectError(`${res.kind} ${name}: a namespace is required for a namespaced resource`);
   const path = `${collectionPath(res, namespace)}/${encodeURIComponent(name)}`;
   return subresource ? `${path}/${subresource}` : path;
 }

@@ -1,6 +1,7 @@
 import type { DiscoveryClient, APIResource } from './discovery.js';
 import { defineResource, parseApiVersion } from './resource.js';
 import type { GroupVersionKind, GroupVersionResource, KubeObject, Resource } from './types.js';
+import { InvalidObjectError } from '../errors.js';
 
 /** The server serves no resource for the requested kind or resource name. */
 export class NoKindMatchError extends Error {
@@ -43,7 +44,7 @@ export class RESTMapper {
 
   /** The resource for an object's apiVersion and kind. */
   resourceForObject<T extends KubeObject>(obj: T): Promise<Resource<T>> {
-    if (!obj.apiVersion || !obj.kind) throw new Error('the object has no apiVersion or kind');
+    if (!obj.apiVersion || !obj.kind) throw new InvalidObjectError('the object has no apiVersion or kind');
     return this.resourceFor({ ...parseApiVersion(obj.apiVersion), kind: obj.kind }) as Promise<Resource<T>>;
   }
 

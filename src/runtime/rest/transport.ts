@@ -9,6 +9,7 @@ import { ListDecodeError, ListStreamDecoder } from './list-decoder.js';
 import { proxyAgentFactory, type ProxyAgentFactory } from './proxy.js';
 import { http } from '../internal/builtins.js';
 import { sleep } from '../sleep.js';
+import { LifecycleError, TimeoutError, TransportError } from '../errors.js';
 
 /** The HTTP methods the API server is called with. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -97,7 +98,7 @@ const MAX_RETRY_AFTER_S = 60;
 const requestSizes = new WeakMap<IncomingMessage, number>();
 
 /** Raised when a watch or request receives no bytes for its idle bound. */
-export class IdleTimeoutError extends Error {
+export class IdleTimeoutError extends TimeoutError {
   /** Node-style error code, so it can be told apart without instanceof. */
   readonly code = 'EIDLETIMEOUT';
   constructor(ms: number) {
@@ -107,7 +108,7 @@ export class IdleTimeoutError extends Error {
 }
 
 function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : Object.assign(new Error('the operation was aborted'), { name: 'AbortError' });
+  return signal.reason instanceof Error ? signal.reason : new DOMException('the operation was aborted', 'AbortError');
 }
 
 /** True for the errors an aborted signal produces, so callers can stop quietly. */
@@ -199,7 +200,7 @@ export class HttpTransport {
     } catch (e) {
       res.destroy();
       if (e instanceof ListDecodeError || e instanceof SyntaxError) {
-        throw new Error(`${req.method} ${req.path}: ${e.message}`, { cause: e });
+        throw new TransportError(`${req.method} ${req.path}: ${e.message}`, 'BadResponse', { cause: e });
       }
       throw e;
     }
@@ -264,7 +265,7 @@ export class HttpTransport {
   }
 
   private async send(req: HttpRequest, retried = false): Promise<[IncomingMessage, AuthMaterial]> {
-    if (this.closed) throw new Error('the API transport is closed');
+    if (this.closed) throw new LifecycleError('the API transport is closed', 'Stopped');
     if (req.signal?.aborted) throw abortError(req.signal);
     const creds = await this.currentCredentials();
     try {
@@ -337,7 +338,7 @@ export class HttpTransport {
   private async currentCredentials(): Promise<AuthMaterial> {
     const creds = await this.auth.current();
     if (this.proxyURL && !this.proxyAgent) this.proxyAgent = await proxyAgentFactory(this.proxyURL, this.auth.source);
-    if (this.closed) throw new Error('the API transport is closed');
+    if (this.closed) throw new LifecycleError('the API transport is closed', 'Stopped');
     if (!this.agent || creds.tls !== this.tls) {
       this.agent?.destroy();
       this.agent = this.makeAgent(creds.tls);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.js';
 import type { KubeObject, Status, WatchEvent } from './types.js';
+import { TransportError } from '../errors.js';
 
 /**
  * Decodes a watch response (one JSON event per line) into events. Ends when the server closes the stream; the
@@ -35,7 +36,7 @@ export async function* decodeWatchStream<T extends KubeObject>(res: IncomingMess
 function parseEvent<T extends KubeObject>(line: string): WatchEvent<T> {
   const ev = JSON.parse(line) as { type?: unknown; object?: unknown };
   if (typeof ev.type !== 'string' || typeof ev.object !== 'object' || ev.object === null) {
-    throw new Error(`malformed watch event: ${line.slice(0, 200)}`);
+    throw new TransportError(`malformed watch event: ${line.slice(0, 200)}`, 'BadResponse');
   }
   return ev as WatchEvent<T>;
 }

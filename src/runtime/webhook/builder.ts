@@ -3,6 +3,7 @@ import { AdmissionWebhook, defaultingHandler, validatingHandler } from './admiss
 import type { SpokeConversion, SpokeConversions } from './conversion.js';
 import type { WebhookServer } from './server.js';
 import type { CustomDefaulter, CustomValidator } from './types.js';
+import { ConfigurationError } from '../errors.js';
 
 /** What the builder needs of a manager: its webhook server (the Manager provides it). */
 export interface WebhookServerProvider {
@@ -60,9 +61,9 @@ export class WebhookBuilder<T extends KubeObject> {
 
   /** Registers everything given; throws if nothing was, or a path is taken. */
   complete(): void {
-    if (this.completed) throw new Error('complete() was already called');
+    if (this.completed) throw new ConfigurationError('complete() was already called');
     if (!this.defaulter && !this.validator && !this.spokes) {
-      throw new Error(`webhook for ${this.res.kind}: give withDefaulter, withValidator or withConversion before complete()`);
+      throw new ConfigurationError(`webhook for ${this.res.kind}: give withDefaulter, withValidator or withConversion before complete()`);
     }
     this.completed = true;
     const server = this.mgr.getWebhookServer();

@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { fs } from '../internal/builtins.js';
 import type { Logger } from '../log/index.js';
+import { LifecycleError } from '../errors.js';
 
 /** A certificate and its private key, PEM. */
 export interface CertKeyPem {
@@ -52,7 +53,7 @@ export class CertWatcher {
 
   /** The pair in use. */
   current(): CertKeyPem {
-    if (!this.currentPair) throw new Error('the certificate watcher was not started');
+    if (!this.currentPair) throw new LifecycleError('the certificate watcher was not started', 'NotStarted');
     return this.currentPair;
   }
 

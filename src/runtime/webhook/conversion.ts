@@ -10,6 +10,7 @@ import { qualifiedKind } from './field.js';
 import { HttpError, MAX_REVIEW_BYTES, type WebhookHandler, type WebhookRequestContext } from './handler.js';
 import { conversionWebhookPanics } from './metrics.js';
 import type { Conversion, ConversionRequest, ConversionResponse, ConversionReview } from './types.js';
+import { ConfigurationError } from '../errors.js';
 
 /** One spoke version of a kind and how it converts to and from the hub. */
 export interface SpokeConversion<Hub extends KubeObject, Spoke extends KubeObject = KubeObject> {
@@ -55,14 +56,14 @@ export class ConversionWebhook implements WebhookHandler {
   /** Registers `hub` and its spokes; each kind once, each spoke in the hub's group and kind, and none the hub's version. */
   register<Hub extends KubeObject, Spokes extends KubeObject[]>(hub: Resource<Hub>, spokes: SpokeConversions<Hub, Spokes>): void {
     const key = qualifiedKind(hub);
-    if (this.kinds.has(key)) throw new Error(`a conversion for ${key} is already registered`);
+    if (this.kinds.has(key)) throw new ConfigurationError(`a conversion for ${key} is already registered`);
     const entry: KindConversions = { hub, spokes: new Map() };
     for (const s of spokes) {
       if (s.resource.group !== hub.group || s.resource.kind !== hub.kind) {
-        throw new Error(`spoke ${qualifiedKind(s.resource)} ${s.resource.version} is not a version of ${key}`);
+        throw new ConfigurationError(`spoke ${qualifiedKind(s.resource)} ${s.resource.version} is not a version of ${key}`);
       }
-      if (s.resource.apiVersion === hub.apiVersion) throw new Error(`spoke ${s.resource.apiVersion} of ${key} is the hub's own version`);
-      if (entry.spokes.has(s.resource.apiVersion)) throw new Error(`spoke ${s.resource.apiVersion} of ${key} is registered twice`);
+      if (s.resource.apiVersion === hub.apiVersion) throw new ConfigurationError(`spoke ${s.resource.apiVersion} of ${key} is the hub's own version`);
+      if (entry.spokes.has(s.resource.apiVersion)) throw new ConfigurationError(`spoke ${s.resource.apiVersion} of ${key} is registered twice`);
       entry.spokes.set(s.resource.apiVersion, s.conversion as unknown as Conversion<KubeObject, KubeObject>);
     }
     this.kinds.set(key, entry);
@@ -134,7 +135,7 @@ export class ConversionWebhook implements WebhookHandler {
     }
     const response = { uid: String(req.uid ?? ''), ...this.convert(req) };
     if (response.result.status === 'Failure') {
-      ctx.log.error(new Error(response.result.message), 'failed to convert', { uid: req.uid, desiredAPIVersion: req.desiredAPIVersion });
+      ctx.log.error(new ConversionError(response.result.message ?? ''), 'failed to convert', { uid: req.uid, desiredAPIVersion: req.desiredAPIVersion });
     }
     return { apiVersion: review.apiVersion!, kind: 'ConversionReview', response };
   }

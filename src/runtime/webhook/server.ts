@@ -24,6 +24,7 @@ import { CertWatcher } from './certwatcher.js';
 import { ConversionWebhook } from './conversion.js';
 import { HttpError, type WebhookHandler } from './handler.js';
 import { webhookRequestInFlight, webhookRequestLatency, webhookRequestTotal } from './metrics.js';
+import { ConfigurationError, LifecycleError, ShutdownError, TimeoutError, TransportError } from '../errors.js';
 
 /**
  * Options of a WebhookServer (controller-runtime's webhook.Options): where it listens, its certificate, and its
@@ -163,7 +164,7 @@ export class WebhookServer implements Runnable {
    * options named others, and the call that asks the manager to run the server once a path is registered.
    */
   attach(manager: WebhookServerManagerLink): void {
-    if (this.attached) throw new Error('this webhook server already belongs to a manager');
+    if (this.attached) throw new ConfigurationError('this webhook server already belongs to a manager');
     this.attached = true;
     this.client ??= manager.client;
     if (!this.opts.log) this.log = manager.log.withName('webhook');
@@ -177,8 +178,8 @@ export class WebhookServer implements Runnable {
 
   /** Serves `handler` at `path`; paths are unique. Handlers registered while running are served at once. */
   register(path: string, handler: WebhookHandler): void {
-    if (!path.startsWith('/')) throw new Error(`webhook path ${JSON.stringify(path)} must start with "/"`);
-    if (this.handlers.has(path)) throw new Error(`can't register duplicate path: ${path}`);
+    if (!path.startsWith('/')) throw new ConfigurationError(`webhook path ${JSON.stringify(path)} must start with "/"`);
+    if (this.handlers.has(path)) throw new ConfigurationError(`can't register duplicate path: ${path}`);
     this.handlers.set(path, handler);
     this.log.info('Registering webhook', { path });
     if (this.handlers.size === 1) this.onFirstRegistration?.();
@@ -216,7 +217,7 @@ export class WebhookServer implements Runnable {
   /** A readiness check: fails until the server is started, then dials it over TLS (controller-runtime's StartedChecker). */
   startedChecker(): Checker {
     return () => {
-      if (!this.started || !this.bound) throw new Error('webhook server has not been started yet');
+      if (!this.started || !this.bound) throw new LifecycleError('webhook server has not been started yet', 'NotStarted');
       const host = isWildcard(this.host) ? '127.0.0.1' : this.host;
       const port = this.bound.port;
       return new Promise<void>((resolve, reject) => {
@@ -225,15 +226,15 @@ export class WebhookServer implements Runnable {
           socket.end();
           resolve();
         });
-        socket.once('timeout', () => socket.destroy(new Error(`timed out after ${DIAL_TIMEOUT_MS} ms`)));
-        socket.once('error', (err) => reject(new Error(`webhook server is not reachable: ${err.message}`)));
+        socket.once('timeout', () => socket.destroy(new TimeoutError(`timed out after ${DIAL_TIMEOUT_MS} ms`)));
+        socket.once('error', (err) => reject(new TransportError(`webhook server is not reachable: ${err.message}`, 'Unreachable', { cause: err })));
       });
     };
   }
 
   /** Serves until `signal` aborts, then lets in-flight requests finish briefly and releases everything. */
   async start(signal: AbortSignal): Promise<void> {
-    if (this.startCalled) throw new Error('the webhook server was already started');
+    if (this.startCalled) throw new LifecycleError('the webhook server was already started', 'AlreadyStarted');
     this.startCalled = true;
     let watcher: CertWatcher | undefined;
     let generatedDir: string | undefined;
@@ -249,7 +250,7 @@ export class WebhookServer implements Runnable {
       });
       watcher = w;
       await w.start();
-      if (signal.aborted) throw new Error('the webhook server stopped before it was ready');
+      if (signal.aborted) throw new ShutdownError('the webhook server stopped before it was ready');
       const pair = w.current();
       const srv = https.createServer(
         {
@@ -320,7 +321,7 @@ export class WebhookServer implements Runnable {
     const dir = this.opts.certDir;
     if (dir) {
       if (fs.existsSync(join(dir, certName))) return { certPath: join(dir, certName), keyPath: join(dir, keyName) };
-      throw new Error(
+      throw new ConfigurationError(
         `webhook server: the certificate directory ${dir} has no ${certName}; mount the serving certificate there (in a cluster: is cert-manager's Secret there?), or give no directory to have one generated for local runs`,
       );
     }
