@@ -13,6 +13,7 @@ import type { CRDVersion, CustomResourceDefinition } from './types.js';
 import type * as T from 'typescript';
 import { ts } from '../markers/typescript.js';
 
+/** The annotation on every generated CRD that records which kubescaffold version wrote it. */
 export const VERSION_ANNOTATION = 'kubescaffold.io/version';
 
 /** An API folder: a package with +groupName (and without +kubebuilder:skip). */
@@ -28,6 +29,7 @@ export interface KindInfo {
   decl: TypeDecl;
 }
 
+/** Settings of one CRD generation run (`scaffold manifests` flags and the --watch cache). */
 export interface CRDOptions {
   /** Our package version, recorded in the kubescaffold.io/version annotation. */
   generatorVersion: string;
@@ -62,6 +64,9 @@ export class CRDCache {
     this.signatures = new Map();
   }
 
+  /**
+   * The CRD built earlier for these declarations, if none of the files and package markers it was read from changed.
+   */
   lookup(key: string, decls: readonly TypeDecl[]): CustomResourceDefinition | undefined {
     const e = this.entries.get(key);
     if (!e || e.decls.length !== decls.length || e.decls.some((d, i) => d !== decls[i])) return undefined;
@@ -70,6 +75,7 @@ export class CRDCache {
     return e.crd;
   }
 
+  /** Keeps a built CRD with the sources it was read from, for lookup in later runs. */
   store(key: string, decls: readonly TypeDecl[], deps: SchemaDeps, crd: CustomResourceDefinition): void {
     this.entries.set(key, { decls: [...decls], deps, signatures: new Map([...deps.dirs].map((d) => [d, this.signature(d)])), crd });
   }
@@ -85,6 +91,7 @@ export class CRDCache {
   }
 }
 
+/** The group and version of an API folder (+groupName, +versionName or the folder name); undefined if it is not one. */
 export function groupVersionOf(pkg: Package): GroupVersion | undefined {
   const groupName = pkg.markers.get('groupName');
   if (!groupName || pkg.markers.has('kubebuilder:skip')) return undefined;

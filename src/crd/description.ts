@@ -4,6 +4,7 @@ import type { JSONSchemaProps } from './types.js';
 const sentenceTerminal = /\p{Sentence_Terminal}/u;
 const whiteSpace = /\p{White_Space}/u;
 
+/** Shortens every description in a schema to `maxLen` UTF-8 bytes (`--max-desc-len`); 0 removes them. */
 export function truncateDescriptions(schema: JSONSchemaProps, maxLen: number): void {
   visitSchemas(schema, (s) => {
     if (s.description === undefined) return;
@@ -12,6 +13,10 @@ export function truncateDescriptions(schema: JSONSchemaProps, maxLen: number): v
   });
 }
 
+/**
+ * Cuts one description to `maxLen` bytes as controller-gen does: at the last sentence end, else at the last space with
+ * `...` added.
+ */
 export function truncate(desc: string, maxLen: number): string {
   const bytes = Buffer.from(desc, 'utf8');
   if (bytes.length <= maxLen) return desc;

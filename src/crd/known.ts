@@ -4,9 +4,11 @@
  */
 import type { JSONSchemaProps } from './types.js';
 
+/** The description controller-gen gives TypeMeta's apiVersion field. */
 export const apiVersionDescription =
   'APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources';
 
+/** The description controller-gen gives TypeMeta's kind field. */
 export const kindDescription =
   'Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
 
@@ -21,6 +23,7 @@ export function typeMetaProperties(): Record<string, JSONSchemaProps> {
 const quantityPattern =
   '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
+/** The schema of metav1.Condition, used for any field of type Condition (or k8s.V1Condition). */
 export const conditionSchema: JSONSchemaProps = {
   "description": "Condition contains details for one aspect of the current state of this API Resource.",
   "properties": {

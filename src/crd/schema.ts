@@ -22,6 +22,7 @@ import { knownTypeSchema, typeMetaProperties } from './known.js';
 import { isRuntimeModule } from '../project/runtime-module.js';
 import type { JSONSchemaProps, JSONValue } from './types.js';
 
+/** Options of schema generation that controller-gen takes as flags. */
 export interface SchemaOptions {
   /** Allow `number` (emitted as `type: number`); controller-gen's allowDangerousTypes. */
   allowDangerousTypes?: boolean;
@@ -46,6 +47,10 @@ function mergeDeps(into: SchemaDeps | undefined, from: SchemaDeps): void {
   for (const d of from.dirs) into.dirs.add(d);
 }
 
+/**
+ * Turns the project's TypeScript types into OpenAPI schemas for one run, caching each named type's schema and recording
+ * the sources every schema was read from.
+ */
 export class SchemaGenerator {
   private readonly cache = new Map<TypeDecl, { schema: JSONSchemaProps; deps: SchemaDeps }>();
   private readonly depStack: SchemaDeps[] = [];
@@ -137,6 +142,7 @@ export class SchemaGenerator {
     return {};
   }
 
+  /** The schema of a type as written at a use (a field, an alias, an array item); named types go through declSchema. */
   typeSchema(node: T.TypeNode, file: SourceInfo): JSONSchemaProps {
     switch (node.kind) {
       case ts.SyntaxKind.StringKeyword:

@@ -16,15 +16,21 @@ import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';
 export class CheckedSchemas {
   private readonly clean = [new WeakSet<JSONSchemaProps>(), new WeakSet<JSONSchemaProps>()] as const;
 
+  /** Whether the schema was already checked in this position (inside a junctor or not). */
   has(s: JSONSchemaProps, inJunctor: boolean): boolean {
     return this.clean[inJunctor ? 1 : 0].has(s);
   }
 
+  /** Records that the schema was checked and found clean. */
   add(s: JSONSchemaProps, inJunctor: boolean): void {
     this.clean[inJunctor ? 1 : 0].add(s);
   }
 }
 
+/**
+ * Reports the structural-schema problems of each version of a CRD, at the declaration closest to each (the Kind or a
+ * field).
+ */
 export function checkStructural(crd: CustomResourceDefinition, kinds: readonly KindInfo[], diags: DiagnosticBag, checked = new CheckedSchemas()): void {
   for (const version of crd.spec.versions) {
     const kind = kinds.find((k) => k.decl.name === crd.spec.names.kind && k.gv.group === crd.spec.group && k.gv.version === version.name);

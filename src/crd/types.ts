@@ -3,6 +3,7 @@
 export type { JSONValue } from '@kubescaffold/runtime/json';
 import type { JSONValue } from '@kubescaffold/runtime/json';
 
+/** One CEL rule of `x-kubernetes-validations` (+kubebuilder:validation:XValidation). */
 export interface ValidationRule {
   rule: string;
   message?: string;
@@ -12,6 +13,7 @@ export interface ValidationRule {
   optionalOldSelf?: boolean;
 }
 
+/** An OpenAPI v3 schema as a CRD's openAPIV3Schema holds it, with the Kubernetes `x-kubernetes-*` extensions. */
 export interface JSONSchemaProps {
   type?: string;
   format?: string;
@@ -52,6 +54,7 @@ export interface JSONSchemaProps {
   'x-kubernetes-validations'?: ValidationRule[];
 }
 
+/** An additionalPrinterColumns entry (+kubebuilder:printcolumn): a column of `kubectl get`. */
 export interface PrinterColumn {
   name: string;
   type: string;
@@ -61,6 +64,7 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/** One version of a CRD: its schema, whether it is served and stored, subresources and printer columns. */
 export interface CRDVersion {
   name: string;
   served: boolean;
@@ -73,6 +77,9 @@ export interface CRDVersion {
   selectableFields?: Array<{ jsonPath: string }>;
 }
 
+/**
+ * The apiextensions.k8s.io/v1 CustomResourceDefinition object the generator writes (to config/crd/bases by default).
+ */
 export interface CustomResourceDefinition {
   apiVersion: 'apiextensions.k8s.io/v1';
   kind: 'CustomResourceDefinition';

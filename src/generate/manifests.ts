@@ -14,6 +14,7 @@ import { generateRoles } from '../rbac/index.js';
 import { generateWebhookConfigurations } from '../webhookgen/index.js';
 import { toYamlFile } from '../yaml/index.js';
 
+/** The options of `scaffold manifests` (and of controller-gen's rbac/crd/webhook generators it replaces). */
 export interface ManifestsOptions {
   /** The project root (where PROJECT is); relative paths below are relative to it. */
   root: string;
@@ -29,12 +30,14 @@ export interface ManifestsOptions {
   generatorVersion: string;
 }
 
+/** A manifest to write: where, and the YAML it holds. */
 export interface OutputFile {
   /** Absolute path. */
   path: string;
   content: string;
 }
 
+/** What planManifests returns: the files to write and the CRDs they were rendered from. */
 export interface ManifestsResult {
   files: OutputFile[];
   crds: CustomResourceDefinition[];

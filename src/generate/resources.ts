@@ -12,8 +12,10 @@ import { fileHeader } from '../project/boilerplate.js';
 import { runtimeModuleOf } from '../project/runtime-module.js';
 import type { GeneratedFile } from './write.js';
 
+/** The name of the generated descriptors file in each API version folder. */
 export const RESOURCES_FILE = 'zz_generated.resources.ts';
 
+/** The options of `scaffold generate`: the project root, the package patterns to read, and the license header. */
 export interface GenerateOptions {
   root: string;
   paths?: readonly string[];

@@ -13,6 +13,7 @@ import { isSourceFile, SourceProgram } from '../markers/program.js';
 import { planManifests, type ManifestsOptions } from './manifests.js';
 import { writeChanged } from './write.js';
 
+/** The options of `scaffold manifests --watch`: those of a single run, plus how to stop and report. */
 export interface WatchOptions extends ManifestsOptions {
   /** Stops watching when aborted; without it, runs until the process ends. */
   signal?: AbortSignal;
@@ -25,6 +26,9 @@ export interface WatchOptions extends ManifestsOptions {
 
 const ignored = /(^|\/)(node_modules|dist|\.git)(\/|$)/;
 
+/**
+ * Generates once, then again after every source change; resolves when `signal` aborts, rejects if the watcher fails.
+ */
 export function watchManifests(opts: WatchOptions): Promise<void> {
   const program = new SourceProgram(opts.root);
   const cache = new CRDCache(program);

@@ -2,6 +2,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+/** A generated file: its absolute path and full content. */
 export interface GeneratedFile {
   /** Absolute path. */
   path: string;

@@ -28,6 +28,7 @@ const SPEC_LISTS = [
   'namePrefix', 'nameSuffix', 'namespace', 'commonLabels', 'labels', 'templateLabels', 'commonAnnotations', 'varReference', 'images', 'replicas',
 ] as const;
 
+/** A config with no field specs, the start that kustomize's defaults and `configurations:` files are merged into. */
 export function emptyTransformerConfig(): TransformerConfig {
   return {
     namePrefix: [], nameSuffix: [], namespace: [], commonLabels: [], labels: [], templateLabels: [], commonAnnotations: [],
@@ -51,10 +52,12 @@ export function mergeSpec(list: FieldSpec[], x: FieldSpec): FieldSpec[] {
   return [...list, x];
 }
 
+/** Merges each incoming spec into the list with mergeSpec (kustomize's FsSlice.MergeAll). */
 export function mergeSpecs(list: FieldSpec[], incoming: FieldSpec[]): FieldSpec[] {
   return incoming.reduce(mergeSpec, list);
 }
 
+/** The union of two transformer configs; nameReference entries for the same kind pool their referrers. */
 export function mergeConfig(a: TransformerConfig, b: TransformerConfig): TransformerConfig {
   const out = emptyTransformerConfig();
   for (const key of SPEC_LISTS) out[key] = mergeSpecs(a[key], b[key]);
@@ -95,6 +98,7 @@ function list(v: JSONValue, file: string, key: string): JSONValue[] {
   return v;
 }
 
+/** Reads one field spec (`path`, `group`, `version`, `kind`, `create`) of a transformer config or `labels.fields`. */
 export function parseFieldSpec(v: JSONValue, where: string): FieldSpec {
   if (!isObject(v)) throw new KustomizeError(`${where}: a field spec must be a mapping with path, and optionally group, version, kind, create`);
   const allowed = ['path', 'group', 'version', 'kind', 'create'];

@@ -18,8 +18,10 @@ export interface FieldRef {
   readonly key?: string | number;
 }
 
+/** What to create for a missing field a spec reaches: a scalar (''), a map or a sequence; undefined creates nothing. */
 export type CreateKind = 'scalar' | 'map' | 'seq' | undefined;
 
+/** A reference to `container[key]` that can read and replace the value in place. */
 export function fieldRef(container: JSONObject | JSONValue[], key: string | number): FieldRef {
   return {
     container,
@@ -45,6 +47,7 @@ export function splitPath(path: string, delimiter = '/'): string[] {
   return out;
 }
 
+/** Whether a field spec's group/version/kind selects the object (empty parts match anything). */
 export function specMatches(fs: FieldSpec, obj: JSONObject): boolean {
   const kind = stringField(obj, 'kind');
   if (fs.gvk.kind && fs.gvk.kind !== kind) return false;

@@ -5,6 +5,7 @@ import type { FieldSpec } from './fieldspec.js';
 import type { Gvk } from './resid.js';
 import { isObject, type JSONValue } from './values.js';
 
+/** The file names kustomize looks for in a directory, in its order; a directory may hold only one. */
 export const KUSTOMIZATION_FILE_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'] as const;
 
 /** Selects resources by id (regular expressions, as kustomize's patch targets) and by label/annotation selectors. */
@@ -16,6 +17,9 @@ export interface Selector {
   annotationSelector: string;
 }
 
+/**
+ * A `patches:` or `patchesJson6902:` entry: a patch file or inline patch, the resources it targets, and its options.
+ */
 export interface PatchSpec {
   path: string;
   patch: string;
@@ -24,6 +28,7 @@ export interface PatchSpec {
   allowKindChange: boolean;
 }
 
+/** An `images:` entry: which image to change and its new name, tag or digest. */
 export interface ImageSpec {
   name: string;
   newName: string;
@@ -32,6 +37,7 @@ export interface ImageSpec {
   tagSuffix: string;
 }
 
+/** A `labels:` entry: the pairs to add, and whether they also go into selectors and pod templates. */
 export interface LabelSpec {
   pairs: Record<string, string>;
   includeSelectors: boolean;
@@ -39,6 +45,10 @@ export interface LabelSpec {
   fields: FieldSpec[];
 }
 
+/**
+ * `generatorOptions:`, global or per generator: labels and annotations for the generated object, the hash suffix,
+ * immutability.
+ */
 export interface GeneratorOptions {
   labels: Record<string, string>;
   annotations: Record<string, string>;
@@ -46,6 +56,7 @@ export interface GeneratorOptions {
   immutable: boolean;
 }
 
+/** A `configMapGenerator:` or `secretGenerator:` entry. */
 export interface GeneratorArgs {
   kind: 'ConfigMap' | 'Secret';
   name: string;
@@ -58,12 +69,17 @@ export interface GeneratorArgs {
   options?: GeneratorOptions;
 }
 
+/**
+ * The `options:` of a replacement source or target: how to split a value with `delimiter`, and whether to create a
+ * missing field.
+ */
 export interface FieldOptions {
   delimiter: string;
   index: number;
   create: boolean;
 }
 
+/** Where a replacement takes its value: one resource and a field path in it. */
 export interface ReplacementSource {
   gvk: Partial<Gvk>;
   name: string;
@@ -72,6 +88,7 @@ export interface ReplacementSource {
   options?: FieldOptions;
 }
 
+/** Where a replacement writes its value: the fields of the selected resources, minus the rejected ones. */
 export interface ReplacementTarget {
   select: Selector;
   reject: Selector[];
@@ -79,6 +96,7 @@ export interface ReplacementTarget {
   options?: FieldOptions;
 }
 
+/** One replacement: a source value copied into the targets' fields. */
 export interface Replacement {
   source: ReplacementSource;
   targets: ReplacementTarget[];
@@ -87,12 +105,20 @@ export interface Replacement {
 /** A `replacements:` entry: inline, or a file holding one replacement or a list of them. */
 export type ReplacementEntry = { replacement: Replacement } | { path: string };
 
+/**
+ * `sortOptions:`: the legacy order (by kind; the default) with optional kind lists to put first and last, or fifo
+ * (input order).
+ */
 export interface SortOptions {
   order: 'legacy' | 'fifo';
   orderFirst?: string[];
   orderLast?: string[];
 }
 
+/**
+ * A kustomization file, read strictly, in the subset of kustomize that kubebuilder projects use; `bases` are merged
+ * into `resources` and `imageTags` into `images`.
+ */
 export interface Kustomization {
   /** Absolute path of the kustomization file; its directory is the root for relative paths. */
   file: string;
@@ -137,6 +163,7 @@ const UNSUPPORTED: Record<string, string> = {
   buildMetadata: 'buildMetadata',
 };
 
+/** Reads a parsed kustomization file; unknown and unsupported fields are errors that name the field. */
 export function parseKustomization(doc: JSONValue, file: string, dir: string): Kustomization {
   if (doc === null) doc = {};
   if (!isObject(doc)) throw new KustomizeError(`${file} must be a mapping of kustomization fields`);
@@ -202,6 +229,7 @@ function parseLabel(v: JSONValue, where: string): LabelSpec {
   };
 }
 
+/** Reads a patch target or replacement selector. */
 export function parseSelector(v: JSONValue, where: string): Selector {
   const m = mapping(v, where, ['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector']);
   return {
@@ -287,6 +315,7 @@ function parseFieldOptions(v: JSONValue | undefined, where: string): FieldOption
   return { delimiter: optString(m.delimiter, `${where}.delimiter`), index: optInt(m.index, `${where}.index`), create: optBool(m.create, `${where}.create`) };
 }
 
+/** Reads one replacement, inline in `replacements:` or from a file. */
 export function parseReplacement(v: JSONValue, where: string): Replacement {
   const m = mapping(v, where, ['source', 'targets']);
   if (m.source === undefined || m.source === null || m.targets === undefined || m.targets === null) {

@@ -13,6 +13,7 @@ export function displayPath(path: string): string {
   return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
+/** Whether a path is a remote URL (git, http, ssh); scaffold build reads local files only and says so. */
 export function isRemote(target: string): boolean {
   return /^(https?|git|ssh|file):\/\//.test(target) || /^git@/.test(target) || /^github\.com\//.test(target);
 }
@@ -34,15 +35,20 @@ export function findKustomizationFile(dir: string): string {
 export class Loader {
   constructor(readonly root: string, readonly kustomizationFile: string) {}
 
+  /** A path of the kustomization resolved against its directory. */
   resolvePath(rel: string): string {
     return isAbsolute(rel) ? rel : resolve(this.root, rel);
   }
 
+  /** Whether a path the kustomization names is a directory (another kustomization to build) rather than a file. */
   isDirectory(rel: string): boolean {
     const p = this.resolvePath(rel);
     return existsSync(p) && statSync(p).isDirectory();
   }
 
+  /**
+   * Reads a local file in or below the kustomization's directory; `purpose` names it in errors ("resource", "patch").
+   */
   readFile(rel: string, purpose: string): string {
     const where = displayPath(this.kustomizationFile);
     if (isRemote(rel)) throw new KustomizeError(`${where}: ${purpose} "${rel}" is a remote URL; scaffold build reads local files only`);
@@ -64,6 +70,10 @@ export class Loader {
   }
 }
 
+/**
+ * The objects in a multi-document YAML text, with `kind: ...List` objects expanded into their items; empty documents
+ * are skipped.
+ */
 export function resourcesFromText(text: string, source: string): Resource[] {
   const queue: JSONValue[] = parseYamlDocuments(text, source).filter((d) => !(d === null || (isObject(d) && Object.keys(d).length === 0)));
   const out: Resource[] = [];

@@ -59,6 +59,10 @@ export function lookup(root: JSONValue, parts: string[]): JSONValue | undefined 
   return cur;
 }
 
+/**
+ * What matchPath creates for a missing field at the end of a path: a scalar (''), a map or a sequence; undefined
+ * creates nothing.
+ */
 export type CreateKind = 'scalar' | 'map' | 'seq' | undefined;
 
 function emptyOf(kind: CreateKind): JSONValue {

@@ -1,11 +1,13 @@
 // Resource identity as kustomize's resid package models it: group/version/kind, name and namespace.
 
+/** A group, version and kind; the core group is ''. */
 export interface Gvk {
   group: string;
   version: string;
   kind: string;
 }
 
+/** A resource's identity: its gvk, name and namespace. */
 export interface ResId {
   gvk: Gvk;
   name: string;
@@ -55,22 +57,28 @@ const CLUSTER_SCOPED = new Set([
   'v1 PersistentVolume',
 ]);
 
+/** The namespace kustomize assumes for a namespaced resource that names none. */
 export const DEFAULT_NAMESPACE = 'default';
+/** The namespace kustomize gives cluster-scoped resources, so that they never equal a namespaced one. */
 export const NOT_A_NAMESPACE = '_non_namespaceable_';
 
+/** Splits an apiVersion into group and version; `v1` is the core group ''. */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
   return i >= 0 ? { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) } : { group: '', version: apiVersion };
 }
 
+/** The apiVersion of a gvk: `group/version`, or the version alone for the core group. */
 export function apiVersionOf(gvk: Gvk): string {
   return gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
 }
 
+/** Whether kustomize knows the kind as cluster-scoped (see CLUSTER_SCOPED). */
 export function isClusterScoped(gvk: Gvk): boolean {
   return CLUSTER_SCOPED.has(`${apiVersionOf(gvk)} ${gvk.kind}`);
 }
 
+/** Whether two gvks are the same. */
 export function gvkEquals(a: Gvk, b: Gvk): boolean {
   return a.group === b.group && a.version === b.version && a.kind === b.kind;
 }
@@ -84,16 +92,19 @@ export function gvkSelected(gvk: Gvk, selector: Partial<Gvk> | undefined): boole
   return true;
 }
 
+/** The namespace kustomize compares ids by: '' counts as default, and cluster-scoped resources have none. */
 export function effectiveNamespace(id: ResId): string {
   if (id.clusterScoped) return NOT_A_NAMESPACE;
   if (id.namespace === '' || id.namespace === DEFAULT_NAMESPACE) return DEFAULT_NAMESPACE;
   return id.namespace;
 }
 
+/** Whether two ids are in the same namespace, as effectiveNamespace sees it. */
 export function nsEquals(a: ResId, b: ResId): boolean {
   return effectiveNamespace(a) === effectiveNamespace(b);
 }
 
+/** Whether two ids name the same resource (kustomize's ResId.Equals). */
 export function idEquals(a: ResId, b: ResId): boolean {
   return nsEquals(a, b) && a.name === b.name && gvkEquals(a.gvk, b.gvk);
 }
@@ -117,6 +128,7 @@ const TYPE_ORDER_FIRST = [
 ];
 const TYPE_ORDER_LAST = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
 
+/** The legacy sort's rank of each kind: the `first` kinds before all others, the `last` after, in list order. */
 export function legacyTypeOrders(first = TYPE_ORDER_FIRST, last = TYPE_ORDER_LAST): Map<string, number> {
   const m = new Map<string, number>();
   first.forEach((k, i) => m.set(k, -first.length + i));
@@ -124,6 +136,7 @@ export function legacyTypeOrders(first = TYPE_ORDER_FIRST, last = TYPE_ORDER_LAS
   return m;
 }
 
+/** The key the legacy sort orders kinds of equal rank by, with placeholders for empty parts. */
 export function gvkSortString(gvk: Gvk): string {
   return [gvk.group || '~G', gvk.version || '~V', gvk.kind || '~K'].join('_');
 }
@@ -133,6 +146,7 @@ export function gvkString(gvk: Gvk): string {
   return [gvk.kind || '[noKind]', gvk.version || '[noVer]', gvk.group || '[noGrp]'].join('.');
 }
 
+/** ResId.String(): `kind.version.group/name.namespace`, as kustomize prints ids in errors. */
 export function idString(id: ResId): string {
   return `${gvkString(id.gvk)}/${id.name || '[noName]'}.${id.namespace || '[noNs]'}`;
 }

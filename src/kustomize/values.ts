@@ -3,10 +3,12 @@ import { isObject, type JSONValue } from '@kubescaffold/runtime/json';
 
 export { deepEqual, isObject, type JSONObject, type JSONValue } from '@kubescaffold/runtime/json';
 
+/** Whether a value is a YAML scalar (string, number or boolean; not null). */
 export function isScalar(v: unknown): v is string | number | boolean {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 }
 
+/** A deep copy of a JSON value. */
 export function deepClone<T extends JSONValue>(v: T): T {
   return structuredClone(v);
 }

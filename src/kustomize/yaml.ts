@@ -59,6 +59,7 @@ export function parseYamlDocuments(text: string, file: string, version: '1.1' | 
   return out;
 }
 
+/** Parses a file that must hold exactly one YAML document (null when it is empty). */
 export function parseYamlDocument(text: string, file: string, version: '1.1' | '1.2' = '1.2'): JSONValue {
   const docs = parseYamlDocuments(text, file, version).filter((d) => d !== null);
   if (docs.length > 1) throw new KustomizeError(`${file}: expected one YAML document, found ${docs.length}`);

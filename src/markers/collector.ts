@@ -16,6 +16,7 @@ import { DiagnosticBag, type SourcePosition } from '../diagnostics.js';
 import { MarkerSyntaxError, parseMarkerArguments, type MarkerValue } from './grammar.js';
 import { lookupMarker, usage, type MarkerTarget } from './registry.js';
 
+/** One `+...` marker found in a comment, with its parsed arguments and where it was written. */
 export interface Marker {
   /** The marker's registered name, e.g. `kubebuilder:validation:Maximum`. */
   name: string;
@@ -29,21 +30,26 @@ export interface Marker {
 export class MarkerSet {
   constructor(readonly list: readonly Marker[] = []) {}
 
+  /** Whether any marker has this name. */
   has(name: string): boolean {
     return this.list.some((m) => m.name === name);
   }
 
+  /** The first marker with this name. */
   get(name: string): Marker | undefined {
     return this.list.find((m) => m.name === name);
   }
 
+  /** Every marker with this name, in source order. */
   all(name: string): Marker[] {
     return this.list.filter((m) => m.name === name);
   }
 }
 
+/** The declarations that can carry type markers and become schemas: interfaces, type aliases and enums. */
 export type TypeDeclNode = T.InterfaceDeclaration | T.TypeAliasDeclaration | T.EnumDeclaration;
 
+/** A top-level interface, type alias or enum with its markers and doc comment, as the CRD generator reads it. */
 export interface TypeDecl {
   name: string;
   node: TypeDeclNode;
@@ -54,11 +60,13 @@ export interface TypeDecl {
   pos: SourcePosition;
 }
 
+/** The markers and doc comment attached to one property signature (a CRD field). */
 export interface MemberInfo {
   markers: MarkerSet;
   doc: string;
 }
 
+/** Where an imported name comes from, so program.ts can follow it to its declaration. */
 export interface ImportRef {
   /** The module specifier as written. */
   module: string;
@@ -66,6 +74,7 @@ export interface ImportRef {
   name: string;
 }
 
+/** One parsed source file: its types, imports, field markers and package markers, and the problems found in them. */
 export interface SourceInfo {
   path: string;
   source: T.SourceFile;

@@ -12,6 +12,7 @@ import { Scanner, unquoteGo, type Token } from './scanner.js';
 /** A parsed marker argument value (JSON-compatible). */
 export type MarkerValue = string | number | boolean | null | MarkerValue[] | { [key: string]: MarkerValue };
 
+/** The declared type of a marker argument; it directs how the argument text is parsed, as in controller-gen. */
 export type ArgType =
   | { kind: 'string' }
   | { kind: 'int' }
@@ -21,6 +22,7 @@ export type ArgType =
   | { kind: 'slice'; item: ArgType }
   | { kind: 'map'; item: ArgType };
 
+/** One argument of a marker: its type and whether it may be left out. */
 export interface ArgSpec {
   type: ArgType;
   optional?: boolean;
@@ -47,6 +49,7 @@ export class MarkerSyntaxError extends Error {
   }
 }
 
+/** A marker's text cut into the parts controller-gen's anonymous-name lookup works on. */
 export interface SplitMarker {
   /** The name without its last segment when there is a value: `kubebuilder:printcolumn` for `+kubebuilder:printcolumn:name=x`. */
   name: string;
@@ -59,12 +62,19 @@ export interface SplitMarker {
   hasValue: boolean;
 }
 
+/** Argument type: a string (quoted, raw or bare). */
 export const string: ArgType = { kind: 'string' };
+/** Argument type: an integer. */
 export const int: ArgType = { kind: 'int' };
+/** Argument type: a number, integer or float. */
 export const number: ArgType = { kind: 'number' };
+/** Argument type: a boolean, `true` or `false`. */
 export const bool: ArgType = { kind: 'bool' };
+/** Argument type: any value, its type guessed from the text (default, example, Enum items). */
 export const anyValue: ArgType = { kind: 'any' };
+/** Argument type: a list of `item`, written `a;b;c` or `{a,b,c}`. */
 export const sliceOf = (item: ArgType): ArgType => ({ kind: 'slice', item });
+/** Argument type: a map from strings to `item`, written `{k: v, k: v}`. */
 export const mapOf = (item: ArgType): ArgType => ({ kind: 'map', item });
 
 /** Splits `+a:b:c=args` at the first `=` (controller-gen's splitMarker). */
@@ -403,6 +413,7 @@ export function closest(name: string, candidates: readonly string[]): string | u
   return bestDist <= limit ? best : undefined;
 }
 
+/** The Levenshtein distance between two strings, for "did you mean" suggestions. */
 export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

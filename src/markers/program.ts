@@ -11,6 +11,7 @@ import { listSourceFiles } from './paths.js';
 
 export { expandPaths, isSourceFile } from './paths.js';
 
+/** One folder of TypeScript sources, read as a Go package is by controller-gen: its files and package-level markers. */
 export interface Package {
   /** Absolute path of the folder. */
   dir: string;
@@ -20,12 +21,14 @@ export interface Package {
   markers: MarkerSet;
 }
 
+/** What a type name resolves to: a declaration in the project, a type from a package module, or why neither. */
 export type Resolved =
   | { kind: 'decl'; decl: TypeDecl }
   /** A type from a package module, e.g. `int32` from '@kubescaffold/runtime' or `k8s.V1Container`. */
   | { kind: 'external'; module: string; name: string }
   | { kind: 'unresolved'; why: string };
 
+/** The sources read so far, cached by path, and the syntactic resolution of type names across their imports. */
 export class SourceProgram {
   private readonly files = new Map<string, SourceInfo | null>();
   private readonly modules = new Map<string, string | undefined>();

@@ -18,8 +18,12 @@ import {
   type MarkerShape,
 } from './grammar.js';
 
+/** What a marker may stand on: the package (a free-standing comment), a type, or a field. */
 export type MarkerTarget = 'package' | 'type' | 'field';
 
+/**
+ * A known marker: its name, where it may stand, how it takes arguments, and the help text the marker reference shows.
+ */
 export interface MarkerDefinition {
   name: string;
   targets: readonly MarkerTarget[];
@@ -43,7 +47,9 @@ const TYPE: readonly MarkerTarget[] = ['type'];
 const FIELD: readonly MarkerTarget[] = ['field'];
 const FIELD_TYPE: readonly MarkerTarget[] = ['field', 'type'];
 
+/** The prefix of the validation markers (`+kubebuilder:validation:Maximum=...`). */
 export const VALIDATION_PREFIX = 'kubebuilder:validation:';
+/** The prefix of the validation markers that apply to a list's items (`+kubebuilder:validation:items:Maximum=...`). */
 export const ITEMS_PREFIX = 'kubebuilder:validation:items:';
 
 /** The `kubebuilder:validation:<Name>` markers that also exist as `kubebuilder:validation:items:<Name>`, for fields and types. */
@@ -185,6 +191,7 @@ function define(): MarkerDefinition[] {
   return defs;
 }
 
+/** Every marker definition, in the order the marker reference lists them. */
 export const definitions: readonly MarkerDefinition[] = define();
 
 const byName = new Map<string, MarkerDefinition>(definitions.map((d) => [d.name, d]));
@@ -192,6 +199,10 @@ const byName = new Map<string, MarkerDefinition>(definitions.map((d) => [d.name,
 /** `+kubebuilder:` markers that other tools own; they are accepted and ignored. */
 const foreignPrefixes = ['kubebuilder:scaffold:', 'kubebuilder:ac:', 'kubebuilder:docs-gen:', 'kubebuilder:informers:', 'kubebuilder:conversion:'];
 
+/**
+ * The outcome of resolving a marker's text: its definition, another tool's marker, a known marker in the wrong place,
+ * or an unknown one (with the closest known name).
+ */
 export type Lookup =
   | { kind: 'found'; definition: MarkerDefinition; definedName: string }
   | { kind: 'foreign' }

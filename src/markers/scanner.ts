@@ -4,8 +4,10 @@
  * tokens, so matching it decides where a bare string ends and what counts as a number.
  */
 
+/** The token classes of Go's text/scanner that controller-gen's marker parser sees. */
 export type TokenKind = 'EOF' | 'Ident' | 'Int' | 'Float' | 'String' | 'RawString' | 'Char';
 
+/** One scanned token. */
 export interface Token {
   kind: TokenKind;
   /** The token's source text (for Char, the character). */
@@ -14,6 +16,7 @@ export interface Token {
   offset: number;
 }
 
+/** Receives the scanner's errors (an unterminated string, a bad escape) with the offset they were found at. */
 export type ScanErrorHandler = (message: string, offset: number) => void;
 
 const isWhitespace = (ch: string): boolean => ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r';
@@ -24,6 +27,7 @@ const digitRe = /^\p{Nd}$/u;
 const isIdentRune = (ch: string, first: boolean): boolean =>
   ch === '_' || letterRe.test(ch) || (!first && digitRe.test(ch));
 
+/** A scanner over one marker's argument text, read one token or character at a time by the grammar. */
 export class Scanner {
   /** When false, digits scan as single characters (controller-gen turns numbers off while reading strings). */
   scanNumbers = true;
@@ -56,6 +60,7 @@ export class Scanner {
     return this.peek();
   }
 
+  /** Skips whitespace and scans the next token (kind EOF at the end), which then is also `token`. */
   scan(): Token {
     this.peekNoSpace();
     const start = this.pos;

@@ -10,4 +10,5 @@
 import { createRequire } from 'node:module';
 import type * as TypeScript from 'typescript';
 
+/** The TypeScript compiler API, loaded once with require (see above). */
 export const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;

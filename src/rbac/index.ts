@@ -6,6 +6,7 @@
  */
 import type { Marker } from '../markers/collector.js';
 
+/** A rule of a generated Role or ClusterRole, with empty lists left out as controller-gen writes them. */
 export interface PolicyRule {
   apiGroups?: string[];
   resources?: string[];
@@ -14,6 +15,7 @@ export interface PolicyRule {
   verbs: string[];
 }
 
+/** A generated rbac.authorization.k8s.io/v1 ClusterRole, or a Role when the markers give a namespace. */
 export interface RoleObject {
   apiVersion: 'rbac.authorization.k8s.io/v1';
   kind: 'ClusterRole' | 'Role';
@@ -68,6 +70,7 @@ function mergeBy(rules: Rule[], key: (r: Rule) => string, list: 'resources' | 'g
   return [...byKey.values()];
 }
 
+/** Merges and orders one role's rules by controller-gen's rules (see above); `core` becomes the core group "". */
 export function normalizeRules(input: readonly Rule[]): PolicyRule[] {
   const byKey = new Map<string, Rule>();
   for (const raw of input) {

@@ -30,6 +30,7 @@ interface WebhookMarker {
   patch?: string;
 }
 
+/** A generated Mutating- or ValidatingWebhookConfiguration, one entry per `+kubebuilder:webhook` marker. */
 export interface WebhookConfiguration {
   apiVersion: 'admissionregistration.k8s.io/v1';
   kind: 'MutatingWebhookConfiguration' | 'ValidatingWebhookConfiguration';
@@ -102,6 +103,10 @@ function toWebhook(w: WebhookMarker, m: Marker, diags: DiagnosticBag): Record<st
   return out;
 }
 
+/**
+ * The webhook configurations for the markers: mutating first, then validating, each left out when no marker asks for
+ * it; problems go to `diags`.
+ */
 export function generateWebhookConfigurations(markers: readonly Marker[], diags: DiagnosticBag): WebhookConfiguration[] {
   const names = { mutating: 'mutating-webhook-configuration', validating: 'validating-webhook-configuration' };
   const renamed = { mutating: false, validating: false };

@@ -6,6 +6,7 @@ import type { JSONSchemaProps } from '../types.js';
 
 type Node = Record<string, unknown>;
 
+/** Schemas stored by pack(): the distinct sub-schemas, and the index of each named root. */
 export interface PackedSchemas {
   nodes: Node[];
   roots: Record<string, number>;
@@ -14,6 +15,7 @@ export interface PackedSchemas {
 const single = ['items', 'not'] as const;
 const lists = ['allOf', 'anyOf', 'oneOf'] as const;
 
+/** Packs named schemas for storage, sharing each distinct sub-schema; the inverse of unpack(). */
 export function pack(roots: Record<string, JSONSchemaProps>): PackedSchemas {
   const nodes: Node[] = [];
   const index = new Map<string, number>();

@@ -181,6 +181,7 @@ function encodeHash(data: string): string {
   return [...hex].map((c) => swap[c] ?? c).join('');
 }
 
+/** The hash suffix kustomize appends to a generated ConfigMap's or Secret's name, from its kind, type and data. */
 export function contentHash(res: Resource): string {
   const obj = res.obj;
   // kustomize looks the name up with a path its lookup does not split, so the name it hashes is always empty.

@@ -31,6 +31,7 @@ function imageMatches(value: string, name: string): boolean {
   return new RegExp(`^${name}(:[a-zA-Z0-9_.{}-]*)?(@sha256:[a-zA-Z0-9_.{}-]*)?$`).test(value);
 }
 
+/** The image reference after an `images:` entry applies to it, or undefined if the entry does not match it. */
 export function newImageValue(value: string, spec: ImageSpec): string | undefined {
   if (!imageMatches(value, spec.name)) return undefined;
   let { name, tag, digest } = splitImage(value);

@@ -1,6 +1,7 @@
 import { KustomizeError } from '../errors.js';
 import { deepEqual, isObject, type JSONObject, type JSONValue } from '../values.js';
 
+/** One RFC 6902 operation. */
 export interface JsonPatchOp {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
   path: string;

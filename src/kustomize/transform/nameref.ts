@@ -131,6 +131,9 @@ class ReferenceFixer {
   }
 }
 
+/**
+ * Updates the fields that refer to a resource by name (nameReference) after prefixes, suffixes and hashes renamed it.
+ */
 export function fixNameReferences(resources: Resource[], backRefs: NameBackReference[]): void {
   const fixers = new Map<Resource, Array<{ spec: FieldSpec; target: Partial<Gvk> }>>();
   for (const br of backRefs) {

@@ -9,6 +9,7 @@ import { applyJsonPatch, decodeJsonPatch, type JsonPatchOp } from './jsonpatch.j
 import { selectResources } from './select.js';
 import { strategicMerge } from './smp.js';
 
+/** A patch file or inline patch once read: strategic-merge patch objects, or JSON 6902 operations. */
 export type LoadedPatch = { kind: 'smp'; patches: Resource[]; source: string } | { kind: 'json'; ops: JsonPatchOp[]; source: string };
 
 function tryStrategicMerge(text: string, source: string): Resource[] | Error {

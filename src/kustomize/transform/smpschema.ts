@@ -1,6 +1,7 @@
 // The strategic-merge facts kustomize takes from its compiled-in Kubernetes 1.21 OpenAPI document: which lists merge
 // element by element, and on which keys. Lists not described here (and every list of a custom resource) are replaced.
 
+/** The strategic-merge facts of one field: its children, its list items, and how its list merges. */
 export interface SchemaNode {
   fields?: Record<string, SchemaNode>;
   /** The schema of a list's elements. */
