@@ -22,14 +22,14 @@ import { knownTypeSchema, typeMetaProperties } from './known.js';
 import { isRuntimeModule } from '../project/runtime-module.js';
 import type { JSONSchemaProps, JSONValue } from './types.js';
 
+/** Where property schemas were declared in the sources, by schema object. */
+export type SchemaOrigins = WeakMap<JSONSchemaProps, SourcePosition>;
+
 /** Options of schema generation that controller-gen takes as flags. */
 export interface SchemaOptions {
   /** Allow `number` (emitted as `type: number`); controller-gen's allowDangerousTypes. */
   allowDangerousTypes?: boolean;
 }
-
-/** Where a property's schema was declared, for messages about the assembled schema (structural checks). */
-export const schemaOrigins = new WeakMap<JSONSchemaProps, SourcePosition>();
 
 const looseMarkers = ['kubebuilder:validation:Schemaless', 'kubebuilder:pruning:PreserveUnknownFields', 'kubebuilder:validation:XPreserveUnknownFields', 'kubebuilder:validation:Type'];
 
@@ -53,6 +53,11 @@ function mergeDeps(into: SchemaDeps | undefined, from: SchemaDeps): void {
  */
 export class SchemaGenerator {
   private readonly cache = new Map<TypeDecl, { schema: JSONSchemaProps; deps: SchemaDeps }>();
+  /**
+   * Where each property's schema was declared, for messages about the assembled schema (the structural checks take
+   * it). Keyed by the schema object, which a property keeps as built: callers copy what they change.
+   */
+  readonly origins: SchemaOrigins = new WeakMap<JSONSchemaProps, SourcePosition>();
   private readonly depStack: SchemaDeps[] = [];
   private readonly inProgress: TypeDecl[] = [];
   private readonly packageOptional = new Map<string, boolean>();
@@ -359,7 +364,7 @@ export class SchemaGenerator {
       if (isRequired) required.push(name);
       else if (info.markers.has('k8s:immutable')) immutableOptional.push(name);
       const prop = this.fieldSchema(m.type, info, file);
-      schemaOrigins.set(prop, this.at(file, m.name));
+      this.origins.set(prop, this.at(file, m.name));
       out.properties![name] = prop;
     }
     if (required.length > 0) out.required = [...new Set([...(out.required ?? []), ...required])].sort();

@@ -4,7 +4,7 @@
  * instead of at `kubectl apply`.
  */
 import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
-import { schemaOrigins } from './schema.js';
+import type { SchemaOrigins } from './schema.js';
 import type { KindInfo } from './crd.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';
 
@@ -28,15 +28,22 @@ export class CheckedSchemas {
 }
 
 /**
- * Reports the structural-schema problems of each version of a CRD, at the declaration closest to each (the Kind or a
- * field).
+ * Reports the structural-schema problems of each version of a CRD, at the declaration closest to each (the Kind, or
+ * the field `origins` records for a schema: SchemaGenerator.origins of the generator that built it).
  */
-export function checkStructural(crd: CustomResourceDefinition, kinds: readonly KindInfo[], diags: DiagnosticBag, checked = new CheckedSchemas()): void {
+export function checkStructural(
+  crd: CustomResourceDefinition,
+  kinds: readonly KindInfo[],
+  diags: DiagnosticBag,
+  origins: Pick<SchemaOrigins, 'get'>,
+  checked = new CheckedSchemas(),
+): void {
+  const walk: Walk = { checked, origins };
   for (const version of crd.spec.versions) {
     const kind = kinds.find((k) => k.decl.name === crd.spec.names.kind && k.gv.group === crd.spec.group && k.gv.version === version.name);
     if (!kind) continue;
     const problems: Problem[] = [];
-    checkNode(version.schema.openAPIV3Schema, '', problems, false, kind.decl.pos, checked);
+    checkNode(version.schema.openAPIV3Schema, '', problems, false, kind.decl.pos, walk);
     for (const p of problems) {
       diags.at(p.pos, `invalid CRD ${crd.metadata.name} (version ${version.name}): ${p.message}`);
     }
@@ -60,11 +67,17 @@ class Problems {
   }
 }
 
-function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: boolean, parentPos: SourcePosition, checked: CheckedSchemas): void {
-  if (checked.has(s, inJunctor)) return;
+/** What a walk over one run's schemas carries: what was checked already, and where schemas were declared. */
+interface Walk {
+  checked: CheckedSchemas;
+  origins: Pick<SchemaOrigins, 'get'>;
+}
+
+function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: boolean, parentPos: SourcePosition, walk: Walk): void {
+  if (walk.checked.has(s, inJunctor)) return;
   const before = all.length;
   const where = path || '(root)';
-  const pos = schemaOrigins.get(s) ?? parentPos;
+  const pos = walk.origins.get(s) ?? parentPos;
   const problems = new Problems(all, pos);
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   const intOrString = s['x-kubernetes-int-or-string'] === true;
@@ -96,9 +109,9 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
     const bad = defaultMismatch(s, s.default);
     if (bad) problems.push(`${where} has a default ${JSON.stringify(s.default)} that ${bad}`);
   }
-  if (s.properties) for (const name in s.properties) checkNode(s.properties[name]!, `${path}.${name}`, all, inJunctor, pos, checked);
-  if (s.items) checkNode(s.items, `${path}[*]`, all, inJunctor, pos, checked);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') checkNode(s.additionalProperties, `${path}[*]`, all, inJunctor, pos, checked);
+  if (s.properties) for (const name in s.properties) checkNode(s.properties[name]!, `${path}.${name}`, all, inJunctor, pos, walk);
+  if (s.items) checkNode(s.items, `${path}[*]`, all, inJunctor, pos, walk);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') checkNode(s.additionalProperties, `${path}[*]`, all, inJunctor, pos, walk);
   for (const list of [s.allOf, s.anyOf, s.oneOf]) {
     for (const j of list ?? []) {
       for (const k of ['description', 'default', 'nullable', 'additionalProperties'] as const) {
@@ -108,10 +121,10 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
         // anyOf of types is only allowed for int-or-string
         problems.push(`${where}: type is not allowed inside allOf/anyOf/oneOf (except for int-or-string)`);
       }
-      checkNode(j, path, all, true, pos, checked);
+      checkNode(j, path, all, true, pos, walk);
     }
   }
-  if (all.length === before) checked.add(s, inJunctor);
+  if (all.length === before) walk.checked.add(s, inJunctor);
 }
 
 const jsonType = (v: unknown): string =>

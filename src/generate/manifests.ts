@@ -59,7 +59,7 @@ export function planManifests(opts: ManifestsOptions, program = new SourceProgra
   // Structural problems follow from the errors above; report them only for otherwise valid schemas.
   if (diags.empty) {
     const checked = new CheckedSchemas(); // shared schemas are checked once
-    for (const crd of crds) if (!cache?.rendered.has(crd)) checkStructural(crd, kinds, diags, checked);
+    for (const crd of crds) if (!cache?.rendered.has(crd)) checkStructural(crd, kinds, diags, gen.origins, checked);
   }
   const packageMarkers: Marker[] = packages.flatMap((p: Package) => p.markers.list);
   const roles = generateRoles(packageMarkers, opts.roleName ?? 'manager-role');
