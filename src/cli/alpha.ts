@@ -1,6 +1,5 @@
 import { relative } from 'node:path';
-import { CommanderError, type Command } from 'commander';
-import { ScaffoldError } from '../errors.js';
+import type { Command } from 'commander';
 import type { GenerateResult } from '../scaffold/alpha/generate.js';
 
 interface AlphaGenerateFlags {
@@ -9,8 +8,11 @@ interface AlphaGenerateFlags {
   force?: boolean;
 }
 
-/** `scaffold alpha`: kubebuilder's group of commands that may still change. */
-export function registerAlphaCommand(program: Command): void {
+/**
+ * `scaffold alpha`: kubebuilder's group of commands that may still change. `runCommand` runs a plugin's replay command
+ * (`scaffold <argv>` in a folder); the program that registers this command provides it.
+ */
+export function registerAlphaCommand(program: Command, runCommand: (root: string, argv: string[]) => Promise<void>): void {
   const alpha = program.command('alpha').description('Experimental commands, which may change in later versions (as kubebuilder alpha)');
   alpha
     .command('generate')
@@ -30,27 +32,11 @@ export function registerAlphaCommand(program: Command): void {
         force: Boolean(flags.force),
         dependencies: projectDependencies(readPackageVersion()),
         cliVersion: readPackageVersion(),
-        runCommand: runScaffoldCommand,
+        runCommand,
         log: (line) => console.log(line),
       });
       console.log(generatedMessage(result, readPackageVersion()));
     });
-}
-
-/** Runs `scaffold <argv>` with `root` as the working directory, in this process (a plugin's replay command). */
-export async function runScaffoldCommand(root: string, argv: string[]): Promise<void> {
-  const { buildProgram } = await import('./index.js');
-  const previous = process.cwd();
-  process.chdir(root);
-  try {
-    await buildProgram().parseAsync(['node', 'scaffold', ...argv]);
-  } catch (err) {
-    // Commander has printed what was wrong with the command line; the caller says which command it was.
-    if (err instanceof CommanderError) throw new ScaffoldError(err.message, { cause: err });
-    throw err;
-  } finally {
-    process.chdir(previous);
-  }
 }
 
 /** What was done, where the user's previous files are, and how to bring their code over to the new scaffold. */

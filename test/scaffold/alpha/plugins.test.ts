@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runScaffoldCommand } from '../../../src/cli/alpha.js';
+import { runScaffoldCommand } from '../../../src/cli/index.js';
 import { LAYOUT, stringifyProject, withPluginConfig, type ProjectConfig } from '../../../src/project/project.js';
 import { generateFromProject } from '../../../src/scaffold/alpha/generate.js';
 import { registryDependencies } from '../../../src/scaffold/dependencies.js';
