@@ -4,8 +4,46 @@ import jsdoc from 'eslint-plugin-jsdoc';
 import tseslint from 'typescript-eslint';
 import { publicApiFiles } from './scripts/lib/public-api.js';
 
+// The public API's modules, read once (it parses the entry points and what they re-export).
+const publicFiles = publicApiFiles();
+
 // A public member of a class: not `private` and not an ECMAScript #private name.
 const publicMember = ':not([accessibility="private"]):not([key.type="PrivateIdentifier"])';
+
+// require-jsdoc does not connect `const x = ...; export { x }` (or an interface exported that way) with its
+// declaration, so such an export would escape it: export the declaration itself instead.
+const exportDeclarationItself = {
+  selector: 'ExportNamedDeclaration[source=null][declaration=null]',
+  message: 'Export the declaration itself (export const / function / interface ...) so its doc comment is checked.',
+};
+
+/**
+ * A doc comment on every exported declaration (publicOnly): functions, classes, interfaces, type aliases, enums,
+ * exported consts, public methods and fields of exported classes, and the `extraContexts` given. Blank blocks do not
+ * count, and there is no autofix (it would write empty blocks).
+ * @param {string[]} extraContexts
+ */
+const docCommentRules = (extraContexts = []) => ({
+  'jsdoc/require-jsdoc': ['error', {
+    publicOnly: { esm: true, cjs: false, ancestorsOnly: false },
+    enableFixer: false,
+    require: { FunctionDeclaration: true, ClassDeclaration: true, MethodDefinition: false, ArrowFunctionExpression: false, FunctionExpression: false, ClassExpression: false },
+    checkConstructors: false,
+    contexts: [
+      'TSInterfaceDeclaration',
+      'TSTypeAliasDeclaration',
+      'TSEnumDeclaration',
+      'TSDeclareFunction',
+      'Program > VariableDeclaration',
+      'ExportNamedDeclaration > VariableDeclaration',
+      `MethodDefinition${publicMember}:not([kind="constructor"])`,
+      `PropertyDefinition${publicMember}`,
+      ...extraContexts,
+    ],
+  }],
+  'jsdoc/no-blank-blocks': ['error', { enableFixer: false }],
+  'no-restricted-syntax': ['error', exportDeclarationItself],
+});
 
 // For the runtime's no-bare-Error block below (at the end of the config).
 const noBareErrorMessage = "throw one of the runtime's typed errors (src/runtime/errors.ts), not a bare Error";
@@ -25,44 +63,17 @@ export default tseslint.config(
     },
   },
   {
-    // Every export of the public entry points (package.json "exports": kubescaffold/runtime, runtime/*, envtest) has a
+    // Every export of the public entry points (the "exports" of @kubescaffold/runtime and @kubescaffold/envtest) has a
     // doc comment: it is what the API reference (docs/reference/api, TypeDoc) shows. ESLint sees one file at a time,
     // so it cannot follow `export { X } from './x.js'` from an index.ts to X; publicApiFiles() does, before linting:
     // the entry points and every module they re-export from, transitively. In those modules every exported
     // declaration (publicOnly) needs a doc comment: functions, classes, interfaces, type aliases, enums, exported
     // consts, the public methods and fields of exported classes, and the methods and properties of exported
     // interfaces (not of inline object types). A module re-exported only in part is checked whole: an export there is
-    // one import path away from being public. Blank /** */ blocks do not count, and there is no autofix (it would
-    // write empty blocks).
-    files: publicApiFiles(),
+    // one import path away from being public.
+    files: publicFiles,
     plugins: { jsdoc },
-    rules: {
-      'jsdoc/require-jsdoc': ['error', {
-        publicOnly: { esm: true, cjs: false, ancestorsOnly: false },
-        enableFixer: false,
-        require: { FunctionDeclaration: true, ClassDeclaration: true, MethodDefinition: false, ArrowFunctionExpression: false, FunctionExpression: false, ClassExpression: false },
-        checkConstructors: false,
-        contexts: [
-          'TSInterfaceDeclaration',
-          'TSTypeAliasDeclaration',
-          'TSEnumDeclaration',
-          'TSDeclareFunction',
-          'Program > VariableDeclaration',
-          'ExportNamedDeclaration > VariableDeclaration',
-          `MethodDefinition${publicMember}:not([kind="constructor"])`,
-          `PropertyDefinition${publicMember}`,
-          'TSMethodSignature',
-          'TSInterfaceBody > TSPropertySignature',
-        ],
-      }],
-      'jsdoc/no-blank-blocks': ['error', { enableFixer: false }],
-      // require-jsdoc does not connect `const x = ...; export { x }` (or an interface exported that way) with its
-      // declaration, so such an export would escape it: export the declaration itself instead.
-      'no-restricted-syntax': ['error', {
-        selector: 'ExportNamedDeclaration[source=null][declaration=null]',
-        message: 'In the public API, export the declaration itself (export const / function / interface ...) so its doc comment is checked.',
-      }],
-    },
+    rules: docCommentRules(['TSMethodSignature', 'TSInterfaceBody > TSPropertySignature']),
   },
   {
     // The runtime throws its typed errors (src/runtime/errors.ts: ConfigurationError, LifecycleError, ... each with an
@@ -72,12 +83,9 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...noBareError] },
   },
   {
-    files: publicApiFiles().filter((f) => f.startsWith('src/runtime/')),
+    files: publicFiles.filter((f) => f.startsWith('src/runtime/')),
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: 'ExportNamedDeclaration[source=null][declaration=null]',
-        message: 'In the public API, export the declaration itself (export const / function / interface ...) so its doc comment is checked.',
-      }, ...noBareError],
+      'no-restricted-syntax': ['error', exportDeclarationItself, ...noBareError],
     },
   },
   {
@@ -91,29 +99,6 @@ export default tseslint.config(
     // doc comments all the same.
     files: ['src/markers/**/*.ts', 'src/crd/**/*.ts', 'src/rbac/**/*.ts', 'src/webhookgen/**/*.ts', 'src/kustomize/**/*.ts', 'src/generate/**/*.ts'],
     plugins: { jsdoc },
-    rules: {
-      'jsdoc/require-jsdoc': ['error', {
-        publicOnly: { esm: true, cjs: false, ancestorsOnly: false },
-        enableFixer: false,
-        require: { FunctionDeclaration: true, ClassDeclaration: true, MethodDefinition: false, ArrowFunctionExpression: false, FunctionExpression: false, ClassExpression: false },
-        checkConstructors: false,
-        contexts: [
-          'TSInterfaceDeclaration',
-          'TSTypeAliasDeclaration',
-          'TSEnumDeclaration',
-          'TSDeclareFunction',
-          'Program > VariableDeclaration',
-          'ExportNamedDeclaration > VariableDeclaration',
-          `MethodDefinition${publicMember}:not([kind="constructor"])`,
-          `PropertyDefinition${publicMember}`,
-        ],
-      }],
-      'jsdoc/no-blank-blocks': ['error', { enableFixer: false }],
-      // As in the public API: `const x = ...; export { x }` would escape require-jsdoc.
-      'no-restricted-syntax': ['error', {
-        selector: 'ExportNamedDeclaration[source=null][declaration=null]',
-        message: 'Export the declaration itself (export const / function / interface ...) so its doc comment is checked.',
-      }],
-    },
+    rules: docCommentRules(),
   },
 );
