@@ -25,6 +25,21 @@ function fillInPlace<T extends KubeObject>(obj: T, src: T): void {
   Object.assign(obj, src);
 }
 
+/** Reads the object named by `obj` into it; when there is none, applies `fn` and creates it instead (true). */
+async function createIfMissing<T extends KubeObject>(client: Client, res: Resource<T>, obj: T, fn: MutateFn<T>): Promise<boolean> {
+  let current: T;
+  try {
+    current = await client.get(res, keyOf(obj));
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    await mutate(obj, fn);
+    fillInPlace(obj, await client.create(res, obj));
+    return true;
+  }
+  fillInPlace(obj, current);
+  return false;
+}
+
 /**
  * Reads the object named by `obj`, applies `fn`, and creates it if missing or updates it if `fn` changed it
  * (controllerutil.CreateOrUpdate). `obj` is filled in place with the object the server returned.
@@ -35,16 +50,7 @@ export async function createOrUpdate<T extends KubeObject>(
   obj: T,
   fn: MutateFn<T>,
 ): Promise<OperationResult> {
-  let current: T;
-  try {
-    current = await client.get(res, keyOf(obj));
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    await mutate(obj, fn);
-    fillInPlace(obj, await client.create(res, obj));
-    return 'created';
-  }
-  fillInPlace(obj, current);
+  if (await createIfMissing(client, res, obj, fn)) return 'created';
   const existing = jsonClone(obj);
   await mutate(obj, fn);
   if (deepEqual(existing, obj)) return 'unchanged';
@@ -62,16 +68,7 @@ export async function createOrPatch<T extends KubeObject>(
   obj: T,
   fn: MutateFn<T>,
 ): Promise<OperationResult> {
-  let current: T;
-  try {
-    current = await client.get(res, keyOf(obj));
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    await mutate(obj, fn);
-    fillInPlace(obj, await client.create(res, obj));
-    return 'created';
-  }
-  fillInPlace(obj, current);
+  if (await createIfMissing(client, res, obj, fn)) return 'created';
   const { status: beforeStatus, ...before } = jsonClone(obj) as Record<string, unknown>;
   await mutate(obj, fn);
   const { status: afterStatus, ...after } = jsonClone(obj) as Record<string, unknown>;
