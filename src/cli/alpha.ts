@@ -30,7 +30,7 @@ export function registerAlphaCommand(program: Command, runCommand: (root: string
         inputDir: flags.inputDir ?? process.cwd(),
         outputDir: flags.outputDir,
         force: Boolean(flags.force),
-        dependencies: projectDependencies(readPackageVersion()),
+        dependencies: () => projectDependencies(readPackageVersion()),
         cliVersion: readPackageVersion(),
         runCommand,
         log: (line) => console.log(line),

@@ -42,7 +42,7 @@ export function registerInitCommand(program: Command): void {
         projectName: flags.projectName,
         multigroup: flags.multigroup,
         namespaced: flags.namespaced,
-        dependencies: projectDependencies(readPackageVersion()),
+        dependencies: () => projectDependencies(readPackageVersion()),
         cliVersion: readPackageVersion(),
       });
       for (const warning of result.warnings) console.warn(`Warning: ${warning}`);

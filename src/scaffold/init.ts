@@ -18,8 +18,11 @@ export interface InitOptions {
   projectName?: string;
   multigroup: boolean;
   namespaced: boolean;
-  /** How the generated package.json depends on kubescaffold's packages, and the tarballs it names, if any. */
-  dependencies: ProjectDependencies;
+  /**
+   * How the generated package.json depends on kubescaffold's packages, and the tarballs it names, if any: called once
+   * the options and the directory have passed their checks, since vendoring packs tarballs.
+   */
+  dependencies: () => ProjectDependencies;
   cliVersion: string;
 }
 
@@ -100,6 +103,7 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
   const others = readdirSync(root).filter((entry) => !entry.startsWith('.') || entry === '.github');
   if (others.length > 0) warnings.push(`The target directory is not empty (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}); existing files are kept.`);
 
+  const dependencies = options.dependencies();
   const repo = options.repo ?? projectName;
   const boilerplate = boilerplateText(options.license as License, options.owner);
   const year = new Date().getFullYear();
@@ -109,8 +113,8 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     repo,
     namespaced: options.namespaced,
     multigroup: options.multigroup,
-    packages: options.dependencies.specs,
-    vendored: options.dependencies.vendored.length > 0,
+    packages: dependencies.specs,
+    vendored: dependencies.vendored.length > 0,
     leaderElectionID: `${fnv32a(repo).toString(16).padStart(8, '0')}.${options.domain}`,
     boilerplate: fileHeader(boilerplate, year),
     boilerplateText: boilerplate ?? '',
@@ -134,7 +138,7 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
       plan.edit('package.json', () => merged.text);
     }
   }
-  for (const file of options.dependencies.vendored) plan.file(file.path, file.bytes, 'error');
+  for (const file of dependencies.vendored) plan.file(file.path, file.bytes, 'error');
   const project: ProjectConfig = {
     version: '3',
     domain: options.domain,

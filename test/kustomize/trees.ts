@@ -19,7 +19,7 @@ const baseInit: InitOptions = {
   license: 'apache2',
   multigroup: false,
   namespaced: false,
-  dependencies: registryDependencies('0.1.0'),
+  dependencies: () => registryDependencies('0.1.0'),
   cliVersion: '0.1.0',
 };
 

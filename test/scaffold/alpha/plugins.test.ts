@@ -34,7 +34,7 @@ const testPlugin: PluginSpec = {
     ];
   },
 };
-const extras = { dependencies: registryDependencies('0.1.0'), cliVersion: '0.1.0' };
+const extras = { dependencies: () => registryDependencies('0.1.0'), cliVersion: '0.1.0' };
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
