@@ -8,21 +8,23 @@
 // A project is scaffolded in a fresh temp directory with the built CLI (`bin/scaffold.js init --domain example.com
 // --skip-install`, which packs the CLI, runtime and envtest packages into the project's vendor/ as tarballs, then
 // `create api --group crew --version v1 --kind Captain`), and `npm install` writes its package-lock.json. The build
-// stage then runs in a second directory holding the build context: the project's files the .dockerignore lets
-// through, placed by the build stage's COPY instructions; its RUN instructions are run there in order (read from the
-// project's Dockerfile, so this follows the template). The final stage's COPY --from=builder sources are measured:
-// bytes (apparent sizes, as the layer's tar holds them), files, and for node_modules the number of packages.
+// stages then run as `docker build` would run them (scripts/lib/dockerfile.js: the build context as .dockerignore
+// filters it, the COPY and RUN lines of the project's Dockerfile, so this follows the template), and the final
+// stage's content is measured: bytes (apparent sizes, as the layer's tar holds them) and files. The unbundled layout
+// finishes the same build stage as the Dockerfile before the bundle did and measures what its final stage copied,
+// with the number of packages in node_modules.
 // All commands run with the Node major of the Dockerfile's builder image (node:22) first on PATH: IMAGE_NODE=<path
 // to node>, else that major from the cache of scripts/lib/node-binary.js (downloaded from the npm registry on first
 // use). npm install and npm ci reach the package registry (or npm's cache). KEEP=1 keeps the temp directories.
 // Usage: npm run build && node bench/manager-image.js
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedNodeVersion, nodeBinDir, nodeExecutable } from '../scripts/lib/node-binary.js';
-import { mib, printTable, treeSize } from './runtime-lib.js';
+import { buildStages, parseDockerfile, treeFiles, treeSize } from '../scripts/lib/dockerfile.js';
+import { mib, printTable } from './runtime-lib.js';
 
 const scaffold = fileURLToPath(new URL('../bin/scaffold.js', import.meta.url));
 const KEEP = process.env.KEEP === '1';
@@ -30,86 +32,6 @@ const KEEP = process.env.KEEP === '1';
 // The Dockerfile before the manager was bundled (git history of templates/init/Dockerfile.hbs): its build stage's
 // last RUN and its final stage's COPY --from=builder sources.
 const UNBUNDLED = { run: 'npm run build && npm prune --omit=dev', final: ['/workspace/package.json', '/workspace/node_modules', '/workspace/dist'] };
-
-/** A .dockerignore pattern as a regular expression (Go filepath.Match syntax plus `**`, as Docker reads it). */
-function patternRegExp(pattern) {
-  const p = pattern.replace(/^\/+/, '').replace(/\/+$/, '');
-  let re = '';
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '*' && p[i + 1] === '*') {
-      i++;
-      if (p[i + 1] === '/') {
-        i++;
-        re += '(?:.*/)?';
-      } else re += '.*';
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
-
-/** Whether .dockerignore keeps `path` (relative, with /) out of the build context: the last matching rule decides. */
-function makeIgnored(dockerignore) {
-  const rules = dockerignore
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((l) => (l.startsWith('!') ? { keep: true, re: patternRegExp(l.slice(1)) } : { keep: false, re: patternRegExp(l) }));
-  return (path) => {
-    const parts = path.split('/');
-    const prefixes = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
-    let ignored = false;
-    for (const r of rules) if (prefixes.some((p) => r.re.test(p))) ignored = !r.keep;
-    return ignored;
-  };
-}
-
-/** The instructions of each stage of a Dockerfile: [{ from, instructions: [{ op, args }] }]. */
-function parseDockerfile(text) {
-  const stages = [];
-  let line = '';
-  for (const raw of text.split('\n')) {
-    if (/^\s*#/.test(raw)) continue;
-    line += raw.replace(/\\\s*$/, ' ');
-    if (/\\\s*$/.test(raw)) continue;
-    const m = /^\s*(\w+)\s+(.*)$/.exec(line);
-    line = '';
-    if (!m) continue;
-    const op = m[1].toUpperCase();
-    if (op === 'FROM') stages.push({ from: m[2].trim(), instructions: [] });
-    else stages.at(-1)?.instructions.push({ op, args: m[2].trim() });
-  }
-  return stages;
-}
-
-/** COPY's sources and destination (shell form or JSON form), and its flags. */
-function copyArgs(args) {
-  const flags = {};
-  let rest = args;
-  for (let m; (m = /^--(\w[\w-]*)=(\S+)\s+/.exec(rest)); rest = rest.slice(m[0].length)) flags[m[1]] = m[2];
-  const words = rest.startsWith('[') ? JSON.parse(rest) : rest.split(/\s+/);
-  return { flags, sources: words.slice(0, -1), dest: words.at(-1) };
-}
-
-/** Copies what COPY <sources> <dest> copies from the context (files .dockerignore lets through) into the stage. */
-function copyFromContext(context, ignored, sources, dest, workdir) {
-  const target = join(workdir, dest);
-  const intoDir = dest.endsWith('/') || sources.length > 1;
-  for (const src of sources) {
-    const from = join(context, src);
-    const st = lstatSync(from);
-    if (st.isDirectory()) {
-      // A directory's contents go into dest.
-      cpSync(from, target, { recursive: true, filter: (p) => p === from || !ignored(relative(context, p)) });
-    } else if (!ignored(relative(context, from))) {
-      const to = intoDir ? join(target, src.split('/').at(-1)) : target;
-      mkdirSync(dirname(to), { recursive: true });
-      cpSync(from, to);
-    }
-  }
-}
 
 /** Packages installed under a node_modules directory, nested ones included: [{ name, path, bytes }]. */
 function packagesIn(nodeModules) {
@@ -135,13 +57,13 @@ function packagesIn(nodeModules) {
 
 const work = mkdtempSync(join(tmpdir(), 'ks-manager-image-'));
 const project = join(work, 'crew-operator');
-const builder = join(work, 'workspace');
+const scratch = join(work, 'image');
 mkdirSync(project);
-mkdirSync(builder);
 
 try {
   // The Node the builder image runs (the template's first FROM), first on PATH for every command.
-  const builderFrom = parseDockerfile(readFileSync(new URL('../templates/init/Dockerfile.hbs', import.meta.url), 'utf8'))[0].from;
+  // (A regular expression: the template holds handlebars lines that are no Dockerfile yet.)
+  const builderFrom = /^FROM\s+(\S+)/m.exec(readFileSync(new URL('../templates/init/Dockerfile.hbs', import.meta.url), 'utf8'))?.[1] ?? 'node:22';
   const major = /^node:(\d+)/.exec(builderFrom)?.[1] ?? '22';
   const cached = cachedNodeVersion(major);
   const node = process.env.IMAGE_NODE || (cached ? join(nodeBinDir(cached), 'node') : nodeExecutable(major));
@@ -166,47 +88,26 @@ try {
   run(project, 'scaffold create api --group crew --version v1 --kind Captain', node, [scaffold, 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain']);
   sh(project, 'npm install');
 
-  // 2. The build stage of the project's Dockerfile, in a directory of its own.
-  const stages = parseDockerfile(readFileSync(join(project, 'Dockerfile'), 'utf8'));
-  const [build, final] = [stages[0], stages.at(-1)];
-  const ignored = makeIgnored(existsSync(join(project, '.dockerignore')) ? readFileSync(join(project, '.dockerignore'), 'utf8') : '');
-  let workdir = '/';
-  for (const { op, args } of build.instructions) {
-    if (op === 'WORKDIR') workdir = args;
-    else if (op === 'COPY') {
-      const { flags, sources, dest } = copyArgs(args);
-      if (flags.from) throw new Error(`the build stage copies from ${flags.from}: not handled here`);
-      copyFromContext(project, ignored, sources, dest, builder);
-    } else if (op === 'RUN') sh(builder, args);
-    else if (op !== 'ENV' && op !== 'ARG' && op !== 'LABEL' && op !== 'USER') throw new Error(`the build stage's ${op} is not handled here`);
-  }
-  const inBuilder = (path) => {
-    const rel = relative(workdir, path);
-    if (rel.startsWith('..')) throw new Error(`${path} is outside the build stage's WORKDIR ${workdir}`);
-    return join(builder, rel);
-  };
-  const measure = (sources) =>
-    sources.map((src) => {
-      const path = inBuilder(src);
-      const size = treeSize(path);
-      return { src: relative(workdir, src) + (lstatSync(path).isDirectory() ? '/' : ''), path, ...size };
-    });
-  const finalSources = final.instructions
-    .filter((i) => i.op === 'COPY')
-    .map((i) => copyArgs(i.args))
-    .filter((c) => c.flags.from === 'builder')
-    .flatMap((c) => c.sources);
-  const bundled = measure(finalSources);
-  // What the bundle holds, before the unbundled build changes node_modules.
-  const bundleDir = bundled.find((s) => s.src === 'bundle/');
-  const bundleFiles = bundleDir ? readdirSync(bundleDir.path, { recursive: true }).filter((f) => !lstatSync(join(bundleDir.path, f)).isDirectory()) : [];
-  const bundleParts = bundleFiles
-    .map((f) => ({ f, bytes: lstatSync(join(bundleDir.path, f)).size }))
+  // 2. The stages of the project's Dockerfile, as docker build runs them.
+  const t = performance.now();
+  process.stderr.write('$ the Dockerfile\'s stages (npm ci, npm run build && npm run bundle)\n');
+  const image = buildStages(parseDockerfile(readFileSync(join(project, 'Dockerfile'), 'utf8')), project, scratch, { env, timeoutMs: 30 * 60_000 });
+  timings.push(['the Dockerfile\'s stages', ((performance.now() - t) / 1000).toFixed(1)]);
+  const app = join(image.root, image.workdir);
+  const bundled = readdirSync(app).sort().map((entry) => ({ src: entry + (lstatSync(join(app, entry)).isDirectory() ? '/' : ''), ...treeSize(join(app, entry)) }));
+  const bundleParts = treeFiles(app)
+    .map((f) => ({ f, bytes: lstatSync(join(app, f)).size }))
     .sort((a, b) => b.bytes - a.bytes);
 
   // 3. The unbundled layout: the same build stage, finished the way the Dockerfile before the bundle did.
-  sh(builder, UNBUNDLED.run);
-  const unbundled = measure(UNBUNDLED.final);
+  const builder = image.stages.get('builder');
+  if (!builder) throw new Error("the Dockerfile has no stage named builder");
+  const inBuilder = join(builder.root, builder.workdir);
+  sh(inBuilder, UNBUNDLED.run);
+  const unbundled = UNBUNDLED.final.map((src) => {
+    const path = join(builder.root, src);
+    return { src: relative(builder.workdir, src) + (lstatSync(path).isDirectory() ? '/' : ''), path, ...treeSize(path) };
+  });
   const nm = unbundled.find((s) => s.src === 'node_modules/');
   const packages = packagesIn(nm.path);
 

@@ -2,11 +2,12 @@
 // runtime-thing.js), the control plane, object creation, the peers (the Go peers' builds, the bundled peer), and
 // table printing; it re-exports runtime-dist.js (where the build under test is). Not a benchmark itself.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { treeSize } from '../scripts/lib/dockerfile.js';
 import { importCli, importEnvtest } from './runtime-dist.js';
 import { GROUP, KIND, PLURAL, VERSION } from './runtime-thing.js';
 
@@ -281,21 +282,6 @@ export class Peer {
     const code = await Promise.race([this.exited, sleep(60_000).then(() => 'timeout')]);
     if (code === 'timeout') this.proc.kill('SIGKILL');
   }
-}
-
-/** Bytes (apparent sizes, symlinks as links) and number of files under path, which may be a file. */
-export function treeSize(path) {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  if (!st) return { bytes: 0, files: 0 };
-  if (!st.isDirectory()) return { bytes: st.size, files: 1 };
-  let bytes = 0;
-  let files = 0;
-  for (const e of readdirSync(path)) {
-    const sub = treeSize(join(path, e));
-    bytes += sub.bytes;
-    files += sub.files;
-  }
-  return { bytes, files };
 }
 
 const bundleTemplate = new URL('../templates/init/hack/bundle.js.hbs', import.meta.url);

@@ -2,7 +2,7 @@
 // build stage's commands run in a copy of the build context (as .dockerignore filters it), on the image's Node (22);
 // the final stage is assembled from its COPY lines alone; its ENTRYPOINT runs on that tree alone, as the image's user
 // (uid 65532), against a real kube-apiserver and etcd. The manager becomes ready, reconciles the sample, names its
-// TypeScript source in a stack trace, and stops on SIGTERM.
+// TypeScript source in a stack trace, and stops on SIGTERM. scripts/lib/dockerfile.js carries the stages out.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { TestEnvironment } from '../../src/envtest/index.js';
 import { freePort } from '../../src/envtest/controlplane/ports.js';
 import { defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
 import { expectSuccess, minutes, runCommand as run } from '../support/commands.js';
-import { buildStages, treeBytes, treeFiles, type BuiltImage } from '../support/dockerfile.js';
+import { buildStages, parseDockerfile, treeFiles, treeSize, type BuiltImage } from '../../scripts/lib/dockerfile.js';
 import { eventually } from '../support/eventually.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,7 +88,7 @@ describe('the scaffolded Dockerfile, built and run without a container engine', 
 
     // The stages, as `docker build` runs them: RUN on the builder image's Node 22 (npm runs on the node it finds first).
     const scratch = join(base, 'image');
-    image = buildStages(join(project, 'Dockerfile'), project, scratch, {
+    image = buildStages(parseDockerfile(readFileSync(join(project, 'Dockerfile'), 'utf8')), project, scratch, {
       env: { ...process.env, PATH: `${dirname(node22)}:${process.env.PATH ?? ''}`, CI: 'true', NO_COLOR: '1' },
       timeoutMs: minutes(10),
     });
@@ -118,7 +118,7 @@ describe('the scaffolded Dockerfile, built and run without a container engine', 
     expect(files).toContain('app/manager.js.map');
     expect(files.filter((f) => f.split('/').includes('node_modules'))).toEqual([]);
     expect(files.filter((f) => !f.startsWith('app/'))).toEqual([]);
-    expect(treeBytes(image.root)).toBeLessThan(FINAL_STAGE_BUDGET_BYTES);
+    expect(treeSize(image.root).bytes).toBeLessThan(FINAL_STAGE_BUDGET_BYTES);
     // Nothing above the tree could lend it packages either: Node looks for node_modules in every folder up to /.
     const above = image.root.split(sep).map((_, i, parts) => join('/', ...parts.slice(0, i), 'node_modules'));
     expect(above.filter((dir) => existsSync(dir))).toEqual([]);

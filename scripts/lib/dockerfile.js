@@ -1,52 +1,33 @@
-/**
- * A scaffolded Dockerfile, built without a container engine: its stages' instructions carried out on directories
- * that stand for each stage's filesystem. The build context is filtered by .dockerignore as Docker filters it; RUN
- * runs on this machine with the Node the test chooses; the final stage holds exactly what its COPY lines put there.
- * Any instruction this cannot carry out faithfully is an error, so a Dockerfile that outgrows it fails the test
- * rather than passing for the wrong reason.
- */
+// A scaffolded Dockerfile, built without a container engine: its stages' instructions carried out on directories
+// that stand for each stage's filesystem. The build context is filtered by .dockerignore as Docker filters it; RUN
+// runs on this machine with the Node the caller puts first on PATH; the final stage holds exactly what its COPY lines
+// put there. Any instruction this cannot carry out faithfully is an error, so a Dockerfile that outgrows it fails its
+// caller rather than passing for the wrong reason. Used by test/e2e/image.test.ts and bench/manager-image.js.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 
-/** One instruction, with its flags (`--from=builder`) apart from its arguments. */
-export interface Instruction {
-  keyword: string;
-  flags: Record<string, string>;
-  /** The arguments as written, after the flags. */
-  text: string;
-  /** The line it starts on, for messages. */
-  line: number;
-}
-
-/** A stage: FROM's image, its name, and its instructions. */
-export interface Stage {
-  image: string;
-  name?: string;
-  instructions: Instruction[];
-}
-
 /** The stages of a Dockerfile, with continuation lines joined and comments dropped. */
-export function parseDockerfile(text: string): Stage[] {
-  const stages: Stage[] = [];
+export function parseDockerfile(text) {
+  const stages = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const start = i;
-    let line = lines[i]!;
+    let line = lines[i];
     if (/^\s*(#|$)/.test(line)) continue;
-    while (line.endsWith('\\') && i + 1 < lines.length) line = `${line.slice(0, -1)} ${lines[++i]!.trim()}`;
+    while (line.endsWith('\\') && i + 1 < lines.length) line = `${line.slice(0, -1)} ${lines[++i].trim()}`;
     const m = /^\s*([A-Za-z]+)\s+(.*)$/.exec(line);
     if (!m) throw new Error(`Dockerfile line ${start + 1}: cannot read "${line}"`);
-    const keyword = m[1]!.toUpperCase();
-    let rest = m[2]!.trim();
-    const flags: Record<string, string> = {};
+    const keyword = m[1].toUpperCase();
+    let rest = m[2].trim();
+    const flags = {};
     for (let f = /^--([a-z-]+)=(\S+)\s+/.exec(rest); f; f = /^--([a-z-]+)=(\S+)\s+/.exec(rest)) {
-      flags[f[1]!] = f[2]!;
+      flags[f[1]] = f[2];
       rest = rest.slice(f[0].length);
     }
     if (keyword === 'FROM') {
       const [image, as, name] = rest.split(/\s+/);
-      stages.push({ image: image!, name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
+      stages.push({ image, name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
       continue;
     }
     const stage = stages.at(-1);
@@ -57,7 +38,7 @@ export function parseDockerfile(text: string): Stage[] {
 }
 
 /** Docker's .dockerignore rules: the last pattern that matches a path (or a folder above it) decides. */
-export function dockerignoreFilter(text: string): (path: string) => boolean {
+export function dockerignoreFilter(text) {
   const rules = text
     .split('\n')
     .map((l) => l.trim())
@@ -72,7 +53,7 @@ export function dockerignoreFilter(text: string): (path: string) => boolean {
         .replace(/\.\*\//g, '(.*/)?');
       return { exclude, regex: new RegExp(`^${source}$`) };
     });
-  return (path: string) => {
+  return (path) => {
     const parts = path.split('/');
     const prefixes = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
     let included = true;
@@ -82,49 +63,43 @@ export function dockerignoreFilter(text: string): (path: string) => boolean {
 }
 
 /** The files of a directory tree, relative to it, with '/' separators. */
-export function treeFiles(dir: string): string[] {
+export function treeFiles(dir) {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() || e.isSymbolicLink())
     .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
     .sort();
 }
 
-/** Bytes of every file in a tree. */
-export function treeBytes(dir: string): number {
-  return treeFiles(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
-}
-
-/** How RUN lines run: the environment they see (PATH with the image's Node first). */
-export interface RunOptions {
-  env: NodeJS.ProcessEnv;
-  /** Bounds one RUN line, for a loaded machine. */
-  timeoutMs: number;
-}
-
-/** What a built image is: its filesystem (a folder), its USER and its ENTRYPOINT. */
-export interface BuiltImage {
-  root: string;
-  workdir: string;
-  user?: { uid: number; gid: number };
-  entrypoint: string[];
+/** Bytes (apparent sizes, as an image layer's tar holds them) and files of a file or a tree; 0 when it is absent. */
+export function treeSize(path) {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return { bytes: 0, files: 0 };
+  if (!st.isDirectory()) return { bytes: st.size, files: 1 };
+  let bytes = 0;
+  let files = 0;
+  for (const e of readdirSync(path)) {
+    const sub = treeSize(join(path, e));
+    bytes += sub.bytes;
+    files += sub.files;
+  }
+  return { bytes, files };
 }
 
 /**
- * Builds every stage of `dockerfile` with `context` as the build context, each stage's filesystem a folder under
- * `scratch`; returns the last stage.
+ * Builds `stages` (parseDockerfile's) with `context` as the build context, each stage's filesystem a folder under
+ * `scratch`; returns the last stage, and each named stage's folder and WORKDIR in `stages`.
  */
-export function buildStages(dockerfile: string, context: string, scratch: string, run: RunOptions): BuiltImage {
-  const stages = parseDockerfile(readFileSync(dockerfile, 'utf8'));
+export function buildStages(stages, context, scratch, run) {
   const ignorePath = join(context, '.dockerignore');
   const included = existsSync(ignorePath) ? dockerignoreFilter(readFileSync(ignorePath, 'utf8')) : () => true;
   const contextFiles = treeFiles(context).filter(included);
-  const built = new Map<string, string>();
-  let image: BuiltImage | undefined;
+  const built = new Map();
+  let image;
   stages.forEach((stage, index) => {
     const root = join(scratch, stage.name ?? `stage-${index}`);
     mkdirSync(root, { recursive: true });
-    const current: BuiltImage = { root, workdir: '/', entrypoint: [] };
-    const inRoot = (path: string): string => join(root, posix.resolve(current.workdir, path));
+    const current = { root, workdir: '/', user: undefined, entrypoint: [], stages: built };
+    const inRoot = (path) => join(root, posix.resolve(current.workdir, path));
     for (const ins of stage.instructions) {
       const where = `Dockerfile line ${ins.line} (${ins.keyword} ${ins.text})`;
       switch (ins.keyword) {
@@ -134,10 +109,10 @@ export function buildStages(dockerfile: string, context: string, scratch: string
           break;
         case 'COPY': {
           const args = ins.text.split(/\s+/);
-          const dest = args.pop()!;
+          const dest = args.pop();
           const from = ins.flags.from;
           if (Object.keys(ins.flags).some((f) => f !== 'from')) throw new Error(`${where}: flags other than --from are not carried out here`);
-          const sourceRoot = from === undefined ? undefined : built.get(from);
+          const sourceRoot = from === undefined ? undefined : built.get(from)?.root;
           if (from !== undefined && sourceRoot === undefined) throw new Error(`${where}: no stage named ${from}`);
           for (const src of args) copyInto(src, dest, { where, sourceRoot, contextFiles, context, inRoot });
           break;
@@ -150,29 +125,25 @@ export function buildStages(dockerfile: string, context: string, scratch: string
         case 'USER': {
           const [uid, gid] = ins.text.split(':').map(Number);
           if (!Number.isInteger(uid)) throw new Error(`${where}: only a numeric USER is carried out here`);
-          current.user = { uid: uid!, gid: gid ?? uid! };
+          current.user = { uid, gid: gid ?? uid };
           break;
         }
         case 'ENTRYPOINT':
-          current.entrypoint = JSON.parse(ins.text) as string[];
+          current.entrypoint = JSON.parse(ins.text);
           break;
         default:
           throw new Error(`${where}: ${ins.keyword} is not carried out here`);
       }
     }
-    if (stage.name) built.set(stage.name, root);
+    if (stage.name) built.set(stage.name, { root, workdir: current.workdir });
     image = current;
   });
-  if (!image) throw new Error(`${dockerfile} has no stage`);
+  if (!image) throw new Error('the Dockerfile has no stage');
   return image;
 }
 
 /** COPY of one source: from the build context (what .dockerignore lets through) or from an earlier stage's folder. */
-function copyInto(
-  src: string,
-  dest: string,
-  o: { where: string; sourceRoot: string | undefined; contextFiles: string[]; context: string; inRoot: (path: string) => string },
-): void {
+function copyInto(src, dest, o) {
   const target = o.inRoot(dest);
   if (o.sourceRoot !== undefined) {
     const from = join(o.sourceRoot, src);
