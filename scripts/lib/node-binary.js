@@ -2,7 +2,7 @@
 // ~/.cache/kubescaffold/node/<version>: the test:node-versions run and the Dockerfile test (which runs the image's
 // ENTRYPOINT on the image's Node, 22) use them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,8 +25,7 @@ export function newestNodeVersion(major) {
 export function cachedNodeVersion(major) {
   const root = cacheRoot();
   if (!existsSync(root)) return undefined;
-  return execFileSync('ls', [root], { encoding: 'utf8' })
-    .split('\n')
+  return readdirSync(root)
     .filter((v) => v.startsWith(`${major}.`) && existsSync(join(root, v, 'package', 'bin', 'node')))
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
     .at(-1);
