@@ -4,12 +4,18 @@
  * version rules.
  */
 import type { Marker, TypeDecl } from '../markers/collector.js';
+import type { CRDEffect } from '../markers/defs/effect.js';
+import { skipVersion, storageVersion, unservedVersion } from '../markers/defs/crd.js';
+import { objectRoot } from '../markers/defs/object.js';
+import { groupName, skipPackage, versionName } from '../markers/defs/package.js';
+import { validationOptional } from '../markers/defs/required.js';
+import { definitionNamed, definitions } from '../markers/registry.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { Package, SourceProgram } from '../markers/program.js';
 import { pluralize } from '../project/flect.js';
 import { truncateDescriptions } from './description.js';
 import type { SchemaDeps, SchemaGenerator } from './schema.js';
-import type { CRDVersion, CustomResourceDefinition } from './types.js';
+import type { CRDVersion, CustomResourceDefinition } from '../markers/apiextensions.js';
 import type * as T from 'typescript';
 import { ts } from '../markers/typescript.js';
 
@@ -84,21 +90,24 @@ export class CRDCache {
     let sig = this.signatures.get(dir);
     if (sig === undefined) {
       const m = this.program.loadPackage(dir).markers;
-      sig = JSON.stringify(['groupName', 'versionName', 'kubebuilder:skip', 'kubebuilder:validation:Optional'].map((n) => m.all(n).map((x) => x.value)));
+      sig = JSON.stringify(PACKAGE_MARKERS.map((d) => m.all(d.name).map((x) => x.value)));
       this.signatures.set(dir, sig);
     }
     return sig;
   }
 }
 
+/** The package markers a CRD depends on: a change to any of them rebuilds the CRDs of the folder. */
+const PACKAGE_MARKERS = [groupName, versionName, skipPackage, validationOptional];
+
 /** The group and version of an API folder (+groupName, +versionName or the folder name); undefined if it is not one. */
 export function groupVersionOf(pkg: Package): GroupVersion | undefined {
-  const groupName = pkg.markers.get('groupName');
-  if (!groupName || pkg.markers.has('kubebuilder:skip')) return undefined;
-  const versionName = pkg.markers.get('versionName');
+  const group = pkg.markers.get(groupName.name);
+  if (!group || pkg.markers.has(skipPackage.name)) return undefined;
+  const version = pkg.markers.get(versionName.name);
   return {
-    group: typeof groupName.value === 'string' ? groupName.value : '',
-    version: typeof versionName?.value === 'string' && versionName.value !== '' ? versionName.value : pkg.name,
+    group: typeof group.value === 'string' ? group.value : '',
+    version: typeof version?.value === 'string' && version.value !== '' ? version.value : pkg.name,
     pkg,
   };
 }
@@ -108,10 +117,10 @@ export function findKinds(program: SourceProgram, gv: GroupVersion, diags: Diagn
   const out: KindInfo[] = [];
   for (const file of gv.pkg.files) {
     for (const decl of file.types.values()) {
-      const root = decl.markers.get('kubebuilder:object:root');
+      const root = decl.markers.get(objectRoot.name);
       if (!root || root.value === false) continue;
       if (!ts.isInterfaceDeclaration(decl.node)) {
-        diags.at(decl.pos, `+kubebuilder:object:root marks ${decl.name}, which is not an interface; declare the Kind as an exported interface`);
+        diags.at(decl.pos, `+${objectRoot.name} marks ${decl.name}, which is not an interface; declare the Kind as an exported interface`);
         continue;
       }
       if (!hasObjectMeta(program, decl)) continue; // a List type or other root object: not a Kind
@@ -186,7 +195,7 @@ export function crdSkeleton(kinds: readonly KindInfo[], diags: DiagnosticBag, ge
       versions: [],
     },
   };
-  applyResourceMarkers(crd, kinds, diags);
+  applyCRDMarkers(crd, kinds, diags);
   crd.metadata.name = `${crd.spec.names.plural}.${group}`;
   return crd;
 }
@@ -229,10 +238,10 @@ function assembleCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticB
   }
   for (const v of versions) applyVersionMarkers(v, diags);
 
-  const kept = versions.filter((v) => !v.kind.decl.markers.has('kubebuilder:skipversion'));
+  const kept = versions.filter((v) => !v.kind.decl.markers.has(skipVersion.name));
   if (kept.length === 0) {
-    const skip = first.decl.markers.get('kubebuilder:skipversion');
-    if (skip && versions.length === 1) diags.at(skip.pos, 'cannot skip a version if there is only a single version; remove +kubebuilder:skipversion');
+    const skip = first.decl.markers.get(skipVersion.name);
+    if (skip && versions.length === 1) diags.at(skip.pos, `cannot skip a version if there is only a single version; remove +${skipVersion.name}`);
     return undefined;
   }
   kept.sort((a, b) => (a.version.name < b.version.name ? -1 : a.version.name > b.version.name ? 1 : 0));
@@ -242,106 +251,52 @@ function assembleCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticB
   if (storage.length === 0) {
     diags.at(
       first.decl.pos,
-      `CRD for ${kind}.${group} has no storage version: mark the ${kind} of one version (${kept.map((v) => v.version.name).join(', ')}) with +kubebuilder:storageversion`,
+      `CRD for ${kind}.${group} has no storage version: mark the ${kind} of one version (${kept.map((v) => v.version.name).join(', ')}) with +${storageVersion.name}`,
     );
   } else if (storage.length > 1) {
-    diags.at(storage[1]!.kind.decl.pos, `CRD for ${kind}.${group} has several storage versions (${storage.map((v) => v.version.name).join(', ')}); keep +kubebuilder:storageversion on one`);
+    diags.at(storage[1]!.kind.decl.pos, `CRD for ${kind}.${group} has several storage versions (${storage.map((v) => v.version.name).join(', ')}); keep +${storageVersion.name} on one`);
   }
   if (!kept.some((v) => v.version.served)) {
-    diags.at(first.decl.pos, `CRD for ${kind}.${group} does not serve any version; remove +kubebuilder:unservedversion from one`);
+    diags.at(first.decl.pos, `CRD for ${kind}.${group} does not serve any version; remove +${unservedVersion.name} from one`);
   }
   return crd;
 }
 
-/** +kubebuilder:resource and +kubebuilder:metadata are CRD-wide: every version must agree. */
-function applyResourceMarkers(crd: CustomResourceDefinition, versions: readonly KindInfo[], diags: DiagnosticBag): void {
-  const markers = versions.map((v) => v.decl.markers.get('kubebuilder:resource'));
-  const texts = new Set(markers.map((m) => JSON.stringify(m?.value ?? null)));
-  const marker = markers.find((m): m is Marker => m !== undefined);
-  if (texts.size > 1 && marker) {
-    diags.at(marker.pos, `+kubebuilder:resource differs between versions of ${crd.spec.names.kind}; write the same marker on every version`);
-    return;
-  }
-  const resource = marker ? { marker } : undefined;
-  if (resource) {
-    const r = resource.marker.value as { path?: string; singular?: string; shortName?: string[]; categories?: string[]; scope?: string };
-    if (r.path) crd.spec.names.plural = r.path;
-    if (r.singular) crd.spec.names.singular = r.singular;
-    if (r.shortName && r.shortName.length > 0) crd.spec.names.shortNames = r.shortName;
-    if (r.categories && r.categories.length > 0) crd.spec.names.categories = r.categories;
-    if (r.scope) {
-      if (r.scope !== 'Namespaced' && r.scope !== 'Cluster') {
-        diags.at(resource.marker.pos, `+kubebuilder:resource:scope must be Namespaced or Cluster, not ${JSON.stringify(r.scope)}`);
-      }
-      crd.spec.scope = r.scope;
+/** The markers that change the whole CRD (resource, metadata), in the registry's order. */
+const crdWide = definitions.flatMap((d) => (d.effect.on === 'crd' ? [{ name: d.name, effect: d.effect }] : []));
+
+/**
+ * Applies the CRD-wide markers of every version's Kind. One that must be the same on every version and differs stops
+ * the CRD-wide markers: the CRD's names are unknown.
+ */
+function applyCRDMarkers(crd: CustomResourceDefinition, versions: readonly KindInfo[], diags: DiagnosticBag): void {
+  for (const { name, effect } of crdWide) {
+    if (effect.sameOnEveryVersion) {
+      if (!applySameOnEveryVersion(crd, versions, name, effect, diags)) return;
+      continue;
     }
-  }
-  for (const v of versions) {
-    for (const m of v.decl.markers.all('kubebuilder:metadata')) {
-      const x = m.value as { annotations?: string[]; labels?: string[] };
-      for (const [list, into] of [
-        [x.annotations, 'annotations'],
-        [x.labels, 'labels'],
-      ] as const) {
-        for (const kv of list ?? []) {
-          const eq = kv.indexOf('=');
-          if (eq < 0) {
-            diags.at(m.pos, `${into === 'annotations' ? 'annotation' : 'label'} ${kv} is not in 'xxx=xxx' format`);
-            continue;
-          }
-          (crd.metadata[into] ??= {})[kv.slice(0, eq)] = kv.slice(eq + 1);
-        }
-      }
-    }
+    for (const v of versions) for (const m of v.decl.markers.all(name)) effect.apply(crd, m.value, (msg) => diags.at(m.pos, msg));
   }
 }
 
+/** Applies a marker every version must agree on; false when the versions disagree. */
+function applySameOnEveryVersion(crd: CustomResourceDefinition, versions: readonly KindInfo[], name: string, effect: CRDEffect, diags: DiagnosticBag): boolean {
+  const markers = versions.map((v) => v.decl.markers.get(name));
+  const texts = new Set(markers.map((m) => JSON.stringify(m?.value ?? null)));
+  const marker = markers.find((m): m is Marker => m !== undefined);
+  if (!marker) return true;
+  if (texts.size > 1) {
+    diags.at(marker.pos, `+${name} differs between versions of ${crd.spec.names.kind}; write the same marker on every version`);
+    return false;
+  }
+  effect.apply(crd, marker.value, (msg) => diags.at(marker.pos, msg));
+  return true;
+}
+
+/** Applies the markers of a version's Kind that change its version of the CRD, in source order. */
 function applyVersionMarkers(v: VersionedKind, diags: DiagnosticBag): void {
-  const ver = v.version;
   for (const m of v.kind.decl.markers.list) {
-    switch (m.name) {
-      case 'kubebuilder:subresource:status':
-        (ver.subresources ??= {}).status = {};
-        break;
-      case 'kubebuilder:subresource:scale': {
-        const x = m.value as { specpath: string; statuspath: string; selectorpath?: string };
-        const scale: NonNullable<CRDVersion['subresources']>['scale'] = { specReplicasPath: x.specpath, statusReplicasPath: x.statuspath };
-        if (x.selectorpath !== undefined) scale.labelSelectorPath = x.selectorpath;
-        (ver.subresources ??= {}).scale = scale;
-        break;
-      }
-      case 'kubebuilder:printcolumn': {
-        const x = m.value as { name: string; type: string; JSONPath: string; description?: string; format?: string; priority?: number };
-        const types = ['integer', 'number', 'string', 'boolean', 'date'];
-        if (!types.includes(x.type)) diags.at(m.pos, `printcolumn type must be one of ${types.join(', ')}, not ${JSON.stringify(x.type)}`);
-        ver.subresources ??= {}; // controller-gen's quirk: a printer column always brings `subresources: {}`
-        (ver.additionalPrinterColumns ??= []).push({
-          name: x.name,
-          type: x.type,
-          jsonPath: x.JSONPath,
-          ...(x.description ? { description: x.description } : {}),
-          ...(x.format ? { format: x.format } : {}),
-          ...(x.priority ? { priority: x.priority } : {}),
-        });
-        break;
-      }
-      case 'kubebuilder:storageversion':
-        ver.storage = true;
-        break;
-      case 'kubebuilder:unservedversion':
-        ver.served = false;
-        break;
-      case 'kubebuilder:deprecatedversion': {
-        const x = m.value as { warning?: string };
-        ver.deprecated = true;
-        if (x.warning !== undefined) ver.deprecationWarning = x.warning;
-        break;
-      }
-      case 'kubebuilder:selectablefield': {
-        const x = m.value as { JSONPath: string };
-        (ver.selectableFields ??= []).push({ jsonPath: x.JSONPath });
-        break;
-      }
-    }
+    const effect = definitionNamed(m.name)?.effect;
+    if (effect?.on === 'version') effect.apply(v.version, m.value, (msg) => diags.at(m.pos, msg));
   }
 }

@@ -1,5 +1,5 @@
 /** `--max-desc-len`: controller-gen's description truncation (pkg/crd/desc_visitor.go), measured in UTF-8 bytes. */
-import type { JSONSchemaProps } from './types.js';
+import type { JSONSchemaProps } from '../markers/apiextensions.js';
 
 const sentenceTerminal = /\p{Sentence_Terminal}/u;
 const whiteSpace = /\p{White_Space}/u;

@@ -5,7 +5,7 @@
  * the type's part and the field's part, so that both constraints hold.
  */
 import { isObject } from '@kubescaffold/runtime/json';
-import type { JSONSchemaProps } from './types.js';
+import type { JSONSchemaProps } from '../markers/apiextensions.js';
 
 type Key = keyof JSONSchemaProps & string;
 

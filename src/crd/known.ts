@@ -2,7 +2,7 @@
  * Fixed schemas of the types controller-gen does not derive from source (pkg/crd/known_types.go), the TypeMeta
  * field descriptions, and metav1.Condition as controller-gen generates it from k8s.io/apimachinery v0.37.
  */
-import type { JSONSchemaProps } from './types.js';
+import type { JSONSchemaProps } from '../markers/apiextensions.js';
 
 /** The description controller-gen gives TypeMeta's apiVersion field. */
 export const apiVersionDescription =

@@ -15,12 +15,14 @@ import type { MemberInfo, SourceInfo, TypeDecl } from '../markers/collector.js';
 import { MarkerSet } from '../markers/collector.js';
 import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import type { SourceProgram } from '../markers/program.js';
+import { k8sOptional, k8sRequired, optional, optionalMarkers, required, requiredMarkers, validationOptional, validationRequired } from '../markers/defs/required.js';
+import { immutable, oneOfMarkers, preserveUnknownFields, schemaless, validationType, validationPattern, xPreserveUnknownFields } from '../markers/defs/validation.js';
 import { flattenInto } from './flatten.js';
 import { applySchemaMarkers } from './schema-markers.js';
 import { builtinTypeSchema } from './k8s_schemas/index.js';
 import { knownTypeSchema, typeMetaProperties } from './known.js';
 import { isRuntimeModule } from '../project/runtime-module.js';
-import type { JSONSchemaProps, JSONValue } from './types.js';
+import type { JSONSchemaProps, JSONValue } from '../markers/apiextensions.js';
 
 /** Where property schemas were declared in the sources, by schema object. */
 export type SchemaOrigins = WeakMap<JSONSchemaProps, SourcePosition>;
@@ -31,7 +33,8 @@ export interface SchemaOptions {
   allowDangerousTypes?: boolean;
 }
 
-const looseMarkers = ['kubebuilder:validation:Schemaless', 'kubebuilder:pruning:PreserveUnknownFields', 'kubebuilder:validation:XPreserveUnknownFields', 'kubebuilder:validation:Type'];
+/** Markers that make an `any`/`unknown` property or alias acceptable (it gets an empty schema for them to fill). */
+const looseMarkers = [schemaless, preserveUnknownFields, xPreserveUnknownFields, validationType].map((d) => d.name);
 
 /** The sources a schema was read from: files of the declarations used, and folders whose package markers count. */
 export interface SchemaDeps {
@@ -104,7 +107,7 @@ export class SchemaGenerator {
       const cycle = [...this.inProgress.slice(this.inProgress.indexOf(decl)), decl].map((d) => d.name).join(' -> ');
       this.diags.at(
         from ?? decl.pos,
-        `recursive type ${cycle} cannot be described by a structural CRD schema; break the cycle, or mark the property +kubebuilder:validation:Schemaless and +kubebuilder:pruning:PreserveUnknownFields`,
+        `recursive type ${cycle} cannot be described by a structural CRD schema; break the cycle, or mark the property +${schemaless.name} and +${preserveUnknownFields.name}`,
       );
       return {};
     }
@@ -166,7 +169,7 @@ export class SchemaGenerator {
         return this.error(
           file,
           node,
-          `${node.getText(file.source)} cannot be described by a CRD schema: use a concrete type, JSONValue from '@kubescaffold/runtime' for arbitrary JSON, or mark the property +kubebuilder:validation:Schemaless with +kubebuilder:pruning:PreserveUnknownFields`,
+          `${node.getText(file.source)} cannot be described by a CRD schema: use a concrete type, JSONValue from '@kubescaffold/runtime' for arbitrary JSON, or mark the property +${schemaless.name} with +${preserveUnknownFields.name}`,
         );
       case ts.SyntaxKind.ObjectKeyword:
         return this.error(file, node, 'object has no schema: declare an interface, or use Record<string, T> for a map');
@@ -188,7 +191,7 @@ export class SchemaGenerator {
     if (ts.isTypeReferenceNode(node)) return this.referenceSchema(node, file);
     if (ts.isTupleTypeNode(node)) return this.error(file, node, 'tuples cannot be described by a CRD schema: use an array (T[]) or an interface');
     if (ts.isFunctionTypeNode(node) || ts.isConstructorTypeNode(node)) return this.error(file, node, 'functions cannot be part of an API type');
-    if (ts.isTemplateLiteralTypeNode(node)) return this.error(file, node, 'template literal types are not supported: use string with +kubebuilder:validation:Pattern');
+    if (ts.isTemplateLiteralTypeNode(node)) return this.error(file, node, `template literal types are not supported: use string with +${validationPattern.name}`);
     return this.error(file, node, `${ts.SyntaxKind[node.kind]} types are not supported in CRD schemas: write the type out as an interface, union of literals, array or Record`);
   }
 
@@ -362,7 +365,7 @@ export class SchemaGenerator {
       this.checkRequiredConflict(info);
       const isRequired = fieldRequired(info, m.questionToken !== undefined, packageOptional);
       if (isRequired) required.push(name);
-      else if (info.markers.has('k8s:immutable')) immutableOptional.push(name);
+      else if (info.markers.has(immutable.name)) immutableOptional.push(name);
       const prop = this.fieldSchema(m.type, info, file);
       this.origins.set(prop, this.at(file, m.name));
       out.properties![name] = prop;
@@ -379,7 +382,7 @@ export class SchemaGenerator {
 
   private fieldSchema(type: T.TypeNode, info: MemberInfo, file: SourceInfo): JSONSchemaProps {
     let schema: JSONSchemaProps;
-    if (info.markers.has('kubebuilder:validation:Schemaless') || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m)))) schema = {};
+    if (info.markers.has(schemaless.name) || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m)))) schema = {};
     else schema = { ...this.typeSchema(type, file) };
     if (Object.keys(schema).length > 0 && this.isDeclaredTypeReference(type, file)) return this.namedFieldSchema(schema, info);
     if (info.doc) schema.description = info.doc;
@@ -424,15 +427,15 @@ export class SchemaGenerator {
 
   /** +optional and +required (in any spelling) on one property contradict each other. */
   private checkRequiredConflict(info: MemberInfo): void {
-    const optional = info.markers.list.find((m) => ['optional', 'k8s:optional', 'kubebuilder:validation:Optional'].includes(m.name));
-    const required = info.markers.list.find((m) => ['required', 'k8s:required', 'kubebuilder:validation:Required'].includes(m.name));
-    if (optional && required) this.diags.at(required.pos, `conflicting markers +${optional.name} and +${required.name} on one property; keep one`);
+    const isOptional = info.markers.list.find((m) => optionalMarkers.some((d) => d.name === m.name));
+    const isRequired = info.markers.list.find((m) => requiredMarkers.some((d) => d.name === m.name));
+    if (isOptional && isRequired) this.diags.at(isRequired.pos, `conflicting markers +${isOptional.name} and +${isRequired.name} on one property; keep one`);
   }
 
   /** Members of AtMostOneOf/ExactlyOneOf/AtLeastOneOf groups must be optional (controller-gen's rule). */
   private checkOneOfMembers(decl: TypeDecl, schema: JSONSchemaProps): void {
-    for (const name of ['kubebuilder:validation:AtMostOneOf', 'kubebuilder:validation:ExactlyOneOf', 'kubebuilder:validation:AtLeastOneOf']) {
-      for (const m of decl.markers.all(name)) {
+    for (const oneOf of oneOfMarkers) {
+      for (const m of decl.markers.all(oneOf.name)) {
         for (const f of (m.value as string[] | null) ?? []) {
           if (schema.required?.includes(f)) {
             this.diags.at(m.pos, `field ${f} is part of OneOf constraint and cannot be required; make it optional (${f}?: ...)`);
@@ -473,7 +476,7 @@ export class SchemaGenerator {
     this.depStack[this.depStack.length - 1]?.dirs.add(dir);
     let v = this.packageOptional.get(dir);
     if (v === undefined) {
-      v = this.program.loadPackage(dir).markers.has('kubebuilder:validation:Optional');
+      v = this.program.loadPackage(dir).markers.has(validationOptional.name);
       this.packageOptional.set(dir, v);
     }
     return v;
@@ -483,10 +486,10 @@ export class SchemaGenerator {
 /** controller-gen's required rules (pkg/crd/schema.go structToSchema), with `?` in the role of omitempty. */
 export function fieldRequired(info: MemberInfo, questionToken: boolean, packageOptional: boolean): boolean {
   const m = info.markers;
-  if (m.has('kubebuilder:validation:Optional')) return false;
-  if (m.has('kubebuilder:validation:Required')) return true;
-  if (m.has('optional') || m.has('k8s:optional')) return false;
-  if (m.has('required') || m.has('k8s:required')) return true;
+  if (m.has(validationOptional.name)) return false;
+  if (m.has(validationRequired.name)) return true;
+  if (m.has(optional.name) || m.has(k8sOptional.name)) return false;
+  if (m.has(required.name) || m.has(k8sRequired.name)) return true;
   if (packageOptional) return false;
   return !questionToken;
 }

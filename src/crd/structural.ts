@@ -6,7 +6,8 @@
 import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import type { SchemaOrigins } from './schema.js';
 import type { KindInfo } from './crd.js';
-import type { CustomResourceDefinition, JSONSchemaProps } from './types.js';
+import type { CustomResourceDefinition, JSONSchemaProps } from '../markers/apiextensions.js';
+import { preserveUnknownFields, validationType } from '../markers/defs/validation.js';
 
 /**
  * Schemas already found free of problems, by whether they stood inside allOf/anyOf/oneOf: a problem depends only on
@@ -82,7 +83,7 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   const intOrString = s['x-kubernetes-int-or-string'] === true;
   if (!inJunctor && !s.type && !preserve && !intOrString) {
-    problems.push(`${where} has no type; give the property a concrete type, or mark it +kubebuilder:validation:Type=<type> or +kubebuilder:pruning:PreserveUnknownFields`);
+    problems.push(`${where} has no type; give the property a concrete type, or mark it +${validationType.name}=<type> or +${preserveUnknownFields.name}`);
   }
   if (s.type === 'array' && !s.items) problems.push(`${where} is an array without items`);
   if (s.properties && s.additionalProperties !== undefined && s.additionalProperties !== false) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildCRDs, findKinds, groupVersionOf, type CRDCache, type GroupVersion, type KindInfo } from '../crd/crd.js';
 import { SchemaGenerator } from '../crd/schema.js';
 import { CheckedSchemas, checkStructural } from '../crd/structural.js';
-import type { CustomResourceDefinition } from '../crd/types.js';
+import type { CustomResourceDefinition } from '../markers/apiextensions.js';
 import type { Marker } from '../markers/collector.js';
 import { DiagnosticBag, DiagnosticsError } from '../diagnostics.js';
 import { expandPaths, SourceProgram, type Package } from '../markers/program.js';

@@ -14,7 +14,8 @@ import { ts } from './typescript.js';
 import { extractDoc, type RawComment } from './docs.js';
 import { DiagnosticBag, type SourcePosition } from '../diagnostics.js';
 import { MarkerSyntaxError, parseMarkerArguments, type MarkerValue } from './grammar.js';
-import { lookupMarker, usage, type MarkerTarget } from './registry.js';
+import type { MarkerTarget } from './defs/define.js';
+import { lookupMarker, usage } from './registry.js';
 
 /** One `+...` marker found in a comment, with its parsed arguments and where it was written. */
 export interface Marker {

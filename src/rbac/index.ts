@@ -1,10 +1,12 @@
 /**
- * Roles from `+kubebuilder:rbac` markers, merged and ordered as controller-gen does (pkg/rbac/parser.go):
- * one rule per resource, then rules merged by equal (groups, resource, names, urls) -> verbs, then by everything
+ * Roles from the RBAC markers, merged and ordered as controller-gen does (pkg/rbac/parser.go): each marker's
+ * effect (src/markers/defs/rbac.ts) grants one rule per resource, then rules are merged by equal (groups, resource, names, urls) -> verbs, then by everything
  * but resources, then but groups, then but URLs; lists deduplicated and sorted; `*` swallows other verbs; rules
  * ordered by "<groups> + <resources> + <resourceNames> + <urls>". A namespace makes a Role instead of the ClusterRole.
  */
 import type { Marker } from '../markers/collector.js';
+import type { RbacRule, RoleGrants } from '../markers/defs/effect.js';
+import { definitionNamed } from '../markers/registry.js';
 
 /** A rule of a generated Role or ClusterRole, with empty lists left out as controller-gen writes them. */
 export interface PolicyRule {
@@ -23,23 +25,7 @@ export interface RoleObject {
   rules: PolicyRule[];
 }
 
-interface Rule {
-  groups: string[];
-  resources: string[];
-  resourceNames: string[];
-  urls: string[];
-  verbs: string[];
-}
-
-interface RbacMarkerValue {
-  groups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  verbs: string[];
-  urls?: string[];
-  namespace?: string;
-  roleName?: string;
-}
+type Rule = RbacRule;
 
 const uniqSorted = (xs: readonly string[]): string[] => [...new Set(xs)].sort(compareStrings);
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -97,21 +83,12 @@ export function normalizeRules(input: readonly Rule[]): PolicyRule[] {
 
 /** The ClusterRole (namespace "") and Roles for the markers, ordered by namespace then role name. */
 export function generateRoles(markers: readonly Marker[], roleName: string): RoleObject[] {
-  const byRole = new Map<string, { namespace: string; name: string; rules: Rule[] }>();
+  const grants: RoleGrants = { defaultName: roleName, roles: new Map() };
   for (const m of markers) {
-    if (m.name !== 'kubebuilder:rbac') continue;
-    const v = m.value as unknown as RbacMarkerValue;
-    const namespace = v.namespace ?? '';
-    const name = v.roleName || roleName;
-    const key = JSON.stringify([namespace, name]);
-    let role = byRole.get(key);
-    if (!role) byRole.set(key, (role = { namespace, name, rules: [] }));
-    const base = { groups: v.groups ?? [], resourceNames: v.resourceNames ?? [], urls: v.urls ?? [], verbs: v.verbs };
-    const resources = v.resources ?? [];
-    if (resources.length === 0) role.rules.push({ ...base, resources: [] });
-    for (const resource of resources) role.rules.push({ ...base, resources: [resource] });
+    const effect = definitionNamed(m.name)?.effect;
+    if (effect?.on === 'rbac') effect.apply(grants, m.value);
   }
-  const roles = [...byRole.values()].sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name));
+  const roles = [...grants.roles.values()].sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name));
   const out: RoleObject[] = [];
   for (const role of roles) {
     const rules = normalizeRules(role.rules);

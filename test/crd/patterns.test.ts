@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { patternProblem } from '../../src/crd/schema-markers.js';
+import { patternProblem } from '../../src/markers/defs/go-regexp.js';
 import { runManifests } from '../../src/generate/command.js';
 
 // What Go's regexp.Compile (Go 1.26) says of each pattern: controller-gen and the API server check patterns with it.

@@ -4,7 +4,7 @@
  * scripts/regenerate-k8s-schemas.js from controller-gen itself, so these fields match a Go project's CRD exactly.
  */
 import { readFileSync } from 'node:fs';
-import type { JSONSchemaProps } from '../types.js';
+import type { JSONSchemaProps } from '../../markers/apiextensions.js';
 import { unpack, type PackedSchemas } from './store.js';
 
 let packed: PackedSchemas | undefined;

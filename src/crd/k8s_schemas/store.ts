@@ -2,7 +2,7 @@
  * A compact form for many fully inlined schemas: every distinct sub-schema is stored once and nested schemas
  * refer to it by index, so PodSpec inside PodTemplateSpec, JobSpec, DeploymentSpec, ... costs one copy.
  */
-import type { JSONSchemaProps } from '../types.js';
+import type { JSONSchemaProps } from '../../markers/apiextensions.js';
 
 type Node = Record<string, unknown>;
 

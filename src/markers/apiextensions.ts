@@ -1,4 +1,7 @@
-/** The OpenAPI v3 schema subset of apiextensions.k8s.io/v1 JSONSchemaProps, and the CRD object we emit. */
+/**
+ * The apiextensions.k8s.io/v1 objects the generators write: the OpenAPI v3 schema subset of JSONSchemaProps and the
+ * CRD. They live with the markers because the markers' effects (src/markers/defs) write them; src/crd assembles them.
+ */
 
 export type { JSONValue } from '@kubescaffold/runtime/json';
 import type { JSONValue } from '@kubescaffold/runtime/json';
