@@ -236,7 +236,7 @@ function assembleCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticB
     }
     versions.push({ kind: k, version: { name: k.gv.version, served: true, storage: false, schema: { openAPIV3Schema: schema } } });
   }
-  for (const v of versions) applyVersionMarkers(v, diags);
+  for (const v of versions) applyVersionMarkers(v.version, v.kind.decl.markers.list, diags);
 
   const kept = versions.filter((v) => !v.kind.decl.markers.has(skipVersion.name));
   if (kept.length === 0) {
@@ -293,10 +293,10 @@ function applySameOnEveryVersion(crd: CustomResourceDefinition, versions: readon
   return true;
 }
 
-/** Applies the markers of a version's Kind that change its version of the CRD, in source order. */
-function applyVersionMarkers(v: VersionedKind, diags: DiagnosticBag): void {
-  for (const m of v.kind.decl.markers.list) {
+/** Applies the markers of a version's Kind that change its version of the CRD (subresources, columns, ...), in source order. */
+export function applyVersionMarkers(version: CRDVersion, markers: readonly Marker[], diags: DiagnosticBag): void {
+  for (const m of markers) {
     const effect = definitionNamed(m.name)?.effect;
-    if (effect?.on === 'version') effect.apply(v.version, m.value, (msg) => diags.at(m.pos, msg));
+    if (effect?.on === 'version') effect.apply(version, m.value, (msg) => diags.at(m.pos, msg));
   }
 }
