@@ -4,9 +4,8 @@
  */
 import type { JSONValue } from '@kubescaffold/runtime/json';
 import { anyValue, string, type MarkerValue } from '../grammar.js';
-import { anon, FIELD, FIELD_TYPE, flag, opt, struct, type MarkerDefinition, type MarkerGroup } from './define.js';
+import { anon, FIELD, FIELD_TYPE, flag, opt, schemaEffect, struct, type MarkerDefinition, type MarkerGroup } from './define.js';
 import type { SchemaEffect } from './effect.js';
-import { schemaEffect } from './validation.js';
 
 const isEmptyObject = (v: MarkerValue): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 

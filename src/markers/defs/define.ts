@@ -3,7 +3,7 @@
  * argument shapes and places briefly. A definition requires its effect, so a marker cannot be registered without one.
  */
 import { sliceOf, string, type ArgSpec, type ArgType, type MarkerShape } from '../grammar.js';
-import type { MarkerEffect } from './effect.js';
+import type { MarkerEffect, SchemaEffect } from './effect.js';
 
 /** What a marker may stand on: the package (a free-standing comment), a type, or a field. */
 export type MarkerTarget = 'package' | 'type' | 'field';
@@ -54,3 +54,6 @@ export const TYPE: readonly MarkerTarget[] = ['type'];
 export const FIELD: readonly MarkerTarget[] = ['field'];
 /** Markers of fields and of types. */
 export const FIELD_TYPE: readonly MarkerTarget[] = ['field', 'type'];
+
+/** A schema effect of the given priority (controller-gen's default is 10). */
+export const schemaEffect = (apply: SchemaEffect['apply'], priority = 10): SchemaEffect => ({ on: 'schema', priority, items: false, apply });

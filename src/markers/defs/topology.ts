@@ -3,10 +3,9 @@
  * server-side apply, as `x-kubernetes-list-type`, `x-kubernetes-list-map-keys` and `x-kubernetes-map-type`.
  */
 import { string } from '../grammar.js';
-import { anon, FIELD_TYPE, type MarkerDefinition, type MarkerGroup } from './define.js';
+import { anon, FIELD_TYPE, schemaEffect, type MarkerDefinition, type MarkerGroup } from './define.js';
 import type { SchemaEffect } from './effect.js';
 import { typeOf } from './schema-type.js';
-import { schemaEffect } from './validation.js';
 
 // listType comes first (priority 9): listMapKey checks it.
 const listType = (name: string): MarkerDefinition<SchemaEffect> => ({

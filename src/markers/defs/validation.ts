@@ -7,7 +7,7 @@
 import type { JSONValue } from '@kubescaffold/runtime/json';
 import { anyValue, bool, int, number, sliceOf, string, type MarkerShape, type MarkerValue } from '../grammar.js';
 import type { ValidationRule } from '../apiextensions.js';
-import { anon, FIELD, FIELD_TYPE, flag, opt, strings, struct, TYPE, type MarkerDefinition, type MarkerGroup, type MarkerTarget } from './define.js';
+import { anon, FIELD, FIELD_TYPE, flag, opt, schemaEffect, strings, struct, TYPE, type MarkerDefinition, type MarkerGroup, type MarkerTarget } from './define.js';
 import type { ReadElsewhere, SchemaEffect } from './effect.js';
 import { patternProblem } from './go-regexp.js';
 import { addRule, isNumeric, isTextual, typeOf } from './schema-type.js';
@@ -18,9 +18,6 @@ export const VALIDATION_PREFIX = 'kubebuilder:validation:';
 export const ITEMS_PREFIX = 'kubebuilder:validation:items:';
 
 type Apply = SchemaEffect['apply'];
-
-/** A schema effect of the given priority (controller-gen's default is 10). */
-export const schemaEffect = (apply: Apply, priority = 10): SchemaEffect => ({ on: 'schema', priority, items: false, apply });
 
 const validation = (name: string, targets: readonly MarkerTarget[], shape: MarkerShape, help: string, apply: Apply, priority?: number): MarkerDefinition<SchemaEffect> => ({
   name: VALIDATION_PREFIX + name,
