@@ -8,11 +8,8 @@ interface AlphaGenerateFlags {
   force?: boolean;
 }
 
-/**
- * `scaffold alpha`: kubebuilder's group of commands that may still change. `runCommand` runs a plugin's replay command
- * (`scaffold <argv>` in a folder); the program that registers this command provides it.
- */
-export function registerAlphaCommand(program: Command, runCommand: (root: string, argv: string[]) => Promise<void>): void {
+/** `scaffold alpha`: kubebuilder's group of commands that may still change. */
+export function registerAlphaCommand(program: Command): void {
   const alpha = program.command('alpha').description('Experimental commands, which may change in later versions (as kubebuilder alpha)');
   alpha
     .command('generate')
@@ -32,7 +29,6 @@ export function registerAlphaCommand(program: Command, runCommand: (root: string
         force: Boolean(flags.force),
         dependencies: () => projectDependencies(readPackageVersion()),
         cliVersion: readPackageVersion(),
-        runCommand,
         log: (line) => console.log(line),
       });
       console.log(generatedMessage(result, readPackageVersion()));

@@ -5,7 +5,7 @@ import { registerCreateCommand } from './create-api.js';
 import { registerBuildInstallerCommand, registerDeployCommand, registerUndeployCommand } from './deploy.js';
 import { registerEditCommand } from './edit.js';
 import { registerEnvtestCommand } from './envtest.js';
-import { isUserError, ScaffoldError } from '../errors.js';
+import { isUserError } from '../errors.js';
 import { registerGenerateCommand } from './generate.js';
 import { registerInitCommand } from './init.js';
 import { registerInstallCommand, registerUninstallCommand } from './install.js';
@@ -26,7 +26,7 @@ export function buildProgram(): Command {
   registerInitCommand(program);
   registerCreateCommand(program);
   registerEditCommand(program);
-  registerAlphaCommand(program, runScaffoldCommand);
+  registerAlphaCommand(program);
   registerManifestsCommand(program);
   registerGenerateCommand(program);
   registerBuildCommand(program);
@@ -41,21 +41,6 @@ export function buildProgram(): Command {
   registerCompletionCommand(program);
   addExamples(program);
   return program;
-}
-
-/** Runs `scaffold <argv>` with `root` as the working directory, in this process (a plugin's replay command). */
-export async function runScaffoldCommand(root: string, argv: string[]): Promise<void> {
-  const previous = process.cwd();
-  process.chdir(root);
-  try {
-    await buildProgram().parseAsync(['node', 'scaffold', ...argv]);
-  } catch (err) {
-    // Commander has printed what was wrong with the command line; the caller says which command it was.
-    if (err instanceof CommanderError) throw new ScaffoldError(err.message, { cause: err });
-    throw err;
-  } finally {
-    process.chdir(previous);
-  }
 }
 
 /** Runs the CLI and returns the exit code; errors are printed, never thrown. */

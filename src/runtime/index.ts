@@ -52,4 +52,4 @@ export { setupSignalHandler } from './manager/signals.js';
 export { ping } from './healthz/healthz.js';
 
 // Logging.
-export { log, newLogger, configureLog, enableSourceMaps, type Logger } from './log/index.js';
+export { log, newLogger, configureLog, parseLogLevel, enableSourceMaps, type Logger, type LogLevel } from './log/index.js';

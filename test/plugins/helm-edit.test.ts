@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { helmEdit } from '../../src/scaffold/plugins/helm/edit.js';
 import { helmPluginSpec, HELM_PLUGIN_KEY } from '../../src/scaffold/plugins/helm/spec.js';
-import { pluginSpecs } from '../../src/scaffold/plugins/registry.js';
+import { pluginSpecs, replayCommandLine } from '../../src/scaffold/plugins/registry.js';
 import { snapshotTree } from '../scaffold/helpers.js';
 import { createAPI, createWebhook, newProject, writeCRD, type Project } from '../kustomize/trees.js';
 
@@ -126,7 +126,9 @@ describe('edit --plugins=helm/v2-alpha', () => {
   });
 
   it('replays what PROJECT recorded as manifests, then the edit command (defaults left out)', () => {
-    expect(helmPluginSpec.replay({ manifests: 'dist/install.yaml', output: 'dist' })).toEqual([{ args: ['manifests'] }, { args: ['edit', '--plugins=helm/v2-alpha'] }]);
-    expect(helmPluginSpec.replay({ manifests: 'm.yaml', output: 'charts' })).toEqual([{ args: ['manifests'] }, { args: ['edit', '--plugins=helm/v2-alpha', '--manifests=m.yaml', '--output-dir=charts'] }]);
+    expect(helmPluginSpec.replay({ manifests: 'dist/install.yaml', output: 'dist' })).toEqual([{ command: 'manifests' }, { command: 'edit', flags: {} }]);
+    const custom = helmPluginSpec.replay({ manifests: 'm.yaml', output: 'charts' });
+    expect(custom).toEqual([{ command: 'manifests' }, { command: 'edit', flags: { manifests: 'm.yaml', outputDir: 'charts' } }]);
+    expect(custom.map((r) => replayCommandLine(helmPluginSpec, r))).toEqual([['manifests'], ['edit', '--plugins=helm/v2-alpha', '--manifests=m.yaml', '--output-dir=charts']]);
   });
 });

@@ -29,6 +29,6 @@ describe('alpha generate with the grafana plugin and webhooks for built-in kinds
     expect(differingFiles(before, snapshotTree(out))).toEqual([]);
     expect(printed).toContain('$ scaffold create webhook --group apps --version v1 --kind Deployment --defaulting --programmatic-validation');
     expect(printed).toContain('$ scaffold create webhook --group core --version v1 --kind Pod --programmatic-validation');
-    expect(printed).toContain('$ scaffold edit --plugins=grafana.kubebuilder.io/v1-alpha');
+    expect(printed).toContain('$ scaffold edit --plugins=grafana/v1-alpha');
   });
 });

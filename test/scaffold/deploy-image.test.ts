@@ -6,7 +6,7 @@ import { scaffoldCreateAPI } from '../../src/scaffold/api.js';
 import { createAPI } from '../../src/scaffold/plugins/deploy-image/index.js';
 import { addImageEnvVar } from '../../src/scaffold/plugins/deploy-image/manager-env.js';
 import { DEPLOY_IMAGE_KEY, deployImageSpec, replayDeployImage } from '../../src/scaffold/plugins/deploy-image/spec.js';
-import { pluginSpecs, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
+import { pluginSpecs, replayCommandLine, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
 import { differingFiles, scaffold } from './alpha/cli-run.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
 
@@ -205,16 +205,19 @@ describe('deploy-image/v1-alpha replay', () => {
         { domain: 'example.com', group: 'cache', kind: 'Redis', version: 'v1', options: { image: 'redis:7' } },
       ],
     };
-    expect(deployImageSpec.replay(recorded)).toEqual([
+    const replays = deployImageSpec.replay(recorded);
+    expect(replays).toEqual([
       {
-        args: ['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--plugins=deploy-image/v1-alpha', '--image', 'memcached:1.6.26-alpine',
-          '--image-container-command', 'memcached,-v', '--image-container-port', '11211', '--run-as-user', '1001'],
-        resource: { group: 'cache', version: 'v1alpha1', kind: 'Memcached' },
+        command: 'create api',
+        request: { group: 'cache', version: 'v1alpha1', kind: 'Memcached', namespaced: true, force: false },
+        flags: { image: 'memcached:1.6.26-alpine', imageContainerCommand: 'memcached,-v', imageContainerPort: '11211', runAsUser: '1001' },
       },
-      {
-        args: ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Redis', '--plugins=deploy-image/v1-alpha', '--image', 'redis:7'],
-        resource: { group: 'cache', version: 'v1', kind: 'Redis' },
-      },
+      { command: 'create api', request: { group: 'cache', version: 'v1', kind: 'Redis', namespaced: true, force: false }, flags: { image: 'redis:7' } },
+    ]);
+    expect(replays.map((r) => replayCommandLine(deployImageSpec, r))).toEqual([
+      ['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--kind', 'Memcached', '--plugins=deploy-image/v1-alpha', '--image=memcached:1.6.26-alpine',
+        '--image-container-command=memcached,-v', '--image-container-port=11211', '--run-as-user=1001'],
+      ['create', 'api', '--group', 'cache', '--version', 'v1', '--kind', 'Redis', '--plugins=deploy-image/v1-alpha', '--image=redis:7'],
     ]);
   });
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { editGrafana } from '../../src/scaffold/plugins/grafana/index.js';
-import { resolvePlugins } from '../../src/scaffold/plugins/registry.js';
+import { replayCommandLine, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
 import { tempDir } from '../support/files.js';
 import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
@@ -195,7 +195,8 @@ describe('the grafana plugin in the registry', () => {
     expect(resolvePlugins('grafana/v1-alpha', 'init')).toEqual([spec]);
     expect(resolvePlugins('grafana.kubebuilder.io/v1-alpha', 'edit')).toEqual([spec]);
     expect(() => resolvePlugins('grafana', 'create api')).toThrow(/does not implement `create api`/);
-    expect(spec!.replay({})).toEqual([{ args: ['edit', '--plugins=grafana.kubebuilder.io/v1-alpha'] }]);
+    expect(spec!.replay({})).toEqual([{ command: 'edit', flags: {} }]);
+    expect(replayCommandLine(spec!, { command: 'edit', flags: {} })).toEqual(['edit', '--plugins=grafana/v1-alpha']);
     expect((await spec!.load()).edit).toBeTypeOf('function');
   });
 });

@@ -60,6 +60,45 @@ function isPortConflict(err: unknown): boolean {
 /**
  * A real kube-apiserver and etcd on local ports for integration tests (controller-runtime's envtest.Environment):
  * start() brings them up and installs CRDs and webhook configurations, stop() tears them down.
+ * @example
+ * A control plane of its own with one CRD, a client for it, and a custom resource created and read back. Tests start
+ * one in `beforeAll` and stop it in `afterAll`; the binaries come from `scaffold envtest use`'s cache.
+ * ```ts
+ * import { TestEnvironment } from '@kubescaffold/envtest';
+ * import { defineResource, newClient, type KubeObject } from '@kubescaffold/runtime';
+ *
+ * interface Captain extends KubeObject {
+ *   spec?: { ship?: string };
+ * }
+ * const Captains = defineResource<Captain>({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });
+ *
+ * const env = await TestEnvironment.start({
+ *   crds: [
+ *     {
+ *       apiVersion: 'apiextensions.k8s.io/v1',
+ *       kind: 'CustomResourceDefinition',
+ *       metadata: { name: 'captains.crew.example.com' },
+ *       spec: {
+ *         group: 'crew.example.com',
+ *         names: { kind: 'Captain', plural: 'captains', singular: 'captain', listKind: 'CaptainList' },
+ *         scope: 'Namespaced',
+ *         versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+ *       },
+ *     },
+ *   ],
+ * });
+ * const client = newClient(env.kubeConfig);
+ * try {
+ *   await client.create(Captains, { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'ahab', namespace: 'default' }, spec: { ship: 'Pequod' } });
+ *   const read = await client.get(Captains, { namespace: 'default', name: 'ahab' });
+ *   console.log(`${read.metadata?.name} commands the ${read.spec?.ship}`);
+ * } finally {
+ *   client.close();
+ *   await env.stop();
+ * }
+ * // Output:
+ * // ahab commands the Pequod
+ * ```
  */
 export class TestEnvironment {
   /** The cluster configuration of the admin user (group system:masters), for `newClient(env.kubeConfig)`. */

@@ -152,7 +152,48 @@ export class Builder {
   }
 }
 
-/** Starts building a controller for `mgr` (controller-runtime's builder.ControllerManagedBy). */
+/**
+ * Starts building a controller for `mgr` (controller-runtime's builder.ControllerManagedBy).
+ * @example
+ * A controller for ConfigMaps that owns a Secret per ConfigMap: the Secret's events reconcile its owner, as
+ * controller-runtime's `Owns` does.
+ * ```ts
+ * import { Manager, isAlreadyExists, loadKubeConfig, newControllerManagedBy } from '@kubescaffold/runtime';
+ * import { setControllerReference } from '@kubescaffold/runtime/client';
+ * import { ConfigMaps, Secrets } from '@kubescaffold/runtime/rest';
+ *
+ * const stop = new AbortController();
+ * const mgr = new Manager({ kubeConfig: loadKubeConfig(), metrics: { bindAddress: '0' }, healthProbe: { bindAddress: '0' } });
+ * newControllerManagedBy(mgr)
+ *   .named('secret-per-configmap')
+ *   .for(ConfigMaps)
+ *   .owns(Secrets)
+ *   .withOptions({ maxConcurrentReconciles: 2 })
+ *   .complete({
+ *     async reconcile(req) {
+ *       if (req.name !== 'example-builder') return;
+ *       const client = mgr.getClient();
+ *       const owner = await client.get(ConfigMaps, req);
+ *       const owned = await client.list(Secrets, { namespace: req.namespace });
+ *       if (owned.items.some((s) => s.metadata?.name === req.name)) {
+ *         console.log(`ConfigMap ${req.name} owns its Secret`);
+ *         stop.abort();
+ *         return;
+ *       }
+ *       const secret = { metadata: { name: req.name, namespace: req.namespace }, stringData: { copied: 'yes' } };
+ *       setControllerReference(owner, secret);
+ *       // The Secret's add event brings this ConfigMap back through the queue.
+ *       await client.create(Secrets, secret).catch((err: unknown) => {
+ *         if (!isAlreadyExists(err)) throw err;
+ *       });
+ *     },
+ *   });
+ * await mgr.getClient().create(ConfigMaps, { metadata: { name: 'example-builder', namespace: 'default' } });
+ * await mgr.start(stop.signal);
+ * // Output:
+ * // ConfigMap example-builder owns its Secret
+ * ```
+ */
 export function newControllerManagedBy(mgr: Manager): Builder {
   return new Builder(mgr);
 }

@@ -48,6 +48,40 @@ interface Entry {
 /**
  * client-go's SharedInformerFactory: one informer per resource + namespace + selectors, shared by everyone who asks.
  * start(signal) starts the informers not yet started (call it again after asking for more).
+ * @example
+ * One informer per kind, shared: list once, then watch, with event handlers and a lister over the local cache.
+ * ```ts
+ * import { loadKubeConfig, newClient } from '@kubescaffold/runtime';
+ * import { Lister, SharedInformerFactory } from '@kubescaffold/runtime/cache';
+ * import { ConfigMaps } from '@kubescaffold/runtime/rest';
+ *
+ * const client = newClient(loadKubeConfig());
+ * const stop = new AbortController();
+ * const factory = new SharedInformerFactory(client, { namespace: 'default' });
+ * const informer = factory.informerFor(ConfigMaps);
+ * let seen = (): void => {};
+ * const added = new Promise<void>((resolve) => (seen = resolve));
+ * informer.addEventHandler({
+ *   onAdd(cm, isInInitialList) {
+ *     if (cm.metadata?.name !== 'example-informer' || isInInitialList) return;
+ *     console.log(`added ${cm.metadata.name}`);
+ *     seen();
+ *   },
+ * });
+ * factory.start(stop.signal);
+ * await factory.waitForCacheSync(stop.signal);
+ * await client.create(ConfigMaps, { metadata: { name: 'example-informer', namespace: 'default' } });
+ * await added;
+ * // Handlers run after the cache has the object, so the lister sees it.
+ * const lister = new Lister(informer.getIndexer());
+ * console.log(`cached ${lister.namespace('default').get('example-informer') !== undefined}`);
+ * stop.abort();
+ * await factory.shutdown();
+ * client.close();
+ * // Output:
+ * // added example-informer
+ * // cached true
+ * ```
  */
 export class SharedInformerFactory {
   private readonly informers = new Map<string, Entry>();

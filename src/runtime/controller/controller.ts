@@ -7,7 +7,6 @@ import { PermissionLogDedup } from '../rest/forbidden.js';
 import { workqueueMetricsProvider } from '../metrics/workqueue.js';
 import {
   isTerminalError,
-  parseRequestKey,
   requestKey,
   type ReconcileContext,
   type Reconciler,
@@ -29,7 +28,7 @@ export interface ControllerOptions {
   reconciler: Reconciler;
   /** Workers reconciling different keys at once; one key is never reconciled twice at once. Default 1. */
   maxConcurrentReconciles?: number;
-  /** Backoff for errors and `requeue: true`. Default: client-go's MaxOf(exponential 5 ms..1000 s, bucket 10 qps/100). */
+  /** Backoff for errors and `requeue: true`; it sees each request's key (`namespace/name`). Default: client-go's MaxOf(exponential 5 ms..1000 s, bucket 10 qps/100). */
   rateLimiter?: RateLimiter;
   /** How long start() waits for every source's initial list before failing (ms). Default 120000, as controller-runtime. */
   cacheSyncTimeout?: number;
@@ -54,7 +53,7 @@ const DEFAULT_CACHE_SYNC_TIMEOUT = 120_000;
 const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;
 
 /**
- * A controller: sources fill a rate-limited queue of request keys, workers take keys off it and reconcile them.
+ * A controller: sources fill a rate-limited queue of requests, workers take them off it and reconcile them.
  * Mirrors controller-runtime's internal Controller, including how results map onto the queue.
  */
 export class Controller {
@@ -72,7 +71,7 @@ export class Controller {
   private readonly recordMetrics: boolean;
   private readonly sources: Source[] = [];
   private readonly permissionLog = new PermissionLogDedup();
-  private queue: RateLimitingQueue<string> | undefined;
+  private queue: RateLimitingQueue<Request> | undefined;
   private metrics: ControllerMetrics | undefined;
   private runSignal: AbortSignal | undefined;
   private stopping = false;
@@ -126,8 +125,10 @@ export class Controller {
     const stopSources = (): void => sourcesRun.abort();
     signal.addEventListener('abort', stopSources, { once: true });
     this.runSignal = sourcesRun.signal;
-    const queue = new RateLimitingQueue<string>({
+    // The queue holds typed requests; requestKey (namespace/name) is only its identity for dedupe and rate limiting.
+    const queue = new RateLimitingQueue<Request>({
       name: this.name,
+      keyOf: requestKey,
       ...(this.recordMetrics ? { metricsProvider: workqueueMetricsProvider } : {}),
       ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
     });
@@ -189,38 +190,37 @@ export class Controller {
     }
   }
 
-  private requestQueue(queue: RateLimitingQueue<string>): RequestQueue {
+  private requestQueue(queue: RateLimitingQueue<Request>): RequestQueue {
     return {
-      add: (req) => queue.add(requestKey(req)),
-      addAfter: (req, ms) => queue.addAfter(requestKey(req), ms),
+      add: (req) => queue.add(queuedRequest(req)),
+      addAfter: (req, ms) => queue.addAfter(queuedRequest(req), ms),
     };
   }
 
-  private async worker(queue: RateLimitingQueue<string>): Promise<void> {
+  private async worker(queue: RateLimitingQueue<Request>): Promise<void> {
     for (;;) {
       const next = await queue.get();
       if (next.shutdown) return;
-      const key = next.item;
+      const req = next.item;
       try {
         // After stop, items still queued are handed out; they are dropped rather than reconciled.
         if (this.stopping) continue;
         this.metrics?.active.inc();
         try {
-          await this.reconcileHandler(queue, key);
+          await this.reconcileHandler(queue, req);
         } finally {
           this.metrics?.active.dec();
         }
       } catch (err) {
         // reconcileHandler catches the reconciler's errors; this guards against our own bugs killing a worker.
-        this.log.error(err, 'Unexpected error in controller worker', { key });
+        this.log.error(err, 'Unexpected error in controller worker', { namespace: req.namespace, name: req.name });
       } finally {
-        queue.done(key);
+        queue.done(req);
       }
     }
   }
 
-  private async reconcileHandler(queue: RateLimitingQueue<string>, key: string): Promise<void> {
-    const req = parseRequestKey(key);
+  private async reconcileHandler(queue: RateLimitingQueue<Request>, req: Request): Promise<void> {
     const reconcileID = randomUUID();
     const log = this.log.withValues({ namespace: req.namespace, name: req.name, reconcileID });
     const started = performance.now();
@@ -235,9 +235,9 @@ export class Controller {
       if (isTerminalError(error)) {
         // Retrying cannot help; forget the failure history so the next real change starts without backoff.
         this.metrics?.terminalErrors.inc();
-        queue.forget(key);
+        queue.forget(req);
       } else {
-        queue.addRateLimited(key);
+        queue.addRateLimited(req);
       }
       // A missing RBAC permission fails every retry the same way: say so once, with what is missing.
       const missing = this.permissionLog.note(error);
@@ -247,14 +247,14 @@ export class Controller {
     }
     const after = result.requeueAfter;
     if (after !== undefined && Number.isFinite(after) && after > 0) {
-      queue.forget(key);
-      queue.addAfter(key, after);
+      queue.forget(req);
+      queue.addAfter(req, after);
       this.metrics?.total.requeue_after.inc();
     } else if (result.requeue === true) {
-      queue.addRateLimited(key);
+      queue.addRateLimited(req);
       this.metrics?.total.requeue.inc();
     } else {
-      queue.forget(key);
+      queue.forget(req);
       this.metrics?.total.success.inc();
     }
   }
@@ -291,4 +291,12 @@ export class Controller {
 function abortPromise(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/**
+ * The request as the queue holds it: only its namespace and name, frozen, so that a reconciler changing the object it
+ * was given cannot change the queue's identity for it (controller-runtime's queue holds reconcile.Request by value).
+ */
+function queuedRequest(req: Request): Request {
+  return Object.freeze({ namespace: req.namespace, name: req.name });
 }

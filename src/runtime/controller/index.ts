@@ -29,6 +29,6 @@ export {
 } from './predicates.js';
 export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, type MapFunc } from './handlers.js';
 export { KindSource, GenericSource, type InformerProvider } from './source.js';
-export { TerminalError, isTerminalError, reconcilerFunc, requestKey, parseRequestKey } from '../reconcile/index.js';
+export { TerminalError, isTerminalError, reconcilerFunc, requestKey } from '../reconcile/index.js';
 export type { Request, Result, ReconcileContext, Reconciler } from '../reconcile/index.js';
 export { Builder, newControllerManagedBy, type BuilderControllerOptions, type BuilderWatchOptions } from '../builder/index.js';

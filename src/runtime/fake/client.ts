@@ -93,6 +93,25 @@ const BUILTIN_STATUS = new Set([
  * garbage collection of owned objects, namespaces' existence, and field ownership of server-side apply (an apply
  * merges into the object; fields an earlier apply set are not removed). Strategic merge patches are refused.
  * Reads see every write at once; the manager's cached client may lag.
+ * @example
+ * A reconciler's unit test without an API server: the fake starts with the objects given, and keeps resourceVersions
+ * and conflicts as the API server does.
+ * ```ts
+ * import { isConflict, type k8s } from '@kubescaffold/runtime';
+ * import { FakeClient } from '@kubescaffold/runtime/fake';
+ * import { ConfigMaps } from '@kubescaffold/runtime/rest';
+ *
+ * const settings: k8s.V1ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' }, data: { mode: 'a' } };
+ * const client = new FakeClient({ objects: [settings] });
+ * const first = await client.get(ConfigMaps, { namespace: 'default', name: 'settings' });
+ * await client.update(ConfigMaps, { ...first, data: { mode: 'b' } });
+ * // `first` now holds a stale resourceVersion: a second update from it conflicts.
+ * await client.update(ConfigMaps, { ...first, data: { mode: 'c' } }).catch((err: unknown) => console.log(isConflict(err) ? 'conflict' : err));
+ * console.log((await client.get(ConfigMaps, { namespace: 'default', name: 'settings' })).data?.mode);
+ * // Output:
+ * // conflict
+ * // b
+ * ```
  */
 export class FakeClient implements Client {
   private readonly tracker: ObjectTracker;

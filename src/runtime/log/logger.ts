@@ -1,4 +1,5 @@
 /** Structured JSON-lines logging, shaped like logr: a name path plus key/values carried by each derived logger. */
+import { ConfigurationError } from '../errors.js';
 
 /** The log levels, least to most severe: debug, info, error. */
 export type LogLevel = 'debug' | 'info' | 'error';
@@ -32,13 +33,18 @@ export interface LogSettings {
 
 const severity: Record<LogLevel, number> = { debug: 0, info: 1, error: 2 };
 
-/** Reads a level name, or a logr verbosity (a number: >0 means debug); anything else means info. */
+/**
+ * Reads a level name (debug, info, error; warn counts as info) or a logr verbosity (a number: above 0 means debug),
+ * as zap's --zap-log-level flag does. Nothing at all means info; anything else is a ConfigurationError, so a typo in a
+ * flag or a manifest stops the manager instead of logging at a level nobody asked for.
+ */
 export function parseLogLevel(value: string | undefined): LogLevel {
   const v = (value ?? '').trim().toLowerCase();
+  if (v === '') return 'info';
   if (v === 'debug' || v === 'info' || v === 'error') return v;
   if (v === 'warn' || v === 'warning') return 'info';
   if (/^\d+$/.test(v)) return Number(v) > 0 ? 'debug' : 'info';
-  return 'info';
+  throw new ConfigurationError(`invalid log level ${JSON.stringify(value)}: use debug, info, error or a verbosity number`);
 }
 
 /** The default sink: writes each line to stderr. */

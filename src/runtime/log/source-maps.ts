@@ -15,8 +15,12 @@ type FileMap = { map: SourceMap; base: URL } | null;
  * Node's own source map support is on. Returns a function that restores the previous `Error.prepareStackTrace`.
  *
  * @example
+ * ```ts
+ * import { enableSourceMaps } from '@kubescaffold/runtime';
+ *
  * // cmd/main.ts, before anything else runs:
  * enableSourceMaps();
+ * ```
  */
 export function enableSourceMaps(): () => void {
   if (process.sourceMapsEnabled) return () => undefined;

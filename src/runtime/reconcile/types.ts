@@ -52,9 +52,3 @@ export function reconcilerFunc(fn: (req: Request, ctx: ReconcileContext) => Prom
 export function requestKey(req: Request): string {
   return req.namespace === '' ? req.name : `${req.namespace}/${req.name}`;
 }
-
-/** Inverse of requestKey. */
-export function parseRequestKey(key: string): Request {
-  const slash = key.indexOf('/');
-  return slash < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
-}

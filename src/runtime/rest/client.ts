@@ -287,7 +287,30 @@ export class RestClient implements Client {
   }
 }
 
-/** The plain API client for kc (no cache); close() it when done to release its sockets. */
+/**
+ * The plain API client for kc (no cache); close() it when done to release its sockets.
+ * @example
+ * Create, read, patch and delete with the plain client; a ConfigMap's type is client-node's V1ConfigMap.
+ * ```ts
+ * import { loadKubeConfig, newClient, isNotFound } from '@kubescaffold/runtime';
+ * import { ConfigMaps } from '@kubescaffold/runtime/rest';
+ *
+ * const client = newClient(loadKubeConfig());
+ * try {
+ *   const key = { namespace: 'default', name: 'example-client' };
+ *   await client.create(ConfigMaps, { metadata: key, data: { color: 'blue' } });
+ *   await client.patch(ConfigMaps, key, { data: { color: 'green' } }, { type: 'merge' });
+ *   console.log((await client.get(ConfigMaps, key)).data?.color);
+ *   await client.delete(ConfigMaps, key);
+ *   await client.get(ConfigMaps, key).catch((err: unknown) => console.log(isNotFound(err) ? 'gone' : err));
+ * } finally {
+ *   client.close();
+ * }
+ * // Output:
+ * // green
+ * // gone
+ * ```
+ */
 export function newClient(kc: KubeConfig, opts: TransportOptions = {}): RestClient {
   return new RestClient(kc, opts);
 }

@@ -5,7 +5,8 @@ import { parseProject, stringifyProject } from '../../project/project.js';
 import { scaffoldCreateAPI } from '../api.js';
 import { loadProject } from '../../project/load.js';
 import { scaffoldInit } from '../init.js';
-import { pluginSpecs, type PluginSpec } from '../plugins/registry.js';
+import { runManifests } from '../../generate/command.js';
+import { pluginSpecs, type PluginReplay, type PluginSpec } from '../plugins/registry.js';
 import { scaffoldCreateWebhook } from '../webhook.js';
 import { commandLine, replaySteps, type InitExtras, type ReplayStep } from './replay.js';
 import { KEPT_IN_PLACE, backupPath, makeStagingDir, moveEntries, removeEmptyDir, removeStagingDir, replaceableEntries } from './tree-swap.js';
@@ -17,8 +18,6 @@ export interface GenerateOptions extends InitExtras {
   outputDir?: string;
   /** Allows a non-empty output directory other than the input: its contents are moved to a backup first. */
   force: boolean;
-  /** Runs `scaffold <argv>` in `root`: how a plugin's replay command is run (the CLI passes its own program). */
-  runCommand: (root: string, argv: string[]) => Promise<void>;
   specs?: readonly PluginSpec[];
   /** Told each command before it runs. */
   log?: (line: string) => void;
@@ -106,11 +105,24 @@ async function runStep(root: string, step: ReplayStep, options: GenerateOptions)
     if (step.run === 'init') scaffoldInit(root, step.options);
     else if (step.run === 'create api') scaffoldCreateAPI(root, step.options);
     else if (step.run === 'create webhook') scaffoldCreateWebhook(root, step.options);
-    else await options.runCommand(root, step.argv);
+    else await runPluginStep(root, step.spec, step.replay, options);
   } catch (err) {
     if (!isUserError(err)) throw err;
     throw new ScaffoldError(`\`${commandLine(step.argv)}\` failed: ${err.message}\nNothing was changed: the project cannot be scaffolded again from its PROJECT file as it is`, { cause: err });
   }
+}
+
+/** Calls what a plugin's replay step names, in `root`: the plugin's own edit or createAPI, or the manifests generator. */
+async function runPluginStep(root: string, spec: PluginSpec, replay: PluginReplay, options: GenerateOptions): Promise<void> {
+  if (replay.command === 'manifests') {
+    await runManifests({ root, generatorVersion: options.cliVersion });
+    return;
+  }
+  const plugin = await spec.load();
+  const result =
+    replay.command === 'edit' ? plugin.edit?.(root, replay.flags) : plugin.createAPI?.(root, replay.request, replay.flags);
+  if (result === undefined) throw new Error(`plugin ${spec.key} replays \`${replay.command}\`, which it does not implement`);
+  for (const note of result.notes) options.log?.(note);
 }
 
 /** Whether two paths name the same directory (through symlinks too, when both exist). */

@@ -1,19 +1,20 @@
 import { ScaffoldError } from '../../errors.js';
 import { sameGVK, type ProjectConfig, type ProjectResource } from '../../project/project.js';
-import { pluginSpecs, shortKey, type PluginReplay, type PluginSpec } from '../plugins/registry.js';
+import { pluginSpecs, replayCommandLine, shortKey, type PluginReplay, type PluginSpec } from '../plugins/registry.js';
 import type { CreateAPIOptions } from '../api.js';
 import type { InitOptions } from '../init.js';
 import type { CreateWebhookOptions } from '../webhook.js';
 
 /**
  * One command of a re-scaffold, as the user would type it (`argv`, after `scaffold`), and how it is run: the core
- * commands call their scaffolder in-process with these options; a plugin's command runs as given.
+ * commands call their scaffolder with these options; a plugin's step calls that plugin (or the manifests generator)
+ * with its typed replay. Nothing is parsed again from `argv`, which is for the user to read.
  */
 export type ReplayStep =
   | { argv: string[]; run: 'init'; options: InitOptions }
   | { argv: string[]; run: 'create api'; options: CreateAPIOptions }
   | { argv: string[]; run: 'create webhook'; options: CreateWebhookOptions }
-  | { argv: string[]; run: 'plugin'; plugin: string };
+  | { argv: string[]; run: 'plugin'; plugin: string; spec: PluginSpec; replay: PluginReplay };
 
 /** What init needs that PROJECT does not record: how the new package.json depends on kubescaffold, and its version. */
 export type InitExtras = Pick<InitOptions, 'dependencies' | 'cliVersion'>;
@@ -30,11 +31,12 @@ export function replaySteps(config: ProjectConfig, extras: InitExtras, specs: re
   const resources = config.resources ?? [];
   for (const [i, r] of resources.entries()) checkReproducible(config, r, i);
   const placed = new Set<PluginReplay>();
+  const pluginStep = (p: SpecReplay): ReplayStep => ({ argv: replayCommandLine(p.spec, p.replay), run: 'plugin', plugin: shortKey(p.spec.key), spec: p.spec, replay: p.replay });
   for (const r of resources) {
-    const replacing = replays.filter((p) => p.replay.resource !== undefined && sameGVK(p.replay.resource, { ...r, domain: undefined }));
+    const replacing = replays.filter((p) => p.replay.command === 'create api' && sameGVK(p.replay.request, { ...r, domain: undefined }));
     if (replacing.length > 0) {
       for (const p of replacing) {
-        steps.push({ argv: p.replay.args, run: 'plugin', plugin: p.key });
+        steps.push(pluginStep(p));
         placed.add(p.replay);
       }
     } else if (r.api || r.controller) {
@@ -42,16 +44,20 @@ export function replaySteps(config: ProjectConfig, extras: InitExtras, specs: re
     }
   }
   // A plugin's resource that PROJECT's resources do not list still gets created before the webhooks.
-  for (const p of replays.filter((p) => p.replay.resource !== undefined && !placed.has(p.replay))) {
-    steps.push({ argv: p.replay.args, run: 'plugin', plugin: p.key });
-  }
+  for (const p of replays.filter((p) => p.replay.command === 'create api' && !placed.has(p.replay))) steps.push(pluginStep(p));
   for (const r of resources) if (r.webhooks) steps.push(createWebhookStep(r));
-  for (const p of replays.filter((p) => p.replay.resource === undefined)) steps.push({ argv: p.replay.args, run: 'plugin', plugin: p.key });
+  for (const p of replays.filter((p) => p.replay.command !== 'create api')) steps.push(pluginStep(p));
   return steps;
 }
 
-/** The replay commands of every plugin PROJECT records, in the registry's order; refuses a key no spec knows. */
-function pluginReplays(config: ProjectConfig, specs: readonly PluginSpec[]): Array<{ key: string; replay: PluginReplay }> {
+/** A plugin's replay step with the plugin it belongs to. */
+interface SpecReplay {
+  spec: PluginSpec;
+  replay: PluginReplay;
+}
+
+/** The replay steps of every plugin PROJECT records, in the registry's order; refuses a key no spec knows. */
+function pluginReplays(config: ProjectConfig, specs: readonly PluginSpec[]): SpecReplay[] {
   const recorded = config.plugins ?? {};
   const unknown = Object.keys(recorded).filter((key) => !specs.some((s) => s.key === key));
   if (unknown.length > 0) {
@@ -61,7 +67,7 @@ function pluginReplays(config: ProjectConfig, specs: readonly PluginSpec[]): Arr
         'use a kubescaffold version that has it, or remove its entry from PROJECT\'s plugins section to regenerate without it',
     );
   }
-  return specs.filter((s) => Object.hasOwn(recorded, s.key)).flatMap((s) => s.replay(recorded[s.key]).map((replay) => ({ key: shortKey(s.key), replay })));
+  return specs.filter((s) => Object.hasOwn(recorded, s.key)).flatMap((spec) => spec.replay(recorded[spec.key]).map((replay) => ({ spec, replay })));
 }
 
 function checkReproducible(config: ProjectConfig, r: ProjectResource, index: number): void {

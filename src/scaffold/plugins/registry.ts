@@ -53,18 +53,48 @@ export interface PluginSpec {
   flags: Partial<Record<PluginSubcommand, PluginFlag[]>>;
   load(): Promise<PluginModule>;
   /**
-   * The `scaffold` commands that scaffold again what this plugin recorded in PROJECT (`alpha generate` runs them in a
-   * fresh tree). A create api plugin gives one per resource it recorded, naming the resource: that command takes the
-   * place of the plain `create api` for it.
+   * What scaffolds again what this plugin recorded in PROJECT (`alpha generate` runs it in a fresh tree): typed calls of
+   * this plugin's own edit or createAPI, or of `scaffold manifests`. A create api call takes the place of the plain
+   * `create api` of the resource it names.
    */
   replay(recorded: unknown): PluginReplay[];
 }
 
-/** One command that re-applies a plugin: `scaffold <args...>`. */
-export interface PluginReplay {
-  args: string[];
-  /** For a create api plugin: the resource whose plain `create api` this command replaces. */
-  resource?: { group: string; version: string; kind: string };
+/**
+ * One step of a plugin's replay, as data: alpha generate calls the plugin's function (or the manifests generator)
+ * with it, and prints it as the command line a user would type.
+ */
+export type PluginReplay =
+  /** This plugin's edit, with its flags (named as in `flags`). */
+  | { command: 'edit'; flags: Record<string, unknown> }
+  /** This plugin's createAPI for one resource, with its flags. */
+  | { command: 'create api'; request: PluginAPIRequest; flags: Record<string, unknown> }
+  /** `scaffold manifests` with its defaults, for a plugin that reads what it writes (as the helm chart does). */
+  | { command: 'manifests' };
+
+/**
+ * The command line a user would type for a replay step (without `scaffold`): the plugin selected by its short key, and
+ * each flag in the spelling the CLI declares for it.
+ */
+export function replayCommandLine(spec: PluginSpec, replay: PluginReplay): string[] {
+  if (replay.command === 'manifests') return ['manifests'];
+  const plugins = `--plugins=${shortKey(spec.key)}`;
+  const flagArgs = (spec.flags[replay.command] ?? []).flatMap((flag) => {
+    const value = replay.flags[flag.name];
+    const long = flag.flags.split(' ')[0] ?? flag.flags;
+    if (value === undefined || value === false) return [];
+    // --flag=value, so that a value starting with '-' (a container command) still reads as the flag's value.
+    return value === true ? [long] : [`${long}=${String(value)}`];
+  });
+  if (replay.command === 'edit') return ['edit', plugins, ...flagArgs];
+  const { group, version, kind, plural, namespaced, force } = replay.request;
+  return [
+    'create', 'api', '--group', group, '--version', version, '--kind', kind,
+    ...(plural !== undefined ? ['--plural', plural] : []),
+    ...(namespaced ? [] : ['--namespaced=false']),
+    ...(force ? ['--force'] : []),
+    plugins, ...flagArgs,
+  ];
 }
 
 /** The layout plugin of every project this CLI scaffolds; `init --plugins` accepts it (kubebuilder's go/v4). */

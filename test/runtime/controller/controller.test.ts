@@ -42,6 +42,26 @@ describe('Controller', () => {
     expect(seen.sort()).toEqual(['/b', 'ns/a']);
   });
 
+  it('queues the request itself: the reconciler gets a frozen copy, and pushes while it runs fold into one more reconcile', async () => {
+    const seen: Request[] = [];
+    const gate = deferred();
+    const { source } = setup(async (r) => {
+      seen.push(r);
+      if (seen.length === 1) await gate.promise;
+    });
+    await eventually(() => source.queue !== undefined, 'source started');
+    // Only namespace and name are the request; anything else a source's request object carries stays behind.
+    source.push({ ...req('a'), extra: 'dropped' } as Request);
+    await eventually(() => seen.length === 1, 'first reconcile');
+    source.push(req('a'), req('a'));
+    gate.resolve();
+    await eventually(() => seen.length === 2, 'one more reconcile for the two pushes');
+    await settle();
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toEqual({ namespace: 'ns', name: 'a' });
+    expect(Object.isFrozen(seen[0])).toBe(true);
+  });
+
   it('never reconciles one key twice at once but runs different keys in parallel', async () => {
     const active = new Map<string, number>();
     let overlapSameKey = false;

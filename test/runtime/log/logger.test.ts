@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { isConfigurationError } from '../../../src/runtime/errors.js';
 import { newLogger, parseLogLevel, type LogLevel } from '../../../src/runtime/log/index.js';
 
 function capture(level: LogLevel = 'info') {
@@ -55,5 +56,35 @@ describe('logger', () => {
     expect(parseLogLevel('2')).toBe('debug');
     expect(parseLogLevel('0')).toBe('info');
     expect(parseLogLevel(undefined)).toBe('info');
+    expect(parseLogLevel('warn')).toBe('info');
+  });
+
+  it('refuses a level it does not know with a ConfigurationError naming the value', () => {
+    let caught: unknown;
+    try {
+      parseLogLevel('loud');
+    } catch (err) {
+      caught = err;
+    }
+    expect(isConfigurationError(caught)).toBe(true);
+    expect((caught as Error).message).toContain('"loud"');
+  });
+
+  it('does not read LOG_LEVEL when the module is imported: the root logger stays at info until configured', async () => {
+    vi.stubEnv('LOG_LEVEL', 'debug');
+    vi.resetModules();
+    try {
+      const fresh = await import('../../../src/runtime/log/index.js');
+      const lines: string[] = [];
+      fresh.configureLog({ sink: (l) => lines.push(l) });
+      fresh.log.debug('hidden');
+      fresh.log.info('shown');
+      expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['shown']);
+      fresh.configureLog({ level: 'debug' });
+      fresh.log.debug('now shown');
+      expect(lines).toHaveLength(2);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

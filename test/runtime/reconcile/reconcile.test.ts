@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TerminalError, isTerminalError, parseRequestKey, requestKey } from '../../../src/runtime/reconcile/index.js';
+import { TerminalError, isTerminalError, requestKey } from '../../../src/runtime/reconcile/index.js';
 
 describe('reconcile', () => {
   it('keys namespaced requests as ns/name and cluster-scoped ones as name', () => {
     expect(requestKey({ namespace: 'a', name: 'b' })).toBe('a/b');
     expect(requestKey({ namespace: '', name: 'b' })).toBe('b');
-    expect(parseRequestKey('a/b')).toEqual({ namespace: 'a', name: 'b' });
-    expect(parseRequestKey('b')).toEqual({ namespace: '', name: 'b' });
   });
 
   it('recognises a TerminalError anywhere in the cause chain', () => {

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runScaffoldCommand } from '../../../src/cli/index.js';
 import { LAYOUT, stringifyProject, withPluginConfig, type ProjectConfig } from '../../../src/project/project.js';
 import { generateFromProject } from '../../../src/scaffold/alpha/generate.js';
 import { registryDependencies } from '../../../src/scaffold/dependencies.js';
 import { replaySteps } from '../../../src/scaffold/alpha/replay.js';
 import { loadProject } from '../../../src/project/load.js';
-import type { PluginReplay, PluginSpec } from '../../../src/scaffold/plugins/registry.js';
+import { scaffoldCreateAPI } from '../../../src/scaffold/api.js';
+import { scaffoldEdit } from '../../../src/scaffold/edit.js';
+import type { PluginModule, PluginReplay, PluginSpec } from '../../../src/scaffold/plugins/registry.js';
 import { snapshotTree, tempProjectDir } from '../helpers.js';
 import { scaffold } from './cli-run.js';
 
@@ -17,20 +18,24 @@ interface Recorded {
 }
 
 // A plugin that records resources it scaffolds without a controller, and an owner it sets: its replay gives one
-// create api per resource (in place of the plain one) and one edit.
+// create api per resource (in place of the plain one) and one edit, which alpha generate calls on its module.
 const KEY = 'test.kubescaffold.io/v1-alpha';
+const testPluginModule: PluginModule = {
+  createAPI: (root, request) => ({ ...scaffoldCreateAPI(root, { ...request, resource: true, controller: false }), notes: [] }),
+  edit: (root, flags) => scaffoldEdit(root, { owner: typeof flags.ownerName === 'string' ? flags.ownerName : undefined }),
+};
 const testPlugin: PluginSpec = {
   key: KEY,
   description: 'a plugin for this test',
   subcommands: ['edit', 'create api'],
-  flags: {},
-  load: () => Promise.reject(new Error('alpha generate runs a plugin through its replay commands only')),
+  flags: { edit: [{ flags: '--owner-name <name>', name: 'ownerName', description: 'the owner' }] },
+  load: () => Promise.resolve(testPluginModule),
   replay(recorded: unknown): PluginReplay[] {
     // PROJECT leaves out empty lists, so an empty `resources` is read back as absent.
     const { resources = [], owner } = recorded as Partial<Recorded>;
     return [
-      ...resources.map((r) => ({ args: ['create', 'api', '--group', r.group, '--version', r.version, '--kind', r.kind, '--controller=false'], resource: r })),
-      { args: ['edit', '--owner', owner ?? ''] },
+      ...resources.map((r): PluginReplay => ({ command: 'create api', request: { ...r, namespaced: true, force: false }, flags: {} })),
+      { command: 'edit', flags: { ownerName: owner ?? '' } },
     ];
   },
 };
@@ -58,9 +63,9 @@ describe('replaySteps', () => {
     expect(replaySteps(config, extras, [testPlugin]).map((s) => `${s.run}: ${s.argv.join(' ')}`)).toEqual([
       'init: init --domain example.com --project-name crew --license apache2 --skip-install',
       'create api: create api --group crew --version v1 --kind Captain --resource=true --controller=true --namespaced=true',
-      'plugin: create api --group crew --version v1 --kind Ship --controller=false',
+      'plugin: create api --group crew --version v1 --kind Ship --plugins=test/v1-alpha',
       'create webhook: create webhook --group crew --version v1 --kind Captain --defaulting',
-      'plugin: edit --owner Someone',
+      'plugin: edit --plugins=test/v1-alpha --owner-name=Someone',
     ]);
   });
 
@@ -90,16 +95,17 @@ describe('alpha generate with plugins', () => {
     return { base: join(root, '..'), root };
   }
 
-  it('runs the recorded plugin\'s replay commands through the CLI', async () => {
+  it('calls the recorded plugin\'s functions with its typed replay, never re-entering the CLI or changing directory', async () => {
     const { base, root } = await projectWithPlugin({ resources: [{ group: 'crew', version: 'v1', kind: 'Ship' }], owner: 'Replayed Owner' });
     const outputDir = join(base, 'out');
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    const result = await generateFromProject({ inputDir: root, outputDir, force: false, ...extras, runCommand: runScaffoldCommand, specs: [testPlugin] }).finally(() => log.mockRestore());
+    const chdir = vi.spyOn(process, 'chdir');
+    const result = await generateFromProject({ inputDir: root, outputDir, force: false, ...extras, specs: [testPlugin] }).finally(() => chdir.mockRestore());
+    expect(chdir).not.toHaveBeenCalled();
 
     expect(result.commands.slice(1)).toEqual([
       'scaffold create api --group crew --version v1 --kind Captain --resource=true --controller=true --namespaced=true',
-      'scaffold create api --group crew --version v1 --kind Ship --controller=false',
-      "scaffold edit --owner 'Replayed Owner'",
+      'scaffold create api --group crew --version v1 --kind Ship --plugins=test/v1-alpha',
+      "scaffold edit --plugins=test/v1-alpha '--owner-name=Replayed Owner'",
     ]);
     expect(existsSync(join(outputDir, 'api/v1/ship_types.ts'))).toBe(true);
     expect(existsSync(join(outputDir, 'internal/controller/ship_controller.ts')), 'the plain create api of Ship did not run').toBe(false);
@@ -113,8 +119,8 @@ describe('alpha generate with plugins', () => {
   it('refuses, changing nothing, when a replay command fails', async () => {
     const { base, root } = await projectWithPlugin({ resources: [], owner: 'has\nnewline' });
     const before = { files: snapshotTree(base), entries: readdirSync(base) };
-    await expect(generateFromProject({ inputDir: root, outputDir: join(base, 'out'), force: false, ...extras, runCommand: runScaffoldCommand, specs: [testPlugin] })).rejects.toThrow(
-      /`scaffold edit --owner 'has\nnewline'` failed: invalid --owner: the owner must be one line/,
+    await expect(generateFromProject({ inputDir: root, outputDir: join(base, 'out'), force: false, ...extras, specs: [testPlugin] })).rejects.toThrow(
+      /`scaffold edit --plugins=test\/v1-alpha '--owner-name=has\nnewline'` failed: invalid --owner: the owner must be one line/,
     );
     expect({ files: snapshotTree(base), entries: readdirSync(base) }).toEqual(before);
   });

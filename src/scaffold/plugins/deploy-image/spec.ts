@@ -44,13 +44,13 @@ export const deployImageSpec: PluginSpec = {
 export function replayDeployImage(recorded: unknown): PluginReplay[] {
   if (!isDeployImageConfig(recorded)) return [];
   const config: DeployImageConfig = recorded;
-  return (config.resources ?? []).map((r) => {
+  return (config.resources ?? []).map((r): PluginReplay => {
     const o = r.options ?? {};
-    const args = ['create', 'api', '--group', r.group ?? '', '--version', r.version, '--kind', r.kind, '--plugins=deploy-image/v1-alpha'];
-    if (o.image !== undefined) args.push('--image', o.image);
-    if (o.containerCommand) args.push('--image-container-command', o.containerCommand);
-    if (o.containerPort) args.push('--image-container-port', o.containerPort);
-    if (o.runAsUser) args.push('--run-as-user', o.runAsUser);
-    return { args, resource: { group: r.group ?? '', version: r.version, kind: r.kind } };
+    const flags: Record<string, unknown> = {};
+    if (o.image !== undefined) flags.image = o.image;
+    if (o.containerCommand) flags.imageContainerCommand = o.containerCommand;
+    if (o.containerPort) flags.imageContainerPort = o.containerPort;
+    if (o.runAsUser) flags.runAsUser = o.runAsUser;
+    return { command: 'create api', request: { group: r.group ?? '', version: r.version, kind: r.kind, namespaced: true, force: false }, flags };
   });
 }

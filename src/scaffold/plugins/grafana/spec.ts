@@ -10,5 +10,5 @@ export const grafanaSpec: PluginSpec = {
   subcommands: ['init', 'edit'],
   flags: {},
   load: async () => (await import('./index.js')).default,
-  replay: () => [{ args: ['edit', '--plugins=grafana.kubebuilder.io/v1-alpha'] }],
+  replay: () => [{ command: 'edit', flags: {} }],
 };

@@ -32,11 +32,11 @@ export const helmPluginSpec: PluginSpec = {
   },
   replay(recorded) {
     const config = (typeof recorded === 'object' && recorded !== null ? recorded : {}) as HelmPluginConfig;
-    const args = ['edit', '--plugins=helm/v2-alpha'];
-    if (config.manifests !== undefined && config.manifests !== DEFAULT_MANIFESTS) args.push(`--manifests=${config.manifests}`);
-    if (config.output !== undefined && config.output !== DEFAULT_OUTPUT_DIR) args.push(`--output-dir=${config.output}`);
+    const flags: Record<string, unknown> = {};
+    if (config.manifests !== undefined && config.manifests !== DEFAULT_MANIFESTS) flags.manifests = config.manifests;
+    if (config.output !== undefined && config.output !== DEFAULT_OUTPUT_DIR) flags.outputDir = config.output;
     // The chart is made from config/default, which needs the CRDs and roles `scaffold manifests` writes (kubebuilder's
     // edit runs make manifests first, too).
-    return [{ args: ['manifests'] }, { args }];
+    return [{ command: 'manifests' }, { command: 'edit', flags }];
   },
 };
