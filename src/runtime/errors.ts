@@ -143,8 +143,8 @@ export function isShutdownError(err: unknown): err is ShutdownError {
  * done while leading was given.
  */
 export class LeaderElectionLostError extends Error {
-  constructor(options?: ErrorOptions) {
-    super('leader election lost', options);
+  constructor(options?: ErrorOptions & { message?: string }) {
+    super(options?.message ?? 'leader election lost', options);
     this.name = 'LeaderElectionLostError';
   }
 }

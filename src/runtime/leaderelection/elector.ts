@@ -60,6 +60,11 @@ export class LeaderElector {
   private observedTime = 0;
   private lease: Lease | undefined;
   private reportedLeader = '';
+  // Fencing: while leading, the monotonic time until which this candidate may act as leader (renewDeadline after the
+  // last successful renewal was sent), and how the term ends early. 0 when not leading.
+  private termEnd = 0;
+  private endTerm: ((why: string) => void) | undefined;
+  private ledOnce = false;
 
   constructor(private readonly opts: LeaderElectorOptions) {
     this.leaseDuration = opts.leaseDuration ?? 15_000;
@@ -77,7 +82,31 @@ export class LeaderElector {
     this.log = (opts.log ?? rootLog).withName('leaderelection').withValues({ lease: `${opts.namespace}/${opts.name}` });
   }
 
+  /**
+   * Whether this candidate leads now: it holds the Lease by its last observation, and its term has not run out. The
+   * term is measured on the monotonic clock from the last renewal sent, so a process that was paused (SIGSTOP, a
+   * frozen VM) past it learns on its first check after resuming that it may no longer lead, before it reads the Lease
+   * again; the check also ends the term, stopping the controllers.
+   */
   isLeader(): boolean {
+    if (!this.holdsRecord()) return false;
+    if (this.endTerm === undefined) return true;
+    if (this.clock.now() < this.termEnd) return true;
+    this.endTerm(`no renewal for ${this.renewDeadline} ms: another candidate may hold the lease`);
+    return false;
+  }
+
+  /**
+   * Throws LeaderElectionLostError once a term this candidate led has ended (its renewals ran out, another holder was
+   * seen, or the process was paused past its term); does nothing before it leads. The manager calls it before each
+   * write its clients send, so a deposed leader writes nothing more.
+   */
+  checkLeading(): void {
+    if (this.ledOnce && !this.isLeader()) throw new LeaderElectionLostError({ message: 'leader election lost: this manager no longer holds its lease, so the write was not sent' });
+  }
+
+  /** Whether the last Lease this candidate observed names it as holder (its term may still have ended). */
+  private holdsRecord(): boolean {
     return this.observedRecord.holderIdentity === this.identity;
   }
 
@@ -96,16 +125,43 @@ export class LeaderElector {
       if (!(await this.acquire(signal))) return;
       gauge.set(1);
       const leading = new AbortController();
+      const term = new AbortController();
+      let ended: string | undefined;
+      this.endTerm = (why) => {
+        if (ended !== undefined) return;
+        ended = why;
+        this.termEnd = 0;
+        // Synchronously: whoever noticed (a write about to be sent, the watchdog) sees the controllers stopping.
+        term.abort();
+        leading.abort(new LeaderElectionLostError());
+        this.log.info('leader term ended', { reason: why });
+      };
+      this.ledOnce = true;
       try {
         this.opts.onStartedLeading(leading.signal);
-        await this.renew(signal);
+        const until = AbortSignal.any([signal, term.signal]);
+        await Promise.race([this.renew(until), this.watchTerm(until)]);
       } finally {
-        leading.abort(new LeaderElectionLostError());
-        if (this.releaseOnCancel) await this.release();
+        const fenced = ended !== undefined;
+        this.endTerm('stopped leading');
+        // A term that ran out may already belong to another holder: releasing would at best fail with a conflict.
+        if (this.releaseOnCancel && !fenced) await this.release();
       }
     } finally {
       gauge.set(0);
       this.opts.onStoppedLeading();
+    }
+  }
+
+  /** Ends the term when its end passes without a renewal extending it (the process may have been paused). */
+  private async watchTerm(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const left = this.termEnd - this.clock.now();
+      if (left <= 0) {
+        this.isLeader();
+        return;
+      }
+      await this.clock.sleep(left, signal);
     }
   }
 
@@ -131,6 +187,8 @@ export class LeaderElector {
           renewed = true;
           break;
         }
+        // Another holder seen: the Lease has moved, and the term ended with that observation.
+        if (!this.holdsRecord()) return;
         if (signal.aborted || this.clock.now() + this.retryPeriod > deadline) break;
         await this.clock.sleep(this.retryPeriod, signal);
       }
@@ -145,7 +203,7 @@ export class LeaderElector {
 
   /** Gives the lease up: holder cleared, duration 1 s, so followers acquire on their next try. */
   private async release(): Promise<void> {
-    if (!this.isLeader() || this.lease === undefined) return;
+    if (!this.holdsRecord() || this.lease === undefined) return;
     const now = microTime(this.clock.date());
     const record: LeaderElectionRecord = {
       holderIdentity: '',
@@ -166,6 +224,7 @@ export class LeaderElector {
   }
 
   private async tryAcquireOrRenew(signal: AbortSignal): Promise<boolean> {
+    const sent = this.clock.now();
     const now = this.clock.date();
     const record: LeaderElectionRecord = {
       holderIdentity: this.identity,
@@ -175,7 +234,7 @@ export class LeaderElector {
     };
 
     // Fast path: while we lead and our view is fresh, update straight from the cached Lease.
-    if (this.isLeader() && this.isLeaseValid() && this.lease !== undefined) {
+    if (this.holdsRecord() && this.isLeaseValid() && this.lease !== undefined) {
       record.acquireTime = this.observedRecord.acquireTime;
       record.leaseTransitions = this.observedRecord.leaseTransitions;
       try {
@@ -183,6 +242,7 @@ export class LeaderElector {
           this.opts.client.update(LeaseResource, { ...this.lease!, spec: { ...this.lease!.spec, ...record } }, { signal: s }),
         );
         this.setObserved(updated);
+        this.renewed(sent);
         return true;
       } catch (err) {
         if (signal.aborted) return false;
@@ -217,6 +277,7 @@ export class LeaderElector {
           ),
         );
         this.setObserved(created);
+        this.renewed(sent);
         return true;
       } catch (createErr) {
         if (!signal.aborted) this.log.error(createErr, 'error initially creating leader election record');
@@ -229,13 +290,18 @@ export class LeaderElector {
     if (raw !== this.observedRaw) this.setObserved(current);
     else this.lease = current;
     const holder = current.spec?.holderIdentity ?? '';
-    if (holder !== '' && this.isLeaseValid() && !this.isLeader()) {
+    if (holder !== '' && holder !== this.identity && this.endTerm !== undefined) {
+      // We led, and someone else holds it now: whatever our clock says, the term is over.
+      this.endTerm(`lease taken by ${holder}`);
+      return false;
+    }
+    if (holder !== '' && this.isLeaseValid() && !this.holdsRecord()) {
       this.log.debug('lock is held and has not yet expired', { holder });
       return false;
     }
 
     // 3. Take it (or keep it), counting a transition when the holder changes.
-    if (this.isLeader()) {
+    if (this.holdsRecord()) {
       record.acquireTime = current.spec?.acquireTime;
       record.leaseTransitions = current.spec?.leaseTransitions ?? 0;
     } else {
@@ -246,11 +312,21 @@ export class LeaderElector {
         this.opts.client.update(LeaseResource, { ...current, spec: { ...current.spec, ...record } }, { signal: s }),
       );
       this.setObserved(updated);
+      this.renewed(sent);
       return true;
     } catch (err) {
       if (!signal.aborted) this.log.debug('failed to update lock', { error: String(err) });
       return false;
     }
+  }
+
+  /**
+   * A write naming us as holder succeeded: the term runs until renewDeadline after it was sent. Others may take the
+   * Lease only leaseDuration after they saw it change, which is later still; the difference is the margin for writes
+   * already on their way when the term ends.
+   */
+  private renewed(sentAt: number): void {
+    this.termEnd = Math.max(this.termEnd, sentAt + this.renewDeadline);
   }
 
   private setObserved(lease: Lease): void {

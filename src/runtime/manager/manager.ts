@@ -79,6 +79,7 @@ export class Manager {
    */
   readonly identity: string;
   private leading = false;
+  private elector: LeaderElector | undefined;
   private readonly opts: ManagerOptions;
   private readonly apiClient: RestClient;
   private readonly cache: InformerCache;
@@ -105,8 +106,9 @@ export class Manager {
     this.gracefulShutdownTimeout = opts.gracefulShutdownTimeout ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
     this.identity = opts.leaderElection?.identity ?? `${hostname()}_${randomUUID()}`;
     this.cacheSyncTimeout = opts.cache?.syncTimeout;
-    // Clients open no connection until used; each has its own sockets.
-    this.apiClient = newClient(opts.kubeConfig);
+    // Clients open no connection until used; each has its own sockets. Under leader election every write is fenced:
+    // once a term this manager led has ended, nothing more is sent (the elector's own client is not fenced).
+    this.apiClient = newClient(opts.kubeConfig, opts.leaderElection?.enabled ? { beforeWrite: () => this.elector?.checkLeading() } : {});
     const syncPeriod = opts.cache?.syncPeriod ?? DEFAULT_SYNC_PERIOD;
     this.cache = new InformerCache({
       client: this.apiClient,
@@ -173,10 +175,11 @@ export class Manager {
 
   /**
    * Whether this manager leads now, so its leader-elected runnables (controllers) run: from election until the Lease
-   * is lost or the manager stops. Without leader election, from start until stop.
+   * is lost or the manager stops. Without leader election, from start until stop. False from the moment the elector's
+   * term runs out, even before the manager has noticed (a process resumed after a pause).
    */
   isLeader(): boolean {
-    return this.leading;
+    return this.leading && (this.elector?.isLeader() ?? true);
   }
 
   /** Where /healthz and /readyz are served, once listening. */
@@ -276,7 +279,7 @@ export class Manager {
         const le = this.opts.leaderElection;
         if (le?.enabled) {
           electionClient = newClient(this.opts.kubeConfig);
-          const elector = new LeaderElector({
+          const elector = (this.elector = new LeaderElector({
             client: electionClient,
             identity: this.identity,
             ...(le.clock ? { clock: le.clock } : {}),
@@ -299,7 +302,7 @@ export class Manager {
                 fail(new LeaderElectionLostError());
               }
             },
-          });
+          }));
           election = elector.run(electionStop.signal);
         } else {
           this.leading = true;

@@ -55,6 +55,11 @@ export interface TransportOptions {
    * (client-go's maxRetries). Default 10; 0 disables.
    */
   maxRetries?: number;
+  /**
+   * Called just before each request other than a GET is sent, retries included; throwing refuses the request with that
+   * error. The manager fences its clients with it under leader election: a deposed leader's writes are never sent.
+   */
+  beforeWrite?: (method: HttpMethod) => void;
 }
 
 /** Published on {@link restRetryChannel} before a request is sent again. */
@@ -127,7 +132,8 @@ export class HttpTransport {
   readonly server: URL;
   private readonly basePath: string;
   private readonly isHttps: boolean;
-  private readonly opts: Required<Omit<TransportOptions, 'auth'>>;
+  private readonly opts: Required<Omit<TransportOptions, 'auth' | 'beforeWrite'>>;
+  private readonly beforeWrite: ((method: HttpMethod) => void) | undefined;
   private readonly host: string;
   private readonly auth: Authenticator;
   private readonly proxyURL: string | undefined;
@@ -150,6 +156,7 @@ export class HttpTransport {
     this.host = this.server.host || this.server.hostname;
     this.auth = new Authenticator(kc, opts.auth);
     this.proxyURL = kc.proxyURL || undefined;
+    this.beforeWrite = opts.beforeWrite;
     this.opts = {
       userAgent: opts.userAgent ?? `kubescaffold/${process.version}`,
       requestIdleTimeoutMs: opts.requestIdleTimeoutMs ?? 60_000,
@@ -282,6 +289,8 @@ export class HttpTransport {
   }
 
   private sendOnce(req: HttpRequest, creds: AuthMaterial): Promise<IncomingMessage> {
+    // Checked here, with nothing awaited between the check and the request being written.
+    if (req.method !== 'GET') this.beforeWrite?.(req.method);
     const headers: Record<string, string> = {
       ...creds.headers,
       Accept: req.accept ?? 'application/json',

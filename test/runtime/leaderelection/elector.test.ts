@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LeaderElector, type Lease, type LeaseClient } from '../../../src/runtime/leaderelection/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
+import { isLeaderElectionLost } from '../../../src/runtime/errors.js';
 import { ApiError } from '../../../src/runtime/rest/errors.js';
 import type { KubeObject, ObjectKey, Resource } from '../../../src/runtime/rest/types.js';
 import { FakeClock } from '../../support/clock.js';
@@ -141,6 +142,63 @@ describe('LeaderElector', () => {
     await a.done;
     expect(a.state.leadSignal?.aborted).toBe(true);
     expect(a.state.stopped).toBe(true);
+  });
+
+  it('ends its term on resume from a pause longer than the renew deadline, before reading the lease again', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const a = candidate(store, clock, 'a');
+    await clock.advanceUntil(() => a.state.leading, 'a leading');
+    expect(() => a.elector.checkLeading()).not.toThrow();
+    const writes = store.writes;
+    // Paused: time passes, nothing runs. The first thing to run after resuming asks whether a still leads.
+    clock.jump(RENEW_DEADLINE + 1);
+    expect(a.elector.isLeader()).toBe(false);
+    expect(a.state.leadSignal?.aborted).toBe(true);
+    let refused: unknown;
+    try {
+      a.elector.checkLeading();
+    } catch (err) {
+      refused = err;
+    }
+    expect(isLeaderElectionLost(refused)).toBe(true);
+    await clock.advanceUntil(() => a.finished(), 'a stopping');
+    // It did not renew or release the Lease, which another candidate may hold by now.
+    expect(store.writes).toBe(writes);
+    expect(a.state.stopped).toBe(true);
+  });
+
+  it('ends its term when a timer it set before a pause fires first', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const a = candidate(store, clock, 'a');
+    await clock.advanceUntil(() => a.state.leading, 'a leading');
+    clock.jump(LEASE * 2);
+    // The overdue timers (its renewal's and its watchdog's) fire in one go, as Node fires them after SIGCONT.
+    await clock.advance(0);
+    expect(a.state.leadSignal?.aborted).toBe(true);
+    expect(a.elector.isLeader()).toBe(false);
+  });
+
+  it('ends its term at once when it sees another holder, without waiting for the renew deadline', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const a = candidate(store, clock, 'a');
+    await clock.advanceUntil(() => a.state.leading, 'a leading');
+    // Another candidate took the Lease (a's renewals were lost, say): a learns of it on its next renewal.
+    store.lease = { ...store.lease!, spec: { ...store.lease!.spec, holderIdentity: 'b' }, metadata: { ...store.lease!.metadata, resourceVersion: '999' } };
+    const took = await clock.advanceUntil(() => a.state.leadSignal?.aborted === true, 'a stepping down', { limitMs: RETRY * 2 });
+    expect(took).toBeLessThanOrEqual(RETRY);
+    expect(a.elector.isLeader()).toBe(false);
+    await clock.advanceUntil(() => a.finished(), 'a stopping');
+    expect(store.lease?.spec?.holderIdentity).toBe('b');
+  });
+
+  it('fences nothing before it leads', () => {
+    const store = new LeaseStore();
+    const b = new LeaderElector({ client: store.client(), namespace: 'n', name: 'l', onStartedLeading: () => {}, onStoppedLeading: () => {} });
+    expect(() => b.checkLeading()).not.toThrow();
+    expect(b.isLeader()).toBe(false);
   });
 
   it('rejects inconsistent durations', () => {
