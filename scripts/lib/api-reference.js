@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  */
 const INTENTIONALLY_NOT_EXPORTED = {
   '@kubescaffold/runtime': [
-    'LogLevel', 'LogSettings', // @kubescaffold/runtime exports only Logger, log, newLogger and configureLog
+    'LogSettings', // @kubescaffold/runtime exports Logger, LogLevel, log, newLogger, configureLog and parseLogLevel
     'Validation', // what a CustomValidator method may return: ValidationResult, void, or a promise of either
     'BoundCounter', 'BoundGauge', 'BoundHistogram', 'CounterFamily', 'GaugeFamily', 'HistogramFamily', // metric plumbing
     'ObjectTracker', // FakeClient's store

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
+import { bundleForNode } from '../support/bundle.js';
 import { minutes } from '../support/commands.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -157,17 +157,7 @@ describe('the @example blocks of the runtime and envtest', () => {
 
     it.each(examples.map((e) => [`${e.name} (${e.where})`, e] as const))('%s', async (_, example) => {
       const outfile = fileOf(example).replace(/\.ts$/, '.mjs');
-      await build({
-        entryPoints: [fileOf(example)],
-        outfile,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        conditions: ['kubescaffold-source'],
-        // Bundled CommonJS modules (prom-client) require() Node's own modules, which an ES module must create itself.
-        banner: { js: "import { createRequire as __exCreateRequire } from 'node:module';\nconst require = __exCreateRequire(import.meta.url);" },
-        logLevel: 'error',
-      });
+      await bundleForNode(fileOf(example), outfile);
       const { stdout } = await run(process.execPath, [outfile], { cwd: dir, env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: minutes(1) });
       if (example.output) expect(stdout.trimEnd().split('\n')).toEqual(example.output);
     }, minutes(2));
