@@ -18,13 +18,13 @@ describe('writeChanged', () => {
       { path: at('same-length.yaml'), content: 'b: 2\n' },
       { path: at('longer.yaml'), content: 'c: 3\n' },
     ];
-    expect(writeChanged(files)).toEqual(files.map((f) => f.path));
+    expect(writeChanged(dir.path, files)).toEqual(files.map((f) => f.path));
     expect(readFileSync(at('utf8.yaml'), 'utf8')).toBe('description: Größe ✓\n');
-    expect(writeChanged(files)).toEqual([]);
+    expect(writeChanged(dir.path, files)).toEqual([]);
     writeFileSync(at('same-length.yaml'), 'b: 3\n');
     writeFileSync(at('longer.yaml'), 'c: 3\n\n');
     writeFileSync(at('utf8.yaml'), 'description: Grösse ✓\n');
-    expect(writeChanged(files)).toEqual([at('utf8.yaml'), at('same-length.yaml'), at('longer.yaml')]);
+    expect(writeChanged(dir.path, files)).toEqual([at('utf8.yaml'), at('same-length.yaml'), at('longer.yaml')]);
     for (const f of files) expect(readFileSync(f.path, 'utf8')).toBe(f.content);
   });
 });
