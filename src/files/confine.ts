@@ -64,7 +64,7 @@ export function resolveInProject(root: string, path: string, access: Access, out
       continue;
     }
     if (++links > MAX_LINKS) throw new OutsideProjectError(`${shown}: too many levels of symbolic links`, shown, relative(rootReal, next), next);
-    const target = linkTarget(next);
+    const target = linkTarget(next, rootReal);
     if (!isInside(rootReal, target)) {
       const link = relative(rootReal, next);
       throw new OutsideProjectError(
@@ -74,7 +74,7 @@ export function resolveInProject(root: string, path: string, access: Access, out
         target,
       );
     }
-    // go on from the target, whose own components may be links too
+    // go on from the target, whose own components may be links too (checked as the walk reaches them)
     rel = relative(rootReal, target);
     current = rootReal;
     rest.unshift(...(rel === '' ? [] : rel.split(sep)));
@@ -91,13 +91,18 @@ function realOrResolved(path: string): string {
   }
 }
 
-/** Where a link leads: its real path when that exists, else its target text resolved against the link's folder. */
-function linkTarget(link: string): string {
+/**
+ * Where a link leads, one step: its text resolved against its folder, so a chain is checked link by link (the walk
+ * goes on through the target's components). A target outside that comes back in through links outside counts as in.
+ */
+function linkTarget(link: string, rootReal: string): string {
+  const text = readlinkSync(link);
+  const target = isAbsolute(text) ? resolve(text) : resolve(dirname(link), text);
+  if (isInside(rootReal, target)) return target;
   try {
-    return realpathSync(link);
+    return realpathSync(target);
   } catch {
-    const text = readlinkSync(link);
-    return isAbsolute(text) ? resolve(text) : resolve(dirname(link), text);
+    return target;
   }
 }
 
