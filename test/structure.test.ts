@@ -16,7 +16,7 @@ const repo = fileURLToPath(new URL('../', import.meta.url));
 const src = join(repo, 'src');
 
 /** The leaf layer of the CLI: what its other folders may import, and which imports nothing of ours outside itself. */
-const LEAF = ['errors.ts', 'diagnostics.ts', 'project/', 'yaml/'];
+const LEAF = ['errors.ts', 'diagnostics.ts', 'files/', 'project/', 'yaml/'];
 
 /** The workspace packages under src/, each a folder with its own package.json. */
 const WORKSPACES = { runtime: 'runtime/', envtest: 'envtest/' } as const;

@@ -67,8 +67,10 @@ export function registerBuildInstallerCommand(program: Command): void {
       if (opts.img && setManagerImage(root, opts.img)) console.log(`config/manager/kustomization.yaml: image controller set to ${opts.img}`);
       const yaml = buildConfigYaml(root, 'config/default');
       const { mkdirSync, writeFileSync } = await import('node:fs');
-      const { dirname, resolve } = await import('node:path');
-      const out = resolve(root, opts.output);
+      const { dirname } = await import('node:path');
+      const { resolveInProject } = await import('../files/confine.js');
+      // -o outside the project is the user's choice; a link in the project (dist/ from a clone) must not lead out
+      const out = resolveInProject(root, opts.output, 'write', 'allow');
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, yaml);
       console.log(`wrote ${opts.output}`);

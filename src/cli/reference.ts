@@ -57,6 +57,10 @@ export function cliReference(program: Command): string {
     'Inside a project, where kubescaffold is a dependency, run the CLI as `npx scaffold`; outside one (to start a',
     'project) as `npx kubescaffold`. Both names run the same program. `scaffold <command> --help` prints the same text.',
     '',
+    'Commands write only inside the project (never through a symbolic link that leaves it), read types files only from',
+    'it, and refuse text that is not UTF-8 and YAML past their size, nesting and alias bounds: see',
+    '[Projects you did not write](../guides/untrusted-projects.md).',
+    '',
   ];
   for (const [path, cmd] of tree) lines.push(...section(path, cmd));
   return `${lines.join('\n').trimEnd()}\n`;

@@ -29,5 +29,5 @@ export function buildConfigYaml(projectRoot: string, rel: string): string {
 export function setManagerImage(projectRoot: string, img: string): boolean {
   const dir = join(projectRoot, 'config', 'manager');
   if (!existsSync(dir)) throw new ClusterError(`config/manager does not exist in ${projectRoot}; run this command in the project's root directory`);
-  return setKustomizationImage(dir, parseImageArgument(`controller=${img}`));
+  return setKustomizationImage(dir, parseImageArgument(`controller=${img}`), projectRoot);
 }

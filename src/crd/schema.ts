@@ -19,6 +19,7 @@ import { k8sOptional, k8sRequired, optional, optionalMarkers, required, required
 import { immutable, oneOfMarkers, preserveUnknownFields, schemaless, validationType, validationPattern, xPreserveUnknownFields } from '../markers/defs/validation.js';
 import { flattenInto } from './flatten.js';
 import { applySchemaMarkers } from './schema-markers.js';
+import { unsupportedTypeMessage } from './unsupported-types.js';
 import { builtinTypeSchema } from './k8s_schemas/index.js';
 import { knownTypeSchema, typeMetaProperties } from './known.js';
 import { isRuntimeModule } from '../project/runtime-module.js';
@@ -192,7 +193,7 @@ export class SchemaGenerator {
     if (ts.isTupleTypeNode(node)) return this.error(file, node, 'tuples cannot be described by a CRD schema: use an array (T[]) or an interface');
     if (ts.isFunctionTypeNode(node) || ts.isConstructorTypeNode(node)) return this.error(file, node, 'functions cannot be part of an API type');
     if (ts.isTemplateLiteralTypeNode(node)) return this.error(file, node, `template literal types are not supported: use string with +${validationPattern.name}`);
-    return this.error(file, node, `${ts.SyntaxKind[node.kind]} types are not supported in CRD schemas: write the type out as an interface, union of literals, array or Record`);
+    return this.error(file, node, unsupportedTypeMessage(node, file.source));
   }
 
   private literalSchema(node: T.LiteralTypeNode, file: SourceInfo): JSONSchemaProps {

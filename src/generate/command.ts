@@ -16,7 +16,7 @@ export async function runManifests(opts: ManifestsOptions): Promise<string[]> {
   const { planManifests } = await import('./manifests.js');
   const { writeChanged } = await import('./write.js');
   const { files } = planManifests(opts);
-  const written = writeChanged(files);
+  const written = writeChanged(opts.root, files);
   if (key) recordRun(opts.root, 'manifests', key, files.map((f) => f.path));
   return written;
 }
@@ -34,7 +34,7 @@ export async function runGenerate(opts: GenerateOptions): Promise<string[]> {
   const { planResources } = await import('./resources.js');
   const { writeChanged } = await import('./write.js');
   const files = planResources(opts);
-  const written = writeChanged(files);
+  const written = writeChanged(opts.root, files);
   if (key) recordRun(opts.root, 'generate', key, files.map((f) => f.path));
   return written;
 }

@@ -8,6 +8,8 @@ import { basename, join } from 'node:path';
 import { crdSkeleton, findKinds, groupKinds, groupVersionOf, type GroupVersion, type KindInfo } from '../crd/crd.js';
 import { DiagnosticBag, DiagnosticsError } from '../diagnostics.js';
 import { expandPaths, SourceProgram } from '../markers/program.js';
+import { resolveInProject } from '../files/confine.js';
+import { decodeUtf8 } from '../files/utf8.js';
 import { fileHeader } from '../project/boilerplate.js';
 import { runtimeModuleOf } from '../project/runtime-module.js';
 import type { GeneratedFile } from './write.js';
@@ -68,12 +70,16 @@ export function planResources(opts: GenerateOptions, program = new SourceProgram
   return files;
 }
 
+/** hack/boilerplate.txt, which goes into every generated file: only from inside the project, and as UTF-8. */
 function readBoilerplate(root: string): string | undefined {
+  const path = resolveInProject(root, join('hack', 'boilerplate.txt'), 'read');
+  let bytes: Buffer;
   try {
-    return readFileSync(join(root, 'hack', 'boilerplate.txt'), 'utf8');
+    bytes = readFileSync(path);
   } catch {
     return undefined;
   }
+  return decodeUtf8(bytes, join('hack', 'boilerplate.txt'));
 }
 
 function renderResources(ds: Descriptor[], header: string, runtimeModule: string): string {

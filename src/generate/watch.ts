@@ -8,7 +8,7 @@
 import { basename, relative } from 'node:path';
 import { watch } from 'chokidar';
 import { CRDCache } from '../crd/crd.js';
-import { DiagnosticsError } from '../diagnostics.js';
+import { isUserError } from '../errors.js';
 import { isSourceFile, SourceProgram } from '../markers/program.js';
 import { planManifests, type ManifestsOptions } from './manifests.js';
 import { writeChanged } from './write.js';
@@ -42,10 +42,11 @@ export function watchManifests(opts: WatchOptions): Promise<void> {
   const run = (): void => {
     const start = performance.now();
     try {
-      const written = writeChanged(planManifests(opts, program, cache).files, known);
+      const written = writeChanged(opts.root, planManifests(opts, program, cache).files, known);
       report({ written, ms: Math.round(performance.now() - start) });
     } catch (err) {
-      if (!(err instanceof DiagnosticsError)) throw err;
+      // diagnostics, a link out of the project, a file that is not UTF-8: the user fixes it and saves again
+      if (!isUserError(err)) throw err;
       report({ written: [], error: err, ms: Math.round(performance.now() - start) });
     }
   };

@@ -1,6 +1,7 @@
 /** Writes generated files, touching only those whose content changed (so watchers and make see real changes). */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { resolveInProject } from '../files/confine.js';
 
 /** A generated file: its absolute path and full content. */
 export interface GeneratedFile {
@@ -10,19 +11,22 @@ export interface GeneratedFile {
 }
 
 /**
- * Returns the paths that were written (new or changed). `known` remembers what each path held after an earlier
- * call, so repeated runs (--watch) do not re-read files they wrote themselves.
+ * Returns the paths that were written (new or changed). Every path must stay in the project at `root` once symbolic
+ * links are followed (OutsideProjectError otherwise, before anything is written). `known` remembers what each path
+ * held after an earlier call, so repeated runs (--watch) do not re-read files they wrote themselves.
  */
-export function writeChanged(files: readonly GeneratedFile[], known?: Map<string, string>): string[] {
+export function writeChanged(root: string, files: readonly GeneratedFile[], known?: Map<string, string>): string[] {
+  const targets = files.map((f) => resolveInProject(root, f.path, 'write'));
   const written: string[] = [];
-  for (const f of files) {
-    if (known?.get(f.path) === f.content) continue;
+  files.forEach((f, i) => {
+    const target = targets[i]!;
+    if (known?.get(f.path) === f.content) return;
     known?.set(f.path, f.content);
-    if (holds(f.path, f.content)) continue;
-    mkdirSync(dirname(f.path), { recursive: true });
-    writeFileSync(f.path, f.content);
+    if (holds(target, f.content)) return;
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, f.content);
     written.push(f.path);
-  }
+  });
   return written;
 }
 

@@ -1,5 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq } from 'yaml';
+import { resolveInProject } from '../files/confine.js';
+import { decodeUtf8 } from '../files/utf8.js';
+import { readYamlDocument, YamlInputError } from '../yaml/read.js';
 import { KustomizeError } from './errors.js';
 import type { ImageSpec } from './kustomization.js';
 import { displayPath, findKustomizationFile } from './loader.js';
@@ -21,15 +24,21 @@ export function parseImageArgument(arg: string): ImageSpec {
 
 /**
  * `kustomize edit set image` in dir: replaces (or adds) the images entry for the image's name, keeping the others and
- * the file's comments. Returns whether the file changed.
+ * the file's comments. Returns whether the file changed. The file is not written through a link that leaves `root`
+ * (the project; dir by default).
  */
-export function setKustomizationImage(dir: string, image: ImageSpec): boolean {
+export function setKustomizationImage(dir: string, image: ImageSpec, root: string = dir): boolean {
   const file = findKustomizationFile(dir);
-  const before = readFileSync(file, 'utf8');
+  const before = decodeUtf8(readFileSync(file), displayPath(file));
   // An empty file becomes an empty mapping to add to.
-  const doc = parseDocument(before.trim() === '' ? '{}\n' : before);
-  if (doc.errors.length > 0) throw new KustomizeError(`${displayPath(file)}: invalid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
-  if (!isMap(doc.contents)) throw new KustomizeError(`${displayPath(file)} must be a mapping of kustomization fields`);
+  let doc;
+  try {
+    doc = readYamlDocument(before.trim() === '' ? '{}\n' : before, displayPath(file))?.document;
+  } catch (err) {
+    if (err instanceof YamlInputError) throw new KustomizeError(err.message);
+    throw err;
+  }
+  if (!doc || !isMap(doc.contents)) throw new KustomizeError(`${displayPath(file)} must be a mapping of kustomization fields`);
   const existing = doc.get('images');
   const entries: ImageSpec[] = [];
   if (isSeq(existing)) {
@@ -59,6 +68,6 @@ export function setKustomizationImage(dir: string, image: ImageSpec): boolean {
   if (!doc.has('kind')) doc.set('kind', 'Kustomization');
   const after = doc.toString({ indentSeq: false });
   if (after === before) return false;
-  writeFileSync(file, after);
+  writeFileSync(resolveInProject(root, file, 'write'), after);
   return true;
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { decodeUtf8 } from '../files/utf8.js';
 import { KustomizeError } from './errors.js';
 import { KUSTOMIZATION_FILE_NAMES } from './kustomization.js';
 import { Resource } from './resource.js';
@@ -47,9 +48,15 @@ export class Loader {
   }
 
   /**
-   * Reads a local file in or below the kustomization's directory; `purpose` names it in errors ("resource", "patch").
+   * Reads a local text file (UTF-8) in or below the kustomization's directory; `purpose` names it in errors ("resource",
+   * "patch").
    */
   readFile(rel: string, purpose: string): string {
+    return decodeUtf8(this.readBytes(rel, purpose), displayPath(this.resolvePath(rel)));
+  }
+
+  /** Reads a local file's bytes (a generator's file source may be binary), as readFile checks it. */
+  readBytes(rel: string, purpose: string): Buffer {
     const where = displayPath(this.kustomizationFile);
     if (isRemote(rel)) throw new KustomizeError(`${where}: ${purpose} "${rel}" is a remote URL; scaffold build reads local files only`);
     const p = this.resolvePath(rel);
@@ -60,7 +67,7 @@ export class Loader {
       throw new KustomizeError(`${where}: ${purpose} "${rel}" is outside ${displayPath(this.root)}; kustomize only reads files in or below the kustomization's directory (move the file, or list its directory as a resource)`);
     }
     if (statSync(real).isDirectory()) throw new KustomizeError(`${where}: ${purpose} "${rel}" is a directory, not a file`);
-    return readFileSync(real, 'utf8');
+    return readFileSync(real);
   }
 
   /** The objects in a resource file, with Lists expanded, as kustomize's resource factory reads them. */

@@ -1,4 +1,5 @@
-import { parseAllDocuments, type ScalarTag } from 'yaml';
+import type { ScalarTag } from 'yaml';
+import { readYamlDocuments, YamlInputError } from '../yaml/read.js';
 import { KustomizeError } from './errors.js';
 import type { JSONValue } from './values.js';
 
@@ -38,25 +39,23 @@ const timestampTag: ScalarTag = {
  * kustomization files and JSON patches as sigs.k8s.io/yaml does (YAML 1.1, where `yes` is a boolean).
  */
 export function parseYamlDocuments(text: string, file: string, version: '1.1' | '1.2' = '1.2'): JSONValue[] {
-  const docs = parseAllDocuments(text, {
-    version,
-    merge: true,
-    uniqueKeys: true,
-    prettyErrors: true,
-    resolveKnownTags: false,
-    // Keep plain JSON data: no Date, Uint8Array, Set or Map values from YAML 1.1's extra types.
-    customTags: (tags) => [
-      ...tags.filter((t) => typeof t === 'string' || !EXOTIC_TAGS.has(t.tag)),
-      ...(version === '1.2' ? [timestampTag] : []),
-    ],
-  });
-  const out: JSONValue[] = [];
-  for (const doc of Array.isArray(docs) ? docs : [docs]) {
-    const err = doc.errors[0];
-    if (err) throw new KustomizeError(`${file}: invalid YAML: ${err.message.split('\n')[0]}`);
-    out.push(doc.toJS({ maxAliasCount: 10_000 }) as JSONValue);
+  try {
+    const docs = readYamlDocuments(text, file, {
+      version,
+      merge: true,
+      uniqueKeys: true,
+      resolveKnownTags: false,
+      // Keep plain JSON data: no Date, Uint8Array, Set or Map values from YAML 1.1's extra types.
+      customTags: (tags) => [
+        ...tags.filter((t) => typeof t === 'string' || !EXOTIC_TAGS.has(t.tag)),
+        ...(version === '1.2' ? [timestampTag] : []),
+      ],
+    });
+    return docs.map((d) => d.data as JSONValue);
+  } catch (err) {
+    if (err instanceof YamlInputError) throw new KustomizeError(err.message);
+    throw err;
   }
-  return out;
 }
 
 /** Parses a file that must hold exactly one YAML document (null when it is empty). */

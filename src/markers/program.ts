@@ -4,7 +4,9 @@
  * nor a type-check of the project, and a changed file is re-read on its own.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { resolveInProject } from '../files/confine.js';
+import { decodeUtf8 } from '../files/utf8.js';
 import { ts } from './typescript.js';
 import { collectFile, MarkerSet, type SourceInfo, type TypeDecl } from './collector.js';
 import { listSourceFiles } from './paths.js';
@@ -35,19 +37,23 @@ export class SourceProgram {
 
   constructor(readonly root: string) {}
 
-  /** Reads (once) and collects a file; undefined if it does not exist. */
+  /**
+   * Reads (once) and collects a file; undefined if it does not exist. A file outside the project, or reached through
+   * a link that leaves it, is refused (OutsideProjectError), and so is one that is not valid UTF-8 (InvalidUtf8Error).
+   */
   file(path: string): SourceInfo | undefined {
     const abs = resolve(path);
     let info = this.files.get(abs);
     if (info === undefined) {
-      let text: string;
+      const real = resolveInProject(this.root, abs, 'read');
+      let bytes: Buffer;
       try {
-        text = readFileSync(abs, 'utf8');
+        bytes = readFileSync(real);
       } catch {
         this.files.set(abs, null);
         return undefined;
       }
-      info = collectFile(abs, text);
+      info = collectFile(abs, decodeUtf8(bytes, relative(resolve(this.root), abs)));
       this.files.set(abs, info);
     }
     return info ?? undefined;

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
+import { resolveInProject } from '../files/confine.js';
+import { readUtf8File } from '../files/utf8.js';
 import { fileHeader } from './boilerplate.js';
 import { parseProject, type ProjectConfig } from './project.js';
 
@@ -13,13 +15,13 @@ export function loadProject(root: string): ProjectConfig {
   if (!existsSync(path)) {
     throw new ScaffoldError(`no PROJECT file in ${root}; run this command in a project created by \`scaffold init\`, or run \`scaffold init --domain <domain>\` first`);
   }
-  const result = parseProject(readFileSync(path, 'utf8'));
+  const result = parseProject(readUtf8File(path));
   if (typeof result === 'string') throw new ScaffoldError(`${path}: ${result}`);
   return result;
 }
 
 /** The header for generated .ts files, from the project's hack/boilerplate.txt (none when it is absent or empty). */
 export function projectFileHeader(root: string): string {
-  const path = join(root, 'hack', 'boilerplate.txt');
-  return existsSync(path) ? fileHeader(readFileSync(path, 'utf8')) : '';
+  const path = resolveInProject(root, join('hack', 'boilerplate.txt'), 'read');
+  return existsSync(path) ? fileHeader(readUtf8File(path, join('hack', 'boilerplate.txt'))) : '';
 }

@@ -1,6 +1,8 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { ScaffoldError } from '../errors.js';
+import { OutsideProjectError, resolveInProject } from '../files/confine.js';
+import { decodeUtf8 } from '../files/utf8.js';
 import { insertFragments } from './inserter.js';
 
 /** What to do when a templated file already exists: kubebuilder's SkipFile, Error and OverwriteFile. */
@@ -15,7 +17,8 @@ interface FileModel {
 
 /**
  * One scaffold run: templates, marker insertions and edits are applied to in-memory models first; nothing touches
- * the disk until commit(), which writes every file or, if any write fails, restores what was there.
+ * the disk until commit(), which writes every file or, if any write fails, restores what was there. A path that leads
+ * out of the project through a symbolic link is a problem that stops the commit; links inside it are followed.
  */
 export class Plan {
   private readonly models = new Map<string, FileModel>();
@@ -25,11 +28,21 @@ export class Plan {
 
   /** Adds a rendered file at a project-relative path. */
   template(path: string, content: string, ifExists: IfExists): void {
+    this.place(path, content, ifExists);
+  }
+
+  /** Adds a file whose bytes are written as they are (a package tarball), at a project-relative path. */
+  file(path: string, bytes: Buffer, ifExists: IfExists): void {
+    this.place(path, bytes, ifExists);
+  }
+
+  private place(path: string, content: string | Buffer, ifExists: IfExists): void {
     const model = this.models.get(path);
     if (model && ifExists === 'skip') return;
     if (!model && this.existsOnDisk(path)) {
       if (ifExists === 'skip') {
-        this.models.set(path, { content: this.readDisk(path), dirty: false });
+        // kept as it is: bytes, which a tarball's are and which need no decoding
+        this.models.set(path, { content: readFileSync(this.diskPath(path)!), dirty: false });
         return;
       }
       if (ifExists === 'error') {
@@ -38,13 +51,6 @@ export class Plan {
       }
     }
     this.models.set(path, { content, dirty: true });
-  }
-
-  /** Adds a file whose bytes are written as they are (a package tarball), at a project-relative path. */
-  file(path: string, bytes: Buffer, ifExists: IfExists): void {
-    this.template(path, '', ifExists);
-    const model = this.models.get(path);
-    if (model?.dirty) this.models.set(path, { content: bytes, dirty: true });
   }
 
   /** Inserts fragments above `+kubebuilder:scaffold:<marker>` lines of a planned or existing file. */
@@ -75,7 +81,7 @@ export class Plan {
   /** The file's content as it will be after this plan (undefined when it neither exists nor is planned). */
   current(path: string): string | undefined {
     const model = this.models.get(path);
-    if (model) return model.content.toString();
+    if (model) return typeof model.content === 'string' ? model.content : decodeUtf8(model.content, path);
     return this.existsOnDisk(path) ? this.readDisk(path) : undefined;
   }
 
@@ -91,39 +97,50 @@ export class Plan {
 
   /** Writes every changed file, or nothing: on a failed write, files already written are put back. */
   commit(): string[] {
-    if (this.problems.length > 0) throw new ScaffoldError(this.problems.join('\n'));
-    const written: Array<{ path: string; previous: Buffer | undefined }> = [];
+    const pending = this.pendingPaths().map((path) => ({ path, absolute: this.diskPath(path) }));
+    if (this.problems.length > 0) throw new ScaffoldError([...new Set(this.problems)].join('\n'));
+    const written: Array<{ path: string; absolute: string; previous: Buffer | undefined }> = [];
     const createdDirs: string[] = [];
     try {
-      for (const path of this.pendingPaths()) {
-        const absolute = join(this.root, path);
+      for (const { path, absolute } of pending as Array<{ path: string; absolute: string }>) {
         const previous = existsSync(absolute) ? readFileSync(absolute) : undefined;
         const dir = dirname(absolute);
         if (!existsSync(dir)) createdDirs.push(mkdirSync(dir, { recursive: true }) ?? dir);
         const temp = `${absolute}.scaffold-tmp`;
-        writeFileSync(temp, this.models.get(path)!.content);
+        // 'wx' creates the file and never follows a link planted under the temporary name
+        rmSync(temp, { force: true });
+        writeFileSync(temp, this.models.get(path)!.content, { flag: 'wx' });
         renameSync(temp, absolute);
-        written.push({ path: absolute, previous });
+        written.push({ path, absolute, previous });
       }
     } catch (err) {
-      for (const { path, previous } of written.reverse()) {
-        if (previous === undefined) rmSync(path, { force: true });
-        else writeFileSync(path, previous);
+      for (const { absolute, previous } of written.reverse()) {
+        if (previous === undefined) rmSync(absolute, { force: true });
+        else writeFileSync(absolute, previous);
       }
       for (const dir of createdDirs.reverse()) rmSync(dir, { recursive: true, force: true });
       throw new ScaffoldError(`could not write ${relative(this.root, String((err as NodeJS.ErrnoException).path ?? ''))}: ${(err as Error).message}; nothing was changed`);
     }
-    return written.map((w) => relative(this.root, w.path));
+    return written.map((w) => w.path);
+  }
+
+  /** Where a project-relative path really is (links in the project followed); undefined, and a problem, when out of it. */
+  private diskPath(path: string): string | undefined {
+    try {
+      return resolveInProject(this.root, path, 'write');
+    } catch (err) {
+      if (!(err instanceof OutsideProjectError)) throw err;
+      this.problems.push(err.message);
+      return undefined;
+    }
   }
 
   private existsOnDisk(path: string): boolean {
-    const absolute = join(this.root, path);
-    if (!existsSync(absolute)) return false;
-    if (lstatSync(absolute).isSymbolicLink()) this.problems.push(`cannot scaffold ${path}: it is a symbolic link`);
-    return true;
+    const absolute = this.diskPath(path);
+    return absolute !== undefined && existsSync(absolute);
   }
 
   private readDisk(path: string): string {
-    return readFileSync(join(this.root, path), 'utf8');
+    return decodeUtf8(readFileSync(this.diskPath(path)!), path);
   }
 }

@@ -59,7 +59,7 @@ function loadPairs(args: GeneratorArgs, loader: Loader, where: string): Array<{ 
       [key, path] = src.split('=') as [string, string];
     }
     if (loader.isDirectory(path)) throw new KustomizeError(`${where}: file source "${path}" is a directory; name each file`);
-    pairs.push({ key, value: Buffer.from(loader.readFile(path, 'file source'), 'utf8') });
+    pairs.push({ key, value: loader.readBytes(path, 'file source') });
   }
   const seen = new Set<string>();
   for (const p of pairs) {

@@ -1,5 +1,5 @@
-import { parse } from 'yaml';
 import { ScaffoldError } from '../../../errors.js';
+import { readYamlDocument, YamlInputError } from '../../../yaml/read.js';
 
 /** One panel of the custom-metrics dashboard, as grafana/custom-metrics/config.yaml lists it (kubebuilder's CustomMetricItem). */
 export interface CustomMetric {
@@ -30,9 +30,10 @@ const types = ['counter', 'gauge', 'histogram'];
 export function parseCustomMetrics(text: string, path: string): CustomMetricsConfig {
   let data: unknown;
   try {
-    data = parse(text);
+    data = readYamlDocument(text, path)?.data ?? null;
   } catch (err) {
-    throw new ScaffoldError(`${path} is not valid YAML: ${(err as Error).message}; fix it, or delete it to get the commented example back`);
+    if (!(err instanceof YamlInputError)) throw err;
+    throw new ScaffoldError(`${err.message}; fix it, or delete it to get the commented example back`);
   }
   if (data === null || data === undefined) return { metrics: [], skipped: [] };
   if (typeof data !== 'object' || Array.isArray(data)) throw new ScaffoldError(`${path} must be a mapping with a customMetrics list`);

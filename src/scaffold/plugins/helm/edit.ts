@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
 import { isUserError, ScaffoldError } from '../../../errors.js';
+import { resolveInProject } from '../../../files/confine.js';
+import { readUtf8File } from '../../../files/utf8.js';
 import { kustomizeBuildYaml } from '../../../kustomize/index.js';
 import { pluginConfig, stringifyProject, withPluginConfig, type ProjectConfig } from '../../../project/project.js';
 import { loadProject } from '../../../project/load.js';
@@ -124,7 +126,7 @@ function readInstaller(root: string, flags: HelmEditFlags, plan: Plan): string {
   if (!existsSync(path) || !statSync(path).isFile()) {
     throw new ScaffoldError(`--manifests ${flags.manifests} does not exist; write it with \`scaffold build-installer -o ${flags.manifests}\`, or leave --manifests out to build ${DEFAULT_MANIFESTS}`);
   }
-  return readFileSync(path, 'utf8');
+  return readUtf8File(resolveInProject(root, flags.manifests, 'read'), flags.manifests);
 }
 
 function chartFeatures(installer: Installer, metricsPort: number | undefined, webhookPort: number | undefined): ChartFeatures {

@@ -1,5 +1,5 @@
-import { parseAllDocuments } from 'yaml';
 import { ScaffoldError } from '../../../errors.js';
+import { readYamlDocuments, YamlInputError } from '../../../yaml/read.js';
 
 /** One Kubernetes object of the installer (dist/install.yaml). */
 export interface K8sObject {
@@ -25,9 +25,14 @@ export interface Installer {
 /** Parses an installer, refusing anything that is not a stream of Kubernetes objects; `file` names it in errors. */
 export function parseInstaller(text: string, file: string, projectName: string): Installer {
   const objects: K8sObject[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new ScaffoldError(`${file}: not valid YAML: ${doc.errors[0]?.message ?? ''}; regenerate it with \`scaffold build-installer\``);
-    const value: unknown = doc.toJS();
+  let docs: unknown[];
+  try {
+    docs = readYamlDocuments(text, file).map((d) => d.data);
+  } catch (err) {
+    if (!(err instanceof YamlInputError)) throw err;
+    throw new ScaffoldError(`${err.message}; regenerate it with \`scaffold build-installer\``);
+  }
+  for (const value of docs) {
     if (value === null || value === undefined) continue;
     if (!isK8sObject(value)) throw new ScaffoldError(`${file}: a document is not a Kubernetes object (apiVersion, kind, metadata); regenerate it with \`scaffold build-installer\``);
     objects.push(value);
