@@ -11,7 +11,8 @@
 export type * as k8s from '@kubernetes/client-node';
 
 // Reaching the API server.
-export { loadKubeConfig, type KubeConfig, type LoadKubeConfigOptions } from './rest/kubeconfig.js';
+export { loadKubeConfig, type LoadKubeConfigOptions } from './clientcmd/kubeconfig.js';
+export type { KubeConfig } from './clientcmd/kubeconfig-types.js';
 export { newClient } from './rest/client.js';
 export { defineResource } from './rest/resource.js';
 export { ApiError, isAlreadyExists, isConflict, isNotFound } from './rest/errors.js';

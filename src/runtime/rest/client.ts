@@ -1,4 +1,4 @@
-import type { KubeConfig } from './kubeconfig.js';
+import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import { isObject as isPlainObject } from '../json/index.js';
 import { collectionPath, objectPath } from './resource.js';
 import { HttpTransport, isAbortError, type HttpRequest, type QueryValue, type TransportOptions } from './transport.js';

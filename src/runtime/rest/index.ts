@@ -47,27 +47,8 @@ export {
   isUnauthorized,
 } from './errors.js';
 export { requestPermission, permissionKey, type RequestPermission } from './forbidden.js';
-export {
-  DEFAULT_SERVICE_ACCOUNT_DIR,
-  SERVICE_ACCOUNT_DIR_ENV,
-  currentNamespace,
-  inClusterConfig,
-  kubeConfigToYaml,
-  loadKubeConfig,
-  serviceAccountDir,
-  type Environment,
-  type ExecAPIVersion,
-  type ExecConfig,
-  type ExecEnvVar,
-  type ExecInteractiveMode,
-  type Impersonation,
-  type InClusterConfigOptions,
-  type KubeConfig,
-  type KubeConfigAuth,
-  type KubeConfigTLS,
-  type LoadKubeConfigOptions,
-} from './kubeconfig.js';
-export { KubeConfigError, type KubeConfigErrorReason } from './kubeconfig-error.js';
+// The configuration newClient takes; clientcmd loads it.
+export type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 export { TimeoutError, isTimeoutError, TransportError, isTransportError, type TransportErrorReason } from '../errors.js';
 export type { AuthenticatorOptions } from './auth.js';
 export type { ExecPluginOptions } from './exec.js';
@@ -112,3 +93,8 @@ export {
   type FieldRequirement,
 } from './selector.js';
 export * from './builtins.js';
+
+// Moved to @kubescaffold/runtime/clientcmd; re-exported for code written against rest before the split (the CLI's
+// cluster commands among it). New code imports them from clientcmd.
+export { currentNamespace, kubeConfigToYaml, loadKubeConfig } from '../clientcmd/kubeconfig.js';
+export { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
