@@ -1,10 +1,13 @@
 /**
- * @deprecated Import from '@kubescaffold/runtime/rest', and the kubeconfig loaders from
- * '@kubescaffold/runtime/clientcmd'. The runtime is its own package now, so that an operator's image holds it without
- * the CLI; this re-export keeps projects scaffolded before the split building, with every name
- * kubescaffold/runtime/rest had (docs/guides/upgrading.md).
+ * @deprecated Import from '@kubescaffold/runtime/rest', the kubeconfig loaders from '@kubescaffold/runtime/clientcmd',
+ * and `DiscoveryClient` and `RESTMapper` from '@kubescaffold/runtime/discovery' and '@kubescaffold/runtime/restmapper'.
+ * The runtime is its own package now, so that an operator's image holds it without the CLI; this re-export keeps
+ * projects scaffolded before the split building, with every name kubescaffold/runtime/rest had
+ * (docs/guides/upgrading.md).
  *
  * @module kubescaffold/runtime/rest
  */
 export * from '@kubescaffold/runtime/rest';
 export * from '@kubescaffold/runtime/clientcmd';
+export * from '@kubescaffold/runtime/discovery';
+export * from '@kubescaffold/runtime/restmapper';

@@ -1,5 +1,8 @@
 /**
- * The API machinery under the controllers (client-go's rest, dynamic, discovery, errors).
+ * The API machinery under the controllers (client-go's rest, dynamic and errors, apimachinery's selectors and
+ * scheme): `RestClient` and the HTTP transport with its authentication, resource descriptors and the built-in ones,
+ * API errors, watch streams, label and field selectors. The kubeconfig loaders are in @kubescaffold/runtime/clientcmd,
+ * `DiscoveryClient` in @kubescaffold/runtime/discovery, `RESTMapper` in @kubescaffold/runtime/restmapper.
  *
  * @module @kubescaffold/runtime/rest
  */
@@ -68,15 +71,6 @@ export {
 } from './transport.js';
 export { RestClient, newClient, type PartialObjectMetadata, type RequestOptions, type Scale, type SubResourceClient } from './client.js';
 export { decodeWatchStream, errorFromWatchEvent } from './watch.js';
-export {
-  DiscoveryClient,
-  type APIGroup,
-  type APIGroupVersion,
-  type APIResource,
-  type APIResourceList,
-  type ServerVersion,
-} from './discovery.js';
-export { RESTMapper, NoKindMatchError, isNoMatch } from './restmapper.js';
 export { Scheme, newScheme } from './scheme.js';
 export {
   parseSelector,
@@ -98,3 +92,8 @@ export * from './builtins.js';
 // cluster commands among it). New code imports them from clientcmd.
 export { currentNamespace, kubeConfigToYaml, loadKubeConfig } from '../clientcmd/kubeconfig.js';
 export { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
+
+// Moved to @kubescaffold/runtime/discovery and @kubescaffold/runtime/restmapper; re-exported, as above, for the CLI's
+// cluster commands, which still import them from rest.
+export { DiscoveryClient, type ServerVersion } from '../discovery/discovery-client.js';
+export { RESTMapper, isNoMatch } from '../restmapper/restmapper.js';
