@@ -16,7 +16,8 @@ export type { KubeConfig } from './clientcmd/kubeconfig-types.js';
 export { newClient } from './rest/client.js';
 export { defineResource } from './rest/resource.js';
 export { ApiError, isAlreadyExists, isConflict, isNotFound } from './rest/errors.js';
-export type { Client, KubeObject, ObjectKey, ObjectMeta, Resource, TypeMeta } from './rest/types.js';
+export type { Client } from './client/client.js';
+export type { KubeObject, ObjectKey, ObjectMeta, Resource, TypeMeta } from './rest/types.js';
 
 // The runtime's own typed errors, each with its isX predicate (API errors are ApiError, above).
 export {

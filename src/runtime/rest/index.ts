@@ -7,7 +7,6 @@
  * @module @kubescaffold/runtime/rest
  */
 export type {
-  Client,
   CreateOptions,
   DeleteCollectionOptions,
   DeleteOptions,
@@ -25,7 +24,6 @@ export type {
   Resource,
   ResourceDefinition,
   Status,
-  SubResourceWriter,
   TypeMeta,
   UpdateOptions,
   WatchEvent,
