@@ -1,8 +1,8 @@
 /**
  * What a scaffolded operator imports: the kubeconfig, the client, resource descriptors and API value types,
  * reconcilers and their controllers, the manager, and logging. Everything else is in the subpaths, named as
- * controller-runtime's and client-go's packages are: @kubescaffold/runtime/rest, cache, workqueue, client, controller,
- * manager, webhook and metrics.
+ * controller-runtime's and client-go's packages are: @kubescaffold/runtime/rest, clientcmd, discovery, restmapper,
+ * cache, workqueue, client, controller, manager, fake, webhook, metrics, json and certs.
  *
  * @module @kubescaffold/runtime
  */
