@@ -1,8 +1,8 @@
 /**
  * What a scaffolded operator imports: the kubeconfig, the client, resource descriptors and API value types,
  * reconcilers and their controllers, the manager, and logging. Everything else is in the subpaths, named as
- * controller-runtime's and client-go's packages are: @kubescaffold/runtime/rest, cache, workqueue, client, controller,
- * manager, webhook and metrics.
+ * controller-runtime's and client-go's packages are: @kubescaffold/runtime/rest, clientcmd, discovery, restmapper,
+ * cache, workqueue, client, controller, manager, fake, webhook, metrics, json and certs.
  *
  * @module @kubescaffold/runtime
  */
@@ -11,11 +11,13 @@
 export type * as k8s from '@kubernetes/client-node';
 
 // Reaching the API server.
-export { loadKubeConfig, type KubeConfig, type LoadKubeConfigOptions } from './rest/kubeconfig.js';
+export { loadKubeConfig, type LoadKubeConfigOptions } from './clientcmd/kubeconfig.js';
+export type { KubeConfig } from './clientcmd/kubeconfig-types.js';
 export { newClient } from './rest/client.js';
 export { defineResource } from './rest/resource.js';
 export { ApiError, isAlreadyExists, isConflict, isNotFound } from './rest/errors.js';
-export type { Client, KubeObject, ObjectKey, ObjectMeta, Resource, TypeMeta } from './rest/types.js';
+export type { Client } from './client/client.js';
+export type { KubeObject, ObjectKey, ObjectMeta, Resource, TypeMeta } from './rest/types.js';
 
 // The runtime's own typed errors, each with its isX predicate (API errors are ApiError, above).
 export {

@@ -41,6 +41,12 @@ const RUNTIME_CLOSURE_ALLOWED: Record<string, string> = {
   'smart-buffer': "socks's buffers",
 };
 
+/** The files a workspace package's "exports" point at once built (types and import targets), without the './'. */
+function builtEntryPoints(dir: string): string[] {
+  const { exports } = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
+  return Object.values(exports).flatMap((target) => (typeof target === 'string' ? [target] : [target.types!, target.import!])).map((t) => t.replace(/^\.\//, ''));
+}
+
 interface PackResult {
   name: string;
   filename: string;
@@ -76,6 +82,10 @@ describe('the npm packages', () => {
     expect(paths('kubescaffold')).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/scaffold.js', 'dist/cli/index.js', 'dist/compat/runtime.js', 'dist/compat/envtest.js', 'dist/crd/k8s_schemas/schemas.json', 'docs/types.md']));
     expect(paths('@kubescaffold/runtime')).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/rest/index.js', 'dist/webhook/index.js', 'dist/certs/index.js', 'dist/json/index.js']));
     expect(paths('@kubescaffold/envtest')).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/setup.js', 'dist/versions.js']));
+    // Every subpath "exports" names, with its types, e.g. @kubescaffold/runtime/clientcmd.
+    for (const [name, dir] of [['@kubescaffold/runtime', 'src/runtime'], ['@kubescaffold/envtest', 'src/envtest']] as const) {
+      expect(paths(name), name).toEqual(expect.arrayContaining(builtEntryPoints(dir)));
+    }
     // The CLI holds neither the runtime nor envtest: they are its dependencies.
     expect(paths('kubescaffold').filter((p) => /^dist\/(runtime|envtest)\//.test(p))).toEqual([]);
     // Templates ship precompiled (dist/templates.precompiled.cjs); templates/ keeps only data files read as they are.

@@ -65,8 +65,4 @@ export {
   type ManagedFieldsSharerOptions,
   type StringInternerOptions,
 } from './transforms.js';
-export { FIFO } from './fifo.js';
-export { Heap } from './heap.js';
-export { UndeltaStore } from './undelta-store.js';
-export { ExpirationCache, ttlPolicy, type ExpirationPolicy } from './expiration-cache.js';
 export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions, type ByObject } from './informer-cache.js';

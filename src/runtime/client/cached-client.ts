@@ -1,7 +1,7 @@
 import type { PartialObjectMetadata, RestClient } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
+import type { Client, SubResourceWriter } from './client.js';
 import type {
-  Client,
   CreateOptions,
   DeleteOptions,
   KubeObject,
@@ -10,7 +10,6 @@ import type {
   ObjectList,
   PatchOptions,
   Resource,
-  SubResourceWriter,
   UpdateOptions,
 } from '../rest/types.js';
 import type { InformerCache } from '../cache/informer-cache.js';

@@ -1,5 +1,6 @@
 import { isNotFound } from '../rest/errors.js';
-import type { Client, KubeObject, Resource } from '../rest/types.js';
+import type { Client } from './client.js';
+import type { KubeObject, Resource } from '../rest/types.js';
 import { deepEqual, jsonClone } from '../json/index.js';
 import { createMergePatch, keyOf } from './patch.js';
 import { InvalidObjectError } from '../errors.js';

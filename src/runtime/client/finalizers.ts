@@ -1,4 +1,5 @@
-import type { Client, KubeObject, Resource } from '../rest/types.js';
+import type { Client } from './client.js';
+import type { KubeObject, Resource } from '../rest/types.js';
 import type { Result } from '../reconcile/index.js';
 import { patchFrom } from './patch.js';
 import { jsonClone } from '../json/index.js';

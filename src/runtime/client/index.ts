@@ -1,9 +1,23 @@
 /**
- * controller-runtime's client: the cached client, patches, conditions, finalizers, owner references, createOrUpdate,
- * retries, and the value types of API objects.
+ * controller-runtime's client: the `Client` interface reconcilers are written against (with the options its calls
+ * take), the cached client, patches, conditions, finalizers, owner references, createOrUpdate, retries, and the value
+ * types of API objects. `newClient(kc)` (@kubescaffold/runtime/rest) makes the uncached one.
  *
  * @module @kubescaffold/runtime/client
  */
+export type { Client, SubResourceWriter } from './client.js';
+// The per-call options are metav1's and declared with the REST client that sends them.
+export type {
+  CreateOptions,
+  DeleteOptions,
+  ListOptions,
+  ObjectKey,
+  ObjectList,
+  PatchOptions,
+  PatchType,
+  Preconditions,
+  UpdateOptions,
+} from '../rest/types.js';
 export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './apitypes.js';
 export {
   setStatusCondition,

@@ -1,4 +1,5 @@
-import type { Client, KubeObject, PatchOptions, Resource } from '../rest/types.js';
+import type { Client } from './client.js';
+import type { KubeObject, PatchOptions, Resource } from '../rest/types.js';
 import { deepEqual, isObject as isPlainObject } from '../json/index.js';
 import { InvalidObjectError } from '../errors.js';
 

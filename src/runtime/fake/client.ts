@@ -2,8 +2,8 @@
 import type { PartialObjectMetadata } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
 import { newScheme, type Scheme } from '../rest/scheme.js';
+import type { Client, SubResourceWriter } from '../client/client.js';
 import type {
-  Client,
   CreateOptions,
   DeleteOptions,
   KubeObject,
@@ -12,7 +12,6 @@ import type {
   ObjectList,
   PatchOptions,
   Resource,
-  SubResourceWriter,
   UpdateOptions,
 } from '../rest/types.js';
 import { isBuiltinGroup, ObjectTracker, type FieldIndex } from './tracker.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fs } from '../internal/builtins.js';
-import { serviceAccountDir, type Environment } from '../rest/kubeconfig.js';
+import { serviceAccountDir, type Environment } from '../clientcmd/in-cluster.js';
 import { ConfigurationError } from '../errors.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log/index.js';
 import type { ByObject } from '../cache/informer-cache.js';
 import type { CachedClientOptions } from '../client/cached-client.js';
-import type { KubeConfig } from '../rest/kubeconfig.js';
+import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import type { WebhookServer } from '../webhook/server.js';
 
 /**

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../log/index.js';
 import { defineResource } from '../rest/resource.js';
-import type { Client, KubeObject } from '../rest/types.js';
+import type { Client } from '../client/client.js';
+import type { KubeObject } from '../rest/types.js';
 import type { Runnable } from './runnable.js';
 import { LifecycleError } from '../errors.js';
 

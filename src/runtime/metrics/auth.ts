@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defineResource } from '../rest/resource.js';
-import type { Client, KubeObject } from '../rest/types.js';
+import type { Client } from '../client/client.js';
+import type { KubeObject } from '../rest/types.js';
 
 // authentication.k8s.io/v1 TokenReview and authorization.k8s.io/v1 SubjectAccessReview, only as /metrics needs them.
 interface UserInfo {

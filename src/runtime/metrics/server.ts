@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { http } from '../internal/builtins.js';
 import type { Logger } from '../log/index.js';
 import { serveUntil, type ListeningServer } from '../internal/serve.js';
-import type { Client } from '../rest/types.js';
+import type { Client } from '../client/client.js';
 import { DelegatingAuth } from './auth.js';
 import { registerProcessMetrics, registry } from './registry.js';
 import { generateSelfSignedCert, type CertKeyPair } from './selfsigned.js';

@@ -3,8 +3,8 @@
 // files every 5 minutes (transport/cert_rotation.go), an exec plugin's answer when it expires or after a 401.
 import { readFile } from 'node:fs/promises';
 import { execPluginFor, type ExecCredentials, type ExecPlugin, type ExecPluginOptions } from './exec.js';
-import type { KubeConfig } from './kubeconfig.js';
-import { KubeConfigError } from './kubeconfig-error.js';
+import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
+import { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
 
 /** TLS options for https.Agent: PEM text, read from the configuration's files. */
 export interface TlsMaterial {

@@ -1,9 +1,8 @@
-import type { KubeConfig } from './kubeconfig.js';
+import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import { isObject as isPlainObject } from '../json/index.js';
 import { collectionPath, objectPath } from './resource.js';
 import { HttpTransport, isAbortError, type HttpRequest, type QueryValue, type TransportOptions } from './transport.js';
 import type {
-  Client,
   CreateOptions,
   DeleteCollectionOptions,
   DeleteOptions,
@@ -15,7 +14,6 @@ import type {
   PatchOptions,
   PatchType,
   Resource,
-  SubResourceWriter,
   UpdateOptions,
   WatchEvent,
   WatchOptions,
@@ -54,17 +52,27 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** Reads and writes one named subresource (status, scale, ...) of objects of any resource. */
-export interface SubResourceClient extends SubResourceWriter {
+/**
+ * Reads and writes one named subresource (status, scale, ...) of objects of any resource; for status, the
+ * SubResourceWriter of a Client (@kubescaffold/runtime/client).
+ */
+export interface SubResourceClient {
   /** Reads the subresource of the object named by key (GET .../status, .../scale). */
   get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T>;
+  /** Replaces the subresource of the object (PUT .../status); the object must carry its resourceVersion. */
+  update<T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T>;
+  /** Patches the subresource of the object named by key, in the given patch format. */
+  patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T>;
 }
 
+// No `implements Client`: the interface is declared above rest, in client/. test/runtime/client/client.test.ts
+// checks that a RestClient is one.
 /**
- * The uncached client: every call is one HTTP request to the API server, objects are plain JSON. Implements the
- * Client interface generated code uses, plus watch, deleteCollection and subresources for the cache layer.
+ * The uncached client: every call is one HTTP request to the API server, objects are plain JSON. A Client
+ * (@kubescaffold/runtime/client) as generated code uses it, plus watch, deleteCollection and subresources for the
+ * cache layer.
  */
-export class RestClient implements Client {
+export class RestClient {
   /** The HTTP transport every request of this client goes through (shared with its discovery client and watches). */
   readonly transport: HttpTransport;
 

@@ -4,8 +4,8 @@
 // made with it is answered 401.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import type { ExecConfig, KubeConfig } from './kubeconfig.js';
-import { KubeConfigError } from './kubeconfig-error.js';
+import type { ExecConfig, KubeConfig } from '../clientcmd/kubeconfig-types.js';
+import { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
 
 /** What a plugin answered. One object per run: a 401 refreshes only if the credentials used are still these. */
 export interface ExecCredentials {

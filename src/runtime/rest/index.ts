@@ -1,10 +1,12 @@
 /**
- * The API machinery under the controllers (client-go's rest, dynamic, discovery, errors).
+ * The API machinery under the controllers (client-go's rest, dynamic and errors, apimachinery's selectors and
+ * scheme): `RestClient` and the HTTP transport with its authentication, resource descriptors and the built-in ones,
+ * API errors, watch streams, label and field selectors. The kubeconfig loaders are in @kubescaffold/runtime/clientcmd,
+ * `DiscoveryClient` in @kubescaffold/runtime/discovery, `RESTMapper` in @kubescaffold/runtime/restmapper.
  *
  * @module @kubescaffold/runtime/rest
  */
 export type {
-  Client,
   CreateOptions,
   DeleteCollectionOptions,
   DeleteOptions,
@@ -22,7 +24,6 @@ export type {
   Resource,
   ResourceDefinition,
   Status,
-  SubResourceWriter,
   TypeMeta,
   UpdateOptions,
   WatchEvent,
@@ -47,27 +48,8 @@ export {
   isUnauthorized,
 } from './errors.js';
 export { requestPermission, permissionKey, type RequestPermission } from './forbidden.js';
-export {
-  DEFAULT_SERVICE_ACCOUNT_DIR,
-  SERVICE_ACCOUNT_DIR_ENV,
-  currentNamespace,
-  inClusterConfig,
-  kubeConfigToYaml,
-  loadKubeConfig,
-  serviceAccountDir,
-  type Environment,
-  type ExecAPIVersion,
-  type ExecConfig,
-  type ExecEnvVar,
-  type ExecInteractiveMode,
-  type Impersonation,
-  type InClusterConfigOptions,
-  type KubeConfig,
-  type KubeConfigAuth,
-  type KubeConfigTLS,
-  type LoadKubeConfigOptions,
-} from './kubeconfig.js';
-export { KubeConfigError, type KubeConfigErrorReason } from './kubeconfig-error.js';
+// The configuration newClient takes; clientcmd loads it.
+export type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 export { TimeoutError, isTimeoutError, TransportError, isTransportError, type TransportErrorReason } from '../errors.js';
 export type { AuthenticatorOptions } from './auth.js';
 export type { ExecPluginOptions } from './exec.js';
@@ -87,15 +69,6 @@ export {
 } from './transport.js';
 export { RestClient, newClient, type PartialObjectMetadata, type RequestOptions, type Scale, type SubResourceClient } from './client.js';
 export { decodeWatchStream, errorFromWatchEvent } from './watch.js';
-export {
-  DiscoveryClient,
-  type APIGroup,
-  type APIGroupVersion,
-  type APIResource,
-  type APIResourceList,
-  type ServerVersion,
-} from './discovery.js';
-export { RESTMapper, NoKindMatchError, isNoMatch } from './restmapper.js';
 export { Scheme, newScheme } from './scheme.js';
 export {
   parseSelector,
@@ -112,3 +85,13 @@ export {
   type FieldRequirement,
 } from './selector.js';
 export * from './builtins.js';
+
+// Moved to @kubescaffold/runtime/clientcmd; re-exported for code written against rest before the split (the CLI's
+// cluster commands among it). New code imports them from clientcmd.
+export { currentNamespace, kubeConfigToYaml, loadKubeConfig } from '../clientcmd/kubeconfig.js';
+export { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
+
+// Moved to @kubescaffold/runtime/discovery and @kubescaffold/runtime/restmapper; re-exported, as above, for the CLI's
+// cluster commands, which still import them from rest.
+export { DiscoveryClient, type ServerVersion } from '../discovery/discovery-client.js';
+export { RESTMapper, isNoMatch } from '../restmapper/restmapper.js';

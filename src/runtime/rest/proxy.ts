@@ -2,7 +2,7 @@
 // (HTTP CONNECT) or socks5. The proxy libraries are imported only when a proxy is configured.
 import type http from 'node:http';
 import type https from 'node:https';
-import { KubeConfigError } from './kubeconfig-error.js';
+import { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
 
 /** Builds a keep-alive agent that tunnels through the proxy, from https.Agent options. */
 export type ProxyAgentFactory = (opts: https.AgentOptions) => http.Agent;

@@ -5,7 +5,8 @@
  */
 import { isNotFound } from '../rest/errors.js';
 import { CustomResourceDefinitions, MutatingWebhookConfigurations, ValidatingWebhookConfigurations } from '../rest/builtins.js';
-import type { Client, KubeObject, Resource } from '../rest/types.js';
+import type { Client } from '../client/client.js';
+import type { KubeObject, Resource } from '../rest/types.js';
 import type { Logger } from '../log/index.js';
 
 /** Where this server can be reached: the host names and addresses in its certificate, and its port. */

@@ -17,7 +17,7 @@ import { fs } from '../internal/builtins.js';
 import { closeGracefully } from '../internal/serve.js';
 import { log as rootLog, type Logger } from '../log/index.js';
 import type { Runnable } from '../manager/runnable.js';
-import type { Client } from '../rest/types.js';
+import type { Client } from '../client/client.js';
 import { injectCABundle, type ServingEndpoint } from './cabundle.js';
 import { generateLocalServingCert } from './certs.js';
 import { CertWatcher } from './certwatcher.js';

@@ -14,7 +14,8 @@ import {
 } from '../../../src/runtime/client/index.js';
 import { ApiError } from '../../../src/runtime/rest/errors.js';
 import { defineResource } from '../../../src/runtime/rest/resource.js';
-import type { Client, KubeObject, ObjectKey, Resource } from '../../../src/runtime/rest/types.js';
+import type { Client } from '../../../src/runtime/client/index.js';
+import type { KubeObject, ObjectKey, Resource } from '../../../src/runtime/rest/types.js';
 
 describe('merge patches', () => {
   it('sets changed keys, nulls removed ones, recurses into objects and replaces arrays', () => {

@@ -12,10 +12,9 @@ import {
   isInvalid,
   isNotFound,
   Namespaces,
-  type Client,
   type KubeObject,
 } from '../../../src/runtime/rest/index.js';
-import { mergeFrom } from '../../../src/runtime/client/index.js';
+import { mergeFrom, type Client } from '../../../src/runtime/client/index.js';
 import { testCRD } from '../../support/crd.js';
 
 export interface Widget extends KubeObject {

@@ -2,7 +2,8 @@ import https from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { MetricsServer, registry } from '../../../src/runtime/metrics/index.js';
-import type { Client, KubeObject, Resource } from '../../../src/runtime/rest/types.js';
+import type { Client } from '../../../src/runtime/client/index.js';
+import type { KubeObject, Resource } from '../../../src/runtime/rest/types.js';
 import { eventually } from '../../support/eventually.js';
 
 const stops: AbortController[] = [];

@@ -3,10 +3,8 @@ import { TestEnvironment } from '../../../src/envtest/index.js';
 import {
   ConfigMaps,
   CustomResourceDefinitions,
-  DiscoveryClient,
   Deployments,
   Namespaces,
-  RESTMapper,
   defineResource,
   isAlreadyExists,
   isConflict,
@@ -17,6 +15,8 @@ import {
   type RestClient,
   type WatchEvent,
 } from '../../../src/runtime/rest/index.js';
+import { DiscoveryClient } from '../../../src/runtime/discovery/index.js';
+import { RESTMapper } from '../../../src/runtime/restmapper/index.js';
 import { testCRD } from '../../support/crd.js';
 
 interface Widget extends KubeObject {

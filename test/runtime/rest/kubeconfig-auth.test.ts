@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Authenticator } from '../../../src/runtime/rest/auth.js';
-import { ApiError, KubeConfigError, newClient, type ExecConfig, type KubeConfig, type RestClient } from '../../../src/runtime/rest/index.js';
+import { KubeConfigError, type ExecConfig, type KubeConfig } from '../../../src/runtime/clientcmd/index.js';
+import { ApiError, newClient, type RestClient } from '../../../src/runtime/rest/index.js';
 import { FakeServer, json } from './fake-server.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00Z');

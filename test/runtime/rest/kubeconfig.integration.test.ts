@@ -9,17 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import { eventually } from '../../support/eventually.js';
-import {
-  Namespaces,
-  ServiceAccounts,
-  currentNamespace,
-  isUnauthorized,
-  loadKubeConfig,
-  newClient,
-  type KubeConfig,
-  type RestClient,
-  type TransportOptions,
-} from '../../../src/runtime/rest/index.js';
+import { currentNamespace, loadKubeConfig, type KubeConfig } from '../../../src/runtime/clientcmd/index.js';
+import { Namespaces, ServiceAccounts, isUnauthorized, newClient, type RestClient, type TransportOptions } from '../../../src/runtime/rest/index.js';
 
 const NS = 'kubeconfig-it';
 

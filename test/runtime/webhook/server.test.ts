@@ -9,7 +9,7 @@ import { connect, type PeerCertificate } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdmissionWebhook, WebhookServer, defaultingHandler, generateLocalServingCert, type WebhookHandler } from '../../../src/runtime/webhook/index.js';
 import { newLogger } from '../../../src/runtime/index.js';
-import type { Client } from '../../../src/runtime/rest/index.js';
+import type { Client } from '../../../src/runtime/client/index.js';
 import { captureLog } from '../../support/logs.js';
 import { CaptainCustomDefaulter, CaptainResource } from './captain.js';
 import { eventually } from '../../support/eventually.js';

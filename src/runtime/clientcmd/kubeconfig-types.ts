@@ -1,4 +1,6 @@
-// The cluster configuration as plain data (client-go's rest.Config); the loaders are in kubeconfig.ts.
+// The cluster configuration as plain data (client-go's rest.Config, with clientcmd/api's exec and impersonation
+// types). Declared here, beside the loaders that build it, so that rest, which reads it at request time, imports
+// clientcmd and never the other way round.
 
 /**
  * How to reach one API server as one user: client-go's rest.Config as plain, readonly data. {@link loadKubeConfig}
@@ -8,7 +10,7 @@
  * const kc: KubeConfig = { server: 'https://127.0.0.1:6443', tls: { caFile: '/tmp/ca.crt' }, auth: { token: 't' } };
  * ```
  *
- * Pass it to `newClient(kc)` or `new Manager({ kubeConfig: kc })`; `kubeConfigToYaml` (@kubescaffold/runtime/rest)
+ * Pass it to `newClient(kc)` or `new Manager({ kubeConfig: kc })`; `kubeConfigToYaml` (@kubescaffold/runtime/clientcmd)
  * writes it back as a kubeconfig file.
  */
 export interface KubeConfig {

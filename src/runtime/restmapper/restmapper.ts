@@ -1,6 +1,7 @@
-import type { DiscoveryClient, APIResource } from './discovery.js';
-import { defineResource, parseApiVersion } from './resource.js';
-import type { GroupVersionKind, GroupVersionResource, KubeObject, Resource } from './types.js';
+// Kinds to resources and back, from discovery (client-go's restmapper, controller-runtime's dynamic RESTMapper).
+import type { DiscoveryClient, APIResource } from '../discovery/discovery-client.js';
+import { defineResource, parseApiVersion } from '../rest/resource.js';
+import type { GroupVersionKind, GroupVersionResource, KubeObject, Resource } from '../rest/types.js';
 import { InvalidObjectError } from '../errors.js';
 
 /** The server serves no resource for the requested kind or resource name. */

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DiscoveryClient, HttpTransport, RESTMapper, isNoMatch } from '../../../src/runtime/rest/index.js';
-import { FakeServer, json, notFound } from './fake-server.js';
+import { DiscoveryClient } from '../../../src/runtime/discovery/index.js';
+import { HttpTransport } from '../../../src/runtime/rest/index.js';
+import { RESTMapper, isNoMatch } from '../../../src/runtime/restmapper/index.js';
+import { FakeServer, json, notFound } from '../rest/fake-server.js';
 
 let server: FakeServer;
 let transport: HttpTransport;

@@ -12,7 +12,7 @@ import {
   loadKubeConfig,
   type Environment,
   type KubeConfig,
-} from '../../../src/runtime/rest/index.js';
+} from '../../../src/runtime/clientcmd/index.js';
 
 const config = `apiVersion: v1
 kind: Config

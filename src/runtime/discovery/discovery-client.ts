@@ -1,5 +1,7 @@
-import { isNotFound } from './errors.js';
-import type { HttpTransport } from './transport.js';
+// What the API server serves, read from its discovery endpoints: what a RESTMapper maps kinds with and what tools
+// check a cluster with. Over rest's HttpTransport, as client-go's discovery is over its rest client.
+import { isNotFound } from '../rest/errors.js';
+import type { HttpTransport } from '../rest/transport.js';
 
 /**
  * One resource a group version serves, as discovery lists it (metav1.APIResource): its plural name, kind, scope and

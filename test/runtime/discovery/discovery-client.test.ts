@@ -1,0 +1,48 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DiscoveryClient } from '../../../src/runtime/discovery/index.js';
+import { HttpTransport } from '../../../src/runtime/rest/index.js';
+import { FakeServer, json, notFound } from '../rest/fake-server.js';
+
+let server: FakeServer;
+let transport: HttpTransport;
+
+beforeEach(async () => {
+  server = new FakeServer();
+  server.handler = (req, res) => {
+    switch (req.path) {
+      case '/version':
+        return json(res, 200, { major: '1', minor: '33', gitVersion: 'v1.33.0' });
+      case '/api':
+        return json(res, 200, { versions: ['v1'] });
+      case '/apis':
+        return json(res, 200, { groups: [{ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } }] });
+      case '/apis/apps/v1':
+        return json(res, 200, { groupVersion: 'apps/v1', resources: [{ name: 'deployments', namespaced: true, kind: 'Deployment', verbs: ['get'] }] });
+      default:
+        return json(res, 404, notFound(req.path));
+    }
+  };
+  transport = new HttpTransport(await server.start());
+});
+afterEach(async () => {
+  transport.close();
+  await server.stop();
+});
+
+describe('DiscoveryClient', () => {
+  it('reads the server version', async () => {
+    expect((await new DiscoveryClient(transport).serverVersion()).gitVersion).toBe('v1.33.0');
+  });
+
+  it('lists the core group first, built from /api, then the groups of /apis', async () => {
+    const groups = await new DiscoveryClient(transport).serverGroups();
+    expect(groups.map((g) => g.name)).toEqual(['', 'apps']);
+    expect(groups[0]!.preferredVersion).toEqual({ groupVersion: 'v1', version: 'v1' });
+  });
+
+  it('answers undefined for a group the server does not serve, and reads a group version under /apis', async () => {
+    const discovery = new DiscoveryClient(transport);
+    expect(await discovery.serverGroup('example.com')).toBeUndefined();
+    expect((await discovery.serverResourcesForGroupVersion('apps/v1')).resources.map((r) => r.kind)).toEqual(['Deployment']);
+  });
+});
