@@ -115,16 +115,13 @@ describe('the layering of src/', () => {
   });
 
   it("layers the runtime's API machinery as client-go does: clientcmd, then rest, discovery, restmapper, client", () => {
-    // Each of these folders imports only the ones before it. The one exception: rest's index re-exports
-    // DiscoveryClient and RESTMapper for code that still imports them from @kubescaffold/runtime/rest (the CLI's
-    // cluster commands); no module of rest uses them.
+    // Each of these folders imports only the ones before it.
     const layers = ['clientcmd', 'rest', 'discovery', 'restmapper', 'client'];
     const layer = (path: string): number => layers.indexOf(path.split('/')[1]!);
-    const compat = new Set(['runtime/rest/index.ts -> runtime/discovery/discovery-client.ts', 'runtime/rest/index.ts -> runtime/restmapper/restmapper.ts']);
     const between = relativeEdges.filter((e) => under('runtime/')(e.from) && under('runtime/')(e.to) && layer(e.from) >= 0 && layer(e.to) >= 0 && layer(e.from) !== layer(e.to));
     expect(between.some((e) => e.from === 'runtime/rest/transport.ts' && e.to === 'runtime/clientcmd/kubeconfig-types.ts')).toBe(true);
     expect(between.some((e) => e.from === 'runtime/restmapper/restmapper.ts' && e.to === 'runtime/discovery/discovery-client.ts')).toBe(true);
-    const upward = between.filter((e) => layer(e.to) > layer(e.from) && !compat.has(`${e.from} -> ${e.to}`));
+    const upward = between.filter((e) => layer(e.to) > layer(e.from));
     expect(describeEdges(upward)).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
-import { ApiError, currentNamespace, isNotFound, Namespaces, type KubeObject } from '@kubescaffold/runtime/rest';
+import { currentNamespace } from '@kubescaffold/runtime/clientcmd';
+import { ApiError, isNotFound, Namespaces, type KubeObject } from '@kubescaffold/runtime/rest';
 import type { Cluster } from './connect.js';
 import { ClusterError } from './errors.js';
 import { applyOrder, displayName, isCRD, isNamespace, type ManifestObject } from './objects.js';

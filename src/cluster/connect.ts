@@ -1,14 +1,8 @@
 import { existsSync } from 'node:fs';
-import {
-  ApiError,
-  DiscoveryClient,
-  KubeConfigError,
-  loadKubeConfig,
-  RESTMapper,
-  RestClient,
-  type KubeConfig,
-  type ServerVersion,
-} from '@kubescaffold/runtime/rest';
+import { KubeConfigError, loadKubeConfig, type KubeConfig } from '@kubescaffold/runtime/clientcmd';
+import { DiscoveryClient, type ServerVersion } from '@kubescaffold/runtime/discovery';
+import { ApiError, RestClient } from '@kubescaffold/runtime/rest';
+import { RESTMapper } from '@kubescaffold/runtime/restmapper';
 import { ClusterError } from './errors.js';
 
 export interface ConnectOptions {

@@ -1,4 +1,5 @@
-import { currentNamespace, isNotFound } from '@kubescaffold/runtime/rest';
+import { currentNamespace } from '@kubescaffold/runtime/clientcmd';
+import { isNotFound } from '@kubescaffold/runtime/rest';
 import type { Cluster } from './connect.js';
 import { ClusterError } from './errors.js';
 import { deleteOrder, displayName, type ManifestObject } from './objects.js';

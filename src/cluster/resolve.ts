@@ -1,4 +1,5 @@
-import { CustomResourceDefinitions, defineResource, isNoMatch, Namespaces, type Resource } from '@kubescaffold/runtime/rest';
+import { CustomResourceDefinitions, defineResource, Namespaces, type Resource } from '@kubescaffold/runtime/rest';
+import { isNoMatch } from '@kubescaffold/runtime/restmapper';
 import type { Cluster } from './connect.js';
 import { ClusterError } from './errors.js';
 import { groupOf, isCRD, isNamespace, versionOf, type ManifestObject } from './objects.js';

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubeConfigToYaml } from '@kubescaffold/runtime/rest';
+import { kubeConfigToYaml } from '@kubescaffold/runtime/clientcmd';
 import { loadConfig } from './connect.js';
 import { ClusterError } from './errors.js';
 

@@ -86,12 +86,3 @@ export {
 } from './selector.js';
 export * from './builtins.js';
 
-// Moved to @kubescaffold/runtime/clientcmd; re-exported for code written against rest before the split (the CLI's
-// cluster commands among it). New code imports them from clientcmd.
-export { currentNamespace, kubeConfigToYaml, loadKubeConfig } from '../clientcmd/kubeconfig.js';
-export { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
-
-// Moved to @kubescaffold/runtime/discovery and @kubescaffold/runtime/restmapper; re-exported, as above, for the CLI's
-// cluster commands, which still import them from rest.
-export { DiscoveryClient, type ServerVersion } from '../discovery/discovery-client.js';
-export { RESTMapper, isNoMatch } from '../restmapper/restmapper.js';
