@@ -12,6 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
+import { getHeapStatistics } from 'node:v8';
 import type { Checker } from '../healthz/index.js';
 import { fs } from '../internal/builtins.js';
 import { closeGracefully } from '../internal/serve.js';
@@ -22,7 +23,7 @@ import { injectCABundle, type ServingEndpoint } from './cabundle.js';
 import { generateLocalServingCert } from './certs.js';
 import { CertWatcher } from './certwatcher.js';
 import { ConversionWebhook } from './conversion.js';
-import { HttpError, type WebhookHandler } from './handler.js';
+import { HttpError, MAX_REVIEW_BYTES, type WebhookHandler } from './handler.js';
 import { webhookRequestInFlight, webhookRequestLatency, webhookRequestTotal } from './metrics.js';
 import { ConfigurationError, LifecycleError, ShutdownError, TimeoutError, TransportError } from '../errors.js';
 
@@ -67,6 +68,14 @@ export interface WebhookServerOptions {
    * after a minute is dropped rather than held for Node's default of 300 s.
    */
   requestTimeout?: number;
+  /**
+   * The bytes of request bodies being read or handled at once. A request that would go beyond it, while others are in
+   * flight, is answered 429 with Retry-After: 1, which the API server honours by sending it again; a request alone is
+   * always served. A review costs several times its size in memory while it is parsed and handled, so this keeps
+   * concurrent large reviews inside the container's limit. Default: an eighth of V8's heap limit (the scaffolded
+   * manager.yaml sizes the heap at half the memory limit), at least one largest review. 0 means no bound.
+   */
+  maxInFlightBodyBytes?: number;
 }
 
 /** What the manager that runs a webhook server gives it (see WebhookServer.attach). */
@@ -118,6 +127,11 @@ async function readBodyText(req: IncomingMessage, limit: number | undefined): Pr
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** An eighth of V8's heap limit, and never less than one largest review. */
+function defaultBodyBudget(): number {
+  return Math.max(MAX_REVIEW_BYTES, Math.floor(getHeapStatistics().heap_size_limit / 8));
+}
+
 function sendText(res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...headers });
   res.end(text.endsWith('\n') ? text : text + '\n');
@@ -143,6 +157,9 @@ export class WebhookServer implements Runnable {
   private started = false;
   private startCalled = false;
   private generatedCA: string | undefined;
+  // Bytes of request bodies admitted and not yet answered, against bodyBudget (0: unbounded).
+  private bodyBytesInFlight = 0;
+  private readonly bodyBudget: number;
   private resolveReady!: () => void;
   private rejectReady!: (err: unknown) => void;
   private readonly readyPromise = new Promise<void>((resolve, reject) => {
@@ -153,6 +170,8 @@ export class WebhookServer implements Runnable {
   constructor(private readonly opts: WebhookServerOptions = {}) {
     this.host = opts.host ?? '';
     this.port = opts.port ?? DEFAULT_WEBHOOK_PORT;
+    this.bodyBudget = opts.maxInFlightBodyBytes ?? defaultBodyBudget();
+    if (!(this.bodyBudget >= 0)) throw new ConfigurationError(`maxInFlightBodyBytes must be 0 or more, not ${String(opts.maxInFlightBodyBytes)}`);
     this.log = (opts.log ?? rootLog).withName('webhook');
     this.client = opts.client;
     // Whoever awaits ready() sees a failed start; nobody awaiting must not make it an unhandled rejection.
@@ -349,6 +368,15 @@ export class WebhookServer implements Runnable {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     const handler = this.handlers.get(path);
     if (!handler) return sendText(res, 404, '404 page not found');
+    // What this request may hold: its declared size, or the most a chunked body may grow to.
+    const declared = Number(req.headers['content-length']);
+    const cost = Number.isSafeInteger(declared) && declared >= 0 ? declared : (handler.maxRequestBytes ?? MAX_REVIEW_BYTES);
+    if (this.bodyBudget > 0 && this.bodyBytesInFlight > 0 && this.bodyBytesInFlight + cost > this.bodyBudget) {
+      this.refuseOverBudget(req, res, path, cost);
+      return;
+    }
+    this.bodyBytesInFlight += cost;
+    res.once('close', () => (this.bodyBytesInFlight -= cost));
     const startedAt = performance.now();
     const hangUp = new AbortController();
     webhookRequestInFlight.inc({ webhook: path });
@@ -364,6 +392,18 @@ export class WebhookServer implements Runnable {
       if (!res.headersSent) sendText(res, 500, 'internal server error');
       else res.destroy();
     });
+  }
+
+  /**
+   * 429 with Retry-After for a request beyond the body budget. The body is read and dropped first, chunk by chunk, so
+   * that the client, still sending, gets the answer rather than a reset connection, and nothing of it is kept.
+   */
+  private refuseOverBudget(req: IncomingMessage, res: ServerResponse, path: string, cost: number): void {
+    webhookRequestTotal.inc({ webhook: path, code: '429' });
+    this.log.debug('Refused a request over the in-flight body budget', { webhook: path, bytes: cost, inFlight: this.bodyBytesInFlight, budget: this.bodyBudget });
+    req.on('end', () => sendText(res, 429, `the webhook server is handling ${this.bodyBytesInFlight} bytes of requests, its budget is ${this.bodyBudget}; retry`, { 'Retry-After': '1' }));
+    req.on('error', () => res.destroy());
+    req.resume();
   }
 
   private async answer(req: IncomingMessage, res: ServerResponse, handler: WebhookHandler, ctx: { signal: AbortSignal; log: Logger }): Promise<void> {

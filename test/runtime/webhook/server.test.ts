@@ -155,6 +155,40 @@ describe('webhook server', () => {
     expect(await request(port, '/small', { body: '{}', contentType: 'application/json; charset=utf-8' })).toMatchObject({ status: 200, body: '{"ok":true}' });
   });
 
+  it('answers 429 with Retry-After beyond its in-flight body budget, having read the body, and serves a request alone', async () => {
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered = 0;
+    const slow: WebhookHandler = {
+      handle: async () => {
+        entered++;
+        await held;
+        return { ok: true };
+      },
+    };
+    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: quiet, maxInFlightBodyBytes: 3000 });
+    server.register('/slow', slow);
+    run(server);
+    await server.ready();
+    const port = server.address()!.port;
+    const body = (n: number) => JSON.stringify({ pad: 'x'.repeat(n - 10) });
+    const first = request(port, '/slow', { body: body(2000) });
+    await eventually(() => entered === 1, 'the first request in its handler');
+    // 2000 + 2000 bytes would pass the budget of 3000: refused, the handler never sees it.
+    const over = await request(port, '/slow', { body: body(2000) });
+    expect(over.status).toBe(429);
+    expect(over.headers['retry-after']).toBe('1');
+    expect(over.body).toContain('budget is 3000');
+    // Small enough to fit beside the first.
+    const small = request(port, '/slow', { body: body(500) });
+    await eventually(() => entered === 2, 'the small request admitted beside the first');
+    release();
+    expect((await first).status).toBe(200);
+    expect((await small).status).toBe(200);
+    // Alone, even a request over the whole budget is served: one review always fits.
+    expect((await request(port, '/slow', { body: body(5000) })).status).toBe(200);
+  });
+
   it('answers a handler that throws with 500 and keeps serving', async () => {
     let calls = 0;
     const flaky: WebhookHandler = {
