@@ -8,6 +8,7 @@ import { KubeConfigError } from './kubeconfig-error.js';
 // js-yaml, not the `yaml` package the CLI uses: loading that costs an operator 8–10 MiB of RSS, js-yaml under 1, and a
 // kubeconfig needs no more than js-yaml reads and writes. A static import, so that a bundler sees it.
 import { load as loadYaml } from 'js-yaml';
+import { MAX_KUBECONFIG_BYTES, yamlBoundsProblem } from './yaml-bounds.js';
 
 /** The cluster extension whose value exec plugins receive as spec.cluster.config (client-go's clusterExtensionKey). */
 export const EXEC_CLUSTER_EXTENSION = 'client.authentication.k8s.io/exec';
@@ -51,13 +52,19 @@ function mergeFile(into: Merged, file: string): void {
   } catch (e) {
     throw new KubeConfigError(`kubeconfig ${file}: cannot be read: ${(e as Error).message}`, 'Invalid', { cause: e });
   }
+  if (Buffer.byteLength(text) > MAX_KUBECONFIG_BYTES) {
+    throw new KubeConfigError(`kubeconfig ${file}: larger than ${MAX_KUBECONFIG_BYTES / 1048576} MiB, which no kubeconfig is; check that KUBECONFIG names the right file`);
+  }
   let doc: unknown;
   try {
     doc = loadYaml(text);
   } catch (e) {
-    const why = ((e as Error).message.split('\n')[0] ?? '').trim();
+    // A document nested deeper than the parser's stack ends in a RangeError from inside js-yaml.
+    const why = e instanceof RangeError ? 'nested too deeply' : ((e as Error).message.split('\n')[0] ?? '').trim();
     throw new KubeConfigError(`kubeconfig ${file}: not valid YAML: ${why}`, 'Invalid', { cause: e });
   }
+  const unbounded = yamlBoundsProblem(doc);
+  if (unbounded !== undefined) throw new KubeConfigError(`kubeconfig ${file}: refused: ${unbounded}`);
   if (doc === null || doc === undefined) return; // An empty file is an empty configuration, as in client-go.
   if (!isObj(doc)) throw new KubeConfigError(`kubeconfig ${file}: not a kubeconfig (expected a mapping with clusters, users and contexts)`);
   const lists: Array<[keyof Omit<Merged, 'currentContext'>, string]> = [
