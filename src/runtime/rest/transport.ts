@@ -62,6 +62,22 @@ export interface TransportOptions {
   beforeWrite?: (method: HttpMethod) => void;
 }
 
+// What to fix for the connection errors a kubeconfig causes, by Node's error code.
+const untrustedCertificate = "the server's certificate is not signed by a CA the kubeconfig trusts: set the cluster's certificate-authority (or certificate-authority-data) to the CA that signed it, or check that server names the right API server";
+const connectionHints: Record<string, string> = {
+  ECONNREFUSED: 'nothing listens there: is the API server running, and is the kubeconfig\'s server address right?',
+  ENOTFOUND: "the host name does not resolve: check the kubeconfig's server address",
+  EAI_AGAIN: "the host name does not resolve: check the kubeconfig's server address",
+  EHOSTUNREACH: 'the host cannot be reached from here',
+  ENETUNREACH: 'the network of the host cannot be reached from here',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: untrustedCertificate,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: untrustedCertificate,
+  SELF_SIGNED_CERT_IN_CHAIN: untrustedCertificate,
+  DEPTH_ZERO_SELF_SIGNED_CERT: untrustedCertificate,
+  CERT_HAS_EXPIRED: "the server's certificate has expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate is not for this host name: use the name it was issued for in the kubeconfig's server, or set tls-server-name",
+};
+
 /** Published on {@link restRetryChannel} before a request is sent again. */
 export interface RestRetryMessage {
   /** The method of the request being retried. */
@@ -336,10 +352,23 @@ export class HttpTransport {
       r.once('error', (err) => {
         cleanup();
         if (r.reusedSocket) Object.assign(err, { reusedSocket: true });
-        reject(err);
+        reject(this.withServer(err));
       });
       r.end(body);
     });
+  }
+
+  /**
+   * A connection-level error names the server it could not reach and, where the kubeconfig is the fix, which field:
+   * "unable to verify the first certificate" alone says neither. The error keeps its class and code, which the
+   * reflector's retry decisions read.
+   */
+  private withServer(err: Error): Error {
+    const code = (err as { code?: string }).code ?? '';
+    const hint = connectionHints[code];
+    if (hint === undefined || err.message.includes(this.server.origin)) return err;
+    err.message = `${this.server.origin}: ${err.message} (${code}): ${hint}`;
+    return err;
   }
 
   // The authenticator's current material; the agent is rebuilt when its TLS material changed (an exec plugin or a
