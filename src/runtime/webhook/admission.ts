@@ -8,6 +8,7 @@
 import { isPanic } from '../panic.js';
 import { ApiError } from '../rest/errors.js';
 import type { KubeObject, Resource, Status } from '../rest/types.js';
+import { objectDecodeProblem } from './decode.js';
 import { invalidStatus, qualifiedKind } from './field.js';
 import { createJsonPatch } from './jsonpatch.js';
 import { webhookPanics } from './metrics.js';
@@ -93,6 +94,8 @@ export function defaultingHandler<T extends KubeObject>(res: Resource<T>, defaul
       const mismatch = kindMismatch(res, req);
       if (mismatch) return mismatch;
       if (req.object === null || req.object === undefined) return errored(400, 'there is no content to decode');
+      const bad = objectDecodeProblem(req.object, 'request.object');
+      if (bad) return errored(400, `cannot decode the object: ${bad}`);
       // The defaulter changes a copy: the original is needed for the patch.
       const obj = structuredClone(req.object) as T;
       try {
@@ -112,6 +115,10 @@ export function validatingHandler<T extends KubeObject>(res: Resource<T>, valida
       if (req.operation === 'CONNECT') return allowed();
       const mismatch = kindMismatch(res, req);
       if (mismatch) return mismatch;
+      for (const [field, raw] of [['request.object', req.object], ['request.oldObject', req.oldObject]] as const) {
+        const bad = raw === null || raw === undefined ? undefined : objectDecodeProblem(raw, field);
+        if (bad) return errored(400, `cannot decode the object: ${bad}`);
+      }
       let subject: T | undefined;
       let result: ValidationResult | void;
       try {

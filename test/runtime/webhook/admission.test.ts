@@ -186,6 +186,20 @@ describe('validating webhook', () => {
     expect(seen[0]![1]).toBe(req.request!.object);
   });
 
+  it.each([
+    ['metadata that is a number', { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: 5 }, 'request.object.metadata is a number, not an object'],
+    ['a label that is not a string', { kind: 'Captain', metadata: { name: 'c1', labels: { app: 7 } } }, 'request.object.metadata.labels["app"] is a number, not a string'],
+    ['an object that is a list', [1, 2], 'request.object is a list, not an object'],
+    ['a kind that is not a string', { kind: 3 }, 'request.object.kind is a number, not a string'],
+  ])('answers 400 with the decode error, never 500, for %s', async (_, object, message) => {
+    const body = review({ operation: 'CREATE', object: object as unknown as Captain });
+    for (const hook of [defaulting, validating]) {
+      const out = await hook.handle(body, ctx());
+      expect(out.response?.status).toEqual({ code: 400, message: `cannot decode the object: ${message}` });
+      expect(out.response?.allowed).toBe(false);
+    }
+  });
+
   it('answers 400 when the object to validate is missing', async () => {
     const out = await validating.handle(review({ operation: 'CREATE', object: null }), ctx());
     expect(out.response?.status).toEqual({ code: 400, message: 'there is no content to decode' });
