@@ -55,3 +55,6 @@ export { ping } from './healthz/healthz.js';
 
 // Logging.
 export { log, newLogger, configureLog, parseLogLevel, enableSourceMaps, type Logger, type LogLevel } from './log/index.js';
+
+// Command-line flags, parsed as Go's flag package does.
+export { parseFlags, parseFlagsOrExit, flagUsage, FlagError, isFlagError, type FlagErrorReason, type FlagDefinition, type BoolFlag, type StringFlag, type IntFlag, type FlagDefinitions, type FlagValue, type FlagValues, type ParseFlagsOptions, type ParsedFlags } from './flag/index.js';

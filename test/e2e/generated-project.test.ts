@@ -70,6 +70,23 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     expect(existsSync(join(project, 'dist', 'cmd', 'main.js'))).toBe(true);
   }, minutes(5));
 
+  it("reads its manager's flags as Go's flag package does: --help prints the usage (exit 0); an unknown flag or a bad value, Go's message and the usage (exit 2), no stack trace", () => {
+    // Each exits before the manager reads a kubeconfig; a missing one makes sure none is reached.
+    const main = (arg: string) => spawnSync(process.execPath, ['dist/cmd/main.js', arg], { cwd: project, encoding: 'utf8', env: { ...process.env, KUBECONFIG: join(base, 'no-kubeconfig') } });
+    const help = main('--help');
+    expect([help.status, help.stdout.split('\n')[0]]).toEqual([0, 'Usage of manager:']);
+    expect(help.stdout).toContain('  -webhook-port int\n    \tThe port the webhook server serves on. (default 9443)\n');
+    for (const [arg, message] of [
+      ['--bogus', 'flag provided but not defined: -bogus'],
+      ['--leader-elect=maybe', 'invalid boolean value "maybe" for -leader-elect: parse error'],
+      ['--webhook-port=x', 'invalid value "x" for flag -webhook-port: parse error'],
+    ] as const) {
+      const r = main(arg);
+      expect([r.status, ...r.stderr.split('\n').slice(0, 2)], arg).toEqual([2, message, 'Usage of manager:']);
+      expect(r.stderr, arg).not.toMatch(/^\s+at /m);
+    }
+  });
+
   it('passes eslint', () => {
     expectSuccess(run(project, 'npm', ['run', 'lint']));
   }, minutes(5));

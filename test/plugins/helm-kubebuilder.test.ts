@@ -107,7 +107,8 @@ describe.skipIf(!available).each(cases)(`${what}: $name`, ({ extra, ownText }) =
     const kubebuilders = rendered(await helm(helmBinary, args, theirs.path));
     expect([...mine.keys()].sort()).toEqual([...kubebuilders.keys()].sort());
     // The same flags; ours in the installer's order, kubebuilder's with the health probe moved up.
-    // Our manager parses flags with node:util's parseArgs, where a boolean is turned off as --no-<flag>.
+    // Our chart turns metrics-secure off as --no-metrics-secure, which the mains of earlier scaffolds (node:util's
+    // parseArgs) read as well as today's (parseFlags with allowNegative).
     const theirArgs = managerArgs(kubebuilders).map((a) => (a === '--metrics-secure=false' ? '--no-metrics-secure' : a));
     expect([...managerArgs(mine)].sort()).toEqual(theirArgs.sort());
     for (const objects of [mine, kubebuilders]) {

@@ -1,0 +1,44 @@
+/** A boolean flag: `-name` sets it, `-name=false` (or 0, f, F, FALSE, False) clears it; it never takes the next argument. */
+export interface BoolFlag {
+  /** Go's bool. */
+  type: 'bool';
+  /** The value when the flag is not given. */
+  default: boolean;
+  /** One line of help for the usage listing (newlines continue it on the next lines). */
+  usage: string;
+}
+
+/** A string flag: `-name value` or `-name=value`. */
+export interface StringFlag {
+  /** Go's string. */
+  type: 'string';
+  /** The value when the flag is not given. */
+  default: string;
+  /** One line of help for the usage listing (newlines continue it on the next lines). */
+  usage: string;
+}
+
+/**
+ * An integer flag: `-name 8443` or `-name=8443`; as Go's strconv.ParseInt with base 0 it also reads 0x1f, 0o17, 017 and
+ * 0b101, and `_` between digits. A value outside Number's safe integers is refused (Go's limit is int64's).
+ */
+export interface IntFlag {
+  /** Go's int. */
+  type: 'int';
+  /** The value when the flag is not given. */
+  default: number;
+  /** One line of help for the usage listing (newlines continue it on the next lines). */
+  usage: string;
+}
+
+/** One flag's type, default and help. */
+export type FlagDefinition = BoolFlag | StringFlag | IntFlag;
+
+/** A program's flags by name (without dashes), as Go's flag.BoolVar, StringVar and IntVar calls define them. */
+export type FlagDefinitions = Readonly<Record<string, FlagDefinition>>;
+
+/** The TypeScript type of a flag's value: boolean for bool, number for int, string for string. */
+export type FlagValue<F extends FlagDefinition> = F extends BoolFlag ? boolean : F extends IntFlag ? number : string;
+
+/** Every defined flag's value (given on the command line, or its default), typed by its definition. */
+export type FlagValues<D extends FlagDefinitions> = { -readonly [K in keyof D]: FlagValue<D[K]> };
