@@ -87,6 +87,18 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     }
   });
 
+  it('refuses a bad --zap-log-level in one line (exit 2), and without a kubeconfig logs "unable to get kubeconfig" once (exit 1), no stack trace', () => {
+    const env = { ...process.env, KUBECONFIG: join(base, 'no-kubeconfig'), HOME: base, KUBERNETES_SERVICE_HOST: '' };
+    const main = (...args: string[]) => spawnSync(process.execPath, ['dist/cmd/main.js', ...args], { cwd: project, encoding: 'utf8', env });
+    const level = main('--zap-log-level=loud');
+    expect([level.status, level.stderr.trim().split('\n')]).toEqual([2, ['invalid value "loud" for flag -zap-log-level: invalid log level "loud": use debug, info, error or a verbosity number']]);
+    const none = main();
+    const lines = none.stderr.trim().split('\n');
+    expect(none.status).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', logger: 'setup', msg: 'unable to get kubeconfig', error: expect.stringContaining(join(base, 'no-kubeconfig')) });
+  });
+
   it('passes eslint', () => {
     expectSuccess(run(project, 'npm', ['run', 'lint']));
   }, minutes(5));
