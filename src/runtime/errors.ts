@@ -5,8 +5,12 @@
  * wrapped as another error's cause is still recognised.
  */
 
-// Follows `cause` as Go's errors.As unwraps, a bounded number of steps (a cause chain can be circular).
-function findInChain<T extends Error>(err: unknown, cls: abstract new (...args: never[]) => T): T | undefined {
+/**
+ * The first error of class `cls` in the cause chain of `err` (itself first), as Go's errors.As unwraps; the typed errors
+ * kept beside their modules (KubeConfigError, SelectorParseError, ...) build their isX predicates on it. Follows a
+ * bounded number of steps, since a cause chain can be circular.
+ */
+export function findInChain<T extends Error>(err: unknown, cls: abstract new (...args: never[]) => T): T | undefined {
   let cur: unknown = err;
   for (let depth = 0; cur instanceof Error && depth < 16; depth++) {
     if (cur instanceof cls) return cur;

@@ -44,6 +44,7 @@ export {
   hasControllerReference,
   isControlledBy,
   AlreadyOwnedError,
+  isAlreadyOwned,
   type OwnerReferenceOptions,
 } from './ownerref.js';
 export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create-or-update.js';

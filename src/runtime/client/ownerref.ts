@@ -1,3 +1,4 @@
+import { findInChain } from '../errors.js';
 import type { V1OwnerReference } from '@kubernetes/client-node';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
@@ -11,6 +12,11 @@ export class AlreadyOwnedError extends Error {
     );
     this.name = 'AlreadyOwnedError';
   }
+}
+
+/** True when `err` (or an error in its cause chain) is an AlreadyOwnedError: another controller owns the object. */
+export function isAlreadyOwned(err: unknown): err is AlreadyOwnedError {
+  return findInChain(err, AlreadyOwnedError) !== undefined;
 }
 
 /**

@@ -24,4 +24,4 @@ export {
   type Environment,
   type InClusterConfigOptions,
 } from './in-cluster.js';
-export { KubeConfigError, type KubeConfigErrorReason } from './kubeconfig-error.js';
+export { KubeConfigError, isKubeConfigError, type KubeConfigErrorReason } from './kubeconfig-error.js';

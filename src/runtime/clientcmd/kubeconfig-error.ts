@@ -1,3 +1,4 @@
+import { findInChain } from '../errors.js';
 /** Why loading a cluster configuration failed: `NoConfiguration` when none was found at all, else `Invalid`. */
 export type KubeConfigErrorReason = 'NoConfiguration' | 'Invalid';
 
@@ -13,4 +14,10 @@ export class KubeConfigError extends Error {
     this.name = 'KubeConfigError';
     this.reason = reason;
   }
+}
+
+/** True when `err` (or an error in its cause chain) is a KubeConfigError, with `reason` when given. */
+export function isKubeConfigError(err: unknown, reason?: KubeConfigErrorReason): err is KubeConfigError {
+  const found = findInChain(err, KubeConfigError);
+  return found !== undefined && (reason === undefined || found.reason === reason);
 }

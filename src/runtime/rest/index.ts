@@ -78,6 +78,7 @@ export {
   everything as everythingSelector,
   nothing as nothingSelector,
   SelectorParseError,
+  isSelectorParseError,
   type Selector,
   type LabelSelector,
   type Requirement,

@@ -1,5 +1,6 @@
 // Label and field selectors, matched locally (the cached client and LabelSelectorPredicate cannot ask the server).
 // Grammar and semantics follow apimachinery's labels.Parse and metav1.LabelSelectorAsSelector.
+import { findInChain } from '../errors.js';
 
 /** A requirement's operator (selection.Operator): exists (key), ! (!key), =, !=, in, notin, and gt / lt (numeric). */
 export type SelectorOperator = 'exists' | '!' | '=' | '!=' | 'in' | 'notin' | 'gt' | 'lt';
@@ -42,6 +43,11 @@ export class SelectorParseError extends Error {
     super(message);
     this.name = 'SelectorParseError';
   }
+}
+
+/** True when `err` (or an error in its cause chain) is a SelectorParseError: a label or field selector is malformed. */
+export function isSelectorParseError(err: unknown): err is SelectorParseError {
+  return findInChain(err, SelectorParseError) !== undefined;
 }
 
 /** Matches every object: the empty selector (labels.Everything()). */

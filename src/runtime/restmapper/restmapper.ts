@@ -2,7 +2,7 @@
 import type { DiscoveryClient, APIResource } from '../discovery/discovery-client.js';
 import { defineResource, parseApiVersion } from '../rest/resource.js';
 import type { GroupVersionKind, GroupVersionResource, KubeObject, Resource } from '../rest/types.js';
-import { InvalidObjectError } from '../errors.js';
+import { InvalidObjectError, findInChain } from '../errors.js';
 
 /** The server serves no resource for the requested kind or resource name. */
 export class NoKindMatchError extends Error {
@@ -13,8 +13,8 @@ export class NoKindMatchError extends Error {
 }
 
 /** True for a NoKindMatchError: the server serves no such kind or resource (meta.IsNoMatchError). */
-export function isNoMatch(e: unknown): boolean {
-  return e instanceof NoKindMatchError;
+export function isNoMatch(e: unknown): e is NoKindMatchError {
+  return findInChain(e, NoKindMatchError) !== undefined;
 }
 
 interface GroupMapping {

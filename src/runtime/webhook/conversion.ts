@@ -3,6 +3,7 @@
  * hub (the storage version): spoke → convertTo → hub → convertFrom → desired spoke. Metadata is the source's (the
  * API server refuses any change but to labels and annotations, which a conversion may make).
  */
+import { findInChain } from '../errors.js';
 import type { KubeObject, ObjectMeta, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
 import { isPanic } from '../panic.js';
@@ -34,6 +35,11 @@ export class ConversionError extends Error {
     super(message);
     this.name = 'ConversionError';
   }
+}
+
+/** True when `err` (or an error in its cause chain) is a ConversionError. */
+export function isConversionError(err: unknown): err is ConversionError {
+  return findInChain(err, ConversionError) !== undefined;
 }
 
 const REVIEW_VERSIONS = new Set(['apiextensions.k8s.io/v1', 'apiextensions.k8s.io/v1beta1']);
