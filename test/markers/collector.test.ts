@@ -140,6 +140,15 @@ export const x = 1;
     expect(info.diagnostics.items[0]!.message).toBe(`unknown marker +${name}`);
   });
 
+  // Found by fuzzing: a marker line cut by a newline left `{a:{a:...` as code, and the parser's RangeError escaped.
+  it('reports a file nested too deeply for the parser as a diagnostic, not a stack overflow', () => {
+    const info = collect(`export interface Spec {\n  a: ${'{a:'.repeat(50_000)}\n}\n`);
+    expect(info.diagnostics.items.map((d) => `${d.line}:${d.column}: ${d.message}`)).toEqual([
+      '1:1: cannot read this file: it nests too deeply for the TypeScript parser',
+    ]);
+    expect(info.types.size).toBe(0);
+  });
+
   it('reports syntax errors instead of reading half a type', () => {
     const info = collect(`export interface Spec {
   a: string
