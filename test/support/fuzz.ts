@@ -104,9 +104,139 @@ export function mutateText(r: Random, text: string, donor = '', max = 4): string
 
 /** The bytes of `text` (UTF-8), sometimes with sequences that are not valid UTF-8 spliced in. */
 export function mutateBytes(r: Random, text: string): Buffer {
-  const bytes = [...Buffer.from(text, 'utf8')];
-  for (let n = r.chance(0.3) ? 1 + r.int(3) : 0; n > 0; n--) bytes.splice(r.int(bytes.length + 1), 0, ...r.pick(INVALID_UTF8));
-  return Buffer.from(bytes);
+  let bytes = Buffer.from(text, 'utf8');
+  for (let n = r.chance(0.3) ? 1 + r.int(3) : 0; n > 0; n--) {
+    const at = r.int(bytes.length + 1);
+    bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(r.pick(INVALID_UTF8)), bytes.subarray(at)]);
+  }
+  return bytes;
+}
+
+/** Where a value sits in a JSON-like document: keys and indexes from the root. */
+export type ValuePath = ReadonlyArray<string | number>;
+
+/** A value nested `depth` levels deep in lists or objects. */
+export function nestedValue(depth: number, inObjects: boolean): unknown {
+  let v: unknown = 1;
+  for (let i = 0; i < depth; i++) v = inObjects ? { a: v } : [v];
+  return v;
+}
+
+/**
+ * A value of a type the reader may not expect: wrong scalar types, null, empty and huge strings, lists where objects
+ * belong and the reverse, deep nesting, and objects whose own members shadow what string conversion calls.
+ */
+export function interestingValue(r: Random): unknown {
+  switch (r.int(16)) {
+    case 0:
+      return null;
+    case 1:
+      return r.chance(0.5);
+    case 2:
+      return r.pick([0, -1, 1.5, 1e308, -0, 2 ** 53 + 2, 4294967296]);
+    case 3:
+      return '';
+    case 4:
+      return r.pick(INTERESTING_TOKENS);
+    case 5:
+      return r.pick(INTERESTING_TOKENS).repeat(1 + r.int(r.chance(0.8) ? 100 : 20_000));
+    case 6:
+      return [];
+    case 7:
+      return [r.pick(INTERESTING_TOKENS), 1, null, {}];
+    case 8:
+      return {};
+    case 9:
+      return { name: r.pick(INTERESTING_TOKENS), value: r.pick([1, null, [], {}]) };
+    case 10:
+      return r.pick<object>([{ toString: 1 }, { valueOf: 'x', toString: {} }, { toJSON: 1 }, { constructor: 1 }]);
+    case 11:
+      return JSON.parse('{"__proto__": {"polluted": true}, "hasOwnProperty": 1}') as unknown;
+    case 12:
+      return nestedValue(1 + r.int(r.chance(0.5) ? 64 : 3_000), r.chance(0.5));
+    case 13:
+      return 'a'.repeat(r.chance(0.8) ? 64 : 1 + r.int(100_000));
+    case 14:
+      return { a: 'b' };
+    default:
+      return r.pick(['https://', 'http://[::1', 'socks5://p:1080', 'client.authentication.k8s.io/v1', 'CREATE', 'DELETE', 'admission.k8s.io/v1', 'Never', 'AdmissionReview', 'Captain']);
+  }
+}
+
+/** The paths in `doc`, the root first: at most `max`, none deeper than `maxDepth` (a deep value is one target). */
+export function valuePaths(doc: unknown, max = 5_000, maxDepth = 32): ValuePath[] {
+  const out: ValuePath[] = [];
+  const stack: ValuePath[] = [[]];
+  while (stack.length > 0 && out.length < max) {
+    const path = stack.pop()!;
+    out.push(path);
+    if (path.length >= maxDepth) continue;
+    const v = valueAt(doc, path);
+    if (Array.isArray(v)) v.forEach((_, i) => stack.push([...path, i]));
+    else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) stack.push([...path, k]);
+  }
+  return out;
+}
+
+function valueAt(doc: unknown, path: ValuePath): unknown {
+  let v = doc;
+  for (const k of path) v = (v as Record<string | number, unknown>)[k];
+  return v;
+}
+
+type Container = Record<string | number, unknown>;
+const shallowCopy = (v: unknown): Container => (Array.isArray(v) ? [...(v as unknown[])] : { ...(v as Container) }) as Container;
+
+/**
+ * `doc` changed at one path: its value replaced by an {@link interestingValue}, removed, wrapped in a list, or given a
+ * new member. `doc` itself is left as it was: the containers on the path are copied, the rest is shared (a deep
+ * clone of a deeply nested value would overflow the stack).
+ */
+export function mutateValue(r: Random, doc: unknown): { value: unknown; path: ValuePath } {
+  const path = r.pick(valuePaths(doc));
+  if (path.length === 0) return { value: r.chance(0.5) ? interestingValue(r) : [doc], path };
+  const copy = shallowCopy(doc);
+  let parent = copy;
+  for (const k of path.slice(0, -1)) {
+    const child = shallowCopy(parent[k]);
+    parent[k] = child;
+    parent = child;
+  }
+  const key = path[path.length - 1]!;
+  switch (r.int(5)) {
+    case 0:
+      if (Array.isArray(parent)) parent.splice(Number(key), 1);
+      else Reflect.deleteProperty(parent, key);
+      break;
+    case 1:
+      parent[key] = [parent[key]];
+      break;
+    case 2: {
+      const target = parent[key];
+      if (target !== null && typeof target === 'object' && !Array.isArray(target)) {
+        const member = r.pick(['name', 'kind', 'value', 'uid', 'metadata', 'spec', 'extra', r.pick(INTERESTING_TOKENS)]);
+        parent[key] = { ...target, [member]: interestingValue(r) };
+        break;
+      }
+      parent[key] = interestingValue(r);
+      break;
+    }
+    default:
+      parent[key] = interestingValue(r);
+  }
+  return { value: copy, path };
+}
+
+/** One to `max` {@link mutateValue}s of `doc`, with the paths changed. */
+export function mutateValues(r: Random, doc: unknown, max = 3): { value: unknown; paths: ValuePath[] } {
+  let value = doc;
+  const paths: ValuePath[] = [];
+  for (let n = 1 + r.int(max); n > 0; n--) {
+    const m = mutateValue(r, value);
+    value = m.value;
+    paths.push(m.path);
+  }
+  return { value, paths };
 }
 
 /** At most `max` characters of `s`, with how much was left out, for failure messages. */
