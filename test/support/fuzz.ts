@@ -317,7 +317,14 @@ export async function fuzz<T>(opts: FuzzOptions<T>): Promise<FuzzStats> {
   const env = opts.env ?? process.env;
   const seed = opts.seed ?? fuzzSeed(env);
   const only = env.FUZZ_CASE === undefined || env.FUZZ_CASE === '' ? undefined : Number(env.FUZZ_CASE);
-  const describeInput = opts.describe ?? show;
+  const describeInput = (input: T): string => {
+    try {
+      return (opts.describe ?? show)(input);
+    } catch (err) {
+      // Inputs may nest past JSON.stringify's stack.
+      return `(cannot be described: ${err instanceof Error ? err.message : String(err)})`;
+    }
+  };
   const started = performance.now();
   // A synchronous hang is left to the watchdog, at a bound well past the per-call limit.
   const watchdog = new Watchdog(Math.max(4 * opts.callLimitMs, 10_000));
