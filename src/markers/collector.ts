@@ -92,11 +92,32 @@ export interface SourceInfo {
 
 /** Parses one file and attaches its markers; problems are kept in its `diagnostics`. */
 export function collectFile(path: string, text: string): SourceInfo {
+  try {
+    return collectParsed(path, parse(path, text));
+  } catch (err) {
+    // The compiler's parser (and the walks here) recurse once per level of nesting: a file nested some thousands of
+    // levels deep (`{a:{a:...`) runs out of stack. That is the file's problem to report, not a crash with a trace.
+    if (!isStackOverflow(err)) throw err;
+    const info = collectParsed(path, parse(path, ''));
+    info.diagnostics.at({ file: path, line: 1, column: 1 }, 'cannot read this file: it nests too deeply for the TypeScript parser');
+    return info;
+  }
+}
+
+function isStackOverflow(err: unknown): boolean {
+  return err instanceof RangeError && err.message.includes('call stack');
+}
+
+function parse(path: string, text: string): T.SourceFile {
   // Docs and markers are read from the comment text (docs.ts), never from the compiler's JSDoc nodes: not parsing
   // those saves a third of the parse. Nothing reads Node.parent either (the source file is always passed), so the
   // parser does not set it.
   const options = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
-  const source = ts.createSourceFile(path, text, options, false, ts.ScriptKind.TS);
+  return ts.createSourceFile(path, text, options, false, ts.ScriptKind.TS);
+}
+
+function collectParsed(path: string, source: T.SourceFile): SourceInfo {
+  const text = source.text;
   const diags = new DiagnosticBag();
   const info: SourceInfo = { path, source, types: new Map(), members: new Map(), imports: new Map(), packageMarkers: [], diagnostics: diags };
   const claimed = new Set<number>();

@@ -129,7 +129,16 @@ function parseJsonArgument(split: SplitMarker): MarkerValue {
   }
 }
 
+/**
+ * How deep lists and maps may nest in one value. The parser and guessType recurse once per level, so a value such as
+ * `{a:{a:{a:...` thousands deep ran out of stack; no marker value comes near this.
+ */
+const MAX_NESTING = 32;
+
 class ArgParser {
+  /** Lists and maps open around the value being parsed. */
+  private depth = 0;
+
   constructor(
     private readonly s: Scanner,
     private readonly raw: string,
@@ -217,9 +226,22 @@ class ArgParser {
       case 'any':
         return this.parse(guessType(this.s, this.raw, !inSlice), inSlice);
       case 'slice':
-        return this.parseSlice(type.item);
+        return this.nested(() => this.parseSlice(type.item));
       case 'map':
-        return this.parseMap(type.item);
+        return this.nested(() => this.parseMap(type.item));
+    }
+  }
+
+  private nested(parse: () => MarkerValue): MarkerValue {
+    if (this.depth >= MAX_NESTING) {
+      this.fail(`values nested more than ${MAX_NESTING} levels deep`, this.s.offset);
+      return null;
+    }
+    this.depth++;
+    try {
+      return parse();
+    } finally {
+      this.depth--;
     }
   }
 
@@ -328,10 +350,12 @@ class ArgParser {
  * (or `{}`), else slice; true/false -> bool; a number immediately followed by `,` `;` `}` or the end -> int or
  * float; anything else a bare string. At the top level, a `;` before the next `,` makes a legacy slice.
  */
-function guessType(scanner: Scanner, raw: string, allowSlice: boolean): ArgType {
+function guessType(scanner: Scanner, raw: string, allowSlice: boolean, depth = 0): ArgType {
+  // Past the parser's own bound the guess no longer matters: the parser stops there with an error.
+  if (depth > MAX_NESTING) return string;
   const subRaw = raw.slice(scanner.offset);
   if (allowSlice) {
-    const item = guessType(scanner, raw, false);
+    const item = guessType(scanner, raw, false, depth);
     const sub = new Scanner(subRaw);
     let tok: Token;
     do tok = sub.scan();
@@ -347,7 +371,7 @@ function guessType(scanner: Scanner, raw: string, allowSlice: boolean): ArgType 
   if (hint === '{') {
     sub.scan();
     hint = sub.peekNoSpace();
-    const first = guessType(sub, subRaw, false);
+    const first = guessType(sub, subRaw, false, depth + 1);
     if (first.kind === 'string') {
       new ArgParser(sub, subRaw, 0, []).parseString(true);
       const next = sub.scan();
@@ -402,14 +426,18 @@ export function closest(name: string, candidates: readonly string[]): string | u
   let best: string | undefined;
   let bestDist = Infinity;
   const lower = name.toLowerCase();
+  const limit = Math.max(2, Math.floor(name.length / 3));
   for (const c of candidates) {
-    const d = c.toLowerCase() === lower ? 0 : editDistance(lower, c.toLowerCase());
+    // The distance is at least the difference in length: skip candidates that cannot be close enough or closer, so
+    // that a mistyped name thousands of characters long costs no edit-distance table (it took seconds per marker).
+    const cl = c.toLowerCase();
+    if (Math.abs(cl.length - lower.length) > Math.min(limit, bestDist)) continue;
+    const d = cl === lower ? 0 : editDistance(lower, cl);
     if (d < bestDist) {
       bestDist = d;
       best = c;
     }
   }
-  const limit = Math.max(2, Math.floor(name.length / 3));
   return bestDist <= limit ? best : undefined;
 }
 

@@ -131,6 +131,24 @@ export const x = 1;
     expect(info.diagnostics.items[0]!.message).toMatch(/did you mean \+kubebuilder:validation:Maximum\?/);
   });
 
+  // Found by fuzzing (test/fuzz/marker-grammar.test.ts): the did-you-mean search built an edit-distance table of the
+  // whole name against every marker, minutes for a name of a megabyte.
+  it('reports an unknown marker with a name a megabyte long, suggesting nothing, within the test bound', () => {
+    const name = `kubebuilder:validation:${'[{"a":'.repeat(180_000)}`;
+    const info = collect(`export interface Spec {\n  // +${name}\n  a: string;\n}\n`);
+    expect(info.diagnostics.items).toHaveLength(1);
+    expect(info.diagnostics.items[0]!.message).toBe(`unknown marker +${name}`);
+  });
+
+  // Found by fuzzing: a marker line cut by a newline left `{a:{a:...` as code, and the parser's RangeError escaped.
+  it('reports a file nested too deeply for the parser as a diagnostic, not a stack overflow', () => {
+    const info = collect(`export interface Spec {\n  a: ${'{a:'.repeat(50_000)}\n}\n`);
+    expect(info.diagnostics.items.map((d) => `${d.line}:${d.column}: ${d.message}`)).toEqual([
+      '1:1: cannot read this file: it nests too deeply for the TypeScript parser',
+    ]);
+    expect(info.types.size).toBe(0);
+  });
+
   it('reports syntax errors instead of reading half a type', () => {
     const info = collect(`export interface Spec {
   a: string

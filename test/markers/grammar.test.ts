@@ -14,6 +14,15 @@ import {
   type MarkerValue,
 } from '../../src/markers/grammar.js';
 
+const catchError = (f: () => unknown): unknown => {
+  try {
+    f();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+};
+
 const arg = (type: ArgType, raw: string): MarkerValue => parseMarkerArguments(`+t=${raw}`, 't', { kind: 'anonymous', arg: { type } });
 
 const multiField: MarkerShape = {
@@ -184,6 +193,19 @@ describe('guessed values (default, example, title, Enum items)', () => {
       'as bytes': [97, 98, 99],
       props: { encoding: 'ascii', nullsafe: true, tags: ['triple', 'in a row'] },
     });
+  });
+
+  // Found by fuzzing: each level recursed, and `{a:{a:...` some thousands deep ended in a RangeError.
+  it('refuses values nested past 32 levels with a syntax error, and reads 32 levels', () => {
+    const nested = (n: number): string => `${'{a:'.repeat(n)}1${'}'.repeat(n)}`;
+    let want: MarkerValue = 1;
+    for (let i = 0; i < 32; i++) want = { a: want };
+    expect(arg(anyValue, nested(32))).toEqual(want);
+    for (const [type, raw] of [[anyValue, nested(20_000)], [sliceOf(anyValue), '{'.repeat(20_000)], [mapOf(anyValue), nested(33)]] as const) {
+      const err = catchError(() => arg(type, raw));
+      expect(err).toBeInstanceOf(MarkerSyntaxError);
+      expect((err as Error).message).toBe('values nested more than 32 levels deep');
+    }
   });
 
   it('parses each Enum item on its own', () => {

@@ -361,6 +361,9 @@ function execInfo(f: Fields, raw: Obj, clusterConfig: unknown): ExecConfig | und
       env = [];
       rawEnv.forEach((e: unknown, i) => {
         if (!isObj(e) || typeof e.name !== 'string' || e.name === '') problem(`has exec.env[${i}] without a name`);
+        // A scalar reads as its text (`value: 5` is "5"); a list or mapping has none, and String() of a mapping
+        // with its own toString member threw a TypeError.
+        else if (typeof e.value === 'object' && e.value !== null) problem(`has exec.env[${i}] (${e.name}) whose value is not a string`);
         else env!.push({ name: e.name, value: typeof e.value === 'string' ? e.value : e.value === undefined || e.value === null ? '' : String(e.value) });
       });
     }

@@ -8,7 +8,7 @@
 import { isPanic } from '../panic.js';
 import { ApiError } from '../rest/errors.js';
 import type { KubeObject, Resource, Status } from '../rest/types.js';
-import { objectDecodeProblem } from './decode.js';
+import { objectDecodeProblem, requestDecodeProblem } from './decode.js';
 import { invalidStatus, qualifiedKind } from './field.js';
 import { createJsonPatch } from './jsonpatch.js';
 import { webhookPanics } from './metrics.js';
@@ -184,6 +184,8 @@ export class AdmissionWebhook implements WebhookHandler {
     if (!request || typeof request !== 'object' || typeof request.uid !== 'string') {
       return reviewOf(apiVersion, { uid: '', ...errored(400, 'got an empty AdmissionReview request') });
     }
+    const bad = requestDecodeProblem(request as unknown as Record<string, unknown>);
+    if (bad) return reviewOf(apiVersion, { uid: request.uid, ...errored(400, `cannot decode the request: ${bad}`) });
     const log = ctx.log.withValues({ uid: request.uid, kind: request.kind?.kind, namespace: request.namespace, name: request.name, operation: request.operation });
     let result: AdmissionResult;
     try {

@@ -313,6 +313,8 @@ describe('validation', () => {
     ['a v1 exec plugin without interactiveMode', '{ server: https://c.example }', '{ exec: { command: plugin, apiVersion: client.authentication.k8s.io/v1 } }', 'context "dev": user "u" has an exec plugin without interactiveMode, which client.authentication.k8s.io/v1 requires'],
     ['an invalid interactiveMode', '{ server: https://c.example }', '{ exec: { command: plugin, apiVersion: client.authentication.k8s.io/v1, interactiveMode: Sometimes } }', 'context "dev": user "u" has an exec plugin with the invalid interactiveMode "Sometimes"'],
     ['an exec env variable without a name', '{ server: https://c.example }', '{ exec: { command: plugin, apiVersion: client.authentication.k8s.io/v1, interactiveMode: Never, env: [{ value: x }] } }', 'context "dev": user "u" has exec.env[0] without a name'],
+    // Found by fuzzing (test/fuzz/kubeconfig-loader.test.ts): String() of this mapping threw a TypeError.
+    ['an exec env value that is a mapping', '{ server: https://c.example }', '{ exec: { command: plugin, apiVersion: client.authentication.k8s.io/v1, interactiveMode: Never, env: [{ name: A, value: { toString: 1 } }] } }', 'context "dev": user "u" has exec.env[0] (A) whose value is not a string'],
     ['impersonated groups without a user', '{ server: https://c.example }', '{ token: t, as-groups: [admins] }', 'context "dev": user "u" sets as-uid, as-groups or as-user-extra without as'],
     ['a namespace that is not a DNS label', '{ server: https://c.example }', v1exec, 'context "dev" has namespace "Team_B", which is not a valid namespace name', 'namespace:Team_B'],
   ];

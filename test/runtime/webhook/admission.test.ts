@@ -28,6 +28,13 @@ function review(req: Partial<AdmissionRequest>): AdmissionReview {
   };
 }
 
+/** A value `depth` levels of objects deep. */
+function nested(depth: number): unknown {
+  let v: unknown = 1;
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+}
+
 function patchOf(r: AdmissionReview): JsonPatchOperation[] {
   return JSON.parse(Buffer.from(r.response!.patch!, 'base64').toString('utf8')) as JsonPatchOperation[];
 }
@@ -198,6 +205,27 @@ describe('validating webhook', () => {
       expect(out.response?.status).toEqual({ code: 400, message: `cannot decode the object: ${message}` });
       expect(out.response?.allowed).toBe(false);
     }
+  });
+
+  // Found by fuzzing (test/fuzz/admission-decoder.test.ts): the first reached a template string in the kind check,
+  // the last structuredClone, and both were answered 500 "panic".
+  it.each([
+    ['a kind whose kind is an object with its own toString', { kind: { group: 'crew.example.com', version: 'v1', kind: { toString: {} } } }, 'request: request.kind.kind is an object, not a string'],
+    ['an operation that is a list', { operation: ['CREATE'] as unknown as 'CREATE' }, 'request: request.operation is a list, not a string'],
+    ['user groups that are not strings', { userInfo: { username: 'u', groups: [1] as unknown as string[] } }, 'request: request.userInfo.groups is not a list of strings'],
+    ['an owner reference uid that is an object', { object: { ...captain({}), metadata: { name: 'c1', ownerReferences: [{ uid: {} }] } } as unknown as Captain }, 'object: request.object.metadata.ownerReferences[0].uid is an object, not a string'],
+    ['an object nested 3,000 levels deep', { object: { ...captain({}), spec: nested(3_000) } as unknown as Captain }, 'object: request.object nests more than 1000 levels deep'],
+  ])('answers 400 with the decode error, never 500, for %s', async (_, req, message) => {
+    const body = review({ operation: 'CREATE', object: captain({}), ...(req as unknown as Partial<AdmissionRequest>) });
+    for (const hook of [defaulting, validating]) {
+      const out = await hook.handle(body, ctx());
+      expect(out.response).toEqual({ uid: 'uid-1', allowed: false, status: { code: 400, message: `cannot decode the ${message}` } });
+    }
+  });
+
+  it('reads an object nested 1,000 levels deep', async () => {
+    const out = await defaulting.handle(review({ operation: 'CREATE', object: { ...captain({}), spec: nested(999) } as unknown as Captain }), ctx());
+    expect(out.response).toMatchObject({ allowed: true, status: { code: 200 } });
   });
 
   it('answers 400 when the object to validate is missing', async () => {

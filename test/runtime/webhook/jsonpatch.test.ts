@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createJsonPatch } from '../../../src/runtime/webhook/index.js';
 import type { JsonPatchOperation } from '../../../src/runtime/client/index.js';
+import { mulberry32 } from '../../support/fuzz.js';
 
 /** RFC 6902 application of add/remove/replace, written from the RFC, to check patches independently. */
 function applyPatch(doc: unknown, ops: JsonPatchOperation[]): unknown {
@@ -39,18 +40,6 @@ function applyPatch(doc: unknown, ops: JsonPatchOperation[]): unknown {
     }
   }
   return root;
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KEYS = ['a', 'b', 'c', 'x/y', 'm~n', '~1', '', 'spec', 'é'];
@@ -127,7 +116,7 @@ describe('createJsonPatch', () => {
   });
 
   it('produces a patch that turns the original into the new document, for 2,000 random pairs', () => {
-    const r = rng(20260822);
+    const r = mulberry32(20260822);
     for (let i = 0; i < 2000; i++) {
       const a = { metadata: { name: 'n' }, spec: randomValue(r, 4) };
       const b = mutate(r, a, 4);
