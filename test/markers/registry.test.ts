@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applySchemaMarkers } from '../../src/crd/schema-markers.js';
 import { applyVersionMarkers, crdSkeleton, type KindInfo } from '../../src/crd/crd.js';
@@ -96,11 +98,20 @@ describe('the marker registry', () => {
     if (def.effect.on !== 'read') throw new Error('not a read effect');
     const exported = exportedNames.get(def);
     expect(exported, `${def.name} is exported by its defs module`).toBeDefined();
-    const reader = readFileSync(new URL(`../../src/${def.effect.by}`, import.meta.url), 'utf8');
-    const [imports, code] = [reader.split('\n').filter((l) => l.startsWith('import ')), reader.split('\n').filter((l) => !l.startsWith('import '))];
+    const path = fileURLToPath(new URL(`../../src/${def.effect.by}`, import.meta.url));
+    const reader = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    // Imports are read as the compiler reads them, whatever their line breaks.
+    const imported = reader.statements
+      .filter(ts.isImportDeclaration)
+      .filter((d) => ts.isStringLiteral(d.moduleSpecifier) && d.moduleSpecifier.text.startsWith('../markers/defs/'))
+      .flatMap((d) => {
+        const bindings = d.importClause?.namedBindings;
+        return bindings && ts.isNamedImports(bindings) ? bindings.elements.map((e) => e.name.text) : [];
+      });
+    expect(imported, `${def.effect.by} imports ${exported}`).toContain(exported);
     const word = new RegExp(`\\b${exported}\\b`);
-    expect(imports.some((l) => word.test(l) && l.includes("from '../markers/defs/")), `${def.effect.by} imports ${exported}`).toBe(true);
-    expect(code.some((l) => word.test(l)), `${def.effect.by} uses ${exported}`).toBe(true);
+    const code = reader.statements.filter((st) => !ts.isImportDeclaration(st)).map((st) => st.getText(reader));
+    expect(code.some((c) => word.test(c)), `${def.effect.by} uses ${exported}`).toBe(true);
     expect(def.effect.reads).not.toBe('');
   });
 

@@ -392,10 +392,13 @@ function execInfo(f: Fields, raw: Obj, clusterConfig: unknown): ExecConfig | und
   }) as ExecConfig;
 }
 
+// C0 and C1 control characters but tab, newline and carriage return.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
+
 /** client-go's cleanANSIEscapeCodes: control characters other than tab, newlines and carriage return become U+XXXX. */
 function cleanControlCharacters(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g, (ch) => `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return s.replace(CONTROL_CHARACTERS, (ch) => `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
 
 function isDNS1123Label(s: string): boolean {
