@@ -24,23 +24,33 @@ const exportDeclarationItself = {
  * @param {string[]} extraContexts
  */
 const docCommentRules = (extraContexts = []) => ({
-  'jsdoc/require-jsdoc': ['error', {
-    publicOnly: { esm: true, cjs: false, ancestorsOnly: false },
-    enableFixer: false,
-    require: { FunctionDeclaration: true, ClassDeclaration: true, MethodDefinition: false, ArrowFunctionExpression: false, FunctionExpression: false, ClassExpression: false },
-    checkConstructors: false,
-    contexts: [
-      'TSInterfaceDeclaration',
-      'TSTypeAliasDeclaration',
-      'TSEnumDeclaration',
-      'TSDeclareFunction',
-      'Program > VariableDeclaration',
-      'ExportNamedDeclaration > VariableDeclaration',
-      `MethodDefinition${publicMember}:not([kind="constructor"])`,
-      `PropertyDefinition${publicMember}`,
-      ...extraContexts,
-    ],
-  }],
+  'jsdoc/require-jsdoc': [
+    'error',
+    {
+      publicOnly: { esm: true, cjs: false, ancestorsOnly: false },
+      enableFixer: false,
+      require: {
+        FunctionDeclaration: true,
+        ClassDeclaration: true,
+        MethodDefinition: false,
+        ArrowFunctionExpression: false,
+        FunctionExpression: false,
+        ClassExpression: false,
+      },
+      checkConstructors: false,
+      contexts: [
+        'TSInterfaceDeclaration',
+        'TSTypeAliasDeclaration',
+        'TSEnumDeclaration',
+        'TSDeclareFunction',
+        'Program > VariableDeclaration',
+        'ExportNamedDeclaration > VariableDeclaration',
+        `MethodDefinition${publicMember}:not([kind="constructor"])`,
+        `PropertyDefinition${publicMember}`,
+        ...extraContexts,
+      ],
+    },
+  ],
   'jsdoc/no-blank-blocks': ['error', { enableFixer: false }],
   'no-restricted-syntax': ['error', exportDeclarationItself],
 });
@@ -53,11 +63,44 @@ const noBareError = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'src/*/dist/**', 'node_modules/**', 'coverage/**', 'templates/**', 'test/fixtures/**', 'bench/out/**', 'quickstart-operator/**', 'docs/.vitepress/dist/**', 'docs/.vitepress/cache/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'src/*/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'templates/**',
+      'test/fixtures/**',
+      'bench/out/**',
+      'quickstart-operator/**',
+      'docs/.vitepress/dist/**',
+      'docs/.vitepress/cache/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', URL: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', Buffer: 'readonly', fetch: 'readonly', performance: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        URL: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        Buffer: 'readonly',
+        fetch: 'readonly',
+        performance: 'readonly',
+        structuredClone: 'readonly',
+        queueMicrotask: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
@@ -97,7 +140,14 @@ export default tseslint.config(
     // eslint-plugin-jsdoc's publicOnly counts a method of an exported class as exported only while the class itself
     // has no doc comment, so the methods of a documented class are not checked (as in the public-API block); they have
     // doc comments all the same.
-    files: ['src/markers/**/*.ts', 'src/crd/**/*.ts', 'src/rbac/**/*.ts', 'src/webhookgen/**/*.ts', 'src/kustomize/**/*.ts', 'src/generate/**/*.ts'],
+    files: [
+      'src/markers/**/*.ts',
+      'src/crd/**/*.ts',
+      'src/rbac/**/*.ts',
+      'src/webhookgen/**/*.ts',
+      'src/kustomize/**/*.ts',
+      'src/generate/**/*.ts',
+    ],
     plugins: { jsdoc },
     rules: docCommentRules(),
   },

@@ -23,7 +23,9 @@ function timed(cmd, args, cwd) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function measure(tool) {
-  const version = [], init = [], createApi = [];
+  const version = [],
+    init = [],
+    createApi = [];
   for (let i = 0; i < runs; i++) {
     const base = mkdtempSync(join(tmpdir(), 'bench-cli-'));
     const dir = join(base, 'project');
@@ -31,7 +33,26 @@ function measure(tool) {
     try {
       version.push(timed(tool.cmd, [...tool.pre, '--version'], dir));
       init.push(timed(tool.cmd, [...tool.pre, 'init', '--domain', 'example.com', ...tool.initFlags], dir));
-      createApi.push(timed(tool.cmd, [...tool.pre, 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain', '--resource', '--controller', ...tool.apiFlags], dir));
+      createApi.push(
+        timed(
+          tool.cmd,
+          [
+            ...tool.pre,
+            'create',
+            'api',
+            '--group',
+            'crew',
+            '--version',
+            'v1',
+            '--kind',
+            'Captain',
+            '--resource',
+            '--controller',
+            ...tool.apiFlags,
+          ],
+          dir,
+        ),
+      );
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
@@ -40,14 +61,25 @@ function measure(tool) {
 }
 
 const ours = measure({ cmd: process.execPath, pre: [scaffold], initFlags: ['--skip-install'], apiFlags: [] });
-const rows = [['scaffold --version', ours.version], ['scaffold init --skip-install', ours.init], ['scaffold create api', ours.createApi]];
+const rows = [
+  ['scaffold --version', ours.version],
+  ['scaffold init --skip-install', ours.init],
+  ['scaffold create api', ours.createApi],
+];
 let peer;
 if (process.env.KUBEBUILDER) {
-  peer = measure({ cmd: process.env.KUBEBUILDER, pre: [], initFlags: ['--fetch-deps=false', '--skip-go-version-check', '--repo', 'example.com/project'], apiFlags: ['--make=false'] });
+  peer = measure({
+    cmd: process.env.KUBEBUILDER,
+    pre: [],
+    initFlags: ['--fetch-deps=false', '--skip-go-version-check', '--repo', 'example.com/project'],
+    apiFlags: ['--make=false'],
+  });
 }
 console.log(`CLI wall time, median of ${runs} runs (node ${process.version})`);
 const keys = ['version', 'init', 'createApi'];
 rows.forEach(([name, ms], i) => {
   const peerMs = peer?.[keys[i]];
-  console.log(`  ${name.padEnd(30)} ${ms.toFixed(0).padStart(6)} ms${peerMs ? `   kubebuilder ${peerMs.toFixed(0).padStart(6)} ms   ratio ${(ms / peerMs).toFixed(2)}` : ''}`);
+  console.log(
+    `  ${name.padEnd(30)} ${ms.toFixed(0).padStart(6)} ms${peerMs ? `   kubebuilder ${peerMs.toFixed(0).padStart(6)} ms   ratio ${(ms / peerMs).toFixed(2)}` : ''}`,
+  );
 });

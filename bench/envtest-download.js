@@ -20,7 +20,8 @@ import { hostPlatform } from '../src/envtest/dist/platform.js';
 
 const runs = Number(process.env.RUNS ?? 3);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const fmt = (values) => `median ${(median(values) / 1000).toFixed(2).padStart(6)} s   (min ${(Math.min(...values) / 1000).toFixed(2)}, max ${(Math.max(...values) / 1000).toFixed(2)})`;
+const fmt = (values) =>
+  `median ${(median(values) / 1000).toFixed(2).padStart(6)} s   (min ${(Math.min(...values) / 1000).toFixed(2)}, max ${(Math.max(...values) / 1000).toFixed(2)})`;
 
 const bins = await findBinaries();
 const { os, arch } = hostPlatform();
@@ -34,26 +35,41 @@ try {
   await copyFile(bins.kubeApiserver, join(staging, 'kube-apiserver'));
   await copyFile(bins.etcd, join(staging, 'etcd'));
   const archivePath = join(work, name);
-  await create({ gzip: { level: 6 }, file: archivePath, cwd: join(work, 'staging'), portable: true }, ['controller-tools']);
+  await create({ gzip: { level: 6 }, file: archivePath, cwd: join(work, 'staging'), portable: true }, [
+    'controller-tools',
+  ]);
   const archive = await readFile(archivePath);
 
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const base = `http://127.0.0.1:${server.address().port}`;
   const index = stringify({
-    releases: { [`v${bins.version}`]: { [name]: { hash: createHash('sha512').update(archive).digest('hex'), selfLink: `${base}/${name}` } } },
+    releases: {
+      [`v${bins.version}`]: {
+        [name]: { hash: createHash('sha512').update(archive).digest('hex'), selfLink: `${base}/${name}` },
+      },
+    },
   });
   server.on('request', (req, res) => {
-    const body = req.url === '/envtest-releases.yaml' ? Buffer.from(index) : req.url === `/${name}` ? archive : undefined;
+    const body =
+      req.url === '/envtest-releases.yaml' ? Buffer.from(index) : req.url === `/${name}` ? archive : undefined;
     if (!body) return res.writeHead(404).end();
     res.writeHead(200, { 'content-length': body.length }).end(body);
   });
 
-  const obtain = [], start = [], total = [];
+  const obtain = [],
+    start = [],
+    total = [];
   for (let i = 0; i < runs; i++) {
     const cacheRoot = join(work, `cache-${i}`);
     const t0 = performance.now();
-    const got = await ensureBinaries({ cacheRoot, index: `${base}/envtest-releases.yaml`, version: bins.version, env: {}, progress: () => undefined });
+    const got = await ensureBinaries({
+      cacheRoot,
+      index: `${base}/envtest-releases.yaml`,
+      version: bins.version,
+      env: {},
+      progress: () => undefined,
+    });
     const t1 = performance.now();
     const env = await TestEnvironment.start({ binaryAssetsDirectory: got.dir });
     const t2 = performance.now();
@@ -68,11 +84,14 @@ try {
   let build = '';
   try {
     const info = JSON.parse(await readFile(join(bins.dir, 'build-info.json'), 'utf8'));
-    if (info.buildSeconds !== undefined) build = `  for comparison, building these binaries from the Go module proxy took ${info.buildSeconds} s (${info.go}, build-info.json)`;
+    if (info.buildSeconds !== undefined)
+      build = `  for comparison, building these binaries from the Go module proxy took ${info.buildSeconds} s (${info.go}, build-info.json)`;
   } catch {
     // not built by scaffold envtest use
   }
-  console.log(`envtest from an empty cache: Kubernetes ${bins.version} (${os}/${arch}), archive ${(archive.length / 1024 / 1024).toFixed(1)} MiB from a local mirror`);
+  console.log(
+    `envtest from an empty cache: Kubernetes ${bins.version} (${os}/${arch}), archive ${(archive.length / 1024 / 1024).toFixed(1)} MiB from a local mirror`,
+  );
   console.log(`  ${runs} runs (node ${process.version})`);
   console.log(`  obtain binaries (index, download, sha512, unpack, check)  ${fmt(obtain)}`);
   console.log(`  start → ready                                            ${fmt(start)}`);

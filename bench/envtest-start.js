@@ -12,10 +12,12 @@ import { findBinaries, TestEnvironment } from '../src/envtest/dist/index.js';
 const runs = Number(process.env.RUNS ?? 5);
 const crdDir = fileURLToPath(new URL('../test/envtest/fixtures/crds', import.meta.url));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const fmt = (values) => `median ${median(values).toFixed(0).padStart(5)} ms   (min ${Math.min(...values).toFixed(0)}, max ${Math.max(...values).toFixed(0)})`;
+const fmt = (values) =>
+  `median ${median(values).toFixed(0).padStart(5)} ms   (min ${Math.min(...values).toFixed(0)}, max ${Math.max(...values).toFixed(0)})`;
 
 async function measure(options) {
-  const ready = [], stop = [];
+  const ready = [],
+    stop = [];
   for (let i = 0; i < runs; i++) {
     let t = performance.now();
     const env = await TestEnvironment.start(options);
@@ -31,7 +33,10 @@ const bins = await findBinaries();
 let build = `from ${bins.source}`;
 try {
   const info = JSON.parse(readFileSync(join(bins.dir, 'build-info.json'), 'utf8'));
-  build = `built with ${info.go} at ${info.builtAt}` + (info.buildSeconds !== undefined ? ` in ${info.buildSeconds}s` : '') + ` (log: ${info.log})`;
+  build =
+    `built with ${info.go} at ${info.builtAt}` +
+    (info.buildSeconds !== undefined ? ` in ${info.buildSeconds}s` : '') +
+    ` (log: ${info.log})`;
 } catch {
   // not built by scaffold envtest use (e.g. KUBEBUILDER_ASSETS from setup-envtest)
 }

@@ -14,7 +14,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { pausedLeaderTrial } from '../scripts/lib/paused-leader.js';
-import { childNode, goBinary, importRuntime, loadLine, machineLine, printTable, startControlPlane } from './runtime-lib.js';
+import {
+  childNode,
+  goBinary,
+  importRuntime,
+  loadLine,
+  machineLine,
+  printTable,
+  startControlPlane,
+} from './runtime-lib.js';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const fixture = fileURLToPath(new URL('../test/runtime/fixtures/fenced-writer.ts', import.meta.url));
@@ -29,7 +37,9 @@ await build({
   platform: 'node',
   format: 'esm',
   conditions: ['kubescaffold-source'],
-  banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module';\nconst require = __benchCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __benchCreateRequire } from 'node:module';\nconst require = __benchCreateRequire(import.meta.url);",
+  },
   logLevel: 'error',
 });
 const peerBinary = goBinary('fencing');
@@ -39,9 +49,13 @@ const cp = await startControlPlane();
 const client = rt.newClient(cp.env.kubeConfig);
 const env = { ...process.env, KUBECONFIG: cp.kubeconfigPath };
 const starters = {
-  ours: (namespace) => (identity) => spawn(childNode(), [ours, namespace, identity], { env, stdio: ['ignore', 'ignore', 'ignore'] }),
+  ours: (namespace) => (identity) =>
+    spawn(childNode(), [ours, namespace, identity], { env, stdio: ['ignore', 'ignore', 'ignore'] }),
   'controller-runtime': (namespace) => (identity) =>
-    spawn(peerBinary, ['-kubeconfig-file', cp.kubeconfigPath, '-namespace', namespace, '-identity', identity], { env, stdio: ['ignore', 'ignore', 'ignore'] }),
+    spawn(peerBinary, ['-kubeconfig-file', cp.kubeconfigPath, '-namespace', namespace, '-identity', identity], {
+      env,
+      stdio: ['ignore', 'ignore', 'ignore'],
+    }),
 };
 
 const rows = [];
@@ -50,8 +64,17 @@ try {
     for (let run = 1; run <= RUNS; run++) {
       const namespace = `fencing-${peer === 'ours' ? 'ours' : 'cr'}-${run}`;
       const r = await pausedLeaderTrial({ client, namespace, start: starter(namespace) });
-      const exit = r.oldLeaderExit ? `exit ${r.oldLeaderExit.code ?? r.oldLeaderExit.signal} after ${(r.oldLeaderExitMs / 1000).toFixed(1)} s` : 'did not exit (killed)';
-      rows.push([`${peer} #${run}`, r.oldLeaderWritesAfterMove, (r.pausedMs / 1000).toFixed(1), r.leaderWritesBefore, r.followerWritesAfterMove, exit]);
+      const exit = r.oldLeaderExit
+        ? `exit ${r.oldLeaderExit.code ?? r.oldLeaderExit.signal} after ${(r.oldLeaderExitMs / 1000).toFixed(1)} s`
+        : 'did not exit (killed)';
+      rows.push([
+        `${peer} #${run}`,
+        r.oldLeaderWritesAfterMove,
+        (r.pausedMs / 1000).toFixed(1),
+        r.leaderWritesBefore,
+        r.followerWritesAfterMove,
+        exit,
+      ]);
       console.error(`${peer} run ${run}: ${r.oldLeaderWritesAfterMove} writes after the Lease moved`);
     }
   }
@@ -60,5 +83,15 @@ try {
   await cp.stop();
   rmSync(dir, { recursive: true, force: true });
 }
-printTable(['peer, run', 'old leader writes after move', 'paused s', 'leader writes before', 'follower writes after', 'old leader after SIGCONT'], rows);
+printTable(
+  [
+    'peer, run',
+    'old leader writes after move',
+    'paused s',
+    'leader writes before',
+    'follower writes after',
+    'old leader after SIGCONT',
+  ],
+  rows,
+);
 console.log(loadLine());

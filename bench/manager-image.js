@@ -31,7 +31,10 @@ const KEEP = process.env.KEEP === '1';
 
 // The Dockerfile before the manager was bundled (git history of templates/init/Dockerfile.hbs): its build stage's
 // last RUN and its final stage's COPY --from=builder sources.
-const UNBUNDLED = { run: 'npm run build && npm prune --omit=dev', final: ['/workspace/package.json', '/workspace/node_modules', '/workspace/dist'] };
+const UNBUNDLED = {
+  run: 'npm run build && npm prune --omit=dev',
+  final: ['/workspace/package.json', '/workspace/node_modules', '/workspace/dist'],
+};
 
 /** Packages installed under a node_modules directory, nested ones included: [{ name, path, bytes }]. */
 function packagesIn(nodeModules) {
@@ -63,16 +66,26 @@ mkdirSync(project);
 try {
   // The Node the builder image runs (the template's first FROM), first on PATH for every command.
   // (A regular expression: the template holds handlebars lines that are no Dockerfile yet.)
-  const builderFrom = /^FROM\s+(\S+)/m.exec(readFileSync(new URL('../templates/init/Dockerfile.hbs', import.meta.url), 'utf8'))?.[1] ?? 'node:22';
+  const builderFrom =
+    /^FROM\s+(\S+)/m.exec(readFileSync(new URL('../templates/init/Dockerfile.hbs', import.meta.url), 'utf8'))?.[1] ??
+    'node:22';
   const major = /^node:(\d+)/.exec(builderFrom)?.[1] ?? '22';
   const cached = cachedNodeVersion(major);
   const node = process.env.IMAGE_NODE || (cached ? join(nodeBinDir(cached), 'node') : nodeExecutable(major));
-  const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_config_fund: 'false', npm_config_audit: 'false', npm_config_update_notifier: 'false' };
+  const env = {
+    ...process.env,
+    PATH: `${dirname(node)}:${process.env.PATH}`,
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+  };
   delete env.NODE_PATH;
   delete env.NODE_OPTIONS;
   const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   const npmVersion = execFileSync('npm', ['--version'], { env, encoding: 'utf8' }).trim();
-  console.log(`builder: Node ${nodeVersion} (${builderFrom} runs Node ${major}), npm ${npmVersion}; work directory ${work}`);
+  console.log(
+    `builder: Node ${nodeVersion} (${builderFrom} runs Node ${major}), npm ${npmVersion}; work directory ${work}`,
+  );
 
   const timings = [];
   const run = (cwd, label, file, args) => {
@@ -84,55 +97,109 @@ try {
   const sh = (cwd, command) => run(cwd, `(${relative(work, cwd)}) ${command}`, 'sh', ['-c', command]);
 
   // 1. The project, as a user scaffolds it, and its package-lock.json.
-  run(project, 'scaffold init --domain example.com --skip-install', node, [scaffold, 'init', '--domain', 'example.com', '--skip-install']);
-  run(project, 'scaffold create api --group crew --version v1 --kind Captain', node, [scaffold, 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain']);
+  run(project, 'scaffold init --domain example.com --skip-install', node, [
+    scaffold,
+    'init',
+    '--domain',
+    'example.com',
+    '--skip-install',
+  ]);
+  run(project, 'scaffold create api --group crew --version v1 --kind Captain', node, [
+    scaffold,
+    'create',
+    'api',
+    '--group',
+    'crew',
+    '--version',
+    'v1',
+    '--kind',
+    'Captain',
+  ]);
   sh(project, 'npm install');
 
   // 2. The stages of the project's Dockerfile, as docker build runs them.
   const t = performance.now();
-  process.stderr.write('$ the Dockerfile\'s stages (npm ci, npm run build && npm run bundle)\n');
-  const image = buildStages(parseDockerfile(readFileSync(join(project, 'Dockerfile'), 'utf8')), project, scratch, { env, timeoutMs: 30 * 60_000 });
-  timings.push(['the Dockerfile\'s stages', ((performance.now() - t) / 1000).toFixed(1)]);
+  process.stderr.write("$ the Dockerfile's stages (npm ci, npm run build && npm run bundle)\n");
+  const image = buildStages(parseDockerfile(readFileSync(join(project, 'Dockerfile'), 'utf8')), project, scratch, {
+    env,
+    timeoutMs: 30 * 60_000,
+  });
+  timings.push(["the Dockerfile's stages", ((performance.now() - t) / 1000).toFixed(1)]);
   const app = join(image.root, image.workdir);
-  const bundled = readdirSync(app).sort().map((entry) => ({ src: entry + (lstatSync(join(app, entry)).isDirectory() ? '/' : ''), ...treeSize(join(app, entry)) }));
+  const bundled = readdirSync(app)
+    .sort()
+    .map((entry) => ({
+      src: entry + (lstatSync(join(app, entry)).isDirectory() ? '/' : ''),
+      ...treeSize(join(app, entry)),
+    }));
   const bundleParts = treeFiles(app)
     .map((f) => ({ f, bytes: lstatSync(join(app, f)).size }))
     .sort((a, b) => b.bytes - a.bytes);
 
   // 3. The unbundled layout: the same build stage, finished the way the Dockerfile before the bundle did.
   const builder = image.stages.get('builder');
-  if (!builder) throw new Error("the Dockerfile has no stage named builder");
+  if (!builder) throw new Error('the Dockerfile has no stage named builder');
   const inBuilder = join(builder.root, builder.workdir);
   sh(inBuilder, UNBUNDLED.run);
   const unbundled = UNBUNDLED.final.map((src) => {
     const path = join(builder.root, src);
-    return { src: relative(builder.workdir, src) + (lstatSync(path).isDirectory() ? '/' : ''), path, ...treeSize(path) };
+    return {
+      src: relative(builder.workdir, src) + (lstatSync(path).isDirectory() ? '/' : ''),
+      path,
+      ...treeSize(path),
+    };
   });
   const nm = unbundled.find((s) => s.src === 'node_modules/');
   const packages = packagesIn(nm.path);
 
-  const total = (parts) => parts.reduce((a, p) => ({ bytes: a.bytes + p.bytes, files: a.files + p.files }), { bytes: 0, files: 0 });
+  const total = (parts) =>
+    parts.reduce((a, p) => ({ bytes: a.bytes + p.bytes, files: a.files + p.files }), { bytes: 0, files: 0 });
   const [b, u] = [total(bundled), total(unbundled)];
   console.log('\nCommands (seconds):');
   printTable(['command', 's'], timings);
 
   console.log(`\nFinal stage (COPY --from=builder), bytes as the files' apparent sizes:`);
-  const row = (layout, s, packagesCell = '') => [layout, s.src, s.bytes.toLocaleString('en'), mib(s.bytes), s.files.toLocaleString('en'), packagesCell];
+  const row = (layout, s, packagesCell = '') => [
+    layout,
+    s.src,
+    s.bytes.toLocaleString('en'),
+    mib(s.bytes),
+    s.files.toLocaleString('en'),
+    packagesCell,
+  ];
   printTable(
     ['layout', 'content', 'bytes', 'MiB', 'files', 'packages'],
     [
       ...bundled.map((s) => row('bundled', s)),
       ['bundled', 'total', b.bytes.toLocaleString('en'), mib(b.bytes), b.files.toLocaleString('en'), '0'],
       ...unbundled.map((s) => row('unbundled', s, s === nm ? String(packages.length) : '')),
-      ['unbundled', 'total', u.bytes.toLocaleString('en'), mib(u.bytes), u.files.toLocaleString('en'), String(packages.length)],
+      [
+        'unbundled',
+        'total',
+        u.bytes.toLocaleString('en'),
+        mib(u.bytes),
+        u.files.toLocaleString('en'),
+        String(packages.length),
+      ],
     ],
   );
-  console.log(`\nbundled ÷ unbundled: ${(b.bytes / u.bytes).toFixed(3)}× the bytes, ${(b.files / u.files).toFixed(4)}× the files; ` +
-    `goal final stage ≤ 3 MiB: ${mib(b.bytes)} MiB (${b.bytes <= 3 * 1048576 ? 'met' : 'not met'})`);
+  console.log(
+    `\nbundled ÷ unbundled: ${(b.bytes / u.bytes).toFixed(3)}× the bytes, ${(b.files / u.files).toFixed(4)}× the files; ` +
+      `goal final stage ≤ 3 MiB: ${mib(b.bytes)} MiB (${b.bytes <= 3 * 1048576 ? 'met' : 'not met'})`,
+  );
   console.log('\nThe bundle, largest files first:');
-  printTable(['file', 'bytes'], bundleParts.map(({ f, bytes }) => [f, bytes.toLocaleString('en')]));
+  printTable(
+    ['file', 'bytes'],
+    bundleParts.map(({ f, bytes }) => [f, bytes.toLocaleString('en')]),
+  );
   console.log('\nThe unbundled node_modules, largest packages first (top 10, nested node_modules counted apart):');
-  printTable(['package', 'MiB'], [...packages].sort((x, y) => y.bytes - x.bytes).slice(0, 10).map((p) => [relative(nm.path, p.path), mib(p.bytes)]));
+  printTable(
+    ['package', 'MiB'],
+    [...packages]
+      .sort((x, y) => y.bytes - x.bytes)
+      .slice(0, 10)
+      .map((p) => [relative(nm.path, p.path), mib(p.bytes)]),
+  );
 } finally {
   if (KEEP) console.log(`\nkept ${work}`);
   else rmSync(work, { recursive: true, force: true });

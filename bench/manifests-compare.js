@@ -31,7 +31,9 @@ function timed(cmd, args, cwd) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function listFiles(dir) {
-  return readdirSync(dir).flatMap((e) => (statSync(join(dir, e)).isDirectory() ? listFiles(join(dir, e)) : [join(dir, e)]));
+  return readdirSync(dir).flatMap((e) =>
+    statSync(join(dir, e)).isDirectory() ? listFiles(join(dir, e)) : [join(dir, e)],
+  );
 }
 
 function compareOutputs(ts, go) {
@@ -47,11 +49,20 @@ function compareOutputs(ts, go) {
 }
 
 const controllerGen = findControllerGen();
-const cgArgs = ['rbac:roleName=manager-role', 'crd', 'webhook', 'paths=./...', 'output:crd:artifacts:config=config/crd/bases', 'output:rbac:artifacts:config=config/rbac'];
+const cgArgs = [
+  'rbac:roleName=manager-role',
+  'crd',
+  'webhook',
+  'paths=./...',
+  'output:crd:artifacts:config=config/crd/bases',
+  'output:rbac:artifacts:config=config/rbac',
+];
 const base = mkdtempSync(join(tmpdir(), 'bench-manifests-'));
 const results = [];
 try {
-  console.log(`scaffold manifests vs controller-gen, median of ${runs} runs (node ${process.version}, ${execFileSync('go', ['version'], { encoding: 'utf8' }).trim()})`);
+  console.log(
+    `scaffold manifests vs controller-gen, median of ${runs} runs (node ${process.version}, ${execFileSync('go', ['version'], { encoding: 'utf8' }).trim()})`,
+  );
   let watchProject;
   for (const n of sizes) {
     const { ts, go } = makeProjects(n, base, (dir) => prepareGoModule(dir, 'example.com/bench'));
@@ -76,7 +87,12 @@ try {
   const controller = new AbortController();
   const done = [];
   let waiting;
-  const watching = watchManifests({ root: watchProject, generatorVersion: 'bench', signal: controller.signal, onRun: (r) => waiting?.(r) });
+  const watching = watchManifests({
+    root: watchProject,
+    generatorVersion: 'bench',
+    signal: controller.signal,
+    onRun: (r) => waiting?.(r),
+  });
   await new Promise((r) => setTimeout(r, 300));
   const file = join(watchProject, 'api/v1/kind000_types.ts');
   const original = readFileSync(file, 'utf8');
@@ -92,7 +108,9 @@ try {
   controller.abort();
   await watching;
   const kinds = readdirSync(join(watchProject, 'api/v1')).filter((f) => f.endsWith('_types.ts')).length;
-  console.log(`  --watch on ${kinds} Kinds: one-file change to manifests written, median of ${watchRuns}: ${median(done).toFixed(0)} ms (includes the 20 ms debounce)`);
+  console.log(
+    `  --watch on ${kinds} Kinds: one-file change to manifests written, median of ${watchRuns}: ${median(done).toFixed(0)} ms (includes the 20 ms debounce)`,
+  );
   appendFileSync(join(base, 'results.json'), JSON.stringify({ results, watchMs: median(done) }));
 } finally {
   rmSync(base, { recursive: true, force: true });

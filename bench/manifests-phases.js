@@ -13,7 +13,9 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const dist = process.env.KUBESCAFFOLD_DIST ? pathToFileURL(`${process.env.KUBESCAFFOLD_DIST.replace(/\/$/, '')}/`).href : new URL('../dist/', import.meta.url).href;
+const dist = process.env.KUBESCAFFOLD_DIST
+  ? pathToFileURL(`${process.env.KUBESCAFFOLD_DIST.replace(/\/$/, '')}/`).href
+  : new URL('../dist/', import.meta.url).href;
 
 if (process.env.BENCH_PHASES_ROOT) await child(process.env.BENCH_PHASES_ROOT);
 else await parent();
@@ -22,7 +24,9 @@ async function child(root) {
   const marks = [['Node start', performance.now()]];
   const mark = (name) => marks.push([name, performance.now()]);
   // as bin/scaffold.js does
-  module.enableCompileCache?.(join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'compile-cache'));
+  module.enableCompileCache?.(
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'compile-cache'),
+  );
   const load = (path) => import(new URL(path, dist).href);
   const has = (path) => existsSync(fileURLToPath(new URL(path, dist)));
 
@@ -36,8 +40,28 @@ async function child(root) {
   mark('fingerprint of the sources');
   await load('markers/typescript.js');
   mark('TypeScript compiler');
-  const [{ SourceProgram, expandPaths }, crd, { SchemaGenerator }, structural, { DiagnosticBag }, { generateRoles }, { generateWebhookConfigurations }, { toYamlFile }, { writeChanged }] = await Promise.all(
-    ['markers/program.js', 'crd/crd.js', 'crd/schema.js', 'crd/structural.js', 'diagnostics.js', 'rbac/index.js', 'webhookgen/index.js', 'yaml/index.js', 'generate/write.js'].map(load),
+  const [
+    { SourceProgram, expandPaths },
+    crd,
+    { SchemaGenerator },
+    structural,
+    { DiagnosticBag },
+    { generateRoles },
+    { generateWebhookConfigurations },
+    { toYamlFile },
+    { writeChanged },
+  ] = await Promise.all(
+    [
+      'markers/program.js',
+      'crd/crd.js',
+      'crd/schema.js',
+      'crd/structural.js',
+      'diagnostics.js',
+      'rbac/index.js',
+      'webhookgen/index.js',
+      'yaml/index.js',
+      'generate/write.js',
+    ].map(load),
   );
   await load('generate/manifests.js');
   mark('generator modules');
@@ -58,7 +82,10 @@ async function child(root) {
   const roles = generateRoles(markers, 'manager-role');
   generateWebhookConfigurations(markers, diags);
   if (!diags.empty) throw new Error(diags.items.map((d) => d.message).join('\n'));
-  const files = crds.map((c) => ({ path: join(root, 'config/crd/bases', `${c.spec.group}_${c.spec.names.plural}.yaml`), content: toYamlFile([c], '', { replaySharedObjects: true }) }));
+  const files = crds.map((c) => ({
+    path: join(root, 'config/crd/bases', `${c.spec.group}_${c.spec.names.plural}.yaml`),
+    content: toYamlFile([c], '', { replaySharedObjects: true }),
+  }));
   files.push({ path: join(root, 'config/rbac/role.yaml'), content: toYamlFile(roles) });
   mark('YAML');
   writeChanged(files);
@@ -83,7 +110,11 @@ async function parent() {
     };
     const phased = () => {
       const start = process.hrtime.bigint();
-      const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], { cwd: ts, encoding: 'utf8', env: { ...process.env, BENCH_PHASES_ROOT: ts } });
+      const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url)], {
+        cwd: ts,
+        encoding: 'utf8',
+        env: { ...process.env, BENCH_PHASES_ROOT: ts },
+      });
       if (r.status !== 0) throw new Error(r.stderr);
       return { phases: JSON.parse(r.stdout), wall: Number(process.hrtime.bigint() - start) / 1e6 };
     };
@@ -99,9 +130,14 @@ async function parent() {
       const s = [...xs].sort((a, b) => a - b);
       return `${s[0].toFixed(1).padStart(7)} ${s[Math.floor(s.length / 2)].toFixed(1).padStart(7)}`;
     };
-    console.log(`scaffold manifests, ${kinds} Kinds, node ${process.version}, ${runs} runs (ms: min, median); dist ${fileURLToPath(dist)}`);
-    for (const [i, [name]] of samples[0].phases.entries()) console.log(`  ${name.padEnd(28)} ${stats(samples.map((s) => s.phases[i][1]))}`);
-    console.log(`  ${'sum of the phases'.padEnd(28)} ${stats(samples.map((s) => s.phases.reduce((a, [, ms]) => a + ms, 0)))}`);
+    console.log(
+      `scaffold manifests, ${kinds} Kinds, node ${process.version}, ${runs} runs (ms: min, median); dist ${fileURLToPath(dist)}`,
+    );
+    for (const [i, [name]] of samples[0].phases.entries())
+      console.log(`  ${name.padEnd(28)} ${stats(samples.map((s) => s.phases[i][1]))}`);
+    console.log(
+      `  ${'sum of the phases'.padEnd(28)} ${stats(samples.map((s) => s.phases.reduce((a, [, ms]) => a + ms, 0)))}`,
+    );
     console.log(`  ${'this process, wall'.padEnd(28)} ${stats(samples.map((s) => s.wall))}`);
     console.log(`  ${'scaffold manifests, wall'.padEnd(28)} ${stats(walls)}`);
   } finally {

@@ -248,7 +248,11 @@ type ${k} struct {
 }
 
 const rbac = (k) =>
-  [`resources=${k.toLowerCase()}s,verbs=get;list;watch;create;update;patch;delete`, `resources=${k.toLowerCase()}s/status,verbs=get;update;patch`, `resources=${k.toLowerCase()}s/finalizers,verbs=update`]
+  [
+    `resources=${k.toLowerCase()}s,verbs=get;list;watch;create;update;patch;delete`,
+    `resources=${k.toLowerCase()}s/status,verbs=get;update;patch`,
+    `resources=${k.toLowerCase()}s/finalizers,verbs=update`,
+  ]
     .map((r) => `// +kubebuilder:rbac:groups=${group},${r}`)
     .join('\n');
 
@@ -256,17 +260,35 @@ const rbac = (k) =>
 export function makeProjects(n, base, prepareGo) {
   const ts = join(base, `ts-${n}`);
   const go = join(base, `go-${n}`);
-  for (const d of [join(ts, 'api/v1'), join(ts, 'internal/controller'), join(go, 'api/v1'), join(go, 'internal/controller')]) mkdirSync(d, { recursive: true });
+  for (const d of [
+    join(ts, 'api/v1'),
+    join(ts, 'internal/controller'),
+    join(go, 'api/v1'),
+    join(go, 'internal/controller'),
+  ])
+    mkdirSync(d, { recursive: true });
   // `scaffold manifests` runs in a kubescaffold project (the generator reads the folders it lists, as without --paths).
-  writeFileSync(join(ts, 'PROJECT'), `domain: example.com\nlayout:\n- typescript.kubescaffold.io/v1\nprojectName: bench\nrepo: bench\nversion: "3"\n`);
-  writeFileSync(join(ts, 'api/v1/groupversion_info.ts'), `// +groupName=${group}\nexport const GroupVersion = { group: '${group}', version: 'v1' } as const;\n`);
+  writeFileSync(
+    join(ts, 'PROJECT'),
+    `domain: example.com\nlayout:\n- typescript.kubescaffold.io/v1\nprojectName: bench\nrepo: bench\nversion: "3"\n`,
+  );
+  writeFileSync(
+    join(ts, 'api/v1/groupversion_info.ts'),
+    `// +groupName=${group}\nexport const GroupVersion = { group: '${group}', version: 'v1' } as const;\n`,
+  );
   writeFileSync(join(go, 'api/v1/groupversion_info.go'), `// +groupName=${group}\npackage v1\n`);
   for (let i = 0; i < n; i++) {
     const k = `Kind${String(i).padStart(3, '0')}`;
     writeFileSync(join(ts, `api/v1/${k.toLowerCase()}_types.ts`), tsKind(k));
     writeFileSync(join(go, `api/v1/${k.toLowerCase()}_types.go`), goKind(k));
-    writeFileSync(join(ts, `internal/controller/${k.toLowerCase()}_controller.ts`), `${rbac(k)}\n\nexport class ${k}Reconciler {}\n`);
-    writeFileSync(join(go, `internal/controller/${k.toLowerCase()}_controller.go`), `${rbac(k)}\n\npackage controller\n`);
+    writeFileSync(
+      join(ts, `internal/controller/${k.toLowerCase()}_controller.ts`),
+      `${rbac(k)}\n\nexport class ${k}Reconciler {}\n`,
+    );
+    writeFileSync(
+      join(go, `internal/controller/${k.toLowerCase()}_controller.go`),
+      `${rbac(k)}\n\npackage controller\n`,
+    );
   }
   prepareGo?.(go);
   return { ts, go };

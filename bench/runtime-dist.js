@@ -21,13 +21,20 @@ function layout(override) {
   // The runtime package's build itself.
   if (has(dir, 'manager/index.js')) return { ...ours, runtime: dir };
   // A root dist/ from before the split: the runtime and envtest were directories of the CLI's build.
-  if (has(dir, 'runtime/manager/index.js')) return { runtime: new URL('runtime/', dir).href, envtest: new URL('envtest/', dir).href, cli: dir };
+  if (has(dir, 'runtime/manager/index.js'))
+    return { runtime: new URL('runtime/', dir).href, envtest: new URL('envtest/', dir).href, cli: dir };
   // A checkout's root dist/ after the split: the workspaces' builds are beside it, under src/.
   if (has(dir, '../src/runtime/dist/manager/index.js')) {
     const envtest = new URL('../src/envtest/dist/', dir).href;
-    return { runtime: new URL('../src/runtime/dist/', dir).href, envtest: has(envtest, 'index.js') ? envtest : ours.envtest, cli: dir };
+    return {
+      runtime: new URL('../src/runtime/dist/', dir).href,
+      envtest: has(envtest, 'index.js') ? envtest : ours.envtest,
+      cli: dir,
+    };
   }
-  throw new Error(`KUBESCAFFOLD_DIST=${override}: neither a runtime build (manager/index.js) nor a checkout's dist/ (runtime/ inside, or ../src/runtime/dist beside it)`);
+  throw new Error(
+    `KUBESCAFFOLD_DIST=${override}: neither a runtime build (manager/index.js) nor a checkout's dist/ (runtime/ inside, or ../src/runtime/dist beside it)`,
+  );
 }
 
 /** File URLs (ending in /) of the builds under test: the runtime's, envtest's, and the CLI's. */
@@ -38,7 +45,9 @@ export const dists = layout(process.env.KUBESCAFFOLD_DIST);
  * A peer imports only what it uses, as an operator would: each subpath loaded costs memory.
  */
 export async function importRuntime(...subpaths) {
-  const modules = await Promise.all(['index', ...subpaths.map((s) => `${s}/index`)].map((m) => import(new URL(`${m}.js`, dists.runtime).href)));
+  const modules = await Promise.all(
+    ['index', ...subpaths.map((s) => `${s}/index`)].map((m) => import(new URL(`${m}.js`, dists.runtime).href)),
+  );
   return Object.assign({}, ...modules);
 }
 

@@ -44,8 +44,14 @@ for (const key of new Set([...before.out.keys(), ...after.out.keys()])) {
   rows.push({ key, dCount: y.count - x.count, dBytes: y.bytes - x.bytes, count: y.count, bytes: y.bytes });
 }
 rows.sort((p, q) => q.dBytes - p.dBytes);
-console.log(`total self size: ${(before.total / 1048576).toFixed(2)} MiB → ${(after.total / 1048576).toFixed(2)} MiB (${((after.total - before.total) / 1024).toFixed(0)} KiB)`);
-console.log(`${'group'.padEnd(60)} ${'Δ count'.padStart(9)} ${'Δ KiB'.padStart(9)} ${'count'.padStart(9)} ${'KiB'.padStart(9)}`);
+console.log(
+  `total self size: ${(before.total / 1048576).toFixed(2)} MiB → ${(after.total / 1048576).toFixed(2)} MiB (${((after.total - before.total) / 1024).toFixed(0)} KiB)`,
+);
+console.log(
+  `${'group'.padEnd(60)} ${'Δ count'.padStart(9)} ${'Δ KiB'.padStart(9)} ${'count'.padStart(9)} ${'KiB'.padStart(9)}`,
+);
 for (const r of rows.slice(0, TOP)) {
-  console.log(`${r.key.slice(0, 60).padEnd(60)} ${String(r.dCount).padStart(9)} ${(r.dBytes / 1024).toFixed(1).padStart(9)} ${String(r.count).padStart(9)} ${(r.bytes / 1024).toFixed(1).padStart(9)}`);
+  console.log(
+    `${r.key.slice(0, 60).padEnd(60)} ${String(r.dCount).padStart(9)} ${(r.dBytes / 1024).toFixed(1).padStart(9)} ${String(r.count).padStart(9)} ${(r.bytes / 1024).toFixed(1).padStart(9)}`,
+  );
 }

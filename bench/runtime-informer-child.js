@@ -67,7 +67,10 @@ async function parseOnly() {
   const before = liveHeap();
   const t = performance.now();
   const client = rt.newClient(rt.loadKubeConfig({ kubeconfig }));
-  const list = await client.transport.requestJson({ method: 'GET', path: `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}` });
+  const list = await client.transport.requestJson({
+    method: 'GET',
+    path: `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`,
+  });
   const syncMs = performance.now() - t;
   const heapBytes = liveHeap() - before;
   const objects = list.items.length;

@@ -65,7 +65,10 @@ function runImpl(impl, kubeconfig) {
     const mode = impl.includes('typed') ? 'typed' : 'dynamic';
     const env = { ...process.env };
     if (impl.endsWith('LIST')) env.KUBE_FEATURE_WatchListClient = 'false';
-    out = execFileSync(goBinary('informer'), ['-kubeconfig', kubeconfig, '-namespace', NAMESPACE, '-mode', mode], { ...opts, env });
+    out = execFileSync(goBinary('informer'), ['-kubeconfig', kubeconfig, '-namespace', NAMESPACE, '-mode', mode], {
+      ...opts,
+      env,
+    });
   } else {
     const flags = (process.env.CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     out = execFileSync(process.execPath, ['--expose-gc', ...flags, child, impl, kubeconfig, NAMESPACE], opts);
@@ -98,7 +101,9 @@ try {
   let created = 0;
   for (const n of SIZES) {
     const ms = await createThings(client, res, NAMESPACE, created, n);
-    console.log(`\ncreated ${n - created} Things in ${(ms / 1000).toFixed(1)} s (${(((n - created) / ms) * 1000).toFixed(0)}/s); ${loadLine()}`);
+    console.log(
+      `\ncreated ${n - created} Things in ${(ms / 1000).toFixed(1)} s (${(((n - created) / ms) * 1000).toFixed(0)}/s); ${loadLine()}`,
+    );
     created = n;
     const size = await jsonSize(client, res);
     if (size.count !== n) throw new Error(`expected ${n} Things, the server lists ${size.count}`);
@@ -116,7 +121,9 @@ try {
       }
     }
     const perObjJson = size.full / n;
-    console.log(`${n} objects: JSON per object ${perObjJson.toFixed(0)} B as served, ${(size.stripped / n).toFixed(0)} B without managedFields`);
+    console.log(
+      `${n} objects: JSON per object ${perObjJson.toFixed(0)} B as served, ${(size.stripped / n).toFixed(0)} B without managedFields`,
+    );
     const base = results.get('client-go dynamic') ?? results.get('client-go typed');
     const cn = results.get('client-node makeInformer');
     const rows = [...results.values()].map((r) => {
@@ -132,7 +139,19 @@ try {
         base ? ratio(r.heapBytes, base.heapBytes) : '-',
       ];
     });
-    printTable(['implementation', 'initial state', 'sync s', 'vs client-go dynamic', 'vs makeInformer', 'heap B/object', 'heap ÷ JSON', 'heap vs client-go dynamic'], rows);
+    printTable(
+      [
+        'implementation',
+        'initial state',
+        'sync s',
+        'vs client-go dynamic',
+        'vs makeInformer',
+        'heap B/object',
+        'heap ÷ JSON',
+        'heap vs client-go dynamic',
+      ],
+      rows,
+    );
     const ours = results.get('ours');
     if (ours && base && cn) {
       console.log(

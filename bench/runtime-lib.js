@@ -2,7 +2,18 @@
 // runtime-thing.js), the control plane, object creation, the peers (the Go peers' builds, the bundled peer), and
 // table printing; it re-exports runtime-dist.js (where the build under test is). Not a benchmark itself.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -55,7 +66,10 @@ export const thingCRD = {
                       properties: { name: str, containerPort: { type: 'integer', format: 'int32' }, protocol: str },
                     },
                   },
-                  env: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: str, value: str } } },
+                  env: {
+                    type: 'array',
+                    items: { type: 'object', required: ['name'], properties: { name: str, value: str } },
+                  },
                   resources: { type: 'object', properties: { requests: strMap, limits: strMap } },
                   selector: strMap,
                   config: strMap,
@@ -64,7 +78,12 @@ export const thingCRD = {
               },
               status: {
                 type: 'object',
-                properties: { token: str, observedGeneration: { type: 'integer', format: 'int64' }, stamp: str, phase: str },
+                properties: {
+                  token: str,
+                  observedGeneration: { type: 'integer', format: 'int64' },
+                  stamp: str,
+                  phase: str,
+                },
               },
             },
           },
@@ -102,7 +121,10 @@ export function thing(namespace, i, prefix = 'thing') {
         { name: 'FEATURE_FLAGS', value: 'alpha=false,beta=true,gamma=false' },
         { name: 'DB_POOL_SIZE', value: String(10 + (i % 20)) },
       ],
-      resources: { requests: { cpu: `${100 + (i % 4) * 50}m`, memory: '128Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+      resources: {
+        requests: { cpu: `${100 + (i % 4) * 50}m`, memory: '128Mi' },
+        limits: { cpu: '1', memory: '512Mi' },
+      },
       selector: { 'app.kubernetes.io/name': 'bench', 'app.kubernetes.io/instance': `instance-${i}` },
       config: {
         'cache.ttl': `${60 + (i % 60)}s`,
@@ -169,7 +191,11 @@ export function goBinary(name) {
   }
   if (built < newestMtime(goDir)) {
     process.stderr.write(`building bench/go/${name} ...\n`);
-    execFileSync('go', ['build', '-o', bin, `./${name}`], { cwd: goDir, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CGO_ENABLED: '0' } });
+    execFileSync('go', ['build', '-o', bin, `./${name}`], {
+      cwd: goDir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, CGO_ENABLED: '0' },
+    });
   }
   return bin;
 }
@@ -181,11 +207,16 @@ export function goVersion() {
 
 /** One line about where and under what load the run happened. */
 export function machineLine() {
-  const l = loadavg().map((x) => x.toFixed(2)).join(' ');
+  const l = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   return `node ${process.version}, ${goVersion()}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${l}`;
 }
 
-export const loadLine = () => `load average now: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`;
+export const loadLine = () =>
+  `load average now: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`;
 
 /** Prints rows (arrays of cells) under headers, columns right-aligned except the first. */
 export function printTable(headers, rows) {
@@ -219,14 +250,59 @@ const reconcileChild = fileURLToPath(new URL('./runtime-reconcile-child.js', imp
  * CHILD_NODE_FLAGS, and without NODE_PATH.
  */
 export class Peer {
-  constructor(name, { kubeconfig, namespace, token, expect, workers = 1, deployed = false, nodeFlags = [], script = reconcileChild, cwd }) {
+  constructor(
+    name,
+    {
+      kubeconfig,
+      namespace,
+      token,
+      expect,
+      workers = 1,
+      deployed = false,
+      nodeFlags = [],
+      script = reconcileChild,
+      cwd,
+    },
+  ) {
     this.name = name;
     const go = name === 'controller-runtime';
     const envFlags = (process.env.CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
     const args = go
-      ? ['-kubeconfig-file', kubeconfig, '-namespace', namespace, '-token', token, '-expect', String(expect), '-workers', String(workers),
-          ...(deployed ? ['-metrics-bind-address', ':0', '-health-probe-bind-address', ':0', '-leader-elect', '-leader-election-id', `lease-${token}`] : [])]
-      : ['--expose-gc', ...nodeFlags, ...envFlags, script, kubeconfig, namespace, token, String(expect), String(workers), ...(deployed ? ['deployed'] : [])];
+      ? [
+          '-kubeconfig-file',
+          kubeconfig,
+          '-namespace',
+          namespace,
+          '-token',
+          token,
+          '-expect',
+          String(expect),
+          '-workers',
+          String(workers),
+          ...(deployed
+            ? [
+                '-metrics-bind-address',
+                ':0',
+                '-health-probe-bind-address',
+                ':0',
+                '-leader-elect',
+                '-leader-election-id',
+                `lease-${token}`,
+              ]
+            : []),
+        ]
+      : [
+          '--expose-gc',
+          ...nodeFlags,
+          ...envFlags,
+          script,
+          kubeconfig,
+          namespace,
+          token,
+          String(expect),
+          String(workers),
+          ...(deployed ? ['deployed'] : []),
+        ];
     const env = { ...process.env };
     if (!go) delete env.NODE_PATH;
     this.spawnedAt = performance.now();
@@ -234,7 +310,8 @@ export class Peer {
     this.waiters = [];
     this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
     this.exited.then((code) => {
-      for (const w of this.waiters.splice(0)) w.reject(new Error(`${name} exited (code ${code}) while waiting for ${w.type}`));
+      for (const w of this.waiters.splice(0))
+        w.reject(new Error(`${name} exited (code ${code}) while waiting for ${w.type}`));
     });
     createInterface({ input: this.proc.stdout }).on('line', (line) => {
       let msg;
@@ -297,14 +374,21 @@ const bundleTemplate = new URL('../templates/init/hack/bundle.js.hbs', import.me
  */
 export function bundledPeer() {
   const template = readFileSync(bundleTemplate, 'utf8');
-  if (template.includes('{{')) throw new Error(`${fileURLToPath(bundleTemplate)} has template expressions now: render it before running it`);
+  if (template.includes('{{'))
+    throw new Error(`${fileURLToPath(bundleTemplate)} has template expressions now: render it before running it`);
   const project = join(outDir, 'bundled-peer');
   rmSync(project, { recursive: true, force: true });
   mkdirSync(join(project, 'hack'), { recursive: true });
   mkdirSync(join(project, 'dist', 'cmd'), { recursive: true });
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'bench-manager', private: true, type: 'module' }, null, 2)}\n`);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'bench-manager', private: true, type: 'module' }, null, 2)}\n`,
+  );
   writeFileSync(join(project, 'hack', 'bundle.js'), template);
-  const entry = relative(join(project, 'dist', 'cmd'), fileURLToPath(new URL('./runtime-reconcile-bundled.js', import.meta.url)));
+  const entry = relative(
+    join(project, 'dist', 'cmd'),
+    fileURLToPath(new URL('./runtime-reconcile-bundled.js', import.meta.url)),
+  );
   writeFileSync(join(project, 'dist', 'cmd', 'main.js'), `import '${entry}';\n`);
   execFileSync(process.execPath, ['hack/bundle.js'], { cwd: project, stdio: ['ignore', 'inherit', 'inherit'] });
 
@@ -314,7 +398,8 @@ export function bundledPeer() {
     searched.push(join(d, 'node_modules'));
     if (d === dirname(d)) break;
   }
-  if (process.env.HOME) searched.push(join(process.env.HOME, '.node_modules'), join(process.env.HOME, '.node_libraries'));
+  if (process.env.HOME)
+    searched.push(join(process.env.HOME, '.node_modules'), join(process.env.HOME, '.node_libraries'));
   searched.push(join(dirname(dirname(childNode())), 'lib', 'node'));
   const found = searched.filter((p) => existsSync(p));
   if (found.length > 0) {
@@ -323,7 +408,12 @@ export function bundledPeer() {
   }
   cpSync(join(project, 'package.json'), join(dir, 'package.json'));
   cpSync(join(project, 'bundle'), dir, { recursive: true });
-  return { dir, script: join(dir, 'manager.js'), ...treeSize(dir), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    script: join(dir, 'manager.js'),
+    ...treeSize(dir),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** The Node binary our peers run on: CHILD_NODE (e.g. the Node 22 the scaffolded image uses), else this one. */
@@ -339,8 +429,15 @@ export async function deployedManagerResources() {
   const { parse } = await import('yaml');
   const { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv } = await importCli('cluster/container.js');
   const template = readFileSync(new URL('../templates/init/config/manager/manager.yaml.hbs', import.meta.url), 'utf8');
-  const text = template.split('\n').filter((l) => !/^\s*\{\{[#/]/.test(l)).join('\n').replace(/\{\{[^}]*\}\}/g, 'x');
-  const docs = text.split(/^---$/m).map((d) => parse(d)).filter(Boolean);
+  const text = template
+    .split('\n')
+    .filter((l) => !/^\s*\{\{[#/]/.test(l))
+    .join('\n')
+    .replace(/\{\{[^}]*\}\}/g, 'x');
+  const docs = text
+    .split(/^---$/m)
+    .map((d) => parse(d))
+    .filter(Boolean);
   const deployment = docs.find((d) => d.kind === 'Deployment');
   const container = deployment.spec.template.spec.containers.find((c) => c.name === 'manager');
   const env = resolveContainerEnv(container, { name: 'controller-manager-0', namespace: 'system' });

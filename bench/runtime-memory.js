@@ -44,14 +44,25 @@ import {
   startControlPlane,
 } from './runtime-lib.js';
 
-const SIZES = (process.env.SIZES ?? '1000,10000').split(',').filter((x) => x.trim() !== '' && x.trim() !== '0').map(Number);
+const SIZES = (process.env.SIZES ?? '1000,10000')
+  .split(',')
+  .filter((x) => x.trim() !== '' && x.trim() !== '0')
+  .map(Number);
 const RUNS = Number(process.env.RUNS ?? 5);
 const IDLE_MS = Number(process.env.IDLE_MS ?? 10_000);
 const SETTLE_MS = Number(process.env.SETTLE_MS ?? 5_000);
-const PEERS = (process.env.PEERS ?? 'ours,bundled,controller-runtime').split(',').map((x) => x.trim()).filter(Boolean);
+const PEERS = (process.env.PEERS ?? 'ours,bundled,controller-runtime')
+  .split(',')
+  .map((x) => x.trim())
+  .filter(Boolean);
 const SOURCE_MAPS = process.env.SOURCE_MAPS !== '0' && PEERS.includes('bundled');
 const CR = 'controller-runtime';
-const LABELS = { ours: 'ours, unbundled', bundled: 'ours, bundled', [CR]: CR, 'bundled+maps': 'ours, bundled, --enable-source-maps' };
+const LABELS = {
+  ours: 'ours, unbundled',
+  bundled: 'ours, bundled',
+  [CR]: CR,
+  'bundled+maps': 'ours, bundled, --enable-source-maps',
+};
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,8 +76,13 @@ console.log(
 
 const bundle = PEERS.includes('bundled') ? bundledPeer() : undefined;
 if (bundle) {
-  console.log(`bundled peer: ${bundle.script}, ${bundle.files} files, ${(bundle.bytes / 1024).toFixed(0)} KiB with package.json (no node_modules in or above ${bundle.dir})`);
-  if (process.env.KUBESCAFFOLD_DIST) console.log('note: KUBESCAFFOLD_DIST applies to the unbundled peer only; the bundle holds this checkout\'s runtime package');
+  console.log(
+    `bundled peer: ${bundle.script}, ${bundle.files} files, ${(bundle.bytes / 1024).toFixed(0)} KiB with package.json (no node_modules in or above ${bundle.dir})`,
+  );
+  if (process.env.KUBESCAFFOLD_DIST)
+    console.log(
+      "note: KUBESCAFFOLD_DIST applies to the unbundled peer only; the bundle holds this checkout's runtime package",
+    );
 }
 
 const rt = await importRuntime('rest');
@@ -100,7 +116,13 @@ function spawnPeer(name, namespace, expect) {
 
 async function sample(peer) {
   const h = await peer.ask('heap');
-  return { heap: h.heapBytes, rss: h.rssBytes, peak: peer.peakRssBytes(), anon: peer.statusBytes('RssAnon'), file: peer.statusBytes('RssFile') };
+  return {
+    heap: h.heapBytes,
+    rss: h.rssBytes,
+    peak: peer.peakRssBytes(),
+    anon: peer.statusBytes('RssAnon'),
+    file: peer.statusBytes('RssFile'),
+  };
 }
 
 try {
@@ -115,7 +137,9 @@ try {
       await peer.stop();
     }
   }
-  console.log(`\nStart → first reconcile (process spawn to its first reconcile; ${RUNS} runs each, alternating; ${loadLine()})`);
+  console.log(
+    `\nStart → first reconcile (process spawn to its first reconcile; ${RUNS} runs each, alternating; ${loadLine()})`,
+  );
   const med = (name) => percentile(starts[name] ?? [], 50);
   printTable(
     ['peer', 'median ms', 'best ms', '÷ c-r (median)', '÷ unbundled (median)'],
@@ -167,8 +191,10 @@ try {
       ]);
     }
   }
-  console.log(`\nMemory (MiB; RSS and heap after a GC; peak = VmHWM since start; ratios ÷ controller-runtime; RSS = RssAnon, the ` +
-    `process's own pages, + RssFile, pages of mapped files such as the node binary, + RssShmem; ${loadLine()})`);
+  console.log(
+    `\nMemory (MiB; RSS and heap after a GC; peak = VmHWM since start; ratios ÷ controller-runtime; RSS = RssAnon, the ` +
+      `process's own pages, + RssFile, pages of mapped files such as the node binary, + RssShmem; ${loadLine()})`,
+  );
   printTable(['phase', 'peer', 'RSS', 'ratio', 'peak RSS', 'ratio', 'heap', 'ratio', 'RssAnon', 'RssFile'], rows);
 
   const goals = [];
@@ -180,25 +206,38 @@ try {
   }
   if (PEERS.includes('bundled')) {
     const vs = [PEERS.includes('ours') && ['unbundled', 'ours'], PEERS.includes(CR) && [CR, CR]].filter(Boolean);
-    goals.push(`bundled start → first reconcile no slower than ${vs.map(([label]) => label).join(' and ')}: ` +
-      vs.map(([label, name]) => `${ratio(med('bundled'), med(name))} ${label}'s median (${ok(med('bundled') <= med(name))})`).join(', '));
+    goals.push(
+      `bundled start → first reconcile no slower than ${vs.map(([label]) => label).join(' and ')}: ` +
+        vs
+          .map(
+            ([label, name]) =>
+              `${ratio(med('bundled'), med(name))} ${label}'s median (${ok(med('bundled') <= med(name))})`,
+          )
+          .join(', '),
+    );
   }
   if (PEERS.includes(CR)) {
     for (const name of ourPeers) {
-      goals.push(`${LABELS[name]}: RSS ≤ 1.5× controller-runtime at ${SIZES.join(' and ')} objects: ` +
-        SIZES.map((n) => ratio(results[`${n}/${name}`].rss, results[`${n}/${CR}`].rss)).join(', '));
+      goals.push(
+        `${LABELS[name]}: RSS ≤ 1.5× controller-runtime at ${SIZES.join(' and ')} objects: ` +
+          SIZES.map((n) => ratio(results[`${n}/${name}`].rss, results[`${n}/${CR}`].rss)).join(', '),
+      );
     }
   }
   if (SIZES.length) {
-    goals.push(`peak at ${SIZES[0]} objects within the manifest's limit (${mib(shipped.limitBytes)} MiB): ` +
-      ourPeers.map((name) => `${LABELS[name]} ${mib(results[`${SIZES[0]}/${name}`].peak)} MiB`).join(', '));
+    goals.push(
+      `peak at ${SIZES[0]} objects within the manifest's limit (${mib(shipped.limitBytes)} MiB): ` +
+        ourPeers.map((name) => `${LABELS[name]} ${mib(results[`${SIZES[0]}/${name}`].peak)} MiB`).join(', '),
+    );
   }
   console.log(`\nGoals:\n- ${goals.join('\n- ')}`);
   if (SOURCE_MAPS) {
     const a = results['idle/bundled'];
     const b = results['idle/bundled+maps'];
-    console.log(`\n--enable-source-maps on the bundled peer, idle: RSS ${mib(a.rss)} → ${mib(b.rss)} MiB (${(b.rss - a.rss >= 0 ? '+' : '')}${mib(b.rss - a.rss)}), ` +
-      `heap ${mib(a.heap)} → ${mib(b.heap)} MiB (${(b.heap - a.heap >= 0 ? '+' : '')}${mib(b.heap - a.heap)}), peak ${mib(a.peak)} → ${mib(b.peak)} MiB`);
+    console.log(
+      `\n--enable-source-maps on the bundled peer, idle: RSS ${mib(a.rss)} → ${mib(b.rss)} MiB (${b.rss - a.rss >= 0 ? '+' : ''}${mib(b.rss - a.rss)}), ` +
+        `heap ${mib(a.heap)} → ${mib(b.heap)} MiB (${b.heap - a.heap >= 0 ? '+' : ''}${mib(b.heap - a.heap)}), peak ${mib(a.peak)} → ${mib(b.peak)} MiB`,
+    );
   }
 } finally {
   client.close();

@@ -34,13 +34,14 @@ export async function runReconcilePeer(loadRuntime) {
   const Things = rt.defineResource(THING);
   const kc = rt.loadKubeConfig({ kubeconfig });
 
-  const deployed = mode === 'deployed'
-    ? {
-        metrics: { bindAddress: ':0', secureServing: true },
-        healthProbe: { bindAddress: ':0' },
-        leaderElection: { enabled: true, id: `lease-${token}`, namespace },
-      }
-    : {};
+  const deployed =
+    mode === 'deployed'
+      ? {
+          metrics: { bindAddress: ':0', secureServing: true },
+          healthProbe: { bindAddress: ':0' },
+          leaderElection: { enabled: true, id: `lease-${token}`, namespace },
+        }
+      : {};
   const mgr = new rt.Manager({ kubeConfig: kc, cache: { defaultNamespaces: [namespace] }, ...deployed });
   if (mode === 'deployed') {
     mgr.addHealthzCheck('healthz', rt.ping);
@@ -91,7 +92,12 @@ export async function runReconcilePeer(loadRuntime) {
       try {
         await client
           .status()
-          .patch(Things, req, { status: { token, observedGeneration: t.metadata.generation, stamp, phase: 'Ready' } }, { type: 'merge' });
+          .patch(
+            Things,
+            req,
+            { status: { token, observedGeneration: t.metadata.generation, stamp, phase: 'Ready' } },
+            { type: 'merge' },
+          );
       } catch (e) {
         if (rt.isNotFound(e)) return {};
         errors++;
@@ -102,7 +108,15 @@ export async function runReconcilePeer(loadRuntime) {
         patched.add(key);
         if (patched.size === expect) {
           const now = performance.now();
-          emit({ type: 'throughput', objects: expect, firstToLastMs: now - firstAt, startToLastMs: now - startedAt, reconciles, patches, errors });
+          emit({
+            type: 'throughput',
+            objects: expect,
+            firstToLastMs: now - firstAt,
+            startToLastMs: now - startedAt,
+            reconciles,
+            patches,
+            errors,
+          });
           patched = undefined;
         }
       }
@@ -110,7 +124,11 @@ export async function runReconcilePeer(loadRuntime) {
     },
   };
 
-  rt.newControllerManagedBy(mgr).for(Things).named('thing').withOptions({ maxConcurrentReconciles: workers }).complete(reconciler);
+  rt.newControllerManagedBy(mgr)
+    .for(Things)
+    .named('thing')
+    .withOptions({ maxConcurrentReconciles: workers })
+    .complete(reconciler);
 
   const ac = new AbortController();
   createInterface({ input: process.stdin })

@@ -41,7 +41,10 @@ import {
   thing,
 } from './runtime-lib.js';
 
-const SIZES = (process.env.SIZES ?? '1000,10000').split(',').filter((x) => x.trim() !== '' && x.trim() !== '0').map(Number);
+const SIZES = (process.env.SIZES ?? '1000,10000')
+  .split(',')
+  .filter((x) => x.trim() !== '' && x.trim() !== '0')
+  .map(Number);
 const WORKERS = (process.env.WORKERS ?? '1,4').split(',').map(Number);
 const LAT_SAMPLES = Number(process.env.LAT_SAMPLES ?? 400);
 const LAT_RATE = Number(process.env.LAT_RATE ?? 20);
@@ -134,7 +137,9 @@ const client = rt.newClient(cp.env.kubeConfig);
 const nameOf = (i, prefix = 'thing') => `${prefix}-${String(i).padStart(6, '0')}`;
 
 try {
-  console.log(`reconcile throughput, latency and churn: ours vs controller-runtime v0.25.2 (client-go v0.37.1), Kubernetes ${cp.env.binaries.version} (envtest)`);
+  console.log(
+    `reconcile throughput, latency and churn: ours vs controller-runtime v0.25.2 (client-go v0.37.1), Kubernetes ${cp.env.binaries.version} (envtest)`,
+  );
   console.log(machineLine());
   for (const n of SIZES) {
     await client.create(rt.Namespaces, { metadata: { name: `bench-${n}` } });
@@ -152,11 +157,25 @@ try {
       const order = run++ % 2 === 0 ? PEERS : [...PEERS].reverse();
       for (const name of order) {
         const token = `${name}-${n}-${workers}-${Date.now()}`;
-        const peer = new Peer(name, { kubeconfig: cp.kubeconfigPath, namespace: `bench-${n}`, token, expect: n, workers });
+        const peer = new Peer(name, {
+          kubeconfig: cp.kubeconfigPath,
+          namespace: `bench-${n}`,
+          token,
+          expect: n,
+          workers,
+        });
         try {
           const t = await peer.next('throughput');
           const settled = await settle(peer);
-          tput.push({ n, workers, name, ...t, settledMs: settled.firstToLastReconcileMs, settledReconciles: settled.reconciles, cpuMs: settled.cpuMs });
+          tput.push({
+            n,
+            workers,
+            name,
+            ...t,
+            settledMs: settled.firstToLastReconcileMs,
+            settledReconciles: settled.reconciles,
+            cpuMs: settled.cpuMs,
+          });
           await sleep(1000);
           await peer.ask('latency'); // drops anything recorded so far
           const sent = await sendStamps(client, Things, `bench-${n}`, names, LAT_SAMPLES, LAT_RATE);
@@ -164,8 +183,19 @@ try {
           const l = await peer.ask('latency');
           // What is left once the PATCH has returned: watch delivery, cache, queue and worker (negative when the event
           // beat the response).
-          const afterResponse = l.samples.map((ms, i) => ms - (sent.rttByStamp.get(l.stamps[i]) ?? NaN)).filter(Number.isFinite);
-          lat.push({ n, workers, name, samples: l.samples, rtts: [...sent.rttByStamp.values()], afterResponse, sendErrors: sent.errors, errors: l.errors });
+          const afterResponse = l.samples
+            .map((ms, i) => ms - (sent.rttByStamp.get(l.stamps[i]) ?? NaN))
+            .filter(Number.isFinite);
+          lat.push({
+            n,
+            workers,
+            name,
+            samples: l.samples,
+            rtts: [...sent.rttByStamp.values()],
+            afterResponse,
+            sendErrors: sent.errors,
+            errors: l.errors,
+          });
           console.log(
             `  ${name}, ${n} objects, ${workers} worker(s): ${((n / t.firstToLastMs) * 1000).toFixed(0)} objects/s, ` +
               `latency p99 ${percentile(l.samples, 99).toFixed(1)} ms (${l.samples.length}/${LAT_SAMPLES} seen); ${loadLine()}`,
@@ -185,11 +215,28 @@ try {
 }
 
 function report(tput, lat) {
-  console.log('\nthroughput: one status patch per object, from the first reconcile to the last object patched; "reconciles then"');
-  console.log('counts the reconciles run by then; "settled" is the last reconcile before 2 s of quiet (each patch brings one no-op reconcile);');
-  console.log('CPU is the peer process\'s user + system time from its start until settled, per object');
+  console.log(
+    '\nthroughput: one status patch per object, from the first reconcile to the last object patched; "reconciles then"',
+  );
+  console.log(
+    'counts the reconciles run by then; "settled" is the last reconcile before 2 s of quiet (each patch brings one no-op reconcile);',
+  );
+  console.log("CPU is the peer process's user + system time from its start until settled, per object");
   printTable(
-    ['objects', 'workers', 'peer', 'reconcile s', 'objects/s', 'vs controller-runtime', 'start→done s', 'reconciles then', 'settled s', 'reconciles', 'CPU ms/object', 'errors'],
+    [
+      'objects',
+      'workers',
+      'peer',
+      'reconcile s',
+      'objects/s',
+      'vs controller-runtime',
+      'start→done s',
+      'reconciles then',
+      'settled s',
+      'reconciles',
+      'CPU ms/object',
+      'errors',
+    ],
     tput.map((t) => {
       const cr = tput.find((x) => x.n === t.n && x.workers === t.workers && x.name === 'controller-runtime');
       return [
@@ -208,10 +255,28 @@ function report(tput, lat) {
       ];
     }),
   );
-  console.log(`\nevent-to-reconcile latency, ms (${LAT_SAMPLES} stamped updates at ${LAT_RATE}/s). PATCH RTT is the sender's request round trip (the`);
-  console.log("API server's share); 'after response' is each sample minus its own PATCH round trip: watch delivery, cache, queue, worker");
+  console.log(
+    `\nevent-to-reconcile latency, ms (${LAT_SAMPLES} stamped updates at ${LAT_RATE}/s). PATCH RTT is the sender's request round trip (the`,
+  );
+  console.log(
+    "API server's share); 'after response' is each sample minus its own PATCH round trip: watch delivery, cache, queue, worker",
+  );
   printTable(
-    ['objects', 'workers', 'peer', 'samples', 'p50', 'p90', 'p99', 'max', 'p99 vs controller-runtime', 'PATCH RTT p50', 'RTT p99', 'after response p50', 'p99'],
+    [
+      'objects',
+      'workers',
+      'peer',
+      'samples',
+      'p50',
+      'p90',
+      'p99',
+      'max',
+      'p99 vs controller-runtime',
+      'PATCH RTT p50',
+      'RTT p99',
+      'after response p50',
+      'p99',
+    ],
     lat.map((l) => {
       const cr = lat.find((x) => x.n === l.n && x.workers === l.workers && x.name === 'controller-runtime');
       return [
@@ -240,7 +305,6 @@ function report(tput, lat) {
     `goals (ours): throughput within 1.5× of controller-runtime (worst case ours/c-r = ${worst.toFixed(2)}): ${worst >= 1 / 1.5 ? 'met' : 'NOT met'}; ` +
       `p99 under 50 ms (worst ${worstP99.toFixed(1)} ms; after the PATCH response ${worstAfter.toFixed(1)} ms): ${worstP99 < 50 ? 'met' : 'NOT met'}`,
   );
-
 }
 
 async function churn() {
@@ -256,7 +320,14 @@ async function churn() {
       `${CHURN_REPLACES} creates + deletes per namespace, ${workers} worker(s), both peers at once; ${loadLine()}`,
   );
   const peers = PEERS.map(
-    (name) => new Peer(name, { kubeconfig: cp.kubeconfigPath, namespace: namespaces[name], token: `churn-${name}-${Date.now()}`, expect: 0, workers }),
+    (name) =>
+      new Peer(name, {
+        kubeconfig: cp.kubeconfigPath,
+        namespace: namespaces[name],
+        token: `churn-${name}-${Date.now()}`,
+        expect: 0,
+        workers,
+      }),
   );
   try {
     // Let each settle on the seeded objects (one patch and one no-op reconcile each).
@@ -265,7 +336,10 @@ async function churn() {
       while ((await p.ask('latency')).reconciles < 2 * CHURN_OBJECTS && performance.now() < deadline) await sleep(1000);
     }
     const state = Object.fromEntries(
-      Object.values(namespaces).map((ns) => [ns, { live: Array.from({ length: CHURN_OBJECTS }, (_, i) => nameOf(i, 'churn')), nextId: CHURN_OBJECTS, cursor: 0 }]),
+      Object.values(namespaces).map((ns) => [
+        ns,
+        { live: Array.from({ length: CHURN_OBJECTS }, (_, i) => nameOf(i, 'churn')), nextId: CHURN_OBJECTS, cursor: 0 },
+      ]),
     );
     const series = Object.fromEntries(PEERS.map((n) => [n, []]));
     const lats = Object.fromEntries(PEERS.map((n) => [n, []]));
@@ -287,7 +361,9 @@ async function churn() {
       const now = performance.now();
       if (!midSnapshot && now - start >= DURATION_MS / 2) {
         midSnapshot = true;
-        console.log(`  wrote ${(await peers[0].ask(`snapshot ${join(HEAP_SNAPSHOTS, 'ours-mid.heapsnapshot')}`)).path}`);
+        console.log(
+          `  wrote ${(await peers[0].ask(`snapshot ${join(HEAP_SNAPSHOTS, 'ours-mid.heapsnapshot')}`)).path}`,
+        );
       }
       if (now >= nextSample) {
         const tMs = now - start;
@@ -324,10 +400,13 @@ async function churn() {
       if (wait > 0) await sleep(wait);
     }
     while (inflight > 0) await sleep(50);
-    if (HEAP_SNAPSHOTS) console.log(`  wrote ${(await peers[0].ask(`snapshot ${join(HEAP_SNAPSHOTS, 'ours-end.heapsnapshot')}`)).path}`);
+    if (HEAP_SNAPSHOTS)
+      console.log(`  wrote ${(await peers[0].ask(`snapshot ${join(HEAP_SNAPSHOTS, 'ours-end.heapsnapshot')}`)).path}`);
     await sleep(2000);
     for (const p of peers) lats[p.name] = (await p.ask('latency')).samples;
-    console.log(`churn writes: ${writes} (${writeErrors} failed, ${skipped} ticks skipped with over 200 writes in flight); ${loadLine()}`);
+    console.log(
+      `churn writes: ${writes} (${writeErrors} failed, ${skipped} ticks skipped with over 200 writes in flight); ${loadLine()}`,
+    );
     const rows = [];
     for (const p of peers) {
       const pts = series[p.name];
@@ -355,14 +434,41 @@ async function churn() {
     }
     console.log('');
     printTable(
-      ['peer', 'samples', 'heap MiB first', 'last', 'min..max', 'heap slope KiB/min', '2nd half', '2nd-half growth over run', 'verdict', 'RSS MiB first→last', 'RSS slope KiB/min', 'latency n', 'p50 ms', 'p90', 'p99', 'max'],
+      [
+        'peer',
+        'samples',
+        'heap MiB first',
+        'last',
+        'min..max',
+        'heap slope KiB/min',
+        '2nd half',
+        '2nd-half growth over run',
+        'verdict',
+        'RSS MiB first→last',
+        'RSS slope KiB/min',
+        'latency n',
+        'p50 ms',
+        'p90',
+        'p99',
+        'max',
+      ],
       rows,
     );
     for (const p of peers) {
       const pts = series[p.name];
       const step = Math.max(1, Math.ceil(pts.length / 25));
-      console.log(`  ${p.name} heap MiB every ${(SAMPLE_EVERY_MS * step) / 1000} s: ${pts.filter((_, i) => i % step === 0).map((x) => mib(x.bytes)).join(' ')}`);
-      console.log(`  ${p.name} RSS MiB every ${(SAMPLE_EVERY_MS * step) / 1000} s: ${pts.filter((_, i) => i % step === 0).map((x) => mib(x.rss)).join(' ')}`);
+      console.log(
+        `  ${p.name} heap MiB every ${(SAMPLE_EVERY_MS * step) / 1000} s: ${pts
+          .filter((_, i) => i % step === 0)
+          .map((x) => mib(x.bytes))
+          .join(' ')}`,
+      );
+      console.log(
+        `  ${p.name} RSS MiB every ${(SAMPLE_EVERY_MS * step) / 1000} s: ${pts
+          .filter((_, i) => i % step === 0)
+          .map((x) => mib(x.rss))
+          .join(' ')}`,
+      );
     }
   } finally {
     for (const p of peers) await p.stop();

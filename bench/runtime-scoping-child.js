@@ -11,7 +11,10 @@ const rt = await importRuntime('rest');
 rt.configureLog({ level: 'error' });
 const mgr = new rt.Manager({
   kubeConfig: rt.loadKubeConfig({ kubeconfig }),
-  cache: { defaultNamespaces: [namespace], ...(mode === 'selected' ? { byObject: [{ resource: rt.Secrets, labelSelector: selector }] } : {}) },
+  cache: {
+    defaultNamespaces: [namespace],
+    ...(mode === 'selected' ? { byObject: [{ resource: rt.Secrets, labelSelector: selector }] } : {}),
+  },
 });
 rt.newControllerManagedBy(mgr)
   .for(rt.ConfigMaps)
@@ -23,7 +26,8 @@ await mgr.elected();
 // Counted through a read (a deep copy, as controller-runtime's List is) in a function of its own, so that its frame,
 // and the copies a suspended frame's registers could still hold, are gone before the measurement.
 async function countSecrets() {
-  const list = mode === 'metadata' ? await mgr.getClient().listMetadata(rt.Secrets) : await mgr.getClient().list(rt.Secrets);
+  const list =
+    mode === 'metadata' ? await mgr.getClient().listMetadata(rt.Secrets) : await mgr.getClient().list(rt.Secrets);
   return list.items.length;
 }
 const secrets = await countSecrets();
@@ -31,6 +35,8 @@ await new Promise((resolve) => setImmediate(resolve));
 globalThis.gc();
 const m = process.memoryUsage();
 process.stdout.write(`${JSON.stringify({ type: 'synced', heapBytes: m.heapUsed, rssBytes: m.rss, secrets })}\n`);
-createInterface({ input: process.stdin }).on('line', (l) => l.trim() === 'stop' && ac.abort()).on('close', () => ac.abort());
+createInterface({ input: process.stdin })
+  .on('line', (l) => l.trim() === 'stop' && ac.abort())
+  .on('close', () => ac.abort());
 await done;
 process.exit(0);

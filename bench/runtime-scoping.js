@@ -9,7 +9,17 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { childNode, goBinary, importRuntime, loadLine, machineLine, mib, printTable, ratio, startControlPlane } from './runtime-lib.js';
+import {
+  childNode,
+  goBinary,
+  importRuntime,
+  loadLine,
+  machineLine,
+  mib,
+  printTable,
+  ratio,
+  startControlPlane,
+} from './runtime-lib.js';
 
 const SECRETS = Number(process.env.SECRETS ?? 10_000);
 const SIZE_KIB = Number(process.env.SIZE_KIB ?? 10);
@@ -26,9 +36,16 @@ const cp = await startControlPlane();
 const client = rt.newClient(cp.env.kubeConfig);
 
 function run(peer, mode) {
-  const proc = peer === 'ours'
-    ? spawn(childNode(), ['--expose-gc', child, cp.kubeconfigPath, NS, mode, SELECTOR], { stdio: ['pipe', 'pipe', 'inherit'] })
-    : spawn(goBinary('scoping'), ['-kubeconfig-file', cp.kubeconfigPath, '-namespace', NS, '-mode', mode, '-selector', SELECTOR], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const proc =
+    peer === 'ours'
+      ? spawn(childNode(), ['--expose-gc', child, cp.kubeconfigPath, NS, mode, SELECTOR], {
+          stdio: ['pipe', 'pipe', 'inherit'],
+        })
+      : spawn(
+          goBinary('scoping'),
+          ['-kubeconfig-file', cp.kubeconfigPath, '-namespace', NS, '-mode', mode, '-selector', SELECTOR],
+          { stdio: ['pipe', 'pipe', 'inherit'] },
+        );
   return new Promise((resolve, reject) => {
     proc.on('exit', (code) => code !== 0 && reject(new Error(`${peer} ${mode} exited with ${code}`)));
     createInterface({ input: proc.stdout }).on('line', (line) => {
@@ -45,19 +62,37 @@ try {
   const value = 'x'.repeat(SIZE_KIB * 1024);
   const t = performance.now();
   let next = 0;
-  await Promise.all(Array.from({ length: 16 }, async () => {
-    while (next < SECRETS) {
-      const i = next++;
-      const labels = i < SELECTED ? { [LABEL]: 'bench-operator' } : { app: `tenant-${i % 50}` };
-      await client.create(rt.Secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: `s-${String(i).padStart(6, '0')}`, namespace: NS, labels }, stringData: { data: value } });
-    }
-  }));
-  console.log(`created ${SECRETS} Secrets of ${SIZE_KIB} KiB (${SELECTED} labelled ${SELECTOR}) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < SECRETS) {
+        const i = next++;
+        const labels = i < SELECTED ? { [LABEL]: 'bench-operator' } : { app: `tenant-${i % 50}` };
+        await client.create(rt.Secrets, {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: `s-${String(i).padStart(6, '0')}`, namespace: NS, labels },
+          stringData: { data: value },
+        });
+      }
+    }),
+  );
+  console.log(
+    `created ${SECRETS} Secrets of ${SIZE_KIB} KiB (${SELECTED} labelled ${SELECTOR}) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   const rows = [];
   for (const mode of ['full', 'metadata', 'selected']) {
     const ours = await run('ours', mode);
     const theirs = await run('controller-runtime', mode);
-    rows.push([mode, ours.secrets, mib(ours.heapBytes), mib(theirs.heapBytes), ratio(ours.heapBytes, theirs.heapBytes), mib(ours.rssBytes), mib(theirs.rssBytes), ratio(ours.rssBytes, theirs.rssBytes)]);
+    rows.push([
+      mode,
+      ours.secrets,
+      mib(ours.heapBytes),
+      mib(theirs.heapBytes),
+      ratio(ours.heapBytes, theirs.heapBytes),
+      mib(ours.rssBytes),
+      mib(theirs.rssBytes),
+      ratio(ours.rssBytes, theirs.rssBytes),
+    ]);
   }
   console.log(`\nSecrets cached three ways (MiB after a GC; ${loadLine()})`);
   printTable(['cache', 'secrets seen', 'heap ours', 'heap c-r', 'ratio', 'RSS ours', 'RSS c-r', 'ratio'], rows);

@@ -100,10 +100,14 @@ for (const qd of queues) {
   }
 }
 
-const go = execFileSync(goBinary('workqueue'), ['-keys', String(KEYS), '-items', String(ITEMS), '-workers', String(WORKERS), '-runs', String(RUNS)], {
-  encoding: 'utf8',
-  env: { ...process.env, GOMAXPROCS: process.env.GOMAXPROCS ?? '' },
-});
+const go = execFileSync(
+  goBinary('workqueue'),
+  ['-keys', String(KEYS), '-items', String(ITEMS), '-workers', String(WORKERS), '-runs', String(RUNS)],
+  {
+    encoding: 'utf8',
+    env: { ...process.env, GOMAXPROCS: process.env.GOMAXPROCS ?? '' },
+  },
+);
 for (const line of go.trim().split('\n')) {
   const r = JSON.parse(line);
   results.push({ queue: r.queue, pattern: r.pattern, perSec: r.itemsPerSec });
@@ -125,11 +129,24 @@ for (const pattern of Object.keys(patterns)) {
   }
 }
 console.log('');
-printTable(['pattern', 'queue', 'M cycles/s', 'vs client-go Typed', 'vs client-go RateLimiting', 'vs client-go RL + metrics', 'vs c-r priorityqueue'], rows);
+printTable(
+  [
+    'pattern',
+    'queue',
+    'M cycles/s',
+    'vs client-go Typed',
+    'vs client-go RateLimiting',
+    'vs client-go RL + metrics',
+    'vs c-r priorityqueue',
+  ],
+  rows,
+);
 // The issue's goal counts queue operations; a cycle is three (add, get, done).
 const opsLine = (queue) => {
   const ops = (find(queue, 'batch') * 3) / 1e6;
   return `${queue} ${ops.toFixed(2)}M ops/s ${ops > 1 ? 'met' : 'NOT met'}`;
 };
-console.log(`\ngoal: over 1M queue operations per second (batch): ${opsLine('ours RateLimitingQueue')}; with metrics, as controllers run it: ${opsLine('ours RateLimitingQueue + metrics')}`);
+console.log(
+  `\ngoal: over 1M queue operations per second (batch): ${opsLine('ours RateLimitingQueue')}; with metrics, as controllers run it: ${opsLine('ours RateLimitingQueue + metrics')}`,
+);
 console.log(loadLine());

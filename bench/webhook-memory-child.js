@@ -11,7 +11,11 @@ import { importRuntime } from './runtime-lib.js';
 const [budget = 'default'] = process.argv.slice(2);
 const rt = await importRuntime('webhook', 'rest');
 rt.configureLog({ level: 'error' });
-const server = new rt.WebhookServer({ host: '127.0.0.1', port: 0, ...(budget === 'default' ? {} : { maxInFlightBodyBytes: Number(budget) }) });
+const server = new rt.WebhookServer({
+  host: '127.0.0.1',
+  port: 0,
+  ...(budget === 'default' ? {} : { maxInFlightBodyBytes: Number(budget) }),
+});
 const defaulter = {
   async default(cm) {
     cm.metadata = { ...cm.metadata, labels: { ...cm.metadata?.labels, defaulted: 'true' } };

@@ -46,12 +46,22 @@ const review = (uid) =>
 function post(port, body) {
   return new Promise((resolve, reject) => {
     const req = https.request(
-      { host: '127.0.0.1', port, path: '/mutate--v1-configmap', method: 'POST', rejectUnauthorized: false, agent: false, headers: { 'Content-Type': 'application/json', 'Content-Length': body.length } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mutate--v1-configmap',
+        method: 'POST',
+        rejectUnauthorized: false,
+        agent: false,
+        headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode, retryAfter: Number(res.headers['retry-after'] ?? 0), text }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, retryAfter: Number(res.headers['retry-after'] ?? 0), text }),
+        );
       },
     );
     req.on('error', reject);
@@ -94,7 +104,15 @@ const rows = [];
 for (const budget of ['0', 'default']) {
   for (const c of LEVELS) {
     const r = await level(c, budget);
-    rows.push([`${c} at once, budget ${budget === '0' ? 'off' : 'default'}`, mib(r.bytes), mib(r.hwm), `${((r.hwm / limitBytes) * 100).toFixed(0)}%`, r.answered, r.refused, r.failed]);
+    rows.push([
+      `${c} at once, budget ${budget === '0' ? 'off' : 'default'}`,
+      mib(r.bytes),
+      mib(r.hwm),
+      `${((r.hwm / limitBytes) * 100).toFixed(0)}%`,
+      r.answered,
+      r.refused,
+      r.failed,
+    ]);
     console.error(`${c} at once, budget ${budget}: peak ${mib(r.hwm)} MiB, ${r.failed} failed`);
   }
 }

@@ -11,7 +11,10 @@ const { buildProgram } = await import(new URL('../dist/cli/index.js', import.met
 const { cliReference } = await import(new URL('../dist/cli/reference.js', import.meta.url).href);
 const { markerReference } = await import(new URL('../dist/markers/reference.js', import.meta.url).href);
 mkdirSync(fileURLToPath(new URL('../docs/reference/', import.meta.url)), { recursive: true });
-for (const [name, text] of [['cli.md', cliReference(buildProgram())], ['markers.md', markerReference()]]) {
+for (const [name, text] of [
+  ['cli.md', cliReference(buildProgram())],
+  ['markers.md', markerReference()],
+]) {
   const out = fileURLToPath(new URL(`../docs/reference/${name}`, import.meta.url));
   writeFileSync(out, text);
   console.log(`wrote ${out}`);

@@ -18,8 +18,14 @@ const majors = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['22',
 // already runs on each Node, so they run once, on the Node of `npm test`.
 const vitestArgs = [
   'run',
-  ...['**/*.integration.test.ts', 'test/e2e/quickstart.test.ts', 'test/e2e/package.test.ts', 'test/e2e/tutorial.test.ts', 'test/e2e/deploy-image.test.ts', 'test/e2e/image.test.ts']
-    .flatMap((pattern) => ['--exclude', pattern]),
+  ...[
+    '**/*.integration.test.ts',
+    'test/e2e/quickstart.test.ts',
+    'test/e2e/package.test.ts',
+    'test/e2e/tutorial.test.ts',
+    'test/e2e/deploy-image.test.ts',
+    'test/e2e/image.test.ts',
+  ].flatMap((pattern) => ['--exclude', pattern]),
 ];
 
 let failed = false;

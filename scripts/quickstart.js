@@ -25,8 +25,14 @@ function title(text) {
 }
 
 function run(command, args, { quiet = false } = {}) {
-  console.log(`$ ${command === process.execPath ? 'scaffold' : command} ${(command === process.execPath ? args.slice(1) : args).join(' ')}`);
-  const result = spawnSync(command, args, { cwd: dir, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', encoding: 'utf8' });
+  console.log(
+    `$ ${command === process.execPath ? 'scaffold' : command} ${(command === process.execPath ? args.slice(1) : args).join(' ')}`,
+  );
+  const result = spawnSync(command, args, {
+    cwd: dir,
+    stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    encoding: 'utf8',
+  });
   if (result.status !== 0) {
     if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
     throw new Error(`step ${stepNumber} failed: ${command} exited with ${result.status}`);
@@ -57,11 +63,18 @@ async function main() {
   try {
     // The same path as `scaffold envtest use`: the cache, else a download from the envtest release index (seconds),
     // else, with Go installed, a build from source (6–11 minutes; asked first on a terminal).
-    binaries = await ensureBinaries({ progress: (line) => console.log(`  ${line}`), terminal: process.stdout.isTTY ? process.stdout : undefined });
+    binaries = await ensureBinaries({
+      progress: (line) => console.log(`  ${line}`),
+      terminal: process.stdout.isTTY ? process.stdout : undefined,
+    });
   } catch (err) {
-    throw new Error(`the local control plane needs kube-apiserver and etcd:\n${err instanceof Error ? err.message : err}`);
+    throw new Error(
+      `the local control plane needs kube-apiserver and etcd:\n${err instanceof Error ? err.message : err}`,
+    );
   }
-  console.log(`kube-apiserver and etcd ${binaries.version} from ${describeSource(binaries.source)}: ${binaries.dir ?? binaries.kubeApiserver}`);
+  console.log(
+    `kube-apiserver and etcd ${binaries.version} from ${describeSource(binaries.source)}: ${binaries.dir ?? binaries.kubeApiserver}`,
+  );
 
   title(`Scaffold a sample operator in ${dir}`);
   mkdirSync(dir, { recursive: true });
@@ -72,7 +85,10 @@ async function main() {
   const controllerFile = join(dir, 'internal', 'controller', 'captain_controller.ts');
   let controller = readFileSync(controllerFile, 'utf8');
   controller = controller
-    .replace("} from '@kubescaffold/runtime';\n", "} from '@kubescaffold/runtime';\nimport { setStatusCondition } from '@kubescaffold/runtime/client';\n")
+    .replace(
+      "} from '@kubescaffold/runtime';\n",
+      "} from '@kubescaffold/runtime';\nimport { setStatusCondition } from '@kubescaffold/runtime/client';\n",
+    )
     .replace(/ {4}ctx\.log\.info\('reconciling Captain'.*\n/, reconcileLogic);
   writeFileSync(controllerFile, controller);
   console.log(reconcileLogic);
@@ -82,7 +98,9 @@ async function main() {
   console.log('config/crd/bases:', 'crew.example.com_captains.yaml;', 'config/rbac/role.yaml');
 
   title('Start a local control plane (kube-apiserver + etcd)');
-  const env = await TestEnvironment.start({ binaryAssetsDirectory: ['cache', 'download', 'build'].includes(binaries.source) ? binaries.dir : undefined });
+  const env = await TestEnvironment.start({
+    binaryAssetsDirectory: ['cache', 'download', 'build'].includes(binaries.source) ? binaries.dir : undefined,
+  });
   const kubeconfig = join(dir, 'quickstart.kubeconfig');
   writeFileSync(kubeconfig, env.kubeconfigYaml());
   console.log(`API server ${env.server}; kubeconfig written to ${kubeconfig}`);
@@ -93,11 +111,21 @@ async function main() {
 
     title('Build and run the operator');
     console.log(`$ scaffold run --kubeconfig ${kubeconfig}`);
-    operator = spawn(process.execPath, [scaffold, 'run', '--kubeconfig', kubeconfig, '--', '--health-probe-bind-address=0'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+    operator = spawn(
+      process.execPath,
+      [scaffold, 'run', '--kubeconfig', kubeconfig, '--', '--health-probe-bind-address=0'],
+      { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] },
+    );
 
     title('Create the sample Captain (config/samples/crew_v1_captain.yaml)');
     const sample = parse(readFileSync(join(dir, 'config', 'samples', 'crew_v1_captain.yaml'), 'utf8'));
-    const captains = defineResource({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });
+    const captains = defineResource({
+      group: 'crew.example.com',
+      version: 'v1',
+      kind: 'Captain',
+      plural: 'captains',
+      namespaced: true,
+    });
     const client = newClient(env.kubeConfig);
     await client.create(captains, { ...sample, metadata: { ...sample.metadata, namespace: 'default' } });
 
@@ -122,8 +150,12 @@ async function main() {
     }
     await env.stop();
   }
-  console.log(`\nDone in ${((Date.now() - startedAt) / 1000).toFixed(0)} s. The project is in ${dir}: npm test runs its controller tests;`);
-  console.log('`npx scaffold envtest start` (in the project) runs a local control plane for `npx scaffold install` and `npx scaffold run`.');
+  console.log(
+    `\nDone in ${((Date.now() - startedAt) / 1000).toFixed(0)} s. The project is in ${dir}: npm test runs its controller tests;`,
+  );
+  console.log(
+    '`npx scaffold envtest start` (in the project) runs a local control plane for `npx scaffold install` and `npx scaffold run`.',
+  );
 }
 
 main().catch((err) => {

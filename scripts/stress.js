@@ -16,7 +16,9 @@ const prep = spawnSync(npm, ['run', 'pretest'], { stdio: 'inherit' });
 if (prep.status !== 0) process.exit(prep.status ?? 1);
 
 const hogs = Array.from({ length: availableParallelism() }, () =>
-  spawn(process.execPath, ['-e', `const end = Date.now() + ${hogMinutes * 60_000}; while (Date.now() < end);`], { stdio: 'ignore' }),
+  spawn(process.execPath, ['-e', `const end = Date.now() + ${hogMinutes * 60_000}; while (Date.now() < end);`], {
+    stdio: 'ignore',
+  }),
 );
 const stopHogs = () => {
   for (const h of hogs) if (h.exitCode === null) h.kill('SIGKILL');
@@ -34,8 +36,12 @@ for (let i = 1; i <= runs; i++) {
   });
   const seconds = (performance.now() - started) / 1000;
   results.push({ run: i, code, seconds, load: loadavg()[0] });
-  console.log(`stress: run ${i} of ${runs} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s, load average ${loadavg()[0].toFixed(1)}`);
+  console.log(
+    `stress: run ${i} of ${runs} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${seconds.toFixed(0)} s, load average ${loadavg()[0].toFixed(1)}`,
+  );
 }
 stopHogs();
-console.log(`stress: ${results.filter((r) => r.code === 0).length} of ${runs} runs passed (${results.map((r) => `${r.seconds.toFixed(0)} s`).join(', ')})`);
+console.log(
+  `stress: ${results.filter((r) => r.code === 0).length} of ${runs} runs passed (${results.map((r) => `${r.seconds.toFixed(0)} s`).join(', ')})`,
+);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);

@@ -31,13 +31,16 @@ export function formatDiagnostic(d: Diagnostic, root?: string): string {
 
 export function formatDiagnostics(ds: readonly Diagnostic[], root?: string): string {
   const sorted = [...ds].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
-  const unique = sorted.filter((d, i) => i === 0 || formatDiagnostic(d) !== formatDiagnostic(sorted[i - 1] as Diagnostic));
+  const unique = sorted.filter(
+    (d, i) => i === 0 || formatDiagnostic(d) !== formatDiagnostic(sorted[i - 1] as Diagnostic),
+  );
   const lines = unique.map((d) => formatDiagnostic(d, root));
   return lines.length === 1 ? (lines[0] as string) : `${lines.length} problems:\n${lines.join('\n')}`;
 }
 
 function displayPath(file: string, root?: string): string {
-  if (root && file.startsWith(root.endsWith('/') ? root : `${root}/`)) return file.slice(root.length + (root.endsWith('/') ? 0 : 1));
+  if (root && file.startsWith(root.endsWith('/') ? root : `${root}/`))
+    return file.slice(root.length + (root.endsWith('/') ? 0 : 1));
   return file;
 }
 

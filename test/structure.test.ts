@@ -53,16 +53,23 @@ function importGraph(): Edge[] {
   );
 }
 
-const packageOf = (spec: string): string => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+const packageOf = (spec: string): string =>
+  spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
 const isBuiltin = (spec: string): boolean => spec.startsWith('node:') || builtinModules.includes(spec);
 const inLeaf = (path: string): boolean => LEAF.some((l) => (l.endsWith('/') ? path.startsWith(l) : path === l));
-const under = (dir: string) => (path: string): boolean => path.startsWith(dir);
+const under =
+  (dir: string) =>
+  (path: string): boolean =>
+    path.startsWith(dir);
 const inWorkspace = (path: string): boolean => Object.values(WORKSPACES).some((w) => path.startsWith(w));
 const describeEdges = (edges: Edge[]): string[] => edges.map((e) => `${e.from}: ${e.statement}`);
 
 /** A package.json's dependencies of every kind a running or compiling package may use. */
 function declaredDependencies(packageDir: string): Set<string> {
-  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
   return new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
 }
 
@@ -74,7 +81,9 @@ describe('the layering of src/', () => {
   it('reads a real import graph', () => {
     expect(relativeEdges.length).toBeGreaterThan(300);
     expect(relativeEdges.some((e) => e.from === 'cli/index.ts' && e.to === 'errors.ts')).toBe(true);
-    expect(bareEdges.some((e) => e.from === 'envtest/controlplane/request.ts' && e.to === '@kubescaffold/runtime/rest')).toBe(true);
+    expect(
+      bareEdges.some((e) => e.from === 'envtest/controlplane/request.ts' && e.to === '@kubescaffold/runtime/rest'),
+    ).toBe(true);
   });
 
   it('keeps every relative import of a package inside that package', () => {
@@ -86,7 +95,9 @@ describe('the layering of src/', () => {
   });
 
   it('runs imports between packages one way: CLI → envtest → runtime', () => {
-    const runtimeUp = bareEdges.filter((e) => under(WORKSPACES.runtime)(e.from) && /^(@kubescaffold\/envtest|kubescaffold)(\/|$)/.test(e.to));
+    const runtimeUp = bareEdges.filter(
+      (e) => under(WORKSPACES.runtime)(e.from) && /^(@kubescaffold\/envtest|kubescaffold)(\/|$)/.test(e.to),
+    );
     const envtestUp = bareEdges.filter((e) => under(WORKSPACES.envtest)(e.from) && /^kubescaffold(\/|$)/.test(e.to));
     expect(describeEdges([...runtimeUp, ...envtestUp])).toEqual([]);
   });
@@ -105,22 +116,45 @@ describe('the layering of src/', () => {
   });
 
   it("keeps envtest's two tools apart: obtaining the binaries never imports the control plane that runs them", () => {
-    expect(relativeEdges.some((e) => under('envtest/controlplane/')(e.from) && under('envtest/binaries/')(e.to))).toBe(true);
-    expect(describeEdges(relativeEdges.filter((e) => under('envtest/binaries/')(e.from) && under('envtest/controlplane/')(e.to)))).toEqual([]);
+    expect(relativeEdges.some((e) => under('envtest/controlplane/')(e.from) && under('envtest/binaries/')(e.to))).toBe(
+      true,
+    );
+    expect(
+      describeEdges(
+        relativeEdges.filter((e) => under('envtest/binaries/')(e.from) && under('envtest/controlplane/')(e.to)),
+      ),
+    ).toEqual([]);
   });
 
   it('keeps the manifest generators apart from the scaffolder: they read a project, they do not create one', () => {
     const generators = ['generate/', 'markers/', 'crd/', 'rbac/', 'webhookgen/', 'kustomize/'];
-    expect(describeEdges(relativeEdges.filter((e) => generators.some((d) => e.from.startsWith(d)) && under('scaffold/')(e.to)))).toEqual([]);
+    expect(
+      describeEdges(
+        relativeEdges.filter((e) => generators.some((d) => e.from.startsWith(d)) && under('scaffold/')(e.to)),
+      ),
+    ).toEqual([]);
   });
 
   it("layers the runtime's API machinery as client-go does: clientcmd, then rest, discovery, restmapper, client", () => {
     // Each of these folders imports only the ones before it.
     const layers = ['clientcmd', 'rest', 'discovery', 'restmapper', 'client'];
     const layer = (path: string): number => layers.indexOf(path.split('/')[1]!);
-    const between = relativeEdges.filter((e) => under('runtime/')(e.from) && under('runtime/')(e.to) && layer(e.from) >= 0 && layer(e.to) >= 0 && layer(e.from) !== layer(e.to));
-    expect(between.some((e) => e.from === 'runtime/rest/transport.ts' && e.to === 'runtime/clientcmd/kubeconfig-types.ts')).toBe(true);
-    expect(between.some((e) => e.from === 'runtime/restmapper/restmapper.ts' && e.to === 'runtime/discovery/discovery-client.ts')).toBe(true);
+    const between = relativeEdges.filter(
+      (e) =>
+        under('runtime/')(e.from) &&
+        under('runtime/')(e.to) &&
+        layer(e.from) >= 0 &&
+        layer(e.to) >= 0 &&
+        layer(e.from) !== layer(e.to),
+    );
+    expect(
+      between.some((e) => e.from === 'runtime/rest/transport.ts' && e.to === 'runtime/clientcmd/kubeconfig-types.ts'),
+    ).toBe(true);
+    expect(
+      between.some(
+        (e) => e.from === 'runtime/restmapper/restmapper.ts' && e.to === 'runtime/discovery/discovery-client.ts',
+      ),
+    ).toBe(true);
     const upward = between.filter((e) => layer(e.to) > layer(e.from));
     expect(describeEdges(upward)).toEqual([]);
   });
@@ -141,6 +175,8 @@ describe('the layering of src/', () => {
 
   it('keeps the generators, scaffold, kustomize and cluster from importing the CLI above them', () => {
     const lower = ['scaffold/', 'markers/', 'crd/', 'rbac/', 'webhookgen/', 'generate/', 'kustomize/', 'cluster/'];
-    expect(describeEdges(relativeEdges.filter((e) => lower.some((d) => e.from.startsWith(d)) && under('cli/')(e.to)))).toEqual([]);
+    expect(
+      describeEdges(relativeEdges.filter((e) => lower.some((d) => e.from.startsWith(d)) && under('cli/')(e.to))),
+    ).toEqual([]);
   });
 });

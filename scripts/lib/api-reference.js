@@ -17,7 +17,12 @@ const INTENTIONALLY_NOT_EXPORTED = {
   '@kubescaffold/runtime': [
     'LogSettings', // @kubescaffold/runtime exports Logger, LogLevel, log, newLogger, configureLog and parseLogLevel
     'Validation', // what a CustomValidator method may return: ValidationResult, void, or a promise of either
-    'BoundCounter', 'BoundGauge', 'BoundHistogram', 'CounterFamily', 'GaugeFamily', 'HistogramFamily', // metric plumbing
+    'BoundCounter',
+    'BoundGauge',
+    'BoundHistogram',
+    'CounterFamily',
+    'GaugeFamily',
+    'HistogramFamily', // metric plumbing
     'ObjectTracker', // FakeClient's store
   ],
   '@kubescaffold/envtest': ['DownloadNetworkOptions', 'AdminClient', 'WebhookClientConfig'], // envtest internals

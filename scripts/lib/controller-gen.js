@@ -19,7 +19,12 @@ export function hasGo() {
 /** The controller-gen binary, or undefined when it is neither present nor buildable here. */
 export function findControllerGen() {
   if (process.env.CONTROLLER_GEN) return process.env.CONTROLLER_GEN;
-  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'controller-gen', CONTROLLER_GEN_VERSION);
+  const dir = join(
+    process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
+    'kubescaffold',
+    'controller-gen',
+    CONTROLLER_GEN_VERSION,
+  );
   const bin = join(dir, 'controller-gen');
   if (existsSync(bin)) return bin;
   if (!hasGo()) return undefined;
@@ -37,10 +42,19 @@ export function findControllerGen() {
 export function prepareGoModule(dir, module) {
   const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
   execFileSync('go', ['mod', 'init', module], { cwd: dir, env, stdio: 'ignore' });
-  execFileSync('go', ['get', `k8s.io/apimachinery@${K8S_MODULE_VERSION}`, `k8s.io/apiextensions-apiserver@${K8S_MODULE_VERSION}`, `k8s.io/api@${K8S_MODULE_VERSION}`], {
-    cwd: dir,
-    env,
-    stdio: 'ignore',
-  });
+  execFileSync(
+    'go',
+    [
+      'get',
+      `k8s.io/apimachinery@${K8S_MODULE_VERSION}`,
+      `k8s.io/apiextensions-apiserver@${K8S_MODULE_VERSION}`,
+      `k8s.io/api@${K8S_MODULE_VERSION}`,
+    ],
+    {
+      cwd: dir,
+      env,
+      stdio: 'ignore',
+    },
+  );
   execFileSync('go', ['mod', 'tidy'], { cwd: dir, env, stdio: 'ignore' });
 }

@@ -48,7 +48,14 @@ export function dockerignoreFilter(text) {
       const pattern = posix.normalize((exclude ? l : l.slice(1)).replace(/^\/+/, '')).replace(/\/+$/, '');
       const source = pattern
         .split('/')
-        .map((part) => (part === '**' ? '.*' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+        .map((part) =>
+          part === '**'
+            ? '.*'
+            : part
+                .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+                .replace(/\*/g, '[^/]*')
+                .replace(/\?/g, '[^/]'),
+        )
         .join('/')
         .replace(/\.\*\//g, '(.*/)?');
       return { exclude, regex: new RegExp(`^${source}$`) };
@@ -111,15 +118,24 @@ export function buildStages(stages, context, scratch, run) {
           const args = ins.text.split(/\s+/);
           const dest = args.pop();
           const from = ins.flags.from;
-          if (Object.keys(ins.flags).some((f) => f !== 'from')) throw new Error(`${where}: flags other than --from are not carried out here`);
+          if (Object.keys(ins.flags).some((f) => f !== 'from'))
+            throw new Error(`${where}: flags other than --from are not carried out here`);
           const sourceRoot = from === undefined ? undefined : built.get(from)?.root;
           if (from !== undefined && sourceRoot === undefined) throw new Error(`${where}: no stage named ${from}`);
           for (const src of args) copyInto(src, dest, { where, sourceRoot, contextFiles, context, inRoot });
           break;
         }
         case 'RUN': {
-          const result = spawnSync('sh', ['-c', ins.text], { cwd: inRoot('.'), env: run.env, encoding: 'utf8', timeout: run.timeoutMs });
-          if (result.status !== 0) throw new Error(`${where} failed (exit ${result.status ?? result.signal}):\n${`${result.stdout}${result.stderr}`.slice(-6000)}`);
+          const result = spawnSync('sh', ['-c', ins.text], {
+            cwd: inRoot('.'),
+            env: run.env,
+            encoding: 'utf8',
+            timeout: run.timeoutMs,
+          });
+          if (result.status !== 0)
+            throw new Error(
+              `${where} failed (exit ${result.status ?? result.signal}):\n${`${result.stdout}${result.stderr}`.slice(-6000)}`,
+            );
           break;
         }
         case 'USER': {
@@ -157,9 +173,14 @@ function copyInto(src, dest, o) {
   const prefix = posix.normalize(src).replace(/\/+$/, '');
   const single = o.contextFiles.includes(prefix);
   const files = single ? [prefix] : o.contextFiles.filter((f) => f.startsWith(`${prefix}/`));
-  if (files.length === 0) throw new Error(`${o.where}: ${src} is not in the build context (missing, or left out by .dockerignore)`);
+  if (files.length === 0)
+    throw new Error(`${o.where}: ${src} is not in the build context (missing, or left out by .dockerignore)`);
   for (const file of files) {
-    const to = single ? (dest.endsWith('/') ? join(target, posix.basename(file)) : target) : join(target, file.slice(prefix.length + 1));
+    const to = single
+      ? dest.endsWith('/')
+        ? join(target, posix.basename(file))
+        : target
+      : join(target, file.slice(prefix.length + 1));
     mkdirSync(dirname(to), { recursive: true });
     cpSync(join(o.context, file), to);
   }

@@ -109,8 +109,10 @@ export function brokenAnchors(docsRoot, distRoot) {
         continue; // a missing page: VitePress's dead-link check names it
       }
       const where = `docs/${page}:${line}`;
-      if (!htmlIds(html).has(anchor)) problems.push(`${where}: #${anchor} is not a heading of ${targetPage} in the site`);
-      else if (!githubAnchors(markdown).has(anchor)) problems.push(`${where}: #${anchor} is not a heading of ${targetPage} on GitHub`);
+      if (!htmlIds(html).has(anchor))
+        problems.push(`${where}: #${anchor} is not a heading of ${targetPage} in the site`);
+      else if (!githubAnchors(markdown).has(anchor))
+        problems.push(`${where}: #${anchor} is not a heading of ${targetPage} on GitHub`);
     }
   }
   return problems;

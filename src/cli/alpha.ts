@@ -10,12 +10,19 @@ interface AlphaGenerateFlags {
 
 /** `scaffold alpha`: kubebuilder's group of commands that may still change. */
 export function registerAlphaCommand(program: Command): void {
-  const alpha = program.command('alpha').description('Experimental commands, which may change in later versions (as kubebuilder alpha)');
+  const alpha = program
+    .command('alpha')
+    .description('Experimental commands, which may change in later versions (as kubebuilder alpha)');
   alpha
     .command('generate')
-    .description('Scaffold the project again from its PROJECT file with this version of kubescaffold, to upgrade its scaffold')
+    .description(
+      'Scaffold the project again from its PROJECT file with this version of kubescaffold, to upgrade its scaffold',
+    )
     .option('--input-dir <dir>', 'directory of the project whose PROJECT file is read (default: the current directory)')
-    .option('--output-dir <dir>', 'directory for the new scaffold (default: the input directory, whose files are moved to a backup next to it first)')
+    .option(
+      '--output-dir <dir>',
+      'directory for the new scaffold (default: the input directory, whose files are moved to a backup next to it first)',
+    )
     .option('--force', 'write into a non-empty --output-dir, after moving its contents to a backup next to it')
     .action(async (flags: AlphaGenerateFlags) => {
       const [{ generateFromProject }, { projectDependencies }, { readPackageVersion }] = await Promise.all([
@@ -52,7 +59,7 @@ export function generatedMessage(result: GenerateResult, version: string): strin
       ? `1. See what changed with \`git diff\` (your last commit is your previous code), or: diff -ru ${result.previousDir} ${result.outputDir}`
       : `1. See what changed: diff -ru -x node_modules -x .git ${result.previousDir} ${result.outputDir}`,
     '2. Copy back what you wrote: the fields and markers of your types (api/), your reconcile logic (internal/controller/),',
-    '   your webhooks\' logic (internal/webhook/), tests, and your edits to cmd/main.ts, config/, Makefile, package.json, README.md.',
+    "   your webhooks' logic (internal/webhook/), tests, and your edits to cmd/main.ts, config/, Makefile, package.json, README.md.",
     `3. Then: ${out === '.' ? '' : `cd ${out} && `}npm install && npx scaffold generate && npx scaffold manifests && npm test`,
   );
   return lines.join('\n');

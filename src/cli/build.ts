@@ -4,7 +4,9 @@ import type { Command } from 'commander';
 export function registerBuildCommand(program: Command): void {
   program
     .command('build')
-    .description('Print the kustomize build of a config directory (the subset kubebuilder config trees use), as kubectl kustomize does')
+    .description(
+      'Print the kustomize build of a config directory (the subset kubebuilder config trees use), as kubectl kustomize does',
+    )
     .argument('[dir]', 'directory holding a kustomization.yaml', '.')
     .option('-o, --output <file>', 'write the YAML to this file instead of stdout')
     .action(async (dir: string, opts: { output?: string }) => {

@@ -63,11 +63,18 @@ function fishScript(specs: CommandSpec[]): string {
     for (const s of specs) {
       const words = s.path === '' ? [] : s.path.split(' ');
       // Inside this command (all its words seen) and not yet in one of its subcommands.
-      const inside = words.length === 0 ? '__fish_use_subcommand' : words.map((w) => `__fish_seen_subcommand_from ${w}`).join('; and ');
-      const notDeeper = s.subcommands.length > 0 && words.length > 0 ? `; and not __fish_seen_subcommand_from ${s.subcommands.join(' ')}` : '';
+      const inside =
+        words.length === 0
+          ? '__fish_use_subcommand'
+          : words.map((w) => `__fish_seen_subcommand_from ${w}`).join('; and ');
+      const notDeeper =
+        s.subcommands.length > 0 && words.length > 0
+          ? `; and not __fish_seen_subcommand_from ${s.subcommands.join(' ')}`
+          : '';
       const when = `'${inside}${notDeeper}'`;
       if (s.subcommands.length > 0) lines.push(`complete -c ${bin} -f -n ${when} -a '${s.subcommands.join(' ')}'`);
-      for (const f of s.flags) lines.push(`complete -c ${bin} -n ${when} ${f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`}`);
+      for (const f of s.flags)
+        lines.push(`complete -c ${bin} -n ${when} ${f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`}`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -92,7 +99,8 @@ export function registerCompletionCommand(program: Command): void {
     .command('completion')
     .description('Print a shell completion script for scaffold and kubescaffold: bash, zsh or fish')
     .argument('<shell>', `one of ${SHELLS.join(', ')}`, (value: string) => {
-      if (!(SHELLS as readonly string[]).includes(value)) throw new InvalidArgumentError(`unknown shell "${value}"; use one of ${SHELLS.join(', ')}`);
+      if (!(SHELLS as readonly string[]).includes(value))
+        throw new InvalidArgumentError(`unknown shell "${value}"; use one of ${SHELLS.join(', ')}`);
       return value as Shell;
     })
     .action((shell: Shell) => {

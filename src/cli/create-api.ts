@@ -31,35 +31,48 @@ export function registerCreateCommand(program: Command): void {
     .option('--namespaced [bool]', 'the resource is namespaced (false: cluster-scoped)', parseBoolean, true)
     .option('--force', 'overwrite existing types, controller and sample files', false);
   addPluginOptions(api, 'create api').action(async (flags: CreateAPIFlags) => {
-      const plugins = selectedPlugins(flags, 'create api');
-      if (plugins.size > 1) throw new CliError(`--plugins names ${plugins.size} plugins that scaffold an API; give one`);
-      for (const [spec, pluginFlags] of plugins) {
-        // A create api plugin scaffolds the types and the controller together.
-        if (!flags.resource || !flags.controller) {
-          throw new CliError(`--plugins=${shortKey(spec.key)} scaffolds both the API and its controller; drop --resource=false and --controller=false`);
-        }
-        const plugin = await spec.load();
-        const request = { group: flags.group, version: flags.version, kind: flags.kind, plural: flags.plural, namespaced: flags.namespaced, force: flags.force };
-        const result = plugin.createAPI!(process.cwd(), request, pluginFlags);
-        console.log('Wrote:');
-        printWritten(result.written);
-        for (const note of result.notes) console.log(note);
-        return;
+    const plugins = selectedPlugins(flags, 'create api');
+    if (plugins.size > 1) throw new CliError(`--plugins names ${plugins.size} plugins that scaffold an API; give one`);
+    for (const [spec, pluginFlags] of plugins) {
+      // A create api plugin scaffolds the types and the controller together.
+      if (!flags.resource || !flags.controller) {
+        throw new CliError(
+          `--plugins=${shortKey(spec.key)} scaffolds both the API and its controller; drop --resource=false and --controller=false`,
+        );
       }
-      const { scaffoldCreateAPI } = await import('../scaffold/api.js');
-      const result = scaffoldCreateAPI(process.cwd(), {
+      const plugin = await spec.load();
+      const request = {
         group: flags.group,
         version: flags.version,
         kind: flags.kind,
         plural: flags.plural,
-        resource: flags.resource,
-        controller: flags.controller,
         namespaced: flags.namespaced,
         force: flags.force,
-      });
+      };
+      const result = plugin.createAPI!(process.cwd(), request, pluginFlags);
       console.log('Wrote:');
       printWritten(result.written);
-      console.log(flags.resource ? 'Next: edit the types, then generate the manifests with:\n$ npx scaffold manifests' : 'Next: implement the reconciler.');
+      for (const note of result.notes) console.log(note);
+      return;
+    }
+    const { scaffoldCreateAPI } = await import('../scaffold/api.js');
+    const result = scaffoldCreateAPI(process.cwd(), {
+      group: flags.group,
+      version: flags.version,
+      kind: flags.kind,
+      plural: flags.plural,
+      resource: flags.resource,
+      controller: flags.controller,
+      namespaced: flags.namespaced,
+      force: flags.force,
     });
+    console.log('Wrote:');
+    printWritten(result.written);
+    console.log(
+      flags.resource
+        ? 'Next: edit the types, then generate the manifests with:\n$ npx scaffold manifests'
+        : 'Next: implement the reconciler.',
+    );
+  });
   registerCreateWebhookCommand(create);
 }

@@ -16,7 +16,9 @@ interface CreateWebhookFlags {
 export function registerCreateWebhookCommand(create: Command): void {
   create
     .command('webhook')
-    .description('Scaffold defaulting, validating and conversion webhooks for an API, or defaulting and validating webhooks for a built-in kind (e.g. --group apps --kind Deployment)')
+    .description(
+      'Scaffold defaulting, validating and conversion webhooks for an API, or defaulting and validating webhooks for a built-in kind (e.g. --group apps --kind Deployment)',
+    )
     .option('--group <group>', 'resource group', '')
     .requiredOption('--version <version>', 'resource version, e.g. v1 (the hub, with --conversion)')
     .requiredOption('--kind <kind>', 'resource kind')
@@ -34,7 +36,10 @@ export function registerCreateWebhookCommand(create: Command): void {
         defaulting: Boolean(flags.defaulting),
         validation: Boolean(flags.programmaticValidation),
         conversion: Boolean(flags.conversion),
-        spokes: (flags.spoke ?? '').split(',').map((v) => v.trim()).filter((v) => v !== ''),
+        spokes: (flags.spoke ?? '')
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
         force: Boolean(flags.force),
       });
       for (const warning of result.warnings) console.warn(`Warning: ${warning}`);

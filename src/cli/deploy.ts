@@ -27,22 +27,43 @@ interface UndeployFlags {
 }
 
 export function registerDeployCommand(program: Command): void {
-  addConnectionOptions(program.command('deploy').description('Deploy the controller: apply config/default (namespaces and CRDs first) with server-side apply'))
-    .option('--img <image>', 'the manager image, recorded in config/manager/kustomization.yaml (as kubebuilder\'s make deploy IMG=...)')
+  addConnectionOptions(
+    program
+      .command('deploy')
+      .description('Deploy the controller: apply config/default (namespaces and CRDs first) with server-side apply'),
+  )
+    .option(
+      '--img <image>',
+      "the manager image, recorded in config/manager/kustomization.yaml (as kubebuilder's make deploy IMG=...)",
+    )
     .option('--force-conflicts', 'take over fields another field manager owns')
-    .addOption(new Option('--timeout <duration>', 'how long the CRDs may take to become established').argParser(parseDuration).default(60_000, '60s'))
+    .addOption(
+      new Option('--timeout <duration>', 'how long the CRDs may take to become established')
+        .argParser(parseDuration)
+        .default(60_000, '60s'),
+    )
     .action(async (opts: DeployFlags) => {
       await runClusterCommand(opts, async ({ connect, root, print }) => {
         const { applyManifests, buildConfig, setManagerImage } = await import('../cluster/index.js');
-        if (opts.img && setManagerImage(root, opts.img)) print(`config/manager/kustomization.yaml: image controller set to ${opts.img}`);
+        if (opts.img && setManagerImage(root, opts.img))
+          print(`config/manager/kustomization.yaml: image controller set to ${opts.img}`);
         const objects = buildConfig(root, 'config/default');
-        await applyManifests(await connect(), objects, { dryRun: opts.dryRun === 'server', forceConflicts: opts.forceConflicts, timeoutMs: opts.timeout, log: print });
+        await applyManifests(await connect(), objects, {
+          dryRun: opts.dryRun === 'server',
+          forceConflicts: opts.forceConflicts,
+          timeoutMs: opts.timeout,
+          log: print,
+        });
       });
     });
 }
 
 export function registerUndeployCommand(program: Command): void {
-  addConnectionOptions(program.command('undeploy').description('Delete everything config/default deploys (workloads first, then CRDs and namespaces)'))
+  addConnectionOptions(
+    program
+      .command('undeploy')
+      .description('Delete everything config/default deploys (workloads first, then CRDs and namespaces)'),
+  )
     .option('--ignore-not-found [bool]', 'objects that are already gone are not an error', parseBoolean, false)
     .option('--wait [bool]', 'wait until the objects are gone (namespaces included)', parseBoolean, true)
     .addOption(new Option('--timeout <duration>', 'how long to wait').argParser(parseDuration).default(120_000, '2m'))
@@ -50,7 +71,13 @@ export function registerUndeployCommand(program: Command): void {
       await runClusterCommand(opts, async ({ connect, root, print }) => {
         const { buildConfig, deleteManifests } = await import('../cluster/index.js');
         const objects = buildConfig(root, 'config/default');
-        await deleteManifests(await connect(), objects, { dryRun: opts.dryRun === 'server', ignoreNotFound: opts.ignoreNotFound, wait: opts.wait, timeoutMs: opts.timeout, log: print });
+        await deleteManifests(await connect(), objects, {
+          dryRun: opts.dryRun === 'server',
+          ignoreNotFound: opts.ignoreNotFound,
+          wait: opts.wait,
+          timeoutMs: opts.timeout,
+          log: print,
+        });
       });
     });
 }
@@ -64,7 +91,8 @@ export function registerBuildInstallerCommand(program: Command): void {
     .action(async (opts: { img?: string; output: string }) => {
       const { buildConfigYaml, setManagerImage } = await import('../cluster/index.js');
       const root = process.cwd();
-      if (opts.img && setManagerImage(root, opts.img)) console.log(`config/manager/kustomization.yaml: image controller set to ${opts.img}`);
+      if (opts.img && setManagerImage(root, opts.img))
+        console.log(`config/manager/kustomization.yaml: image controller set to ${opts.img}`);
       const yaml = buildConfigYaml(root, 'config/default');
       const { mkdirSync, writeFileSync } = await import('node:fs');
       const { dirname } = await import('node:path');

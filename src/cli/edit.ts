@@ -24,7 +24,12 @@ export function registerEditCommand(program: Command): void {
     const root = process.cwd();
     if (settingsGiven || plugins.size === 0) {
       const { scaffoldEdit } = await import('../scaffold/edit.js');
-      const result = scaffoldEdit(root, { multigroup: flags.multigroup, namespaced: flags.namespaced, license: flags.license, owner: flags.owner });
+      const result = scaffoldEdit(root, {
+        multigroup: flags.multigroup,
+        namespaced: flags.namespaced,
+        license: flags.license,
+        owner: flags.owner,
+      });
       console.log('Wrote:');
       printWritten(result.written);
       for (const note of result.notes) console.log(note);

@@ -67,7 +67,9 @@ export async function startInBackground(opts: BackgroundStartOptions, signal: Ab
   const kubeconfig = resolve(opts.kubeconfigOut);
   const running = runningPid(kubeconfig);
   if (running !== undefined && existsSync(kubeconfig)) {
-    process.stdout.write(`A control plane started with --background already runs (pid ${running}).\n  kubeconfig: ${kubeconfig}\n`);
+    process.stdout.write(
+      `A control plane started with --background already runs (pid ${running}).\n  kubeconfig: ${kubeconfig}\n`,
+    );
     return;
   }
   // The kubeconfig's folder may not exist yet (bin/ in a fresh project), as for any output file.
@@ -106,7 +108,9 @@ async function waitForReady(kubeconfig: string, exited: Promise<number | null>, 
   while (!readFileSync(logFile(kubeconfig), 'utf8').includes(READY_LINE)) {
     if (exitCode !== undefined) {
       const tail = readFileSync(logFile(kubeconfig), 'utf8').trim().split('\n').slice(-20).join('\n');
-      throw new CliError(`the control plane did not start (exit code ${exitCode}); ${logFile(kubeconfig)} ends with:\n${tail}`);
+      throw new CliError(
+        `the control plane did not start (exit code ${exitCode}); ${logFile(kubeconfig)} ends with:\n${tail}`,
+      );
     }
     if (signal.aborted) throw new CliError('interrupted while the control plane was starting; it has been stopped');
     await new Promise((r) => setTimeout(r, POLL_MS));
@@ -120,14 +124,19 @@ export async function stopBackground(kubeconfigOut: string): Promise<void> {
   if (pid === undefined) {
     const stale = existsSync(pidFile(kubeconfig));
     rmSync(pidFile(kubeconfig), { force: true });
-    process.stdout.write(`No control plane started with --background runs for ${kubeconfig}${stale ? ' (removed a stale pid file)' : ''}.\n`);
+    process.stdout.write(
+      `No control plane started with --background runs for ${kubeconfig}${stale ? ' (removed a stale pid file)' : ''}.\n`,
+    );
     return;
   }
   process.kill(pid, 'SIGTERM');
   // Not our child, so there is no exit event to wait on: poll until the pid is gone.
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (runningPid(kubeconfig) !== undefined) {
-    if (Date.now() > deadline) throw new CliError(`the control plane (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; see ${logFile(kubeconfig)}`);
+    if (Date.now() > deadline)
+      throw new CliError(
+        `the control plane (pid ${pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; see ${logFile(kubeconfig)}`,
+      );
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   for (const f of [pidFile(kubeconfig), logFile(kubeconfig), kubeconfig]) rmSync(f, { force: true });

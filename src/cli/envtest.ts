@@ -36,9 +36,16 @@ const VERSION_HELP = `Kubernetes version: ${DEFAULT_KUBERNETES_VERSION} (default
 function addSourceOptions(cmd: Command, withBuild: boolean): Command {
   cmd
     .option('--bin-dir <dir>', 'cache root holding one directory per version (default: ~/.cache/kubescaffold/envtest)')
-    .option('-i, --installed-only', 'use only KUBEBUILDER_ASSETS, TEST_ASSET_* and the cache: never download or build (default: set when ENVTEST_INSTALLED_ONLY is)')
-    .option('--index <url>', 'envtest release index to download from, e.g. a mirror; https://, http:// or file:// (default: $KUBESCAFFOLD_ENVTEST_INDEX, else controller-tools\' envtest-releases.yaml)');
-  if (withBuild) cmd.option('--build', 'build from the Go module proxy instead of downloading (needs Go; 6–11 minutes)');
+    .option(
+      '-i, --installed-only',
+      'use only KUBEBUILDER_ASSETS, TEST_ASSET_* and the cache: never download or build (default: set when ENVTEST_INSTALLED_ONLY is)',
+    )
+    .option(
+      '--index <url>',
+      "envtest release index to download from, e.g. a mirror; https://, http:// or file:// (default: $KUBESCAFFOLD_ENVTEST_INDEX, else controller-tools' envtest-releases.yaml)",
+    );
+  if (withBuild)
+    cmd.option('--build', 'build from the Go module proxy instead of downloading (needs Go; 6–11 minutes)');
   return cmd;
 }
 
@@ -60,7 +67,8 @@ export function registerEnvtestCommand(program: Command): void {
     .option('-p, --print <format>', `what to print: ${PRINT_FORMATS.join(', ')}`, 'overview')
     .option('--etcd-version <version>', `etcd version to build alongside (default: ${DEFAULT_ETCD_VERSION})`)
     .action(async (version: string | undefined, opts: UseOptions) => {
-      if (!PRINT_FORMATS.includes(opts.print)) throw new CliError(`--print must be one of ${PRINT_FORMATS.join(', ')}, not "${opts.print}"`);
+      if (!PRINT_FORMATS.includes(opts.print))
+        throw new CliError(`--print must be one of ${PRINT_FORMATS.join(', ')}, not "${opts.print}"`);
       await runUse(version, opts);
     });
 
@@ -70,7 +78,10 @@ export function registerEnvtestCommand(program: Command): void {
     .argument('[k8s-version]', 'only versions matching MAJOR.MINOR or MAJOR.MINOR.PATCH')
     .option('--bin-dir <dir>', 'cache root holding one directory per version (default: ~/.cache/kubescaffold/envtest)')
     .option('-i, --installed-only', 'list only what is cached; do not read the index')
-    .option('--index <url>', 'envtest release index to read (default: $KUBESCAFFOLD_ENVTEST_INDEX, else controller-tools\' envtest-releases.yaml)')
+    .option(
+      '--index <url>',
+      "envtest release index to read (default: $KUBESCAFFOLD_ENVTEST_INDEX, else controller-tools' envtest-releases.yaml)",
+    )
     .action(async (version: string | undefined, opts: SourceOptions) => {
       await runList(version, opts);
     });
@@ -79,17 +90,31 @@ export function registerEnvtestCommand(program: Command): void {
     envtest
       .command('start')
       .description('Run a local kube-apiserver + etcd until Ctrl-C, and write an admin kubeconfig for it')
-      .option('--kubeconfig-out <file>', 'where to write the kubeconfig (default: a file in the temporary directory removed on exit)')
+      .option(
+        '--kubeconfig-out <file>',
+        'where to write the kubeconfig (default: a file in the temporary directory removed on exit)',
+      )
       .option('--k8s-version <version>', VERSION_HELP)
-      .option('--crd-dir <dir>', 'install the CustomResourceDefinitions found in this directory (repeatable)', collect, [])
-      .option('--background', 'run it in a process of its own and return once it is ready (needs --kubeconfig-out; stop it with `envtest stop`)'),
+      .option(
+        '--crd-dir <dir>',
+        'install the CustomResourceDefinitions found in this directory (repeatable)',
+        collect,
+        [],
+      )
+      .option(
+        '--background',
+        'run it in a process of its own and return once it is ready (needs --kubeconfig-out; stop it with `envtest stop`)',
+      ),
     true,
   ).action(async (opts: StartOptions & { background?: boolean }) => {
     const interrupt = interruptSignal();
     try {
       if (opts.background) {
         const { kubeconfigOut } = opts;
-        if (!kubeconfigOut) throw new CliError('--background needs --kubeconfig-out <file>: the kubeconfig is how you reach the control plane, and how `envtest stop` finds it');
+        if (!kubeconfigOut)
+          throw new CliError(
+            '--background needs --kubeconfig-out <file>: the kubeconfig is how you reach the control plane, and how `envtest stop` finds it',
+          );
         const { startInBackground } = await import('./envtest-background.js');
         await startInBackground({ ...opts, kubeconfigOut }, interrupt.signal);
       } else {
@@ -133,7 +158,11 @@ function interruptSignal(): { signal: AbortSignal; dispose(): void } {
 }
 
 /** Obtains the binaries as the flags say; envtest errors become CliErrors (their messages name the file or URL). */
-async function obtainBinaries(version: string | undefined, opts: SourceOptions & { etcdVersion?: string }, signal: AbortSignal): Promise<Binaries> {
+async function obtainBinaries(
+  version: string | undefined,
+  opts: SourceOptions & { etcdVersion?: string },
+  signal: AbortSignal,
+): Promise<Binaries> {
   // Not the envtest index: that loads the control plane and the runtime's client, which obtaining binaries doesn't need.
   const { ensureBinaries } = await import('@kubescaffold/envtest/setup');
   const { resolve } = await import('node:path');
@@ -172,15 +201,20 @@ async function runUse(version: string | undefined, opts: UseOptions): Promise<vo
   try {
     const bins = await obtainBinaries(version, opts, interrupt.signal);
     const where = bins.dir ?? `${bins.kubeApiserver} and ${bins.etcd}`;
-    if (opts.print !== 'overview') process.stderr.write(`kube-apiserver and etcd ${bins.version} from ${describeSource(bins.source)}: ${where}\n`);
+    if (opts.print !== 'overview')
+      process.stderr.write(`kube-apiserver and etcd ${bins.version} from ${describeSource(bins.source)}: ${where}\n`);
     if (opts.print === 'overview') {
       process.stdout.write(`Version: ${bins.version}\nSource:  ${describeSource(bins.source)}\nPath:    ${where}\n`);
     } else if (bins.dir === undefined) {
       // TEST_ASSET_* naming binaries in two directories: no single KUBEBUILDER_ASSETS directory exists.
       if (opts.print === 'path') {
-        throw new CliError('TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD name files in different directories, so there is no one path to print; use -p env');
+        throw new CliError(
+          'TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD name files in different directories, so there is no one path to print; use -p env',
+        );
       }
-      process.stdout.write(`export TEST_ASSET_KUBE_APISERVER=${shellQuote(bins.kubeApiserver)}\nexport TEST_ASSET_ETCD=${shellQuote(bins.etcd)}\n`);
+      process.stdout.write(
+        `export TEST_ASSET_KUBE_APISERVER=${shellQuote(bins.kubeApiserver)}\nexport TEST_ASSET_ETCD=${shellQuote(bins.etcd)}\n`,
+      );
     } else if (opts.print === 'path') {
       process.stdout.write(`${bins.dir}\n`);
     } else {
@@ -204,19 +238,35 @@ async function runList(version: string | undefined, opts: SourceOptions): Promis
   const origins = { download: 'downloaded', build: 'built from source', unknown: 'added by hand' } as const;
   let listing;
   try {
-    listing = await listVersions({ cacheRoot: opts.binDir ? resolve(opts.binDir) : undefined, selector, installedOnly: opts.installedOnly, index: opts.index });
+    listing = await listVersions({
+      cacheRoot: opts.binDir ? resolve(opts.binDir) : undefined,
+      selector,
+      installedOnly: opts.installedOnly,
+      index: opts.index,
+    });
   } catch (err) {
     // The index failed: still show what is installed, then fail with the index's message.
-    const installed = await listVersions({ cacheRoot: opts.binDir ? resolve(opts.binDir) : undefined, selector, installedOnly: true });
-    for (const i of installed.installed) process.stdout.write(`(installed)  v${i.version}  ${platform}  ${i.dir}  (${origins[i.origin]})\n`);
+    const installed = await listVersions({
+      cacheRoot: opts.binDir ? resolve(opts.binDir) : undefined,
+      selector,
+      installedOnly: true,
+    });
+    for (const i of installed.installed)
+      process.stdout.write(`(installed)  v${i.version}  ${platform}  ${i.dir}  (${origins[i.origin]})\n`);
     const cli = await asCliError(err);
-    throw cli instanceof CliError ? new CliError(`${cli.message}\n(-i lists only what is installed, without the index)`) : cli;
+    throw cli instanceof CliError
+      ? new CliError(`${cli.message}\n(-i lists only what is installed, without the index)`)
+      : cli;
   }
-  for (const i of listing.installed) process.stdout.write(`(installed)  v${i.version}  ${platform}  ${i.dir}  (${origins[i.origin]})\n`);
+  for (const i of listing.installed)
+    process.stdout.write(`(installed)  v${i.version}  ${platform}  ${i.dir}  (${origins[i.origin]})\n`);
   if (listing.installed.length === 0) process.stderr.write(`Nothing is installed in ${listing.cacheRoot}.\n`);
   if (!listing.available) return;
   for (const r of listing.available) process.stdout.write(`(available)  v${r.version}  ${platform}\n`);
-  if (listing.available.length === 0) process.stderr.write(`The index ${listing.indexUrl} offers nothing${selector ? ' matching' : ''} for ${platform}.\n`);
+  if (listing.available.length === 0)
+    process.stderr.write(
+      `The index ${listing.indexUrl} offers nothing${selector ? ' matching' : ''} for ${platform}.\n`,
+    );
 }
 
 /**
@@ -224,16 +274,24 @@ async function runList(version: string | undefined, opts: SourceOptions): Promis
  * Exported so tests can drive it without sending signals to the test process.
  */
 export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): Promise<void> {
-  const { TestEnvironment: Env, describeSource, checkKubeconfigTarget, writeKubeconfigFile } = await import('@kubescaffold/envtest');
+  const {
+    TestEnvironment: Env,
+    describeSource,
+    checkKubeconfigTarget,
+    writeKubeconfigFile,
+  } = await import('@kubescaffold/envtest');
   const { resolve, join } = await import('node:path');
 
   let env: TestEnvironment | undefined;
   let kubeconfigPath = opts.kubeconfigOut ? resolve(opts.kubeconfigOut) : undefined;
   const userError = (err: unknown) => new CliError(err instanceof Error ? err.message : String(err));
   try {
-    if (kubeconfigPath) await checkKubeconfigTarget(kubeconfigPath).catch((err: unknown) => Promise.reject(userError(err)));
+    if (kubeconfigPath)
+      await checkKubeconfigTarget(kubeconfigPath).catch((err: unknown) => Promise.reject(userError(err)));
     const bins = await obtainBinaries(opts.k8sVersion, opts, signal);
-    process.stderr.write(`Starting etcd and kube-apiserver ${bins.version} from ${describeSource(bins.source)} (${bins.dir ?? bins.kubeApiserver}) …\n`);
+    process.stderr.write(
+      `Starting etcd and kube-apiserver ${bins.version} from ${describeSource(bins.source)} (${bins.dir ?? bins.kubeApiserver}) …\n`,
+    );
     const t0 = Date.now();
     env = await Env.start({
       // KUBEBUILDER_ASSETS and TEST_ASSET_* are read again by TestEnvironment itself; a cache entry is passed on.
@@ -244,7 +302,9 @@ export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): 
     if (signal.aborted) return;
     // By default the kubeconfig lives in the environment's temp dir, so it goes wherever that goes.
     kubeconfigPath ??= join(env.tempDir, 'kubeconfig');
-    await writeKubeconfigFile(kubeconfigPath, env.kubeconfigYaml()).catch((err: unknown) => Promise.reject(userError(err)));
+    await writeKubeconfigFile(kubeconfigPath, env.kubeconfigYaml()).catch((err: unknown) =>
+      Promise.reject(userError(err)),
+    );
     process.stdout.write(
       `Control plane ready in ${((Date.now() - t0) / 1000).toFixed(1)}s (Kubernetes ${bins.version}).\n` +
         `  server:     ${env.server}\n` +

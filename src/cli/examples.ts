@@ -25,7 +25,10 @@ const EXAMPLES: Record<string, string[]> = {
     'npx scaffold create webhook --group crew --version v1 --kind Captain --defaulting --programmatic-validation',
     'npx scaffold create webhook --group crew --version v1 --kind Captain --conversion --spoke v2',
   ],
-  create: ['npx scaffold create api --group crew --version v1 --kind Captain', 'npx scaffold create webhook --group crew --version v1 --kind Captain --defaulting'],
+  create: [
+    'npx scaffold create api --group crew --version v1 --kind Captain',
+    'npx scaffold create webhook --group crew --version v1 --kind Captain --defaulting',
+  ],
   edit: [
     'npx scaffold edit --multigroup',
     'npx scaffold edit --namespaced',
@@ -39,7 +42,11 @@ const EXAMPLES: Record<string, string[]> = {
     'npx scaffold alpha generate',
     'npx scaffold alpha generate --input-dir ./my-operator --output-dir ./my-operator-upgraded',
   ],
-  manifests: ['npx scaffold manifests', 'npx scaffold manifests --watch', 'npx scaffold manifests --paths ./api/... --max-desc-len 0'],
+  manifests: [
+    'npx scaffold manifests',
+    'npx scaffold manifests --watch',
+    'npx scaffold manifests --paths ./api/... --max-desc-len 0',
+  ],
   generate: ['npx scaffold generate'],
   build: ['npx scaffold build config/default', 'npx scaffold build config/crd > crds.yaml'],
   install: ['npx scaffold install', 'npx scaffold install --kubeconfig ~/.kube/dev --dry-run=server'],
@@ -48,13 +55,27 @@ const EXAMPLES: Record<string, string[]> = {
   undeploy: ['npx scaffold undeploy'],
   'build-installer': ['npx scaffold build-installer --img registry.example.com/crew-operator:v0.1.0'],
   run: ['npx scaffold run', 'npx scaffold run -- --leader-elect=false', 'npx scaffold run --as-deployed'],
-  envtest: ['npx scaffold envtest use 1.37 -p path', 'npx scaffold envtest list', 'npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig'],
-  'envtest use': ['npx scaffold envtest use', 'npx scaffold envtest use 1.36 -p env', 'npx scaffold envtest use latest --installed-only'],
+  envtest: [
+    'npx scaffold envtest use 1.37 -p path',
+    'npx scaffold envtest list',
+    'npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig',
+  ],
+  'envtest use': [
+    'npx scaffold envtest use',
+    'npx scaffold envtest use 1.36 -p env',
+    'npx scaffold envtest use latest --installed-only',
+  ],
   'envtest list': ['npx scaffold envtest list', 'npx scaffold envtest list 1.37 -i'],
-  'envtest start': ['npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig', 'npx scaffold envtest start --background --kubeconfig-out bin/e2e.kubeconfig'],
+  'envtest start': [
+    'npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig',
+    'npx scaffold envtest start --background --kubeconfig-out bin/e2e.kubeconfig',
+  ],
   'envtest stop': ['npx scaffold envtest stop --kubeconfig-out bin/e2e.kubeconfig'],
   version: ['npx scaffold version'],
-  completion: ['source <(npx scaffold completion bash)', 'npx scaffold completion fish > ~/.config/fish/completions/scaffold.fish'],
+  completion: [
+    'source <(npx scaffold completion bash)',
+    'npx scaffold completion fish > ~/.config/fish/completions/scaffold.fish',
+  ],
 };
 
 /** Adds the examples above to the help of `program` and of every command below it that has some. */

@@ -29,7 +29,10 @@ export function collectPaths(value: string, previous: string[] | undefined): str
 /** kubectl's --dry-run values; only none and server are implemented (client would need no cluster at all). */
 export function parseDryRun(value: string): 'none' | 'server' {
   if (value === 'none' || value === 'server') return value;
-  if (value === 'client') throw new InvalidArgumentError('"client" is not supported; use --dry-run=server, or `scaffold build config/default` to see the manifests');
+  if (value === 'client')
+    throw new InvalidArgumentError(
+      '"client" is not supported; use --dry-run=server, or `scaffold build config/default` to see the manifests',
+    );
   throw new InvalidArgumentError(`must be "none" or "server", not "${value}"`);
 }
 
@@ -44,7 +47,8 @@ export function parseDuration(value: string): number {
     total += n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
     consumed += m[0];
   }
-  if (consumed !== value || value === '') throw new InvalidArgumentError(`"${value}" is not a duration (examples: 90s, 2m, 1m30s)`);
+  if (consumed !== value || value === '')
+    throw new InvalidArgumentError(`"${value}" is not a duration (examples: 90s, 2m, 1m30s)`);
   return total;
 }
 
@@ -55,5 +59,9 @@ export function printWritten(paths: string[]): void {
 
 /** One line saying what a generator command wrote (paths relative to the project root), or that nothing changed. */
 export function printGenerated(command: string, root: string, written: string[]): void {
-  console.log(written.length === 0 ? `${command}: up to date, nothing written` : `${command}: wrote ${written.map((p) => relative(root, p)).join(', ')}`);
+  console.log(
+    written.length === 0
+      ? `${command}: up to date, nothing written`
+      : `${command}: wrote ${written.map((p) => relative(root, p)).join(', ')}`,
+  );
 }

@@ -9,7 +9,9 @@ interface GenerateFlags {
 export function registerGenerateCommand(program: Command): void {
   program
     .command('generate')
-    .description('Generate api/<version>/zz_generated.resources.ts (typed resource descriptors) from +kubebuilder markers')
+    .description(
+      'Generate api/<version>/zz_generated.resources.ts (typed resource descriptors) from +kubebuilder markers',
+    )
     .option('--paths <patterns>', 'folders to read, comma-separated; dir/... includes subfolders', collectPaths)
     .action(async (flags: GenerateFlags) => {
       const { runGenerate } = await import('../generate/command.js');

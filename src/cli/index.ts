@@ -63,7 +63,9 @@ export async function main(argv: string[]): Promise<number> {
 export function describeFailure(err: unknown, argv: readonly string[]): string {
   if (isUserError(err)) {
     const cause = err.cause instanceof Error ? err.cause.message : undefined;
-    return cause && !err.message.includes(cause) ? `Error: ${err.message}\n  caused by: ${cause}` : `Error: ${err.message}`;
+    return cause && !err.message.includes(cause)
+      ? `Error: ${err.message}\n  caused by: ${cause}`
+      : `Error: ${err.message}`;
   }
   const detail = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
   return [

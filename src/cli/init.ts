@@ -27,49 +27,63 @@ export function registerInitCommand(program: Command): void {
     .option('--license <license>', 'license header for generated files: apache2, copyright or none', 'apache2')
     .option('--project-name <name>', 'name of the project (defaults to the directory name)')
     .option('--multigroup [bool]', 'put APIs of several groups in api/<group>/<version>', parseBoolean, false)
-    .option('--namespaced [bool]', 'the manager watches only its own namespace(s), with Roles instead of ClusterRoles', parseBoolean, false)
+    .option(
+      '--namespaced [bool]',
+      'the manager watches only its own namespace(s), with Roles instead of ClusterRoles',
+      parseBoolean,
+      false,
+    )
     .option('--skip-install', 'do not run npm install in the new project');
   addPluginOptions(init, 'init').action(async (flags: InitFlags) => {
-      // Resolved before anything is written, so that an unknown plugin leaves the directory as it was.
-      const plugins = selectedPlugins(flags, 'init');
-      const [{ scaffoldInit }, { projectDependencies }] = await Promise.all([import('../scaffold/init.js'), import('../scaffold/dependencies.js')]);
-      const root = process.cwd();
-      const result = scaffoldInit(root, {
-        domain: flags.domain,
-        repo: flags.repo,
-        owner: flags.owner,
-        license: flags.license,
-        projectName: flags.projectName,
-        multigroup: flags.multigroup,
-        namespaced: flags.namespaced,
-        dependencies: () => projectDependencies(readPackageVersion()),
-        cliVersion: readPackageVersion(),
-      });
-      for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
-      console.log(`Wrote project ${result.project.projectName}:`);
-      printWritten(result.written);
-      if (plugins.size > 0) {
-        const applied = await runEditPlugins(root, plugins);
-        printWritten(applied.written);
-        for (const note of applied.notes) console.log(note);
-      }
-      if (!flags.skipInstall) {
-        console.log('Running npm install...');
-        // Ctrl-C reaches npm and us alike; ignoring it here lets us say how to finish once npm has stopped.
-        const ignore = (): void => {};
-        process.on('SIGINT', ignore);
-        const npm = spawnSync('npm', ['install'], { cwd: root, stdio: 'inherit' });
-        process.off('SIGINT', ignore);
-        if (npm.signal) {
-          throw new CliError(`npm install was stopped (${npm.signal}); the project files are in place: run \`npm install\` to finish`);
-        }
-        if (npm.status !== 0) {
-          throw new CliError('npm install failed (see above); the project files are in place: fix the problem and run `npm install` yourself');
-        }
-      }
-      // Inside the project `npx scaffold` runs its own kubescaffold dependency; before npm install it would fetch the
-      // unrelated npm package named scaffold.
-      if (flags.skipInstall) console.log('Next: install the dependencies with:\n$ npm install');
-      console.log(`${flags.skipInstall ? 'Then' : 'Next'}: define a resource with:\n$ npx scaffold create api --group <group> --version <version> --kind <Kind>`);
+    // Resolved before anything is written, so that an unknown plugin leaves the directory as it was.
+    const plugins = selectedPlugins(flags, 'init');
+    const [{ scaffoldInit }, { projectDependencies }] = await Promise.all([
+      import('../scaffold/init.js'),
+      import('../scaffold/dependencies.js'),
+    ]);
+    const root = process.cwd();
+    const result = scaffoldInit(root, {
+      domain: flags.domain,
+      repo: flags.repo,
+      owner: flags.owner,
+      license: flags.license,
+      projectName: flags.projectName,
+      multigroup: flags.multigroup,
+      namespaced: flags.namespaced,
+      dependencies: () => projectDependencies(readPackageVersion()),
+      cliVersion: readPackageVersion(),
     });
+    for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
+    console.log(`Wrote project ${result.project.projectName}:`);
+    printWritten(result.written);
+    if (plugins.size > 0) {
+      const applied = await runEditPlugins(root, plugins);
+      printWritten(applied.written);
+      for (const note of applied.notes) console.log(note);
+    }
+    if (!flags.skipInstall) {
+      console.log('Running npm install...');
+      // Ctrl-C reaches npm and us alike; ignoring it here lets us say how to finish once npm has stopped.
+      const ignore = (): void => {};
+      process.on('SIGINT', ignore);
+      const npm = spawnSync('npm', ['install'], { cwd: root, stdio: 'inherit' });
+      process.off('SIGINT', ignore);
+      if (npm.signal) {
+        throw new CliError(
+          `npm install was stopped (${npm.signal}); the project files are in place: run \`npm install\` to finish`,
+        );
+      }
+      if (npm.status !== 0) {
+        throw new CliError(
+          'npm install failed (see above); the project files are in place: fix the problem and run `npm install` yourself',
+        );
+      }
+    }
+    // Inside the project `npx scaffold` runs its own kubescaffold dependency; before npm install it would fetch the
+    // unrelated npm package named scaffold.
+    if (flags.skipInstall) console.log('Next: install the dependencies with:\n$ npm install');
+    console.log(
+      `${flags.skipInstall ? 'Then' : 'Next'}: define a resource with:\n$ npx scaffold create api --group <group> --version <version> --kind <Kind>`,
+    );
+  });
 }

@@ -28,7 +28,10 @@ export function registerManifestsCommand(program: Command): void {
     .option('--max-desc-len <n>', 'truncate descriptions to n bytes (0 drops them)', parseLength)
     .option('--allow-dangerous-types', 'allow `number` (emitted as type: number)')
     .option('--watch', 'regenerate whenever a source file changes')
-    .option('--markers', 'print every marker it reads, with its syntax, where it stands and what it does (controller-gen -w), and exit')
+    .option(
+      '--markers',
+      'print every marker it reads, with its syntax, where it stands and what it does (controller-gen -w), and exit',
+    )
     .action(async (flags: ManifestsFlags & { markers?: boolean }) => {
       if (flags.markers) {
         process.stdout.write((await import('../markers/reference.js')).markerReference());

@@ -23,7 +23,10 @@ function section(path: string, cmd: Command): string[] {
   const args = cmd.registeredArguments;
   if (args.length > 0) {
     lines.push('| argument | description |', '|---|---|');
-    for (const a of args) lines.push(`| \`${a.required ? `<${a.name()}>` : `[${a.name()}${a.variadic ? '...' : ''}]`}\` | ${cell(a.description)} |`);
+    for (const a of args)
+      lines.push(
+        `| \`${a.required ? `<${a.name()}>` : `[${a.name()}${a.variadic ? '...' : ''}]`}\` | ${cell(a.description)} |`,
+      );
     lines.push('');
   }
   const options = cmd.options.filter((o) => !o.hidden);
@@ -34,7 +37,13 @@ function section(path: string, cmd: Command): string[] {
   }
   const subcommands = cmd.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
   if (subcommands.length > 0) {
-    lines.push('Commands: ' + subcommands.map((c) => `[\`${c.name()}\`](#${anchor(path === '' ? c.name() : `${path} ${c.name()}`)})`).join(', '), '');
+    lines.push(
+      'Commands: ' +
+        subcommands
+          .map((c) => `[\`${c.name()}\`](#${anchor(path === '' ? c.name() : `${path} ${c.name()}`)})`)
+          .join(', '),
+      '',
+    );
   }
   const examples = examplesFor(path);
   if (examples.length > 0) lines.push('Examples:', '', '```sh', ...examples, '```', '');
@@ -43,7 +52,10 @@ function section(path: string, cmd: Command): string[] {
 
 /** GitHub's anchor for the heading `scaffold <path>`. */
 function anchor(path: string): string {
-  return `scaffold-${path}`.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+  return `scaffold-${path}`
+    .toLowerCase()
+    .replace(/[^a-z0-9 -]/g, '')
+    .replace(/ /g, '-');
 }
 
 /** The whole reference as Markdown. */

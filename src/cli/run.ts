@@ -12,7 +12,9 @@ interface RunFlags {
 export function registerRunCommand(program: Command): void {
   program
     .command('run')
-    .description('Build the project (npm run build) and run its manager against the cluster of the current kubeconfig; Ctrl-C stops it')
+    .description(
+      'Build the project (npm run build) and run its manager against the cluster of the current kubeconfig; Ctrl-C stops it',
+    )
     .argument('[args...]', 'arguments for the manager, after -- (e.g. -- --metrics-bind-address=:8080)')
     .option('--kubeconfig <file>', 'kubeconfig for the manager (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context for the manager')
@@ -24,14 +26,26 @@ export function registerRunCommand(program: Command): void {
     )
     .action(async (args: string[], opts: RunFlags) => {
       if (opts.asDeployed) {
-        if (args.length > 0) throw new CliError('--as-deployed runs the manager with the args of its Deployment; change them in config/manager/manager.yaml instead of passing them here');
+        if (args.length > 0)
+          throw new CliError(
+            '--as-deployed runs the manager with the args of its Deployment; change them in config/manager/manager.yaml instead of passing them here',
+          );
         const { runAsDeployed } = await import('../cluster/deployed/run.js');
-        const code = await runAsDeployed(process.cwd(), { kubeconfig: opts.kubeconfig, context: opts.context, skipBuild: !opts.build });
+        const code = await runAsDeployed(process.cwd(), {
+          kubeconfig: opts.kubeconfig,
+          context: opts.context,
+          skipBuild: !opts.build,
+        });
         if (code !== 0) throw new CliError(`the manager exited with code ${code}`, code);
         return;
       }
       const { runManager } = await import('../cluster/index.js');
-      const code = await runManager(process.cwd(), { kubeconfig: opts.kubeconfig, context: opts.context, skipBuild: !opts.build, args });
+      const code = await runManager(process.cwd(), {
+        kubeconfig: opts.kubeconfig,
+        context: opts.context,
+        skipBuild: !opts.build,
+        args,
+      });
       if (code !== 0) throw new CliError(`the manager exited with code ${code}`, code);
     });
 }

@@ -11,7 +11,9 @@ export function readPackageVersion(): string {
 export function registerVersionCommand(program: Command): void {
   program
     .command('version')
-    .description('Print the kubescaffold version, the Node.js it runs on, and the default Kubernetes version for envtest')
+    .description(
+      'Print the kubescaffold version, the Node.js it runs on, and the default Kubernetes version for envtest',
+    )
     .action(async () => {
       const { DEFAULT_KUBERNETES_VERSION } = await import('@kubescaffold/envtest/versions');
       console.log(`kubescaffold ${readPackageVersion()}`);

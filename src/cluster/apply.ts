@@ -31,13 +31,17 @@ export interface ApplyResult {
 // Fields the server changes on every write, ignored when judging whether a dry run would change anything.
 function comparable(obj: KubeObject): string {
   const copy = structuredClone(obj) as KubeObject & { metadata?: Record<string, unknown>; status?: unknown };
-  for (const k of ['resourceVersion', 'managedFields', 'generation', 'creationTimestamp', 'uid']) delete copy.metadata?.[k];
+  for (const k of ['resourceVersion', 'managedFields', 'generation', 'creationTimestamp', 'uid'])
+    delete copy.metadata?.[k];
   return JSON.stringify(copy);
 }
 
 function applyFailure(obj: ManifestObject, e: unknown): string {
   if (e instanceof ApiError) {
-    const hint = e.code === 409 ? ' (another field manager owns these fields; rerun with --force-conflicts to take them over)' : '';
+    const hint =
+      e.code === 409
+        ? ' (another field manager owns these fields; rerun with --force-conflicts to take them over)'
+        : '';
     return `${displayName(obj)}: ${e.message}${hint}`;
   }
   return `${displayName(obj)}: ${(e as Error).message}`;
@@ -47,7 +51,11 @@ function applyFailure(obj: ManifestObject, e: unknown): string {
  * Server-side applies the objects: Namespaces first, then CRDs (waiting until they are Established), then the rest
  * in the order given. Every object is attempted; failures are reported together at the end.
  */
-export async function applyManifests(cluster: Cluster, objects: ManifestObject[], opts: ApplyOptions = {}): Promise<ApplyResult[]> {
+export async function applyManifests(
+  cluster: Cluster,
+  objects: ManifestObject[],
+  opts: ApplyOptions = {},
+): Promise<ApplyResult[]> {
   const log = opts.log ?? (() => undefined);
   const suffix = opts.dryRun ? ' (server dry run)' : '';
   const ordered = applyOrder(objects);
@@ -79,7 +87,9 @@ export async function applyManifests(cluster: Cluster, objects: ManifestObject[]
     const r = resolved.get(obj)!;
     const namespace = r.resource.namespaced ? obj.metadata.namespace || defaultNamespace : undefined;
     if (opts.dryRun && (r.fromBatchCRD || (namespace !== undefined && missingNamespaces.has(namespace)))) {
-      const note = r.fromBatchCRD ? 'its CustomResourceDefinition is created by this apply' : `namespace ${namespace} is created by this apply`;
+      const note = r.fromBatchCRD
+        ? 'its CustomResourceDefinition is created by this apply'
+        : `namespace ${namespace} is created by this apply`;
       results.push({ object: obj, action: 'skipped', note });
       log(`${displayName(obj)} not checked: ${note}${suffix}`);
       continue;
@@ -100,7 +110,9 @@ export async function applyManifests(cluster: Cluster, objects: ManifestObject[]
       });
       let action: ApplyAction = 'created';
       if (before) {
-        const same = opts.dryRun ? comparable(before) === comparable(after) : before.metadata?.resourceVersion === after.metadata?.resourceVersion;
+        const same = opts.dryRun
+          ? comparable(before) === comparable(after)
+          : before.metadata?.resourceVersion === after.metadata?.resourceVersion;
         action = same ? 'unchanged' : 'configured';
       }
       results.push({ object: obj, action });
@@ -111,7 +123,9 @@ export async function applyManifests(cluster: Cluster, objects: ManifestObject[]
     }
   }
   if (failures.length > 0) {
-    throw new ClusterError(`${failures.length} of ${ordered.length} objects could not be applied:\n  ${failures.join('\n  ')}`);
+    throw new ClusterError(
+      `${failures.length} of ${ordered.length} objects could not be applied:\n  ${failures.join('\n  ')}`,
+    );
   }
   // Only CRDs were applied (install): they still have to be established and served before we return.
   if (!crdsReady) await waitForCRDsEstablished(cluster, crdNames, opts.timeoutMs ?? 60_000);

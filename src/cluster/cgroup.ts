@@ -60,18 +60,26 @@ function statField(file: string, key: string): number {
 export function createMemoryCgroup(name: string, limitBytes: number): MemoryCgroup {
   if (existsSync(join(ROOT, 'cgroup.controllers'))) return createV2(name, limitBytes);
   if (existsSync(join(ROOT, 'memory', 'memory.limit_in_bytes'))) return createV1(name, limitBytes);
-  throw new CgroupUnavailableError(`no cgroup memory controller is mounted at ${ROOT} (neither cgroup v2 nor the v1 memory hierarchy)`);
+  throw new CgroupUnavailableError(
+    `no cgroup memory controller is mounted at ${ROOT} (neither cgroup v2 nor the v1 memory hierarchy)`,
+  );
 }
 
 /** A command line that joins the cgroup whose cgroup.procs file is `procs`, then runs `command args` (for any controller). */
 export function cgroupCommand(procs: string): MemoryCgroup['wrap'] {
   // The shell writes its own pid into the cgroup, then becomes the command: the command starts inside the limit.
-  return (command, args) => ({ command: '/bin/sh', args: ['-c', `echo $$ > '${procs}' && exec "$0" "$@"`, command, ...args] });
+  return (command, args) => ({
+    command: '/bin/sh',
+    args: ['-c', `echo $$ > '${procs}' && exec "$0" "$@"`, command, ...args],
+  });
 }
 
 function createV2(name: string, limitBytes: number): MemoryCgroup {
   const available = read(join(ROOT, 'cgroup.controllers')).split(/\s+/);
-  if (!available.includes('memory')) throw new CgroupUnavailableError(`cgroup v2 at ${ROOT} offers no memory controller (cgroup.controllers: ${available.join(' ')})`);
+  if (!available.includes('memory'))
+    throw new CgroupUnavailableError(
+      `cgroup v2 at ${ROOT} offers no memory controller (cgroup.controllers: ${available.join(' ')})`,
+    );
   const control = join(ROOT, 'cgroup.subtree_control');
   if (!read(control).split(/\s+/).includes('memory')) {
     try {
@@ -89,7 +97,9 @@ function createV2(name: string, limitBytes: number): MemoryCgroup {
     writeFileSync(join(path, 'memory.max'), String(limitBytes));
     if (existsSync(join(path, 'memory.swap.max'))) writeFileSync(join(path, 'memory.swap.max'), '0');
   } catch (e) {
-    throw new CgroupUnavailableError(`cannot create the cgroup ${path} with memory.max ${limitBytes}: ${(e as Error).message}; run as root`);
+    throw new CgroupUnavailableError(
+      `cannot create the cgroup ${path} with memory.max ${limitBytes}: ${(e as Error).message}; run as root`,
+    );
   }
   return {
     path,
@@ -108,9 +118,12 @@ function createV1(name: string, limitBytes: number): MemoryCgroup {
     mkdirSync(path);
     writeFileSync(join(path, 'memory.limit_in_bytes'), String(limitBytes));
     // Memory plus swap capped at the same figure: no swap, as in a pod.
-    if (existsSync(join(path, 'memory.memsw.limit_in_bytes'))) writeFileSync(join(path, 'memory.memsw.limit_in_bytes'), String(limitBytes));
+    if (existsSync(join(path, 'memory.memsw.limit_in_bytes')))
+      writeFileSync(join(path, 'memory.memsw.limit_in_bytes'), String(limitBytes));
   } catch (e) {
-    throw new CgroupUnavailableError(`cannot create the cgroup ${path} with memory.limit_in_bytes ${limitBytes}: ${(e as Error).message}; run as root`);
+    throw new CgroupUnavailableError(
+      `cannot create the cgroup ${path} with memory.limit_in_bytes ${limitBytes}: ${(e as Error).message}; run as root`,
+    );
   }
   return {
     path,

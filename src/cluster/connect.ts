@@ -34,13 +34,16 @@ export function loadConfig(opts: ConnectOptions): KubeConfig {
     return loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   } catch (e) {
     if (!(e instanceof KubeConfigError)) throw e;
-    const start = 'Start a cluster (kind, or `scaffold envtest start --kubeconfig-out FILE` for a local control plane) and pass its kubeconfig with --kubeconfig or KUBECONFIG';
+    const start =
+      'Start a cluster (kind, or `scaffold envtest start --kubeconfig-out FILE` for a local control plane) and pass its kubeconfig with --kubeconfig or KUBECONFIG';
     if (e.reason === 'NoConfiguration') {
       if (process.env.KUBECONFIG) throw new ClusterError(`${e.message}. ${start}`);
       throw new ClusterError(`no kubeconfig found: KUBECONFIG is not set and ~/.kube/config does not exist. ${start}`);
     }
     // The loader's message names the file, the context and the field: "kubeconfig /path: context ...".
-    throw new ClusterError(`cannot use the ${e.message}. Pass a valid kubeconfig with --kubeconfig (or set KUBECONFIG), and a context it has with --context`);
+    throw new ClusterError(
+      `cannot use the ${e.message}. Pass a valid kubeconfig with --kubeconfig (or set KUBECONFIG), and a context it has with --context`,
+    );
   }
 }
 
@@ -49,7 +52,8 @@ export function explainConnectionError(e: unknown, server: string, context: stri
   const code = (e as { code?: string }).code;
   const where = `the cluster at ${server} (context "${context}")`;
   if (e instanceof ApiError) {
-    if (e.code === 401) return `${where} rejected the kubeconfig's credentials (401 Unauthorized); refresh them or choose another context with --context`;
+    if (e.code === 401)
+      return `${where} rejected the kubeconfig's credentials (401 Unauthorized); refresh them or choose another context with --context`;
     if (e.code === 403) return `${where} forbids this user: ${e.message}`;
     return `${where} answered ${e.code}: ${e.message}`;
   }

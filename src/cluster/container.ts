@@ -39,7 +39,18 @@ export interface PodFacts {
 }
 
 const BINARY: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
-const DECIMAL: Record<string, number> = { n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18 };
+const DECIMAL: Record<string, number> = {
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+};
 
 /** A Kubernetes resource.Quantity ("128Mi", "500m", "1.5G", "2e3") as a number of base units. */
 export function parseQuantity(q: string | number): number {
@@ -70,8 +81,14 @@ function valueFrom(e: EnvVar, container: ContainerSpec, pod: PodFacts): string {
   const from = e.valueFrom!;
   if (from.fieldRef) return fieldValue(from.fieldRef.fieldPath, pod, e.name);
   if (from.resourceFieldRef) return resourceValue(from.resourceFieldRef, container, pod, e.name);
-  const ref = from.configMapKeyRef ? `ConfigMap ${from.configMapKeyRef.name}` : from.secretKeyRef ? `Secret ${from.secretKeyRef.name}` : 'an unknown source';
-  throw new Error(`env ${e.name} of container ${container.name} reads ${ref}, which a local run cannot resolve; set it with a value instead`);
+  const ref = from.configMapKeyRef
+    ? `ConfigMap ${from.configMapKeyRef.name}`
+    : from.secretKeyRef
+      ? `Secret ${from.secretKeyRef.name}`
+      : 'an unknown source';
+  throw new Error(
+    `env ${e.name} of container ${container.name} reads ${ref}, which a local run cannot resolve; set it with a value instead`,
+  );
 }
 
 function fieldValue(path: string, pod: PodFacts, name: string): string {
@@ -93,14 +110,26 @@ function fieldValue(path: string, pod: PodFacts, name: string): string {
 }
 
 // The kubelet divides by the divisor and rounds up; an unset limit is the node's allocatable amount.
-function resourceValue(ref: { resource: string; divisor?: string | number }, container: ContainerSpec, pod: PodFacts, name: string): string {
+function resourceValue(
+  ref: { resource: string; divisor?: string | number },
+  container: ContainerSpec,
+  pod: PodFacts,
+  name: string,
+): string {
   const [kind, resource] = ref.resource.split('.') as [string, string | undefined];
-  if ((kind !== 'limits' && kind !== 'requests') || (resource !== 'memory' && resource !== 'cpu' && resource !== 'ephemeral-storage')) {
-    throw new Error(`env ${name}: resourceFieldRef ${ref.resource} is not one of limits/requests.cpu/memory/ephemeral-storage`);
+  if (
+    (kind !== 'limits' && kind !== 'requests') ||
+    (resource !== 'memory' && resource !== 'cpu' && resource !== 'ephemeral-storage')
+  ) {
+    throw new Error(
+      `env ${name}: resourceFieldRef ${ref.resource} is not one of limits/requests.cpu/memory/ephemeral-storage`,
+    );
   }
   const divisor = parseQuantity(ref.divisor ?? '1');
   if (!(divisor > 0)) throw new Error(`env ${name}: resourceFieldRef divisor ${String(ref.divisor)} must be positive`);
-  const set = container.resources?.[kind]?.[resource] ?? (kind === 'requests' ? container.resources?.limits?.[resource] : undefined);
+  const set =
+    container.resources?.[kind]?.[resource] ??
+    (kind === 'requests' ? container.resources?.limits?.[resource] : undefined);
   let amount: number;
   if (set !== undefined) amount = parseQuantity(set);
   else if (resource === 'memory' && pod.nodeAllocatable) amount = pod.nodeAllocatable.memory;
@@ -126,7 +155,8 @@ const PERCENTAGE_FLAG = '--max-old-space-size-percentage';
  */
 export function nodeOptionsForLocalRun(nodeOptions: string, limitBytes: number, supportsPercentage: boolean): string {
   if (supportsPercentage) return nodeOptions;
-  return nodeOptions.replace(new RegExp(`${PERCENTAGE_FLAG}=(\\d+(?:\\.\\d+)?)`, 'g'), (_, pct: string) =>
-    `--max-old-space-size=${Math.floor(((limitBytes / 2 ** 20) * Number(pct)) / 100)}`,
+  return nodeOptions.replace(
+    new RegExp(`${PERCENTAGE_FLAG}=(\\d+(?:\\.\\d+)?)`, 'g'),
+    (_, pct: string) => `--max-old-space-size=${Math.floor(((limitBytes / 2 ** 20) * Number(pct)) / 100)}`,
   );
 }

@@ -48,7 +48,10 @@ export function createCpuCgroup(name: string, cores: number, sharedV2Path?: stri
   const quotaUs = quotaFor(cores);
   if (existsSync(join(ROOT, 'cgroup.controllers'))) {
     const available = readFileSync(join(ROOT, 'cgroup.controllers'), 'utf8').split(/\s+/);
-    if (!available.includes('cpu')) throw new CgroupUnavailableError(`cgroup v2 at ${ROOT} offers no cpu controller (cgroup.controllers: ${available.join(' ')})`);
+    if (!available.includes('cpu'))
+      throw new CgroupUnavailableError(
+        `cgroup v2 at ${ROOT} offers no cpu controller (cgroup.controllers: ${available.join(' ')})`,
+      );
     const control = join(ROOT, 'cgroup.subtree_control');
     const path = sharedV2Path ?? join(ROOT, name);
     try {
@@ -56,21 +59,47 @@ export function createCpuCgroup(name: string, cores: number, sharedV2Path?: stri
       if (!sharedV2Path) mkdirSync(path);
       writeFileSync(join(path, 'cpu.max'), `${quotaUs} ${PERIOD_US}`);
     } catch (e) {
-      throw new CgroupUnavailableError(`cannot set cpu.max ${quotaUs} ${PERIOD_US} on the cgroup ${path}: ${(e as Error).message}; run as root`);
+      throw new CgroupUnavailableError(
+        `cannot set cpu.max ${quotaUs} ${PERIOD_US} on the cgroup ${path}: ${(e as Error).message}; run as root`,
+      );
     }
     const stat = () => throttled(join(path, 'cpu.stat'));
-    if (sharedV2Path) return { path, quotaUs, wrap: (command, args) => ({ command, args: [...args] }), throttledPeriods: stat, remove: () => undefined };
-    return { path, quotaUs, wrap: cgroupCommand(join(path, 'cgroup.procs')), throttledPeriods: stat, remove: () => rmdirSync(path) };
+    if (sharedV2Path)
+      return {
+        path,
+        quotaUs,
+        wrap: (command, args) => ({ command, args: [...args] }),
+        throttledPeriods: stat,
+        remove: () => undefined,
+      };
+    return {
+      path,
+      quotaUs,
+      wrap: cgroupCommand(join(path, 'cgroup.procs')),
+      throttledPeriods: stat,
+      remove: () => rmdirSync(path),
+    };
   }
   const hierarchy = join(ROOT, 'cpu');
-  if (!existsSync(join(hierarchy, 'cpu.cfs_quota_us'))) throw new CgroupUnavailableError(`no cgroup cpu controller is mounted at ${ROOT} (neither cgroup v2 nor the v1 cpu hierarchy with CFS quotas)`);
+  if (!existsSync(join(hierarchy, 'cpu.cfs_quota_us')))
+    throw new CgroupUnavailableError(
+      `no cgroup cpu controller is mounted at ${ROOT} (neither cgroup v2 nor the v1 cpu hierarchy with CFS quotas)`,
+    );
   const path = join(hierarchy, name);
   try {
     mkdirSync(path);
     writeFileSync(join(path, 'cpu.cfs_period_us'), String(PERIOD_US));
     writeFileSync(join(path, 'cpu.cfs_quota_us'), String(quotaUs));
   } catch (e) {
-    throw new CgroupUnavailableError(`cannot create the cgroup ${path} with cpu.cfs_quota_us ${quotaUs}: ${(e as Error).message}; run as root`);
+    throw new CgroupUnavailableError(
+      `cannot create the cgroup ${path} with cpu.cfs_quota_us ${quotaUs}: ${(e as Error).message}; run as root`,
+    );
   }
-  return { path, quotaUs, wrap: cgroupCommand(join(path, 'cgroup.procs')), throttledPeriods: () => throttled(join(path, 'cpu.stat')), remove: () => rmdirSync(path) };
+  return {
+    path,
+    quotaUs,
+    wrap: cgroupCommand(join(path, 'cgroup.procs')),
+    throttledPeriods: () => throttled(join(path, 'cpu.stat')),
+    remove: () => rmdirSync(path),
+  };
 }

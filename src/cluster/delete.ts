@@ -26,7 +26,11 @@ export interface DeleteResult {
  * Deletes the objects in reverse apply order (workloads, then CRDs, then Namespaces), with background propagation,
  * then waits until they are gone. Every object is attempted; failures are reported together at the end.
  */
-export async function deleteManifests(cluster: Cluster, objects: ManifestObject[], opts: DeleteOptions = {}): Promise<DeleteResult[]> {
+export async function deleteManifests(
+  cluster: Cluster,
+  objects: ManifestObject[],
+  opts: DeleteOptions = {},
+): Promise<DeleteResult[]> {
   const log = opts.log ?? (() => undefined);
   const suffix = opts.dryRun ? ' (server dry run)' : '';
   const ordered = deleteOrder(objects);
@@ -47,7 +51,11 @@ export async function deleteManifests(cluster: Cluster, objects: ManifestObject[
     }
     const namespace = r.resource.namespaced ? obj.metadata.namespace || defaultNamespace : undefined;
     try {
-      await cluster.client.delete(r.resource, { namespace, name: obj.metadata.name }, { propagationPolicy: 'Background', dryRun: opts.dryRun ?? false });
+      await cluster.client.delete(
+        r.resource,
+        { namespace, name: obj.metadata.name },
+        { propagationPolicy: 'Background', dryRun: opts.dryRun ?? false },
+      );
       results.push({ object: obj, action: 'deleted' });
       deleted.push({ resource: r.resource, namespace, name: obj.metadata.name, display: displayName(obj) });
       log(`${displayName(obj)} deleted${suffix}`);
@@ -60,9 +68,14 @@ export async function deleteManifests(cluster: Cluster, objects: ManifestObject[
     const timeoutMs = opts.timeoutMs ?? 120_000;
     const remaining = await waitForDeletion(cluster, deleted, timeoutMs);
     for (const o of remaining) {
-      failures.push(`${o.display} is still terminating after ${Math.round(timeoutMs / 1000)}s (its finalizers have not finished; check the object's status, or pass --wait=false)`);
+      failures.push(
+        `${o.display} is still terminating after ${Math.round(timeoutMs / 1000)}s (its finalizers have not finished; check the object's status, or pass --wait=false)`,
+      );
     }
   }
-  if (failures.length > 0) throw new ClusterError(`${failures.length} of ${ordered.length} objects could not be deleted:\n  ${failures.join('\n  ')}`);
+  if (failures.length > 0)
+    throw new ClusterError(
+      `${failures.length} of ${ordered.length} objects could not be deleted:\n  ${failures.join('\n  ')}`,
+    );
   return results;
 }

@@ -7,7 +7,9 @@ import type { ManifestObject } from './objects.js';
 function configDir(projectRoot: string, rel: string): string {
   const dir = join(projectRoot, rel);
   if (!existsSync(dir)) {
-    throw new ClusterError(`${rel} does not exist in ${projectRoot}; run this command in the project's root directory (where PROJECT is)`);
+    throw new ClusterError(
+      `${rel} does not exist in ${projectRoot}; run this command in the project's root directory (where PROJECT is)`,
+    );
   }
   return dir;
 }
@@ -28,6 +30,9 @@ export function buildConfigYaml(projectRoot: string, rel: string): string {
  */
 export function setManagerImage(projectRoot: string, img: string): boolean {
   const dir = join(projectRoot, 'config', 'manager');
-  if (!existsSync(dir)) throw new ClusterError(`config/manager does not exist in ${projectRoot}; run this command in the project's root directory`);
+  if (!existsSync(dir))
+    throw new ClusterError(
+      `config/manager does not exist in ${projectRoot}; run this command in the project's root directory`,
+    );
   return setKustomizationImage(dir, parseImageArgument(`controller=${img}`), projectRoot);
 }

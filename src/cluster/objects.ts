@@ -25,7 +25,8 @@ export function displayName(obj: ManifestObject): string {
 }
 
 export const isNamespace = (o: ManifestObject) => o.kind === 'Namespace' && o.apiVersion === 'v1';
-export const isCRD = (o: ManifestObject) => o.kind === 'CustomResourceDefinition' && groupOf(o.apiVersion) === 'apiextensions.k8s.io';
+export const isCRD = (o: ManifestObject) =>
+  o.kind === 'CustomResourceDefinition' && groupOf(o.apiVersion) === 'apiextensions.k8s.io';
 
 /** Apply order: Namespaces, then CRDs, then everything else in the order given (kustomize's). */
 export function applyOrder(objs: ManifestObject[]): ManifestObject[] {

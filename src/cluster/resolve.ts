@@ -19,13 +19,16 @@ function resourcesFromCRDs(objs: ManifestObject[]): Map<string, Resource> {
     if (!spec.group || !spec.names?.kind || !spec.names.plural) continue;
     for (const v of spec.versions ?? []) {
       if (!v.name) continue;
-      out.set(`${spec.group}/${v.name} ${spec.names.kind}`, defineResource({
-        group: spec.group,
-        version: v.name,
-        kind: spec.names.kind,
-        plural: spec.names.plural,
-        namespaced: spec.scope !== 'Cluster',
-      }));
+      out.set(
+        `${spec.group}/${v.name} ${spec.names.kind}`,
+        defineResource({
+          group: spec.group,
+          version: v.name,
+          kind: spec.names.kind,
+          plural: spec.names.plural,
+          namespaced: spec.scope !== 'Cluster',
+        }),
+      );
     }
   }
   return out;
@@ -42,7 +45,11 @@ export interface Resolved {
  * ServiceMonitor without prometheus-operator, a Certificate without cert-manager) fails the whole command up front.
  * With allowMissing, unserved kinds map to undefined instead (deleting what cannot exist).
  */
-export async function resolveResources(cluster: Cluster, objs: ManifestObject[], allowMissing = false): Promise<Map<ManifestObject, Resolved | undefined>> {
+export async function resolveResources(
+  cluster: Cluster,
+  objs: ManifestObject[],
+  allowMissing = false,
+): Promise<Map<ManifestObject, Resolved | undefined>> {
   const fromCRDs = resourcesFromCRDs(objs);
   const out = new Map<ManifestObject, Resolved | undefined>();
   const missing = new Map<string, string[]>();

@@ -28,13 +28,19 @@ function npmCommand(): string {
 /** Builds the project with its own `npm run build`, or explains what is missing. */
 export function buildProject(root: string): void {
   const pkgFile = join(root, 'package.json');
-  if (!existsSync(pkgFile)) throw new ClusterError(`no package.json in ${root}; run \`scaffold run\` in the project's root directory`);
+  if (!existsSync(pkgFile))
+    throw new ClusterError(`no package.json in ${root}; run \`scaffold run\` in the project's root directory`);
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { scripts?: Record<string, string> };
-  if (!pkg.scripts?.build) throw new ClusterError(`${pkgFile} has no "build" script; add one that compiles the manager (e.g. "tsc -p tsconfig.json")`);
-  if (!existsSync(join(root, 'node_modules'))) throw new ClusterError(`the project's dependencies are not installed; run \`npm install\` in ${root} first`);
+  if (!pkg.scripts?.build)
+    throw new ClusterError(
+      `${pkgFile} has no "build" script; add one that compiles the manager (e.g. "tsc -p tsconfig.json")`,
+    );
+  if (!existsSync(join(root, 'node_modules')))
+    throw new ClusterError(`the project's dependencies are not installed; run \`npm install\` in ${root} first`);
   const r = spawnSync(npmCommand(), ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (r.error) throw new ClusterError(`cannot run npm run build: ${r.error.message}`);
-  if (r.status !== 0) throw new ClusterError(`npm run build failed (exit ${r.status ?? r.signal}); fix the errors above and run again`);
+  if (r.status !== 0)
+    throw new ClusterError(`npm run build failed (exit ${r.status ?? r.signal}); fix the errors above and run again`);
 }
 
 /**
@@ -59,7 +65,10 @@ function kubeconfigEnv(opts: RunOptions): { env: Record<string, string>; cleanup
 export async function runManager(root: string, opts: RunOptions = {}): Promise<number> {
   if (!opts.skipBuild) buildProject(root);
   const entry = opts.entry ?? join('dist', 'cmd', 'main.js');
-  if (!existsSync(join(root, entry))) throw new ClusterError(`${entry} does not exist after the build; check that tsconfig.json compiles cmd/main.ts into dist/`);
+  if (!existsSync(join(root, entry)))
+    throw new ClusterError(
+      `${entry} does not exist after the build; check that tsconfig.json compiles cmd/main.ts into dist/`,
+    );
   const { env, cleanup } = kubeconfigEnv(opts);
   const signals = opts.signals ?? process;
   try {
@@ -88,7 +97,10 @@ export async function runManager(root: string, opts: RunOptions = {}): Promise<n
       });
       child.once('exit', (code, signal) => {
         done();
-        resolve(code ?? (signal ? 128 + (({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGKILL: 9 }) as Record<string, number>)[signal]! : 1));
+        resolve(
+          code ??
+            (signal ? 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1, SIGKILL: 9 } as Record<string, number>)[signal]! : 1),
+        );
       });
     });
   } finally {

@@ -1,12 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, CustomResourceDefinitions, defineResource, isNotFound, type Resource } from '@kubescaffold/runtime/rest';
+import {
+  ApiError,
+  CustomResourceDefinitions,
+  defineResource,
+  isNotFound,
+  type Resource,
+} from '@kubescaffold/runtime/rest';
 import type { Cluster } from './connect.js';
 import { ClusterError } from './errors.js';
 
 const POLL_MS = 200;
 
 interface CRDState {
-  spec?: { group?: string; scope?: string; names?: { kind?: string; plural?: string }; versions?: Array<{ name?: string; served?: boolean }> };
+  spec?: {
+    group?: string;
+    scope?: string;
+    names?: { kind?: string; plural?: string };
+    versions?: Array<{ name?: string; served?: boolean }>;
+  };
   status?: { conditions?: Array<{ type?: string; status?: string; reason?: string; message?: string }> };
 }
 
@@ -16,7 +27,15 @@ function servedResources(crd: CRDState): Resource[] {
   if (!spec?.group || !spec.names?.kind || !spec.names.plural) return [];
   return (spec.versions ?? [])
     .filter((v) => v.name && v.served !== false)
-    .map((v) => defineResource({ group: spec.group!, version: v.name!, kind: spec.names!.kind!, plural: spec.names!.plural!, namespaced: spec.scope !== 'Cluster' }));
+    .map((v) =>
+      defineResource({
+        group: spec.group!,
+        version: v.name!,
+        kind: spec.names!.kind!,
+        plural: spec.names!.plural!,
+        namespaced: spec.scope !== 'Cluster',
+      }),
+    );
 }
 
 /** Lists the resource once: true when the API answers (a fresh CRD's storage answers 503 or 404 for a moment). */
@@ -56,7 +75,9 @@ export async function waitForCRDsEstablished(cluster: Cluster, names: string[], 
     if (pending.length === 0) return;
     if (Date.now() >= deadline) {
       const detail = pending.map((n) => `${n}${problems.has(n) ? ` (${problems.get(n)})` : ''}`).join(', ');
-      throw new ClusterError(`these CustomResourceDefinitions were not ready within ${Math.round(timeoutMs / 1000)}s: ${detail}`);
+      throw new ClusterError(
+        `these CustomResourceDefinitions were not ready within ${Math.round(timeoutMs / 1000)}s: ${detail}`,
+      );
     }
     await sleep(POLL_MS);
   }

@@ -83,7 +83,12 @@ export class CRDCache {
 
   /** Keeps a built CRD with the sources it was read from, for lookup in later runs. */
   store(key: string, decls: readonly TypeDecl[], deps: SchemaDeps, crd: CustomResourceDefinition): void {
-    this.entries.set(key, { decls: [...decls], deps, signatures: new Map([...deps.dirs].map((d) => [d, this.signature(d)])), crd });
+    this.entries.set(key, {
+      decls: [...decls],
+      deps,
+      signatures: new Map([...deps.dirs].map((d) => [d, this.signature(d)])),
+      crd,
+    });
   }
 
   private signature(dir: string): string {
@@ -120,7 +125,10 @@ export function findKinds(program: SourceProgram, gv: GroupVersion, diags: Diagn
       const root = decl.markers.get(objectRoot.name);
       if (!root || root.value === false) continue;
       if (!ts.isInterfaceDeclaration(decl.node)) {
-        diags.at(decl.pos, `+${objectRoot.name} marks ${decl.name}, which is not an interface; declare the Kind as an exported interface`);
+        diags.at(
+          decl.pos,
+          `+${objectRoot.name} marks ${decl.name}, which is not an interface; declare the Kind as an exported interface`,
+        );
         continue;
       }
       if (!hasObjectMeta(program, decl)) continue; // a List type or other root object: not a Kind
@@ -169,7 +177,12 @@ export function groupKinds(kinds: readonly KindInfo[]): KindInfo[][] {
 }
 
 /** Builds every CRD; problems go to `diags`. */
-export function buildCRDs(kinds: readonly KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag, opts: CRDOptions): CustomResourceDefinition[] {
+export function buildCRDs(
+  kinds: readonly KindInfo[],
+  gen: SchemaGenerator,
+  diags: DiagnosticBag,
+  opts: CRDOptions,
+): CustomResourceDefinition[] {
   const crds: CustomResourceDefinition[] = [];
   for (const group of groupKinds(kinds)) {
     const crd = buildCRD(group, gen, diags, opts);
@@ -179,7 +192,11 @@ export function buildCRDs(kinds: readonly KindInfo[], gen: SchemaGenerator, diag
 }
 
 /** A CRD without versions: names, scope and metadata from the markers of one GroupKind's versions. */
-export function crdSkeleton(kinds: readonly KindInfo[], diags: DiagnosticBag, generatorVersion: string): CustomResourceDefinition {
+export function crdSkeleton(
+  kinds: readonly KindInfo[],
+  diags: DiagnosticBag,
+  generatorVersion: string,
+): CustomResourceDefinition {
   const first = kinds[0]!;
   const kind = first.decl.name;
   const group = first.gv.group;
@@ -200,7 +217,12 @@ export function crdSkeleton(kinds: readonly KindInfo[], diags: DiagnosticBag, ge
   return crd;
 }
 
-function buildCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag, opts: CRDOptions): CustomResourceDefinition | undefined {
+function buildCRD(
+  kinds: KindInfo[],
+  gen: SchemaGenerator,
+  diags: DiagnosticBag,
+  opts: CRDOptions,
+): CustomResourceDefinition | undefined {
   const key = `${kinds[0]!.decl.name}.${kinds[0]!.gv.group}`;
   const decls = kinds.map((k) => k.decl);
   const reused = opts.cache?.lookup(key, decls);
@@ -215,7 +237,12 @@ function buildCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag,
   return result;
 }
 
-function assembleCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticBag, opts: CRDOptions): CustomResourceDefinition | undefined {
+function assembleCRD(
+  kinds: KindInfo[],
+  gen: SchemaGenerator,
+  diags: DiagnosticBag,
+  opts: CRDOptions,
+): CustomResourceDefinition | undefined {
   const first = kinds[0]!;
   const kind = first.decl.name;
   const group = first.gv.group;
@@ -225,7 +252,10 @@ function assembleCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticB
   for (const k of kinds) {
     const dup = seenVersions.get(k.gv.version);
     if (dup) {
-      diags.at(k.decl.pos, `Kind ${kind} of ${group} is declared twice for version ${k.gv.version} (also at ${dup.decl.pos.file}:${dup.decl.pos.line}); keep one`);
+      diags.at(
+        k.decl.pos,
+        `Kind ${kind} of ${group} is declared twice for version ${k.gv.version} (also at ${dup.decl.pos.file}:${dup.decl.pos.line}); keep one`,
+      );
       continue;
     }
     seenVersions.set(k.gv.version, k);
@@ -234,14 +264,18 @@ function assembleCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticB
       schema = structuredClone(schema); // nested schemas are shared with other Kinds
       truncateDescriptions(schema, opts.maxDescLen);
     }
-    versions.push({ kind: k, version: { name: k.gv.version, served: true, storage: false, schema: { openAPIV3Schema: schema } } });
+    versions.push({
+      kind: k,
+      version: { name: k.gv.version, served: true, storage: false, schema: { openAPIV3Schema: schema } },
+    });
   }
   for (const v of versions) applyVersionMarkers(v.version, v.kind.decl.markers.list, diags);
 
   const kept = versions.filter((v) => !v.kind.decl.markers.has(skipVersion.name));
   if (kept.length === 0) {
     const skip = first.decl.markers.get(skipVersion.name);
-    if (skip && versions.length === 1) diags.at(skip.pos, `cannot skip a version if there is only a single version; remove +${skipVersion.name}`);
+    if (skip && versions.length === 1)
+      diags.at(skip.pos, `cannot skip a version if there is only a single version; remove +${skipVersion.name}`);
     return undefined;
   }
   kept.sort((a, b) => (a.version.name < b.version.name ? -1 : a.version.name > b.version.name ? 1 : 0));
@@ -254,10 +288,16 @@ function assembleCRD(kinds: KindInfo[], gen: SchemaGenerator, diags: DiagnosticB
       `CRD for ${kind}.${group} has no storage version: mark the ${kind} of one version (${kept.map((v) => v.version.name).join(', ')}) with +${storageVersion.name}`,
     );
   } else if (storage.length > 1) {
-    diags.at(storage[1]!.kind.decl.pos, `CRD for ${kind}.${group} has several storage versions (${storage.map((v) => v.version.name).join(', ')}); keep +${storageVersion.name} on one`);
+    diags.at(
+      storage[1]!.kind.decl.pos,
+      `CRD for ${kind}.${group} has several storage versions (${storage.map((v) => v.version.name).join(', ')}); keep +${storageVersion.name} on one`,
+    );
   }
   if (!kept.some((v) => v.version.served)) {
-    diags.at(first.decl.pos, `CRD for ${kind}.${group} does not serve any version; remove +${unservedVersion.name} from one`);
+    diags.at(
+      first.decl.pos,
+      `CRD for ${kind}.${group} does not serve any version; remove +${unservedVersion.name} from one`,
+    );
   }
   return crd;
 }
@@ -275,18 +315,28 @@ function applyCRDMarkers(crd: CustomResourceDefinition, versions: readonly KindI
       if (!applySameOnEveryVersion(crd, versions, name, effect, diags)) return;
       continue;
     }
-    for (const v of versions) for (const m of v.decl.markers.all(name)) effect.apply(crd, m.value, (msg) => diags.at(m.pos, msg));
+    for (const v of versions)
+      for (const m of v.decl.markers.all(name)) effect.apply(crd, m.value, (msg) => diags.at(m.pos, msg));
   }
 }
 
 /** Applies a marker every version must agree on; false when the versions disagree. */
-function applySameOnEveryVersion(crd: CustomResourceDefinition, versions: readonly KindInfo[], name: string, effect: CRDEffect, diags: DiagnosticBag): boolean {
+function applySameOnEveryVersion(
+  crd: CustomResourceDefinition,
+  versions: readonly KindInfo[],
+  name: string,
+  effect: CRDEffect,
+  diags: DiagnosticBag,
+): boolean {
   const markers = versions.map((v) => v.decl.markers.get(name));
   const texts = new Set(markers.map((m) => JSON.stringify(m?.value ?? null)));
   const marker = markers.find((m): m is Marker => m !== undefined);
   if (!marker) return true;
   if (texts.size > 1) {
-    diags.at(marker.pos, `+${name} differs between versions of ${crd.spec.names.kind}; write the same marker on every version`);
+    diags.at(
+      marker.pos,
+      `+${name} differs between versions of ${crd.spec.names.kind}; write the same marker on every version`,
+    );
     return false;
   }
   effect.apply(crd, marker.value, (msg) => diags.at(marker.pos, msg));

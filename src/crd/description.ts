@@ -20,10 +20,15 @@ export function truncateDescriptions(schema: JSONSchemaProps, maxLen: number): v
 export function truncate(desc: string, maxLen: number): string {
   const bytes = Buffer.from(desc, 'utf8');
   if (bytes.length <= maxLen) return desc;
-  const cut = bytes.subarray(0, maxLen).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = bytes
+    .subarray(0, maxLen)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   const chars = [...cut];
-  for (let i = chars.length - 1; i > 0; i--) if (sentenceTerminal.test(chars[i] as string)) return chars.slice(0, i + 1).join('');
-  for (let i = chars.length - 1; i > 0; i--) if (whiteSpace.test(chars[i] as string)) return `${chars.slice(0, i).join('')}...`;
+  for (let i = chars.length - 1; i > 0; i--)
+    if (sentenceTerminal.test(chars[i] as string)) return chars.slice(0, i + 1).join('');
+  for (let i = chars.length - 1; i > 0; i--)
+    if (whiteSpace.test(chars[i] as string)) return `${chars.slice(0, i).join('')}...`;
   return `${cut}...`;
 }
 

@@ -13,7 +13,19 @@ type Key = keyof JSONSchemaProps & string;
 const DOC_KEYS = new Set<string>(['description', 'title', 'example', 'externalDocs']);
 // Keys whose Go fields are plain values: equal values are no conflict. Every other key is a pointer, slice or map in
 // Go's JSONSchemaProps, which controller-gen never finds equal, so setting it on both sides always hoists it.
-const VALUE_KEYS = new Set<string>(['type', 'format', 'pattern', 'nullable', 'uniqueItems', 'exclusiveMaximum', 'exclusiveMinimum', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string', 'id', '$schema']);
+const VALUE_KEYS = new Set<string>([
+  'type',
+  'format',
+  'pattern',
+  'nullable',
+  'uniqueItems',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'id',
+  '$schema',
+]);
 
 const isZero = (v: unknown): boolean => v === undefined || v === false || v === '' || v === null;
 
@@ -36,7 +48,8 @@ export function flattenInto(dst: JSONSchemaProps, src: JSONSchemaProps): JSONSch
     switch (key) {
       case 'properties': {
         const merged = { ...(d as Record<string, JSONSchemaProps>) };
-        for (const [name, prop] of Object.entries(s as Record<string, JSONSchemaProps>)) merged[name] = merged[name] ? flattenInto(merged[name], prop) : prop;
+        for (const [name, prop] of Object.entries(s as Record<string, JSONSchemaProps>))
+          merged[name] = merged[name] ? flattenInto(merged[name], prop) : prop;
         out.properties = merged;
         break;
       }
@@ -47,14 +60,18 @@ export function flattenInto(dst: JSONSchemaProps, src: JSONSchemaProps): JSONSch
         // controller-gen reports the conflict and keeps the type's; marker validation has refused it before this.
         break;
       case 'additionalProperties':
-        if (isObject(s)) out.additionalProperties = flattenInto(isObject(d) ? (d as JSONSchemaProps) : {}, s as JSONSchemaProps);
+        if (isObject(s))
+          out.additionalProperties = flattenInto(isObject(d) ? (d as JSONSchemaProps) : {}, s as JSONSchemaProps);
         break;
       case 'x-kubernetes-preserve-unknown-fields':
       case 'x-kubernetes-map-type':
         (out as Record<string, unknown>)[key] = s;
         break;
       case 'x-kubernetes-validations':
-        out[key] = [...(s as NonNullable<JSONSchemaProps['x-kubernetes-validations']>), ...(d as NonNullable<JSONSchemaProps['x-kubernetes-validations']>)];
+        out[key] = [
+          ...(s as NonNullable<JSONSchemaProps['x-kubernetes-validations']>),
+          ...(d as NonNullable<JSONSchemaProps['x-kubernetes-validations']>),
+        ];
         break;
       default:
         hoisted = true;

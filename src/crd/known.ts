@@ -25,55 +25,50 @@ const quantityPattern =
 
 /** The schema of metav1.Condition, used for any field of type Condition (or k8s.V1Condition). */
 export const conditionSchema: JSONSchemaProps = {
-  "description": "Condition contains details for one aspect of the current state of this API Resource.",
-  "properties": {
-    "lastTransitionTime": {
-      "description": "lastTransitionTime is the last time the condition transitioned from one status to another.\nThis should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.",
-      "format": "date-time",
-      "type": "string"
+  description: 'Condition contains details for one aspect of the current state of this API Resource.',
+  properties: {
+    lastTransitionTime: {
+      description:
+        'lastTransitionTime is the last time the condition transitioned from one status to another.\nThis should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.',
+      format: 'date-time',
+      type: 'string',
     },
-    "message": {
-      "description": "message is a human readable message indicating details about the transition.\nThis may be an empty string.",
-      "maxLength": 32768,
-      "type": "string"
+    message: {
+      description:
+        'message is a human readable message indicating details about the transition.\nThis may be an empty string.',
+      maxLength: 32768,
+      type: 'string',
     },
-    "observedGeneration": {
-      "description": "observedGeneration represents the .metadata.generation that the condition was set based upon.\nFor instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date\nwith respect to the current state of the instance.",
-      "format": "int64",
-      "minimum": 0,
-      "type": "integer"
+    observedGeneration: {
+      description:
+        'observedGeneration represents the .metadata.generation that the condition was set based upon.\nFor instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date\nwith respect to the current state of the instance.',
+      format: 'int64',
+      minimum: 0,
+      type: 'integer',
     },
-    "reason": {
-      "description": "reason contains a programmatic identifier indicating the reason for the condition's last transition.\nProducers of specific condition types may define expected values and meanings for this field,\nand whether the values are considered a guaranteed API.\nThe value should be a CamelCase string.\nThis field may not be empty.",
-      "maxLength": 1024,
-      "minLength": 1,
-      "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
-      "type": "string"
+    reason: {
+      description:
+        "reason contains a programmatic identifier indicating the reason for the condition's last transition.\nProducers of specific condition types may define expected values and meanings for this field,\nand whether the values are considered a guaranteed API.\nThe value should be a CamelCase string.\nThis field may not be empty.",
+      maxLength: 1024,
+      minLength: 1,
+      pattern: '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$',
+      type: 'string',
     },
-    "status": {
-      "description": "status of the condition, one of True, False, Unknown.",
-      "enum": [
-        "True",
-        "False",
-        "Unknown"
-      ],
-      "type": "string"
+    status: {
+      description: 'status of the condition, one of True, False, Unknown.',
+      enum: ['True', 'False', 'Unknown'],
+      type: 'string',
     },
-    "type": {
-      "description": "type of condition in CamelCase or in foo.example.com/CamelCase.",
-      "maxLength": 316,
-      "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$",
-      "type": "string"
-    }
+    type: {
+      description: 'type of condition in CamelCase or in foo.example.com/CamelCase.',
+      maxLength: 316,
+      pattern:
+        '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$',
+      type: 'string',
+    },
   },
-  "required": [
-    "lastTransitionTime",
-    "message",
-    "reason",
-    "status",
-    "type"
-  ],
-  "type": "object"
+  required: ['lastTransitionTime', 'message', 'reason', 'status', 'type'],
+  type: 'object',
 };
 
 /** Schemas by the name the runtime exports the type under; undefined for names that are not known types. */
@@ -97,7 +92,11 @@ export function knownTypeSchema(name: string): JSONSchemaProps | undefined {
     case 'Duration':
       return { type: 'string' };
     case 'Quantity':
-      return { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: quantityPattern, 'x-kubernetes-int-or-string': true };
+      return {
+        anyOf: [{ type: 'integer' }, { type: 'string' }],
+        pattern: quantityPattern,
+        'x-kubernetes-int-or-string': true,
+      };
     case 'IntOrString':
       return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true };
     case 'RawExtension':

@@ -35,7 +35,12 @@ const byPriority = (list: Applicable[]): Applicable[] =>
  * Changes only `schema`'s own keys (and a copy of its items): nested schemas may be shared with other fields, so
  * they are replaced, never modified.
  */
-export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Marker[], target: SchemaMarkerTarget, diags: DiagnosticBag): void {
+export function applySchemaMarkers(
+  schema: JSONSchemaProps,
+  markers: readonly Marker[],
+  target: SchemaMarkerTarget,
+  diags: DiagnosticBag,
+): void {
   const relevant = schemaMarkers(markers);
   for (const { marker: m, effect } of byPriority(relevant.filter((a) => !a.effect.items))) {
     const err = effect.apply(schema, m.value, target);
@@ -43,7 +48,10 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: readonly Ma
   }
   for (const { marker: m, effect } of byPriority(relevant.filter((a) => a.effect.items))) {
     if (schema.type !== 'array' || !schema.items) {
-      diags.at(m.pos, `must apply ${m.name} to an array value, found ${schema.type ?? 'no type'}; use the marker without items: for a single value`);
+      diags.at(
+        m.pos,
+        `must apply ${m.name} to an array value, found ${schema.type ?? 'no type'}; use the marker without items: for a single value`,
+      );
       continue;
     }
     schema.items = { ...schema.items };

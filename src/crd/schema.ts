@@ -15,8 +15,25 @@ import type { MemberInfo, SourceInfo, TypeDecl } from '../markers/collector.js';
 import { MarkerSet } from '../markers/collector.js';
 import type { DiagnosticBag, SourcePosition } from '../diagnostics.js';
 import type { SourceProgram } from '../markers/program.js';
-import { k8sOptional, k8sRequired, optional, optionalMarkers, required, requiredMarkers, validationOptional, validationRequired } from '../markers/defs/required.js';
-import { immutable, oneOfMarkers, preserveUnknownFields, schemaless, validationType, validationPattern, xPreserveUnknownFields } from '../markers/defs/validation.js';
+import {
+  k8sOptional,
+  k8sRequired,
+  optional,
+  optionalMarkers,
+  required,
+  requiredMarkers,
+  validationOptional,
+  validationRequired,
+} from '../markers/defs/required.js';
+import {
+  immutable,
+  oneOfMarkers,
+  preserveUnknownFields,
+  schemaless,
+  validationType,
+  validationPattern,
+  xPreserveUnknownFields,
+} from '../markers/defs/validation.js';
 import { flattenInto } from './flatten.js';
 import { applySchemaMarkers } from './schema-markers.js';
 import { unsupportedTypeMessage } from './unsupported-types.js';
@@ -180,31 +197,48 @@ export class SchemaGenerator {
       case ts.SyntaxKind.UndefinedKeyword:
       case ts.SyntaxKind.VoidKeyword:
       case ts.SyntaxKind.NeverKeyword:
-        return this.error(file, node, `${node.getText(file.source)} alone has no schema; write T | null for a nullable value`);
+        return this.error(
+          file,
+          node,
+          `${node.getText(file.source)} alone has no schema; write T | null for a nullable value`,
+        );
     }
     if (ts.isParenthesizedTypeNode(node)) return this.typeSchema(node.type, file);
-    if (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword) return this.typeSchema(node.type, file);
+    if (ts.isTypeOperatorNode(node) && node.operator === ts.SyntaxKind.ReadonlyKeyword)
+      return this.typeSchema(node.type, file);
     if (ts.isLiteralTypeNode(node)) return this.literalSchema(node, file);
     if (ts.isArrayTypeNode(node)) return { type: 'array', items: this.typeSchema(node.elementType, file) };
     if (ts.isUnionTypeNode(node)) return this.unionSchema(node, file);
     if (ts.isIntersectionTypeNode(node)) return this.intersectionSchema(node, file);
     if (ts.isTypeLiteralNode(node)) return this.objectSchema(node.members, file);
     if (ts.isTypeReferenceNode(node)) return this.referenceSchema(node, file);
-    if (ts.isTupleTypeNode(node)) return this.error(file, node, 'tuples cannot be described by a CRD schema: use an array (T[]) or an interface');
-    if (ts.isFunctionTypeNode(node) || ts.isConstructorTypeNode(node)) return this.error(file, node, 'functions cannot be part of an API type');
-    if (ts.isTemplateLiteralTypeNode(node)) return this.error(file, node, `template literal types are not supported: use string with +${validationPattern.name}`);
+    if (ts.isTupleTypeNode(node))
+      return this.error(file, node, 'tuples cannot be described by a CRD schema: use an array (T[]) or an interface');
+    if (ts.isFunctionTypeNode(node) || ts.isConstructorTypeNode(node))
+      return this.error(file, node, 'functions cannot be part of an API type');
+    if (ts.isTemplateLiteralTypeNode(node))
+      return this.error(
+        file,
+        node,
+        `template literal types are not supported: use string with +${validationPattern.name}`,
+      );
     return this.error(file, node, unsupportedTypeMessage(node, file.source));
   }
 
   private literalSchema(node: T.LiteralTypeNode, file: SourceInfo): JSONSchemaProps {
     const lit = node.literal;
     if (ts.isStringLiteral(lit) || ts.isNoSubstitutionTemplateLiteral(lit)) return { type: 'string', enum: [lit.text] };
-    if (lit.kind === ts.SyntaxKind.TrueKeyword || lit.kind === ts.SyntaxKind.FalseKeyword) return { type: 'boolean', enum: [lit.kind === ts.SyntaxKind.TrueKeyword] };
+    if (lit.kind === ts.SyntaxKind.TrueKeyword || lit.kind === ts.SyntaxKind.FalseKeyword)
+      return { type: 'boolean', enum: [lit.kind === ts.SyntaxKind.TrueKeyword] };
     if (ts.isNumericLiteral(lit) || ts.isPrefixUnaryExpression(lit)) {
       const value = Number(lit.getText(file.source));
       if (Number.isInteger(value)) return { type: 'integer', enum: [value] };
       if (this.options.allowDangerousTypes) return { type: 'number', enum: [value] };
-      return this.error(file, node, 'non-integer number literals need --allow-dangerous-types (floats are discouraged in CRDs)');
+      return this.error(
+        file,
+        node,
+        'non-integer number literals need --allow-dangerous-types (floats are discouraged in CRDs)',
+      );
     }
     return this.error(file, node, `${node.getText(file.source)} cannot be described by a CRD schema`);
   }
@@ -227,11 +261,19 @@ export class SchemaGenerator {
     if (schemas.length === 1) out = { ...schemas[0] };
     else if (schemas.every((s) => s.enum && s.type === schemas[0]!.type)) {
       const values: JSONValue[] = [];
-      for (const s of schemas) for (const v of s.enum ?? []) if (!values.some((x) => JSON.stringify(x) === JSON.stringify(v))) values.push(v);
-      out = schemas[0]!.type === 'boolean' && values.length === 2 ? { type: 'boolean' } : { type: schemas[0]!.type!, enum: values };
+      for (const s of schemas)
+        for (const v of s.enum ?? []) if (!values.some((x) => JSON.stringify(x) === JSON.stringify(v))) values.push(v);
+      out =
+        schemas[0]!.type === 'boolean' && values.length === 2
+          ? { type: 'boolean' }
+          : { type: schemas[0]!.type!, enum: values };
     } else if (schemas.every((s) => s.type === 'string')) {
       out = { type: 'string' }; // 'a' | string: an open set of strings
-    } else if (schemas.length === 2 && schemas.some((s) => s.type === 'string' && !s.enum) && schemas.some((s) => (s.type === 'integer' || s.type === 'number') && !s.enum)) {
+    } else if (
+      schemas.length === 2 &&
+      schemas.some((s) => s.type === 'string' && !s.enum) &&
+      schemas.some((s) => (s.type === 'integer' || s.type === 'number') && !s.enum)
+    ) {
       out = knownTypeSchema('IntOrString')!;
     }
     if (!out) {
@@ -250,7 +292,8 @@ export class SchemaGenerator {
     const out: JSONSchemaProps = { type: 'object', properties: {} };
     for (const t of node.types) {
       const s = this.typeSchema(t, file);
-      if (s.type !== 'object' || !s.properties) return this.error(file, t, 'only object types can be intersected (A & B)');
+      if (s.type !== 'object' || !s.properties)
+        return this.error(file, t, 'only object types can be intersected (A & B)');
       mergeObject(out, s);
     }
     return finishObject(out);
@@ -266,14 +309,20 @@ export class SchemaGenerator {
       else if (ts.isNumericLiteral(init)) {
         next = Number(init.text) + 1;
         values.push(Number(init.text));
-      } else if (ts.isPrefixUnaryExpression(init) && init.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(init.operand)) {
+      } else if (
+        ts.isPrefixUnaryExpression(init) &&
+        init.operator === ts.SyntaxKind.MinusToken &&
+        ts.isNumericLiteral(init.operand)
+      ) {
         next = -Number(init.operand.text) + 1;
         values.push(-Number(init.operand.text));
       } else return this.error(file, m, 'enum members must be string or number literals');
     }
     const strings = values.filter((v) => typeof v === 'string').length;
-    if (strings > 0 && strings < values.length) return this.error(file, node.name, 'an enum mixing strings and numbers cannot be described by a CRD schema');
-    if (strings === 0 && values.some((v) => !Number.isInteger(v))) return this.error(file, node.name, 'enum values must be integers or strings');
+    if (strings > 0 && strings < values.length)
+      return this.error(file, node.name, 'an enum mixing strings and numbers cannot be described by a CRD schema');
+    if (strings === 0 && values.some((v) => !Number.isInteger(v)))
+      return this.error(file, node.name, 'enum values must be integers or strings');
     return { type: strings > 0 ? 'string' : 'integer', enum: values };
   }
 
@@ -291,13 +340,22 @@ export class SchemaGenerator {
           if (args.length === 2) return this.recordSchema(args[0]!, args[1]!, file);
           break;
         case 'Date':
-          return this.error(file, node, "Date does not survive JSON: use Time from '@kubescaffold/runtime' (a string with format date-time)");
+          return this.error(
+            file,
+            node,
+            "Date does not survive JSON: use Time from '@kubescaffold/runtime' (a string with format date-time)",
+          );
         case 'Map':
         case 'Set':
           return this.error(file, node, `${name} does not survive JSON: use Record<string, T> or an array`);
       }
     }
-    if (args.length > 0) return this.error(file, node, `generic type ${node.getText(file.source)} cannot be used in a CRD schema; declare a concrete type`);
+    if (args.length > 0)
+      return this.error(
+        file,
+        node,
+        `generic type ${node.getText(file.source)} cannot be used in a CRD schema; declare a concrete type`,
+      );
     const resolved = this.program.resolveName(file, name);
     switch (resolved.kind) {
       case 'decl':
@@ -317,11 +375,19 @@ export class SchemaGenerator {
       if (k8sName) {
         const builtin = builtinTypeSchema(k8sName);
         if (builtin) return builtin;
-        return this.error(file, node, `the Kubernetes type ${k8sName} has no bundled schema; declare the fields you need as an interface`);
+        return this.error(
+          file,
+          node,
+          `the Kubernetes type ${k8sName} has no bundled schema; declare the fields you need as an interface`,
+        );
       }
       return this.error(file, node, `${name} from '${module}' has no CRD schema`);
     }
-    return this.error(file, node, `types from the package '${module}' cannot be read; declare ${name} in the project, or import it from '@kubescaffold/runtime'`);
+    return this.error(
+      file,
+      node,
+      `types from the package '${module}' cannot be read; declare ${name} in the project, or import it from '@kubescaffold/runtime'`,
+    );
   }
 
   private recordSchema(key: T.TypeNode, value: T.TypeNode, file: SourceInfo): JSONSchemaProps {
@@ -331,7 +397,11 @@ export class SchemaGenerator {
   }
 
   /** An interface or object literal: properties, index signature, `extends` (merged like Go embedding). */
-  private objectSchema(members: T.NodeArray<T.TypeElement>, file: SourceInfo, heritage?: T.NodeArray<T.HeritageClause>): JSONSchemaProps {
+  private objectSchema(
+    members: T.NodeArray<T.TypeElement>,
+    file: SourceInfo,
+    heritage?: T.NodeArray<T.HeritageClause>,
+  ): JSONSchemaProps {
     const out: JSONSchemaProps = { type: 'object', properties: {} };
     for (const clause of heritage ?? []) {
       for (const base of clause.types) this.mergeBase(out, base, file);
@@ -373,19 +443,27 @@ export class SchemaGenerator {
     }
     if (required.length > 0) out.required = [...new Set([...(out.required ?? []), ...required])].sort();
     for (const f of immutableOptional) {
-      out['x-kubernetes-validations'] = [...(out['x-kubernetes-validations'] ?? []), { rule: `!has(oldSelf.${f}) || has(self.${f})`, message: `field ${f} is immutable once set` }];
+      out['x-kubernetes-validations'] = [
+        ...(out['x-kubernetes-validations'] ?? []),
+        { rule: `!has(oldSelf.${f}) || has(self.${f})`, message: `field ${f} is immutable once set` },
+      ];
     }
     if (out.additionalProperties && Object.keys(out.properties!).length > 0) {
-      this.diags.at(this.at(file, members[0]!), 'an object cannot have both properties and an index signature in a structural CRD schema; use one or the other');
+      this.diags.at(
+        this.at(file, members[0]!),
+        'an object cannot have both properties and an index signature in a structural CRD schema; use one or the other',
+      );
     }
     return finishObject(out);
   }
 
   private fieldSchema(type: T.TypeNode, info: MemberInfo, file: SourceInfo): JSONSchemaProps {
     let schema: JSONSchemaProps;
-    if (info.markers.has(schemaless.name) || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m)))) schema = {};
+    if (info.markers.has(schemaless.name) || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m))))
+      schema = {};
     else schema = { ...this.typeSchema(type, file) };
-    if (Object.keys(schema).length > 0 && this.isDeclaredTypeReference(type, file)) return this.namedFieldSchema(schema, info);
+    if (Object.keys(schema).length > 0 && this.isDeclaredTypeReference(type, file))
+      return this.namedFieldSchema(schema, info);
     if (info.doc) schema.description = info.doc;
     // Field rules come before the type's rules, as controller-gen's allOf flattening orders them.
     const typeRules = schema['x-kubernetes-validations'];
@@ -411,10 +489,12 @@ export class SchemaGenerator {
     });
     applySchemaMarkers(recorder, info.markers.list, 'field', this.diags);
     const fieldPart: Record<string, unknown> = {};
-    for (const k of touched) if ((target as Record<string, unknown>)[k] !== undefined) fieldPart[k] = (target as Record<string, unknown>)[k];
+    for (const k of touched)
+      if ((target as Record<string, unknown>)[k] !== undefined) fieldPart[k] = (target as Record<string, unknown>)[k];
     const schema = flattenInto(typeSchema, fieldPart as JSONSchemaProps);
     // Documentation comes from the field where it has some (controller-gen's preserveFields).
-    for (const k of ['title', 'example', 'externalDocs'] as const) if (fieldPart[k] !== undefined) (schema as Record<string, unknown>)[k] = fieldPart[k];
+    for (const k of ['title', 'example', 'externalDocs'] as const)
+      if (fieldPart[k] !== undefined) (schema as Record<string, unknown>)[k] = fieldPart[k];
     if (info.doc) schema.description = info.doc;
     return schema;
   }
@@ -430,7 +510,11 @@ export class SchemaGenerator {
   private checkRequiredConflict(info: MemberInfo): void {
     const isOptional = info.markers.list.find((m) => optionalMarkers.some((d) => d.name === m.name));
     const isRequired = info.markers.list.find((m) => requiredMarkers.some((d) => d.name === m.name));
-    if (isOptional && isRequired) this.diags.at(isRequired.pos, `conflicting markers +${isOptional.name} and +${isRequired.name} on one property; keep one`);
+    if (isOptional && isRequired)
+      this.diags.at(
+        isRequired.pos,
+        `conflicting markers +${isOptional.name} and +${isRequired.name} on one property; keep one`,
+      );
   }
 
   /** Members of AtMostOneOf/ExactlyOneOf/AtLeastOneOf groups must be optional (controller-gen's rule). */
@@ -439,7 +523,10 @@ export class SchemaGenerator {
       for (const m of decl.markers.all(oneOf.name)) {
         for (const f of (m.value as string[] | null) ?? []) {
           if (schema.required?.includes(f)) {
-            this.diags.at(m.pos, `field ${f} is part of OneOf constraint and cannot be required; make it optional (${f}?: ...)`);
+            this.diags.at(
+              m.pos,
+              `field ${f} is part of OneOf constraint and cannot be required; make it optional (${f}?: ...)`,
+            );
           }
         }
       }
@@ -499,7 +586,8 @@ export function fieldRequired(info: MemberInfo, questionToken: boolean, packageO
 function mergeObject(out: JSONSchemaProps, s: JSONSchemaProps): void {
   Object.assign(out.properties!, s.properties ?? {});
   if (s.required) out.required = [...new Set([...(out.required ?? []), ...s.required])].sort();
-  if (s['x-kubernetes-validations']) out['x-kubernetes-validations'] = [...(out['x-kubernetes-validations'] ?? []), ...s['x-kubernetes-validations']];
+  if (s['x-kubernetes-validations'])
+    out['x-kubernetes-validations'] = [...(out['x-kubernetes-validations'] ?? []), ...s['x-kubernetes-validations']];
   if (s.additionalProperties !== undefined) out.additionalProperties = s.additionalProperties;
 }
 
@@ -519,6 +607,7 @@ function entityName(n: T.EntityName): string {
 }
 
 function propertyName(n: T.PropertyName): string | undefined {
-  if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) return n.text;
+  if (ts.isIdentifier(n) || ts.isStringLiteral(n) || ts.isNumericLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n))
+    return n.text;
   return undefined;
 }

@@ -41,7 +41,9 @@ export function checkStructural(
 ): void {
   const walk: Walk = { checked, origins };
   for (const version of crd.spec.versions) {
-    const kind = kinds.find((k) => k.decl.name === crd.spec.names.kind && k.gv.group === crd.spec.group && k.gv.version === version.name);
+    const kind = kinds.find(
+      (k) => k.decl.name === crd.spec.names.kind && k.gv.group === crd.spec.group && k.gv.version === version.name,
+    );
     if (!kind) continue;
     const problems: Problem[] = [];
     checkNode(version.schema.openAPIV3Schema, '', problems, false, kind.decl.pos, walk);
@@ -74,7 +76,14 @@ interface Walk {
   origins: Pick<SchemaOrigins, 'get'>;
 }
 
-function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: boolean, parentPos: SourcePosition, walk: Walk): void {
+function checkNode(
+  s: JSONSchemaProps,
+  path: string,
+  all: Problem[],
+  inJunctor: boolean,
+  parentPos: SourcePosition,
+  walk: Walk,
+): void {
   if (walk.checked.has(s, inJunctor)) return;
   const before = all.length;
   const where = path || '(root)';
@@ -83,18 +92,29 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   const intOrString = s['x-kubernetes-int-or-string'] === true;
   if (!inJunctor && !s.type && !preserve && !intOrString) {
-    problems.push(`${where} has no type; give the property a concrete type, or mark it +${validationType.name}=<type> or +${preserveUnknownFields.name}`);
+    problems.push(
+      `${where} has no type; give the property a concrete type, or mark it +${validationType.name}=<type> or +${preserveUnknownFields.name}`,
+    );
   }
   if (s.type === 'array' && !s.items) problems.push(`${where} is an array without items`);
   if (s.properties && s.additionalProperties !== undefined && s.additionalProperties !== false) {
     problems.push(`${where} has both properties and additionalProperties`);
   }
-  if (s['x-kubernetes-embedded-resource'] && s.type !== 'object') problems.push(`${where} is an embedded resource but not of type object`);
+  if (s['x-kubernetes-embedded-resource'] && s.type !== 'object')
+    problems.push(`${where} is an embedded resource but not of type object`);
   if (s['x-kubernetes-list-type'] === 'map') checkMapList(s, where, problems);
-  if (s['x-kubernetes-list-type'] === 'set' && s.items && s.items.type === 'object' && s.items['x-kubernetes-map-type'] !== 'atomic') {
-    problems.push(`${where} is a listType=set of objects, which must be +structType=atomic; use listType=map with a key instead`);
+  if (
+    s['x-kubernetes-list-type'] === 'set' &&
+    s.items &&
+    s.items.type === 'object' &&
+    s.items['x-kubernetes-map-type'] !== 'atomic'
+  ) {
+    problems.push(
+      `${where} is a listType=set of objects, which must be +structType=atomic; use listType=map with a key instead`,
+    );
   }
-  if (s['x-kubernetes-list-map-keys'] && s['x-kubernetes-list-type'] !== 'map') problems.push(`${where} has listMapKey without listType=map`);
+  if (s['x-kubernetes-list-map-keys'] && s['x-kubernetes-list-type'] !== 'map')
+    problems.push(`${where} has listMapKey without listType=map`);
   if (s.uniqueItems) problems.push(`${where} uses uniqueItems, which Kubernetes rejects; use +listType=set`);
   for (const [lo, hi] of [
     ['minimum', 'maximum'],
@@ -104,15 +124,18 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
   ] as const) {
     const a = s[lo];
     const b = s[hi];
-    if (a !== undefined && b !== undefined && a > b) problems.push(`${where} has ${lo} ${a} above ${hi} ${b}, so no value is valid`);
+    if (a !== undefined && b !== undefined && a > b)
+      problems.push(`${where} has ${lo} ${a} above ${hi} ${b}, so no value is valid`);
   }
   if (s.default !== undefined) {
     const bad = defaultMismatch(s, s.default);
     if (bad) problems.push(`${where} has a default ${JSON.stringify(s.default)} that ${bad}`);
   }
-  if (s.properties) for (const name in s.properties) checkNode(s.properties[name]!, `${path}.${name}`, all, inJunctor, pos, walk);
+  if (s.properties)
+    for (const name in s.properties) checkNode(s.properties[name]!, `${path}.${name}`, all, inJunctor, pos, walk);
   if (s.items) checkNode(s.items, `${path}[*]`, all, inJunctor, pos, walk);
-  if (s.additionalProperties && typeof s.additionalProperties === 'object') checkNode(s.additionalProperties, `${path}[*]`, all, inJunctor, pos, walk);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object')
+    checkNode(s.additionalProperties, `${path}[*]`, all, inJunctor, pos, walk);
   for (const list of [s.allOf, s.anyOf, s.oneOf]) {
     for (const j of list ?? []) {
       for (const k of ['description', 'default', 'nullable', 'additionalProperties'] as const) {
@@ -129,14 +152,23 @@ function checkNode(s: JSONSchemaProps, path: string, all: Problem[], inJunctor: 
 }
 
 const jsonType = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'integer'
+          : 'number'
+        : typeof v;
 
 /** Why a default does not fit its schema (type, enum, nested properties and items), or undefined. */
 function defaultMismatch(s: JSONSchemaProps, v: unknown): string | undefined {
   if (s['x-kubernetes-preserve-unknown-fields'] || s['x-kubernetes-int-or-string']) return undefined;
   if (v === null) return s.nullable ? undefined : 'is null but the field is not nullable';
   const t = jsonType(v);
-  if (s.type && !(t === s.type || (s.type === 'number' && t === 'integer'))) return `is ${t === 'integer' || t === 'number' ? 'a number' : `a ${t}`}, not ${s.type === 'integer' ? 'an integer' : `a ${s.type}`}`;
+  if (s.type && !(t === s.type || (s.type === 'number' && t === 'integer')))
+    return `is ${t === 'integer' || t === 'number' ? 'a number' : `a ${t}`}, not ${s.type === 'integer' ? 'an integer' : `a ${s.type}`}`;
   if (s.enum && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) return `is not one of the enum values`;
   if (t === 'array' && s.items) {
     for (const item of v as unknown[]) {

@@ -10,18 +10,24 @@ const ADVICE = 'write the type out as an interface, union of literals, array or 
 /** The message for a type node that typeSchema does not turn into a schema. */
 export function unsupportedTypeMessage(node: T.TypeNode, source: T.SourceFile): string {
   if (ts.isImportTypeNode(node)) return importTypeMessage(node);
-  if (ts.isTypeQueryNode(node)) return `typeof types (${snippet(node, source)}) are not supported in CRD schemas: declare the type (an interface or alias) and use it by name`;
-  if (ts.isIndexedAccessTypeNode(node)) return `indexed access types (${snippet(node, source)}) are not supported in CRD schemas: give the property's type a name and use that`;
-  if (ts.isConditionalTypeNode(node) || ts.isInferTypeNode(node)) return `conditional types (${snippet(node, source)}) are not supported in CRD schemas: ${ADVICE}`;
-  if (ts.isMappedTypeNode(node)) return `mapped types (${snippet(node, source)}) are not supported in CRD schemas: write an interface, or use Record<string, T> for a map`;
+  if (ts.isTypeQueryNode(node))
+    return `typeof types (${snippet(node, source)}) are not supported in CRD schemas: declare the type (an interface or alias) and use it by name`;
+  if (ts.isIndexedAccessTypeNode(node))
+    return `indexed access types (${snippet(node, source)}) are not supported in CRD schemas: give the property's type a name and use that`;
+  if (ts.isConditionalTypeNode(node) || ts.isInferTypeNode(node))
+    return `conditional types (${snippet(node, source)}) are not supported in CRD schemas: ${ADVICE}`;
+  if (ts.isMappedTypeNode(node))
+    return `mapped types (${snippet(node, source)}) are not supported in CRD schemas: write an interface, or use Record<string, T> for a map`;
   if (ts.isTypeOperatorNode(node)) {
     const op = node.operator === ts.SyntaxKind.KeyOfKeyword ? 'keyof' : 'unique';
     return `${op} types (${snippet(node, source)}) are not supported in CRD schemas: ${op === 'keyof' ? 'write the keys as a union of string literals' : ADVICE}`;
   }
   if (ts.isThisTypeNode(node)) return `this types are not supported in CRD schemas: use the type by name`;
-  if (ts.isTypePredicateNode(node)) return `type predicates (${snippet(node, source)}) are not supported in CRD schemas: ${ADVICE}`;
+  if (ts.isTypePredicateNode(node))
+    return `type predicates (${snippet(node, source)}) are not supported in CRD schemas: ${ADVICE}`;
   if (node.kind === ts.SyntaxKind.SymbolKeyword) return 'symbol does not survive JSON: use a string';
-  if (node.kind === ts.SyntaxKind.IntrinsicKeyword) return `intrinsic types are not supported in CRD schemas: ${ADVICE}`;
+  if (node.kind === ts.SyntaxKind.IntrinsicKeyword)
+    return `intrinsic types are not supported in CRD schemas: ${ADVICE}`;
   return `the type ${snippet(node, source)} is not supported in CRD schemas: ${ADVICE}`;
 }
 

@@ -10,4 +10,10 @@ export * from './setup.js';
 export { freePort } from './controlplane/ports.js';
 export { checkKubeconfigTarget, writeKubeconfigFile } from './controlplane/kubeconfig.js';
 export type { CustomResourceDefinition } from './controlplane/crds.js';
-export { WebhookInstaller, readWebhookConfigurations, type WebhookInstallOptions, type InstalledWebhookOptions, type WebhookConfiguration } from './controlplane/webhooks.js';
+export {
+  WebhookInstaller,
+  readWebhookConfigurations,
+  type WebhookInstallOptions,
+  type InstalledWebhookOptions,
+  type WebhookConfiguration,
+} from './controlplane/webhooks.js';

@@ -6,7 +6,14 @@
  * @module @kubescaffold/envtest/setup
  */
 export { EnvtestError } from './errors.js';
-export { BinariesNotFoundError, describeSource, findBinaries, type Binaries, type BinariesSource, type FindBinariesOptions } from './binaries/find.js';
+export {
+  BinariesNotFoundError,
+  describeSource,
+  findBinaries,
+  type Binaries,
+  type BinariesSource,
+  type FindBinariesOptions,
+} from './binaries/find.js';
 export { ensureBinaries, INSTALLED_ONLY_ENV, type EnsureBinariesOptions } from './binaries/ensure.js';
 export { listVersions, type InstalledVersion, type Listing, type ListOptions } from './binaries/list.js';
 export { DEFAULT_INDEX_URL, INDEX_ENV, ReleaseIndexError, type EnvtestRelease } from './binaries/release-index.js';

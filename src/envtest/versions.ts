@@ -49,7 +49,11 @@ export function compareVersions(a: Version, b: Version): number {
 
 /** True when `v` is selected by `selector` (same major.minor, and same patch if the selector has one). */
 export function matchesVersion(selector: Version, v: Version): boolean {
-  return selector.major === v.major && selector.minor === v.minor && (selector.patch === undefined || selector.patch === v.patch);
+  return (
+    selector.major === v.major &&
+    selector.minor === v.minor &&
+    (selector.patch === undefined || selector.patch === v.patch)
+  );
 }
 
 /** The newest of `candidates` (version strings) that `selector` selects, if any; unparsable names are skipped. */
@@ -106,9 +110,7 @@ export function parseEtcdVersionOutput(out: string): string | undefined {
  * "1.37.1" or "1.37". A trailing "!" ("1.36!") asks to check the release index even when the cache has a match.
  */
 export type VersionRequest =
-  | { kind: 'default' }
-  | { kind: 'latest' }
-  | { kind: 'selector'; version: Version; checkIndex: boolean };
+  { kind: 'default' } | { kind: 'latest' } | { kind: 'selector'; version: Version; checkIndex: boolean };
 
 /** Parses a version argument; throws on anything that is neither "latest" nor a version selector. */
 export function parseVersionRequest(text: string | undefined): VersionRequest {
@@ -119,7 +121,9 @@ export function parseVersionRequest(text: string | undefined): VersionRequest {
   try {
     return { kind: 'selector', version: parseVersion(checkIndex ? t.slice(0, -1) : t), checkIndex };
   } catch {
-    throw new Error(`invalid version "${text}": expected latest, MAJOR.MINOR.PATCH or MAJOR.MINOR (e.g. 1.37.1 or 1.37)`);
+    throw new Error(
+      `invalid version "${text}": expected latest, MAJOR.MINOR.PATCH or MAJOR.MINOR (e.g. 1.37.1 or 1.37)`,
+    );
   }
 }
 

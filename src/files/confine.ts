@@ -30,7 +30,8 @@ export class OutsideProjectError extends UserError {
 // ELOOP's bound on links followed in one path, as Linux has it
 const MAX_LINKS = 40;
 
-const isInside = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+const isInside = (root: string, path: string): boolean =>
+  path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /**
  * The real path that `path` (absolute, or relative to `root`) leads to, following symbolic links that stay in the
@@ -38,15 +39,29 @@ const isInside = (root: string, path: string): boolean => path === root || path.
  * `outside` is 'allow', for a path the user typed: it is then returned as it is). Missing files and folders are fine:
  * they would be created in the project.
  */
-export function resolveInProject(root: string, path: string, access: Access, outside: 'refuse' | 'allow' = 'refuse'): string {
+export function resolveInProject(
+  root: string,
+  path: string,
+  access: Access,
+  outside: 'refuse' | 'allow' = 'refuse',
+): string {
   const rootReal = realOrResolved(root);
   const wanted = resolve(root, path);
   const shown = displayed(root, rootReal, wanted);
   // a path given already resolved (the project's real path) counts as inside too
-  let rel = isInside(resolve(root), wanted) ? relative(resolve(root), wanted) : isInside(rootReal, wanted) ? relative(rootReal, wanted) : undefined;
+  let rel = isInside(resolve(root), wanted)
+    ? relative(resolve(root), wanted)
+    : isInside(rootReal, wanted)
+      ? relative(rootReal, wanted)
+      : undefined;
   if (rel === undefined) {
     if (outside === 'allow') return wanted;
-    throw new OutsideProjectError(`${wanted} is outside the project ${resolve(root)}; ${advice(access, false)}`, shown, undefined, wanted);
+    throw new OutsideProjectError(
+      `${wanted} is outside the project ${resolve(root)}; ${advice(access, false)}`,
+      shown,
+      undefined,
+      wanted,
+    );
   }
   let current = rootReal;
   let links = 0;
@@ -63,7 +78,13 @@ export function resolveInProject(root: string, path: string, access: Access, out
       current = next;
       continue;
     }
-    if (++links > MAX_LINKS) throw new OutsideProjectError(`${shown}: too many levels of symbolic links`, shown, relative(rootReal, next), next);
+    if (++links > MAX_LINKS)
+      throw new OutsideProjectError(
+        `${shown}: too many levels of symbolic links`,
+        shown,
+        relative(rootReal, next),
+        next,
+      );
     const target = linkTarget(next, rootReal);
     if (!isInside(rootReal, target)) {
       const link = relative(rootReal, next);

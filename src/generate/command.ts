@@ -17,7 +17,13 @@ export async function runManifests(opts: ManifestsOptions): Promise<string[]> {
   const { writeChanged } = await import('./write.js');
   const { files } = planManifests(opts);
   const written = writeChanged(opts.root, files);
-  if (key) recordRun(opts.root, 'manifests', key, files.map((f) => f.path));
+  if (key)
+    recordRun(
+      opts.root,
+      'manifests',
+      key,
+      files.map((f) => f.path),
+    );
   return written;
 }
 
@@ -29,12 +35,20 @@ export async function runGenerate(opts: GenerateOptions): Promise<string[]> {
   } catch {
     boilerplate = '';
   }
-  const key = opts.paths ? undefined : inputKey(opts.root, ['generate', { ...opts, root: undefined }, boilerplate, new Date().getFullYear()]);
+  const key = opts.paths
+    ? undefined
+    : inputKey(opts.root, ['generate', { ...opts, root: undefined }, boilerplate, new Date().getFullYear()]);
   if (key && upToDate(opts.root, 'generate', key)) return [];
   const { planResources } = await import('./resources.js');
   const { writeChanged } = await import('./write.js');
   const files = planResources(opts);
   const written = writeChanged(opts.root, files);
-  if (key) recordRun(opts.root, 'generate', key, files.map((f) => f.path));
+  if (key)
+    recordRun(
+      opts.root,
+      'generate',
+      key,
+      files.map((f) => f.path),
+    );
   return written;
 }

@@ -47,14 +47,22 @@ export interface ManifestsResult {
  * Everything `scaffold manifests` would write; throws DiagnosticsError (and returns nothing) on any problem. With a
  * `cache` from an earlier run on the same program, only CRDs whose sources changed are built again.
  */
-export function planManifests(opts: ManifestsOptions, program = new SourceProgram(opts.root), cache?: CRDCache): ManifestsResult {
+export function planManifests(
+  opts: ManifestsOptions,
+  program = new SourceProgram(opts.root),
+  cache?: CRDCache,
+): ManifestsResult {
   const diags = new DiagnosticBag();
   cache?.newRun();
   const packages = expandPaths(opts.root, opts.paths ?? ['./...']).map((dir) => program.loadPackage(dir));
   const gvs = packages.map(groupVersionOf).filter((gv): gv is GroupVersion => gv !== undefined);
   const kinds: KindInfo[] = gvs.flatMap((gv) => findKinds(program, gv, diags));
   const gen = new SchemaGenerator(program, diags, { allowDangerousTypes: opts.allowDangerousTypes ?? false });
-  const crds = buildCRDs(kinds, gen, diags, { generatorVersion: opts.generatorVersion, maxDescLen: opts.maxDescLen, cache });
+  const crds = buildCRDs(kinds, gen, diags, {
+    generatorVersion: opts.generatorVersion,
+    maxDescLen: opts.maxDescLen,
+    cache,
+  });
   for (const f of program.loadedFiles()) diags.items.push(...f.diagnostics.items);
   // Structural problems follow from the errors above; report them only for otherwise valid schemas.
   if (diags.empty) {
@@ -77,7 +85,12 @@ export function planManifests(opts: ManifestsOptions, program = new SourceProgra
     }
     files.push({ path: join(crdDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`), content });
   }
-  if (roles.length > 0) files.push({ path: join(opts.root, opts.rbacDir ?? 'config/rbac', 'role.yaml'), content: toYamlFile(roles) });
-  if (webhooks.length > 0) files.push({ path: join(opts.root, opts.webhookDir ?? 'config/webhook', 'manifests.yaml'), content: toYamlFile(webhooks) });
+  if (roles.length > 0)
+    files.push({ path: join(opts.root, opts.rbacDir ?? 'config/rbac', 'role.yaml'), content: toYamlFile(roles) });
+  if (webhooks.length > 0)
+    files.push({
+      path: join(opts.root, opts.webhookDir ?? 'config/webhook', 'manifests.yaml'),
+      content: toYamlFile(webhooks),
+    });
   return { files, crds };
 }

@@ -78,14 +78,20 @@ function acceptable(doc: Value): boolean {
   const resources = doc.get('resources');
   if (resources === undefined || resources === null) return true;
   if (!Array.isArray(resources)) return false;
-  return resources.every((r) => r instanceof Map && isNonEmptyString(r.get('version')) && isNonEmptyString(r.get('kind')));
+  return resources.every(
+    (r) => r instanceof Map && isNonEmptyString(r.get('version')) && isNonEmptyString(r.get('kind')),
+  );
 }
 
-const isScalar = (v: Value | undefined): v is Scalar => v !== undefined && v !== null && !Array.isArray(v) && !(v instanceof Map);
+const isScalar = (v: Value | undefined): v is Scalar =>
+  v !== undefined && v !== null && !Array.isArray(v) && !(v instanceof Map);
 
 // A plain scalar that the YAML 1.2 core schema certainly reads as a string: starts with a letter, no null or bool.
 const isString = (v: Value | undefined): v is Scalar =>
-  isScalar(v) && (v.quoted || (/^[A-Za-z][A-Za-z0-9 ._/-]*$/.test(v.text) && !/^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(v.text)));
+  isScalar(v) &&
+  (v.quoted ||
+    (/^[A-Za-z][A-Za-z0-9 ._/-]*$/.test(v.text) &&
+      !/^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(v.text)));
 
 const isNonEmptyString = (v: Value | undefined): boolean => isString(v) && v.text !== '';
 
@@ -109,7 +115,11 @@ class Reader {
 
   private sequence(indent: number): Value[] {
     const items: Value[] = [];
-    for (let line = this.lines[this.i]; line && line.indent === indent && line.text.startsWith('- '); line = this.lines[this.i]) {
+    for (
+      let line = this.lines[this.i];
+      line && line.indent === indent && line.text.startsWith('- ');
+      line = this.lines[this.i]
+    ) {
       const rest = line.text.slice(2);
       if (rest.startsWith(' ') || rest.startsWith('-')) throw new NotPlain();
       if (KEY.test(rest)) {
@@ -134,7 +144,8 @@ class Reader {
       const next = this.lines[this.i];
       let value: Value;
       if (m[2] !== undefined && m[2] !== '') value = scalar(m[2]);
-      else if (next && (next.indent > indent || (next.indent === indent && next.text.startsWith('- ')))) value = this.block(next.indent);
+      else if (next && (next.indent > indent || (next.indent === indent && next.text.startsWith('- '))))
+        value = this.block(next.indent);
       else value = null;
       map.set(m[1]!, value);
       const after = this.lines[this.i];

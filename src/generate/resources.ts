@@ -65,7 +65,10 @@ export function planResources(opts: GenerateOptions, program = new SourceProgram
         };
       })
       .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
-    files.push({ path: join(gv.pkg.dir, RESOURCES_FILE), content: renderResources(descriptors, fileHeader(boilerplate, opts.year), runtimeModule) });
+    files.push({
+      path: join(gv.pkg.dir, RESOURCES_FILE),
+      content: renderResources(descriptors, fileHeader(boilerplate, opts.year), runtimeModule),
+    });
   }
   return files;
 }
@@ -85,7 +88,9 @@ function readBoilerplate(root: string): string | undefined {
 function renderResources(ds: Descriptor[], header: string, runtimeModule: string): string {
   const byModule = new Map<string, string[]>();
   for (const d of ds) byModule.set(d.module, [...(byModule.get(d.module) ?? []), d.kind]);
-  const imports = [...byModule].map(([module, kinds]) => `import type { ${kinds.join(', ')} } from '${module}';\n`).join('');
+  const imports = [...byModule]
+    .map(([module, kinds]) => `import type { ${kinds.join(', ')} } from '${module}';\n`)
+    .join('');
   const consts = ds
     .map(
       (d) => `

@@ -37,7 +37,10 @@ export function watchManifests(opts: WatchOptions): Promise<void> {
     opts.onRun ??
     (({ written, error, ms }) => {
       if (error) console.error(`${error.message}\n(waiting for changes)`);
-      else console.log(`manifests: ${written.length === 0 ? 'up to date' : written.map((p) => relative(opts.root, p)).join(', ')} (${ms} ms)`);
+      else
+        console.log(
+          `manifests: ${written.length === 0 ? 'up to date' : written.map((p) => relative(opts.root, p)).join(', ')} (${ms} ms)`,
+        );
     });
   const run = (): void => {
     const start = performance.now();

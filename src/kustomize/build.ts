@@ -1,6 +1,13 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { emptyTransformerConfig, mergeConfig, mergeSpec, mergeSpecs, parseTransformerConfig, type TransformerConfig } from './config.js';
+import {
+  emptyTransformerConfig,
+  mergeConfig,
+  mergeSpec,
+  mergeSpecs,
+  parseTransformerConfig,
+  type TransformerConfig,
+} from './config.js';
 import { defaultTransformerConfig } from './defaults.js';
 import { KustomizeError } from './errors.js';
 import type { FieldSpec } from './fieldspec.js';
@@ -14,7 +21,13 @@ import { addMapEntries } from './transform/labels.js';
 import { addNameAffix } from './transform/names.js';
 import { fixNameReferences } from './transform/nameref.js';
 import { setNamespaces } from './transform/namespace.js';
-import { applyPatch, applyStrategicMergePatch, loadPatch, loadStrategicMergeEntries, patchTarget } from './transform/patches.js';
+import {
+  applyPatch,
+  applyStrategicMergePatch,
+  loadPatch,
+  loadStrategicMergeEntries,
+  patchTarget,
+} from './transform/patches.js';
 import { setReplicas } from './transform/replicas.js';
 import { applyReplacements } from './transform/replacements.js';
 import { sortResources } from './transform/sort.js';
@@ -31,7 +44,10 @@ function appendAll(into: Resource[], more: Resource[], where: string): void {
   for (const r of more) {
     const id = r.curId();
     const clash = into.find((x) => idEquals(x.curId(), id));
-    if (clash) throw new KustomizeError(`${where}: ${describeId(id)} is listed twice (${clash.source} and ${r.source}); remove one`);
+    if (clash)
+      throw new KustomizeError(
+        `${where}: ${describeId(id)} is listed twice (${clash.source} and ${r.source}); remove one`,
+      );
     into.push(r);
   }
 }
@@ -74,10 +90,16 @@ function accumulate(dir: string, chain: string[]): Accumulated {
   const resources: Resource[] = [];
   let config = emptyTransformerConfig();
   for (const entry of k.resources) {
-    if (isRemote(entry)) throw new KustomizeError(`${where}: resource "${entry}" is a remote URL; scaffold build reads local files and directories only`);
+    if (isRemote(entry))
+      throw new KustomizeError(
+        `${where}: resource "${entry}" is a remote URL; scaffold build reads local files and directories only`,
+      );
     if (loader.isDirectory(entry)) {
       const sub = realpathSync(loader.resolvePath(entry));
-      if (chain.includes(sub)) throw new KustomizeError(`${where}: resource "${entry}" makes a cycle: ${[...chain, sub].map(displayPath).join(' -> ')}`);
+      if (chain.includes(sub))
+        throw new KustomizeError(
+          `${where}: resource "${entry}" makes a cycle: ${[...chain, sub].map(displayPath).join(' -> ')}`,
+        );
       const acc = accumulate(sub, [...chain, sub]);
       appendAll(resources, acc.resources, where);
       config = mergeConfig(config, acc.config);
@@ -88,14 +110,21 @@ function accumulate(dir: string, chain: string[]): Accumulated {
   let own = defaultTransformerConfig();
   for (const c of k.configurations) {
     const source = displayPath(loader.resolvePath(c));
-    own = mergeConfig(own, parseTransformerConfig(parseYamlDocument(loader.readFile(c, 'configuration'), source, '1.1'), source));
+    own = mergeConfig(
+      own,
+      parseTransformerConfig(parseYamlDocument(loader.readFile(c, 'configuration'), source, '1.1'), source),
+    );
   }
   config = mergeConfig(config, own);
 
   let rs = runGenerators(resources, [...k.configMapGenerator, ...k.secretGenerator], loader, where);
 
   if (k.patchesStrategicMerge.length > 0) {
-    for (const { patch, source } of loadStrategicMergeEntries(k.patchesStrategicMerge, loader, `${where}: patchesStrategicMerge`)) {
+    for (const { patch, source } of loadStrategicMergeEntries(
+      k.patchesStrategicMerge,
+      loader,
+      `${where}: patchesStrategicMerge`,
+    )) {
       applyStrategicMergePatch(patchTarget(rs, patch, `${where}: patchesStrategicMerge`), patch, source);
       rs = rs.filter((r) => !r.isEmpty());
     }
@@ -114,7 +143,10 @@ function accumulate(dir: string, chain: string[]): Accumulated {
     const at = `${where}: patchesJson6902[${i}]`;
     if (!spec.target?.name) throw new KustomizeError(`${at}: must specify the target name`);
     const loaded = loadPatch(spec, loader, at);
-    if (loaded.kind !== 'json') throw new KustomizeError(`${at}: ${loaded.source} is not a JSON 6902 patch; list strategic-merge patches under patches`);
+    if (loaded.kind !== 'json')
+      throw new KustomizeError(
+        `${at}: ${loaded.source} is not a JSON 6902 patch; list strategic-merge patches under patches`,
+      );
     rs = applyPatch(rs, spec, loaded, at);
   });
   if (k.replicas.length > 0) setReplicas(rs, k.replicas, config.replicas, where);

@@ -37,7 +37,9 @@ export function mapping(v: JSONValue | undefined, where: string, allowed: readon
   for (const key of Object.keys(v)) {
     if (!allowed.includes(key)) {
       const hint = closestName(key, allowed);
-      throw new KustomizeError(`${where} has unknown field "${key}"${hint ? ` (did you mean "${hint}"?)` : ''}; known fields: ${allowed.join(', ')}`);
+      throw new KustomizeError(
+        `${where} has unknown field "${key}"${hint ? ` (did you mean "${hint}"?)` : ''}; known fields: ${allowed.join(', ')}`,
+      );
     }
   }
   return v;
@@ -60,7 +62,8 @@ export function optBool(v: JSONValue | undefined, where: string): boolean {
 /** An integer field; 0 when absent or null. */
 export function optInt(v: JSONValue | undefined, where: string): number {
   if (v === undefined || v === null) return 0;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new KustomizeError(`${where} must be an integer, not ${describe(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    throw new KustomizeError(`${where} must be an integer, not ${describe(v)}`);
   return v;
 }
 

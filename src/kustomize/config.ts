@@ -25,14 +25,32 @@ export interface TransformerConfig {
 }
 
 const SPEC_LISTS = [
-  'namePrefix', 'nameSuffix', 'namespace', 'commonLabels', 'labels', 'templateLabels', 'commonAnnotations', 'varReference', 'images', 'replicas',
+  'namePrefix',
+  'nameSuffix',
+  'namespace',
+  'commonLabels',
+  'labels',
+  'templateLabels',
+  'commonAnnotations',
+  'varReference',
+  'images',
+  'replicas',
 ] as const;
 
 /** A config with no field specs, the start that kustomize's defaults and `configurations:` files are merged into. */
 export function emptyTransformerConfig(): TransformerConfig {
   return {
-    namePrefix: [], nameSuffix: [], namespace: [], commonLabels: [], labels: [], templateLabels: [], commonAnnotations: [],
-    nameReference: [], varReference: [], images: [], replicas: [],
+    namePrefix: [],
+    nameSuffix: [],
+    namespace: [],
+    commonLabels: [],
+    labels: [],
+    templateLabels: [],
+    commonAnnotations: [],
+    nameReference: [],
+    varReference: [],
+    images: [],
+    replicas: [],
   };
 }
 
@@ -45,7 +63,9 @@ export function mergeSpec(list: FieldSpec[], x: FieldSpec): FieldSpec[] {
   const found = list.find((s) => gvkSelected(full(s.gvk), x.gvk) && s.path === x.path);
   if (found) {
     if (found.create !== x.create) {
-      throw new KustomizeError(`conflicting field specs for path ${x.path}: one says create: ${found.create}, another create: ${x.create}`);
+      throw new KustomizeError(
+        `conflicting field specs for path ${x.path}: one says create: ${found.create}, another create: ${x.create}`,
+      );
     }
     return list;
   }
@@ -84,9 +104,13 @@ export function parseTransformerConfig(doc: JSONValue, file: string): Transforme
     if (key === 'nameReference') {
       out.nameReference = list(value, file, key).map((entry, i) => parseBackRef(entry, `${file}: nameReference[${i}]`));
     } else if ((SPEC_LISTS as readonly string[]).includes(key)) {
-      out[key as (typeof SPEC_LISTS)[number]] = list(value, file, key).map((entry, i) => parseFieldSpec(entry, `${file}: ${key}[${i}]`));
+      out[key as (typeof SPEC_LISTS)[number]] = list(value, file, key).map((entry, i) =>
+        parseFieldSpec(entry, `${file}: ${key}[${i}]`),
+      );
     } else {
-      throw new KustomizeError(`${file}: unknown transformer configuration field "${key}" (known: ${[...SPEC_LISTS, 'nameReference'].join(', ')})`);
+      throw new KustomizeError(
+        `${file}: unknown transformer configuration field "${key}" (known: ${[...SPEC_LISTS, 'nameReference'].join(', ')})`,
+      );
     }
   }
   return out;
@@ -100,14 +124,22 @@ function list(v: JSONValue, file: string, key: string): JSONValue[] {
 
 /** Reads one field spec (`path`, `group`, `version`, `kind`, `create`) of a transformer config or `labels.fields`. */
 export function parseFieldSpec(v: JSONValue, where: string): FieldSpec {
-  if (!isObject(v)) throw new KustomizeError(`${where}: a field spec must be a mapping with path, and optionally group, version, kind, create`);
+  if (!isObject(v))
+    throw new KustomizeError(
+      `${where}: a field spec must be a mapping with path, and optionally group, version, kind, create`,
+    );
   const allowed = ['path', 'group', 'version', 'kind', 'create'];
   for (const k of Object.keys(v)) {
-    if (!allowed.includes(k)) throw new KustomizeError(`${where}: unknown field spec field "${k}" (known: ${allowed.join(', ')})`);
+    if (!allowed.includes(k))
+      throw new KustomizeError(`${where}: unknown field spec field "${k}" (known: ${allowed.join(', ')})`);
   }
   return {
     path: str(v.path, where, 'path'),
-    gvk: { group: str(v.group, where, 'group'), version: str(v.version, where, 'version'), kind: str(v.kind, where, 'kind') },
+    gvk: {
+      group: str(v.group, where, 'group'),
+      version: str(v.version, where, 'version'),
+      kind: str(v.kind, where, 'kind'),
+    },
     create: v.create === true,
   };
 }
@@ -116,12 +148,17 @@ function parseBackRef(v: JSONValue, where: string): NameBackReference {
   if (!isObject(v)) throw new KustomizeError(`${where}: a name reference must be a mapping with kind and fieldSpecs`);
   const allowed = ['group', 'version', 'kind', 'fieldSpecs'];
   for (const k of Object.keys(v)) {
-    if (!allowed.includes(k)) throw new KustomizeError(`${where}: unknown name reference field "${k}" (known: ${allowed.join(', ')})`);
+    if (!allowed.includes(k))
+      throw new KustomizeError(`${where}: unknown name reference field "${k}" (known: ${allowed.join(', ')})`);
   }
   const fss = v.fieldSpecs ?? [];
   if (!Array.isArray(fss)) throw new KustomizeError(`${where}: fieldSpecs must be a list`);
   return {
-    gvk: { group: str(v.group, where, 'group'), version: str(v.version, where, 'version'), kind: str(v.kind, where, 'kind') },
+    gvk: {
+      group: str(v.group, where, 'group'),
+      version: str(v.version, where, 'version'),
+      kind: str(v.kind, where, 'kind'),
+    },
     referrers: fss.map((f, i) => parseFieldSpec(f, `${where}.fieldSpecs[${i}]`)),
   };
 }

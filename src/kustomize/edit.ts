@@ -15,7 +15,9 @@ export function parseImageArgument(arg: string): ImageSpec {
   const value = eq >= 0 ? arg.slice(eq + 1) : arg;
   const { name, tag, digest } = splitImage(value);
   if (name === arg || name === '') {
-    throw new KustomizeError(`invalid image "${arg}"; use one of <image>=<newimage>:<newtag>, <image>=<newimage>@<digest>, <image>:<newtag>, <image>@<digest>`);
+    throw new KustomizeError(
+      `invalid image "${arg}"; use one of <image>=<newimage>:<newtag>, <image>=<newimage>@<digest>, <image>:<newtag>, <image>@<digest>`,
+    );
   }
   return key === ''
     ? { name, newName: '', newTag: tag, digest, tagSuffix: '' }
@@ -38,7 +40,8 @@ export function setKustomizationImage(dir: string, image: ImageSpec, root: strin
     if (err instanceof YamlInputError) throw new KustomizeError(err.message);
     throw err;
   }
-  if (!doc || !isMap(doc.contents)) throw new KustomizeError(`${displayPath(file)} must be a mapping of kustomization fields`);
+  if (!doc || !isMap(doc.contents))
+    throw new KustomizeError(`${displayPath(file)} must be a mapping of kustomization fields`);
   const existing = doc.get('images');
   const entries: ImageSpec[] = [];
   if (isSeq(existing)) {
@@ -48,7 +51,13 @@ export function setKustomizationImage(dir: string, image: ImageSpec, root: strin
         const v = item.get(k, true);
         return isScalar(v) ? String(v.value ?? '') : '';
       };
-      entries.push({ name: get('name'), newName: get('newName'), newTag: get('newTag'), digest: get('digest'), tagSuffix: get('tagSuffix') });
+      entries.push({
+        name: get('name'),
+        newName: get('newName'),
+        newTag: get('newTag'),
+        digest: get('digest'),
+        tagSuffix: get('tagSuffix'),
+      });
     }
   }
   const others = entries.filter((e) => e.name !== image.name);

@@ -60,20 +60,33 @@ export function specMatches(fs: FieldSpec, obj: JSONObject): boolean {
  * sequences are walked element by element without consuming a part, and missing fields are created only when the spec
  * says create and a createKind is given.
  */
-export function applyFieldSpec(obj: JSONObject, fs: FieldSpec, setValue: (ref: FieldRef) => void, createKind: CreateKind): void {
+export function applyFieldSpec(
+  obj: JSONObject,
+  fs: FieldSpec,
+  setValue: (ref: FieldRef) => void,
+  createKind: CreateKind,
+): void {
   if (!specMatches(fs, obj)) return;
   const root: FieldRef = { get: () => obj, set: () => undefined };
   try {
     walk(root, splitPath(fs.path), fs, setValue, createKind);
   } catch (e) {
     if (e instanceof KustomizeError) {
-      throw new KustomizeError(`considering field '${fs.path}' of ${stringField(obj, 'kind')}/${stringField(obj, 'metadata', 'name')}: ${e.message}`);
+      throw new KustomizeError(
+        `considering field '${fs.path}' of ${stringField(obj, 'kind')}/${stringField(obj, 'metadata', 'name')}: ${e.message}`,
+      );
     }
     throw e;
   }
 }
 
-function walk(ref: FieldRef, path: string[], fs: FieldSpec, setValue: (ref: FieldRef) => void, createKind: CreateKind): void {
+function walk(
+  ref: FieldRef,
+  path: string[],
+  fs: FieldSpec,
+  setValue: (ref: FieldRef) => void,
+  createKind: CreateKind,
+): void {
   if (path.length === 0) {
     setValue(ref);
     return;

@@ -143,9 +143,29 @@ export interface Kustomization {
 }
 
 const SUPPORTED = [
-  'apiVersion', 'kind', 'metadata', 'namePrefix', 'nameSuffix', 'namespace', 'commonLabels', 'labels', 'commonAnnotations',
-  'resources', 'bases', 'patches', 'patchesStrategicMerge', 'patchesJson6902', 'images', 'imageTags', 'replacements', 'replicas',
-  'configMapGenerator', 'secretGenerator', 'generatorOptions', 'configurations', 'sortOptions',
+  'apiVersion',
+  'kind',
+  'metadata',
+  'namePrefix',
+  'nameSuffix',
+  'namespace',
+  'commonLabels',
+  'labels',
+  'commonAnnotations',
+  'resources',
+  'bases',
+  'patches',
+  'patchesStrategicMerge',
+  'patchesJson6902',
+  'images',
+  'imageTags',
+  'replacements',
+  'replicas',
+  'configMapGenerator',
+  'secretGenerator',
+  'generatorOptions',
+  'configurations',
+  'sortOptions',
 ] as const;
 
 // Fields kustomize has that this subset does not implement: named in the error instead of being ignored.
@@ -170,15 +190,20 @@ export function parseKustomization(doc: JSONValue, file: string, dir: string): K
   for (const key of Object.keys(doc)) {
     const what = UNSUPPORTED[key];
     if (what) {
-      throw new KustomizeError(`${file}: field "${key}" is not supported by scaffold build (it implements the kustomize subset kubebuilder projects use; ${what} are not part of it); remove it or build this directory with kustomize`);
+      throw new KustomizeError(
+        `${file}: field "${key}" is not supported by scaffold build (it implements the kustomize subset kubebuilder projects use; ${what} are not part of it); remove it or build this directory with kustomize`,
+      );
     }
   }
   const k = mapping(doc, file, SUPPORTED);
   const kind = optString(k.kind, `${file}: kind`);
-  if (kind === 'Component') throw new KustomizeError(`${file}: kind Component is not supported by scaffold build; use a Kustomization`);
-  if (kind !== '' && kind !== 'Kustomization') throw new KustomizeError(`${file}: kind must be Kustomization, not "${kind}"`);
+  if (kind === 'Component')
+    throw new KustomizeError(`${file}: kind Component is not supported by scaffold build; use a Kustomization`);
+  if (kind !== '' && kind !== 'Kustomization')
+    throw new KustomizeError(`${file}: kind must be Kustomization, not "${kind}"`);
   optString(k.apiVersion, `${file}: apiVersion`);
-  if (k.metadata !== undefined && k.metadata !== null && !isObject(k.metadata)) throw new KustomizeError(`${file}: metadata must be a mapping`);
+  if (k.metadata !== undefined && k.metadata !== null && !isObject(k.metadata))
+    throw new KustomizeError(`${file}: metadata must be a mapping`);
 
   const at = (field: string) => `${file}: ${field}`;
   const result: Kustomization = {
@@ -193,26 +218,42 @@ export function parseKustomization(doc: JSONValue, file: string, dir: string): K
     resources: [...stringList(k.resources, at('resources')), ...stringList(k.bases, at('bases'))],
     patches: optList(k.patches, at('patches')).map((p, i) => parsePatch(p, at(`patches[${i}]`))),
     patchesStrategicMerge: stringList(k.patchesStrategicMerge, at('patchesStrategicMerge')),
-    patchesJson6902: optList(k.patchesJson6902, at('patchesJson6902')).map((p, i) => parsePatch(p, at(`patchesJson6902[${i}]`))),
-    images: [...optList(k.images, at('images')), ...optList(k.imageTags, at('imageTags'))].map((x, i) => parseImage(x, at(`images[${i}]`))),
-    replacements: optList(k.replacements, at('replacements')).map((r, i) => parseReplacementEntry(r, at(`replacements[${i}]`))),
+    patchesJson6902: optList(k.patchesJson6902, at('patchesJson6902')).map((p, i) =>
+      parsePatch(p, at(`patchesJson6902[${i}]`)),
+    ),
+    images: [...optList(k.images, at('images')), ...optList(k.imageTags, at('imageTags'))].map((x, i) =>
+      parseImage(x, at(`images[${i}]`)),
+    ),
+    replacements: optList(k.replacements, at('replacements')).map((r, i) =>
+      parseReplacementEntry(r, at(`replacements[${i}]`)),
+    ),
     replicas: optList(k.replicas, at('replicas')).map((r, i) => {
       const m = mapping(r, at(`replicas[${i}]`), ['name', 'count']);
       return { name: optString(m.name, at(`replicas[${i}].name`)), count: optInt(m.count, at(`replicas[${i}].count`)) };
     }),
-    configMapGenerator: optList(k.configMapGenerator, at('configMapGenerator')).map((g, i) => parseGenerator(g, 'ConfigMap', at(`configMapGenerator[${i}]`))),
-    secretGenerator: optList(k.secretGenerator, at('secretGenerator')).map((g, i) => parseGenerator(g, 'Secret', at(`secretGenerator[${i}]`))),
+    configMapGenerator: optList(k.configMapGenerator, at('configMapGenerator')).map((g, i) =>
+      parseGenerator(g, 'ConfigMap', at(`configMapGenerator[${i}]`)),
+    ),
+    secretGenerator: optList(k.secretGenerator, at('secretGenerator')).map((g, i) =>
+      parseGenerator(g, 'Secret', at(`secretGenerator[${i}]`)),
+    ),
     configurations: stringList(k.configurations, at('configurations')),
   };
-  const globalOptions = k.generatorOptions === undefined || k.generatorOptions === null ? undefined : parseGeneratorOptions(k.generatorOptions, at('generatorOptions'));
+  const globalOptions =
+    k.generatorOptions === undefined || k.generatorOptions === null
+      ? undefined
+      : parseGeneratorOptions(k.generatorOptions, at('generatorOptions'));
   if (globalOptions) {
-    for (const g of [...result.configMapGenerator, ...result.secretGenerator]) g.options = mergeGeneratorOptions(g.options, globalOptions);
+    for (const g of [...result.configMapGenerator, ...result.secretGenerator])
+      g.options = mergeGeneratorOptions(g.options, globalOptions);
   }
-  if (k.sortOptions !== undefined && k.sortOptions !== null) result.sortOptions = parseSortOptions(k.sortOptions, at('sortOptions'));
+  if (k.sortOptions !== undefined && k.sortOptions !== null)
+    result.sortOptions = parseSortOptions(k.sortOptions, at('sortOptions'));
   if (Object.keys(result.commonLabels).length > 0) {
     for (const l of result.labels) {
       for (const key of Object.keys(l.pairs)) {
-        if (key in result.commonLabels) throw new KustomizeError(`${file}: label name '${key}' exists in both commonLabels and labels`);
+        if (key in result.commonLabels)
+          throw new KustomizeError(`${file}: label name '${key}' exists in both commonLabels and labels`);
       }
     }
   }
@@ -233,7 +274,11 @@ function parseLabel(v: JSONValue, where: string): LabelSpec {
 export function parseSelector(v: JSONValue, where: string): Selector {
   const m = mapping(v, where, ['group', 'version', 'kind', 'name', 'namespace', 'labelSelector', 'annotationSelector']);
   return {
-    gvk: { group: optString(m.group, `${where}.group`), version: optString(m.version, `${where}.version`), kind: optString(m.kind, `${where}.kind`) },
+    gvk: {
+      group: optString(m.group, `${where}.group`),
+      version: optString(m.version, `${where}.version`),
+      kind: optString(m.kind, `${where}.kind`),
+    },
     name: optString(m.name, `${where}.name`),
     namespace: optString(m.namespace, `${where}.namespace`),
     labelSelector: optString(m.labelSelector, `${where}.labelSelector`),
@@ -243,7 +288,10 @@ export function parseSelector(v: JSONValue, where: string): Selector {
 
 function parsePatch(v: JSONValue, where: string): PatchSpec {
   const m = mapping(v, where, ['path', 'patch', 'target', 'options']);
-  const opts = m.options === undefined || m.options === null ? {} : mapping(m.options, `${where}.options`, ['allowNameChange', 'allowKindChange']);
+  const opts =
+    m.options === undefined || m.options === null
+      ? {}
+      : mapping(m.options, `${where}.options`, ['allowNameChange', 'allowKindChange']);
   const spec: PatchSpec = {
     path: optString(m.path, `${where}.path`),
     patch: optString(m.patch, `${where}.patch`),
@@ -287,7 +335,17 @@ function mergeGeneratorOptions(local: GeneratorOptions | undefined, global: Gene
 }
 
 function parseGenerator(v: JSONValue, kind: 'ConfigMap' | 'Secret', where: string): GeneratorArgs {
-  const fields = ['name', 'namespace', 'behavior', 'literals', 'files', 'envs', 'env', 'options', ...(kind === 'Secret' ? ['type'] : [])];
+  const fields = [
+    'name',
+    'namespace',
+    'behavior',
+    'literals',
+    'files',
+    'envs',
+    'env',
+    'options',
+    ...(kind === 'Secret' ? ['type'] : []),
+  ];
   const m = mapping(v, where, fields);
   const behavior = optString(m.behavior, `${where}.behavior`);
   if (!['', 'create', 'merge', 'replace'].includes(behavior)) {
@@ -304,15 +362,21 @@ function parseGenerator(v: JSONValue, kind: 'ConfigMap' | 'Secret', where: strin
     envs: [...stringList(m.envs, `${where}.envs`), ...(env ? [env] : [])],
     type: optString(m.type, `${where}.type`),
   };
-  if (m.options !== undefined && m.options !== null) args.options = parseGeneratorOptions(m.options, `${where}.options`);
+  if (m.options !== undefined && m.options !== null)
+    args.options = parseGeneratorOptions(m.options, `${where}.options`);
   return args;
 }
 
 function parseFieldOptions(v: JSONValue | undefined, where: string): FieldOptions | undefined {
   if (v === undefined || v === null) return undefined;
   const m = mapping(v, where, ['delimiter', 'index', 'encoding', 'create']);
-  if (optString(m.encoding, `${where}.encoding`) !== '') throw new KustomizeError(`${where}.encoding is not implemented by kustomize either; remove it`);
-  return { delimiter: optString(m.delimiter, `${where}.delimiter`), index: optInt(m.index, `${where}.index`), create: optBool(m.create, `${where}.create`) };
+  if (optString(m.encoding, `${where}.encoding`) !== '')
+    throw new KustomizeError(`${where}.encoding is not implemented by kustomize either; remove it`);
+  return {
+    delimiter: optString(m.delimiter, `${where}.delimiter`),
+    index: optInt(m.index, `${where}.index`),
+    create: optBool(m.create, `${where}.create`),
+  };
 }
 
 /** Reads one replacement, inline in `replacements:` or from a file. */
@@ -321,9 +385,21 @@ export function parseReplacement(v: JSONValue, where: string): Replacement {
   if (m.source === undefined || m.source === null || m.targets === undefined || m.targets === null) {
     throw new KustomizeError(`${where}: replacements must specify a source and at least one target`);
   }
-  const s = mapping(m.source, `${where}.source`, ['group', 'version', 'kind', 'name', 'namespace', 'fieldPath', 'options']);
+  const s = mapping(m.source, `${where}.source`, [
+    'group',
+    'version',
+    'kind',
+    'name',
+    'namespace',
+    'fieldPath',
+    'options',
+  ]);
   const source: ReplacementSource = {
-    gvk: { group: optString(s.group, `${where}.source.group`), version: optString(s.version, `${where}.source.version`), kind: optString(s.kind, `${where}.source.kind`) },
+    gvk: {
+      group: optString(s.group, `${where}.source.group`),
+      version: optString(s.version, `${where}.source.version`),
+      kind: optString(s.kind, `${where}.source.kind`),
+    },
     name: optString(s.name, `${where}.source.name`),
     namespace: optString(s.namespace, `${where}.source.namespace`),
     fieldPath: optString(s.fieldPath, `${where}.source.fieldPath`),
@@ -333,7 +409,8 @@ export function parseReplacement(v: JSONValue, where: string): Replacement {
   const targets = optList(m.targets, `${where}.targets`).map((t, i) => {
     const tw = `${where}.targets[${i}]`;
     const tm = mapping(t, tw, ['select', 'reject', 'fieldPaths', 'options']);
-    if (tm.select === undefined || tm.select === null) throw new KustomizeError(`${tw}: target must specify resources to select`);
+    if (tm.select === undefined || tm.select === null)
+      throw new KustomizeError(`${tw}: target must specify resources to select`);
     const target: ReplacementTarget = {
       select: parseSelector(tm.select, `${tw}.select`),
       reject: optList(tm.reject, `${tw}.reject`).map((r, j) => parseSelector(r, `${tw}.reject[${j}]`)),
@@ -348,7 +425,8 @@ export function parseReplacement(v: JSONValue, where: string): Replacement {
 
 function parseReplacementEntry(v: JSONValue, where: string): ReplacementEntry {
   if (isObject(v) && 'path' in v) {
-    if ('source' in v || 'targets' in v) throw new KustomizeError(`${where}: cannot specify both path and inline replacement`);
+    if ('source' in v || 'targets' in v)
+      throw new KustomizeError(`${where}: cannot specify both path and inline replacement`);
     mapping(v, where, ['path']);
     return { path: optString(v.path, `${where}.path`) };
   }
@@ -358,10 +436,14 @@ function parseReplacementEntry(v: JSONValue, where: string): ReplacementEntry {
 function parseSortOptions(v: JSONValue, where: string): SortOptions {
   const m = mapping(v, where, ['order', 'legacySortOptions']);
   const order = optString(m.order, `${where}.order`);
-  if (order !== 'legacy' && order !== 'fifo') throw new KustomizeError(`${where}: the field 'sortOptions.order' must be one of [fifo, legacy]`);
+  if (order !== 'legacy' && order !== 'fifo')
+    throw new KustomizeError(`${where}: the field 'sortOptions.order' must be one of [fifo, legacy]`);
   const result: SortOptions = { order };
   if (m.legacySortOptions !== undefined && m.legacySortOptions !== null) {
-    if (order !== 'legacy') throw new KustomizeError(`${where}: the field 'sortOptions.legacySortOptions' is set but the selected sort order is '${order}', not 'legacy'`);
+    if (order !== 'legacy')
+      throw new KustomizeError(
+        `${where}: the field 'sortOptions.legacySortOptions' is set but the selected sort order is '${order}', not 'legacy'`,
+      );
     const l = mapping(m.legacySortOptions, `${where}.legacySortOptions`, ['orderFirst', 'orderLast']);
     result.orderFirst = stringList(l.orderFirst, `${where}.legacySortOptions.orderFirst`);
     result.orderLast = stringList(l.orderLast, `${where}.legacySortOptions.orderLast`);

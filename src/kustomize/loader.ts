@@ -23,9 +23,12 @@ export function isRemote(target: string): boolean {
 export function findKustomizationFile(dir: string): string {
   const found = KUSTOMIZATION_FILE_NAMES.map((n) => join(dir, n)).filter((p) => existsSync(p));
   if (found.length === 0) {
-    throw new KustomizeError(`no kustomization file in ${displayPath(dir)} (looked for ${KUSTOMIZATION_FILE_NAMES.join(', ')})`);
+    throw new KustomizeError(
+      `no kustomization file in ${displayPath(dir)} (looked for ${KUSTOMIZATION_FILE_NAMES.join(', ')})`,
+    );
   }
-  if (found.length > 1) throw new KustomizeError(`found multiple kustomization files under ${displayPath(dir)}; keep one`);
+  if (found.length > 1)
+    throw new KustomizeError(`found multiple kustomization files under ${displayPath(dir)}; keep one`);
   return found[0]!;
 }
 
@@ -34,7 +37,10 @@ export function findKustomizationFile(dir: string): string {
  * the kustomization's directory.
  */
 export class Loader {
-  constructor(readonly root: string, readonly kustomizationFile: string) {}
+  constructor(
+    readonly root: string,
+    readonly kustomizationFile: string,
+  ) {}
 
   /** A path of the kustomization resolved against its directory. */
   resolvePath(rel: string): string {
@@ -58,15 +64,20 @@ export class Loader {
   /** Reads a local file's bytes (a generator's file source may be binary), as readFile checks it. */
   readBytes(rel: string, purpose: string): Buffer {
     const where = displayPath(this.kustomizationFile);
-    if (isRemote(rel)) throw new KustomizeError(`${where}: ${purpose} "${rel}" is a remote URL; scaffold build reads local files only`);
+    if (isRemote(rel))
+      throw new KustomizeError(`${where}: ${purpose} "${rel}" is a remote URL; scaffold build reads local files only`);
     const p = this.resolvePath(rel);
-    if (!existsSync(p)) throw new KustomizeError(`${where}: ${purpose} "${rel}" does not exist (looked for ${displayPath(p)})`);
+    if (!existsSync(p))
+      throw new KustomizeError(`${where}: ${purpose} "${rel}" does not exist (looked for ${displayPath(p)})`);
     const real = realpathSync(p);
     const root = realpathSync(this.root);
     if (real !== root && !real.startsWith(root + sep)) {
-      throw new KustomizeError(`${where}: ${purpose} "${rel}" is outside ${displayPath(this.root)}; kustomize only reads files in or below the kustomization's directory (move the file, or list its directory as a resource)`);
+      throw new KustomizeError(
+        `${where}: ${purpose} "${rel}" is outside ${displayPath(this.root)}; kustomize only reads files in or below the kustomization's directory (move the file, or list its directory as a resource)`,
+      );
     }
-    if (statSync(real).isDirectory()) throw new KustomizeError(`${where}: ${purpose} "${rel}" is a directory, not a file`);
+    if (statSync(real).isDirectory())
+      throw new KustomizeError(`${where}: ${purpose} "${rel}" is a directory, not a file`);
     return readFileSync(real);
   }
 
@@ -82,11 +93,16 @@ export class Loader {
  * are skipped.
  */
 export function resourcesFromText(text: string, source: string): Resource[] {
-  const queue: JSONValue[] = parseYamlDocuments(text, source).filter((d) => !(d === null || (isObject(d) && Object.keys(d).length === 0)));
+  const queue: JSONValue[] = parseYamlDocuments(text, source).filter(
+    (d) => !(d === null || (isObject(d) && Object.keys(d).length === 0)),
+  );
   const out: Resource[] = [];
   while (queue.length > 0) {
     const doc = queue.shift()!;
-    if (!isObject(doc)) throw new KustomizeError(`${source}: every document must be a Kubernetes object (a mapping), found ${Array.isArray(doc) ? 'a list' : JSON.stringify(doc)}`);
+    if (!isObject(doc))
+      throw new KustomizeError(
+        `${source}: every document must be a Kubernetes object (a mapping), found ${Array.isArray(doc) ? 'a list' : JSON.stringify(doc)}`,
+      );
     const kind = stringField(doc, 'kind');
     if (kind === '') throw new KustomizeError(`${source}: missing kind in object ${JSON.stringify(doc).slice(0, 120)}`);
     checkNoNullItems(doc, source, kind);
@@ -108,7 +124,8 @@ export function resourcesFromText(text: string, source: string): Resource[] {
 function checkNoNullItems(v: JSONValue, source: string, kind: string, path: string[] = []): void {
   if (Array.isArray(v)) {
     v.forEach((x, i) => {
-      if (x === null) throw new KustomizeError(`${source}: empty item at ${[...path, String(i)].join('.')} in ${kind} object`);
+      if (x === null)
+        throw new KustomizeError(`${source}: empty item at ${[...path, String(i)].join('.')} in ${kind} object`);
       checkNoNullItems(x, source, kind, [...path, String(i)]);
     });
   } else if (isObject(v)) {

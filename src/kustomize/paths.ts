@@ -50,7 +50,9 @@ export function lookup(root: JSONValue, parts: string[]): JSONValue | undefined 
     } else if (isListMatch(part)) {
       if (!Array.isArray(cur)) throw new KustomizeError(`"${part}" matches list elements, but the field is not a list`);
       const { field, value } = splitMatch(part);
-      cur = cur.find((el) => (field === '' ? scalarText(el) === value : isObject(el) && scalarText(el[field]) === value));
+      cur = cur.find((el) =>
+        field === '' ? scalarText(el) === value : isObject(el) && scalarText(el[field]) === value,
+      );
     } else {
       if (!isObject(cur)) throw new KustomizeError(`"${part}" names a field, but the value there is not a mapping`);
       cur = Object.hasOwn(cur, part) ? cur[part] : undefined;
@@ -80,7 +82,12 @@ function partKind(next: string | undefined, create: CreateKind): CreateKind {
  * missing fields (and a list element named by [field=value]) are made, the leaf as createKind. onCreate reports leaves
  * made here, whose type kustomize leaves open until they are written.
  */
-export function matchPath(ref: FieldRef, parts: string[], create: CreateKind, onCreate: (ref: FieldRef) => void): FieldRef[] {
+export function matchPath(
+  ref: FieldRef,
+  parts: string[],
+  create: CreateKind,
+  onCreate: (ref: FieldRef) => void,
+): FieldRef[] {
   if (parts.length === 0) return [ref];
   const node = ref.get();
   const [head, ...rest] = parts as [string, ...string[]];
@@ -91,7 +98,8 @@ export function matchPath(ref: FieldRef, parts: string[], create: CreateKind, on
       node.push(emptyOf(partKind(rest[0], create)));
       if (rest.length === 0) onCreate(fieldRef(node, idx));
     }
-    if (node.length < idx + 1) throw new KustomizeError(`index ${idx} specified but only ${node.length} elements found`);
+    if (node.length < idx + 1)
+      throw new KustomizeError(`index ${idx} specified but only ${node.length} elements found`);
     return matchPath(fieldRef(node, idx), rest, create, onCreate);
   }
   if (isListMatch(head)) {

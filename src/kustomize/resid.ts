@@ -65,7 +65,9 @@ export const NOT_A_NAMESPACE = '_non_namespaceable_';
 /** Splits an apiVersion into group and version; `v1` is the core group ''. */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
-  return i >= 0 ? { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) } : { group: '', version: apiVersion };
+  return i >= 0
+    ? { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) }
+    : { group: '', version: apiVersion };
 }
 
 /** The apiVersion of a gvk: `group/version`, or the version alone for the core group. */
@@ -114,7 +116,12 @@ export function idSelectedBy(id: ResId, selector: { gvk: Partial<Gvk>; name?: st
   if (selector.name && selector.name !== id.name) return false;
   if (selector.namespace) {
     // A selector read from YAML is never marked cluster-scoped (kustomize builds it without consulting the schema).
-    const sel: ResId = { gvk: { group: '', version: '', kind: '', ...selector.gvk }, name: '', namespace: selector.namespace, clusterScoped: false };
+    const sel: ResId = {
+      gvk: { group: '', version: '', kind: '', ...selector.gvk },
+      name: '',
+      namespace: selector.namespace,
+      clusterScoped: false,
+    };
     if (!nsEquals(sel, id)) return false;
   }
   return gvkSelected(id.gvk, selector.gvk);
@@ -122,9 +129,28 @@ export function idSelectedBy(id: ResId, selector: { gvk: Partial<Gvk>; name?: st
 
 /** The GVK ordering kustomize uses for config field specs (Gvk.IsLessThan). */
 const TYPE_ORDER_FIRST = [
-  'Namespace', 'ResourceQuota', 'StorageClass', 'CustomResourceDefinition', 'ServiceAccount', 'PodSecurityPolicy', 'Role',
-  'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'ConfigMap', 'Secret', 'Endpoints', 'Service', 'LimitRange',
-  'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'Deployment', 'StatefulSet', 'CronJob', 'PodDisruptionBudget',
+  'Namespace',
+  'ResourceQuota',
+  'StorageClass',
+  'CustomResourceDefinition',
+  'ServiceAccount',
+  'PodSecurityPolicy',
+  'Role',
+  'ClusterRole',
+  'RoleBinding',
+  'ClusterRoleBinding',
+  'ConfigMap',
+  'Secret',
+  'Endpoints',
+  'Service',
+  'LimitRange',
+  'PriorityClass',
+  'PersistentVolume',
+  'PersistentVolumeClaim',
+  'Deployment',
+  'StatefulSet',
+  'CronJob',
+  'PodDisruptionBudget',
 ];
 const TYPE_ORDER_LAST = ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'];
 

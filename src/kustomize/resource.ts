@@ -92,7 +92,12 @@ export class Resource {
   /** Every earlier id, oldest first. kustomize rebuilds them with the current apiVersion and never as cluster-scoped. */
   prevIds(): ResId[] {
     const { group, version } = parseApiVersion(this.apiVersion);
-    return this.previous.map((p) => ({ gvk: { group, version, kind: p.kind }, name: p.name, namespace: p.namespace, clusterScoped: false }));
+    return this.previous.map((p) => ({
+      gvk: { group, version, kind: p.kind },
+      name: p.name,
+      namespace: p.namespace,
+      clusterScoped: false,
+    }));
   }
 
   /** The object's original id: the first it had, before any rename. */

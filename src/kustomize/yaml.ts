@@ -3,9 +3,16 @@ import { readYamlDocuments, YamlInputError } from '../yaml/read.js';
 import { KustomizeError } from './errors.js';
 import type { JSONValue } from './values.js';
 
-const EXOTIC_TAGS = new Set(['tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:binary', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:omap', 'tag:yaml.org,2002:pairs']);
+const EXOTIC_TAGS = new Set([
+  'tag:yaml.org,2002:timestamp',
+  'tag:yaml.org,2002:binary',
+  'tag:yaml.org,2002:set',
+  'tag:yaml.org,2002:omap',
+  'tag:yaml.org,2002:pairs',
+]);
 
-const TIMESTAMP = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(\.\d+)?(Z|[-+]\d{2}:\d{2}))|(?: (\d{1,2}):(\d{1,2}):(\d{1,2})(\.\d+)?))?$/;
+const TIMESTAMP =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:(?:[Tt](\d{1,2}):(\d{1,2}):(\d{1,2})(\.\d+)?(Z|[-+]\d{2}:\d{2}))|(?: (\d{1,2}):(\d{1,2}):(\d{1,2})(\.\d+)?))?$/;
 
 /**
  * kyaml decodes plain timestamps (yaml.v3 does) and they reach the output as Go's RFC 3339 form:
@@ -22,7 +29,8 @@ export function goTimestamp(text: string): string | undefined {
   const zone = m[8] === undefined || /^[-+]00:00$/.test(m[8]) ? 'Z' : m[8];
   const nums = [Number(mo), Number(d), Number(h), Number(mi), Number(s)] as const;
   const daysIn = new Date(Date.UTC(Number(y), nums[0], 0)).getUTCDate();
-  if (nums[0] < 1 || nums[0] > 12 || nums[1] < 1 || nums[1] > daysIn || nums[2] > 23 || nums[3] > 59 || nums[4] > 59) return undefined;
+  if (nums[0] < 1 || nums[0] > 12 || nums[1] < 1 || nums[1] > daysIn || nums[2] > 23 || nums[3] > 59 || nums[4] > 59)
+    return undefined;
   const two = (n: number) => String(n).padStart(2, '0');
   return `${y}-${two(nums[0])}-${two(nums[1])}T${two(nums[2])}:${two(nums[3])}:${two(nums[4])}${frac ? `.${frac}` : ''}${zone}`;
 }

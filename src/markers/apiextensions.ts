@@ -75,7 +75,10 @@ export interface CRDVersion {
   deprecated?: boolean;
   deprecationWarning?: string;
   schema: { openAPIV3Schema: JSONSchemaProps };
-  subresources?: { status?: Record<string, never>; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
+  subresources?: {
+    status?: Record<string, never>;
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  };
   additionalPrinterColumns?: PrinterColumn[];
   selectableFields?: Array<{ jsonPath: string }>;
 }
@@ -89,7 +92,14 @@ export interface CustomResourceDefinition {
   metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> };
   spec: {
     group: string;
-    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[]; categories?: string[] };
+    names: {
+      kind: string;
+      listKind: string;
+      plural: string;
+      singular: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     scope: string;
     versions: CRDVersion[];
   };

@@ -99,7 +99,10 @@ export function collectFile(path: string, text: string): SourceInfo {
     // levels deep (`{a:{a:...`) runs out of stack. That is the file's problem to report, not a crash with a trace.
     if (!isStackOverflow(err)) throw err;
     const info = collectParsed(path, parse(path, ''));
-    info.diagnostics.at({ file: path, line: 1, column: 1 }, 'cannot read this file: it nests too deeply for the TypeScript parser');
+    info.diagnostics.at(
+      { file: path, line: 1, column: 1 },
+      'cannot read this file: it nests too deeply for the TypeScript parser',
+    );
     return info;
   }
 }
@@ -119,11 +122,20 @@ function parse(path: string, text: string): T.SourceFile {
 function collectParsed(path: string, source: T.SourceFile): SourceInfo {
   const text = source.text;
   const diags = new DiagnosticBag();
-  const info: SourceInfo = { path, source, types: new Map(), members: new Map(), imports: new Map(), packageMarkers: [], diagnostics: diags };
+  const info: SourceInfo = {
+    path,
+    source,
+    types: new Map(),
+    members: new Map(),
+    imports: new Map(),
+    packageMarkers: [],
+    diagnostics: diags,
+  };
   const claimed = new Set<number>();
   const ctx: Ctx = { info, diags, claimed };
   // The parser recovers from syntax errors; report them, or a half-read type would quietly lose fields.
-  const syntax = (source as unknown as { parseDiagnostics?: readonly T.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  const syntax =
+    (source as unknown as { parseDiagnostics?: readonly T.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   for (const d of syntax.slice(0, 5)) {
     diags.at(position(source, d.start), `syntax error: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
   }
@@ -176,7 +188,9 @@ function recordImport(info: SourceInfo, stmt: T.ImportDeclaration): void {
   const bindings = clause.namedBindings;
   if (!bindings) return;
   if (ts.isNamespaceImport(bindings)) info.imports.set(bindings.name.text, { module, name: '*' });
-  else for (const el of bindings.elements) info.imports.set(el.name.text, { module, name: (el.propertyName ?? el.name).text });
+  else
+    for (const el of bindings.elements)
+      info.imports.set(el.name.text, { module, name: (el.propertyName ?? el.name).text });
 }
 
 interface CommentRange {
@@ -194,7 +208,11 @@ interface MarkerLine {
 function attach(ctx: Ctx, node: T.Node, target: MarkerTarget): MemberInfo {
   const { source } = ctx.info;
   const text = source.text;
-  const ranges = (ts.getLeadingCommentRanges(text, node.pos) ?? []).map((r) => ({ pos: r.pos, end: r.end, text: text.slice(r.pos, r.end) }));
+  const ranges = (ts.getLeadingCommentRanges(text, node.pos) ?? []).map((r) => ({
+    pos: r.pos,
+    end: r.end,
+    text: text.slice(r.pos, r.end),
+  }));
   const groups = groupByBlankLines(source, ranges);
   const startLine = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
   const last = groups[groups.length - 1];
@@ -206,7 +224,10 @@ function attach(ctx: Ctx, node: T.Node, target: MarkerTarget): MemberInfo {
     ctx.claimed.add(c.pos);
     for (const line of markerLines(source, c)) addMarker(ctx, line, target, markers);
   }
-  return { markers: new MarkerSet(markers), doc: extractDoc((adjacent ?? []).map((c): RawComment => ({ text: c.text }))) };
+  return {
+    markers: new MarkerSet(markers),
+    doc: extractDoc((adjacent ?? []).map((c): RawComment => ({ text: c.text }))),
+  };
 }
 
 function groupByBlankLines(source: T.SourceFile, ranges: CommentRange[]): CommentRange[][] {
@@ -243,7 +264,13 @@ function markerLines(source: T.SourceFile, c: CommentRange): MarkerLine[] {
     const m = /^(\s*\/?\*+\s*|\s*)\+/.exec(row);
     if (m) {
       const start = m[0].length - 1;
-      out.push({ text: row.slice(start).replace(/\*\/\s*$/, '').trim(), offset: offset + start });
+      out.push({
+        text: row
+          .slice(start)
+          .replace(/\*\/\s*$/, '')
+          .trim(),
+        offset: offset + start,
+      });
     }
     offset += row.length + 1;
   }
@@ -257,7 +284,10 @@ function addMarker(ctx: Ctx, line: MarkerLine, target: MarkerTarget, into: Marke
     case 'foreign':
       return;
     case 'unknown':
-      ctx.diags.at(pos, `unknown marker ${markerName(line.text)}${found.suggestion ? `; did you mean +${found.suggestion}?` : ''}`);
+      ctx.diags.at(
+        pos,
+        `unknown marker ${markerName(line.text)}${found.suggestion ? `; did you mean +${found.suggestion}?` : ''}`,
+      );
       return;
     case 'misplaced': {
       if (found.definition.targets.includes('package')) {
@@ -265,7 +295,10 @@ function addMarker(ctx: Ctx, line: MarkerLine, target: MarkerTarget, into: Marke
         addMarker(ctx, line, 'package', ctx.info.packageMarkers);
         return;
       }
-      ctx.diags.at(pos, `marker +${found.definition.name} cannot stand ${placeName(target)}; ${whereItBelongs(found.definition.targets)}`);
+      ctx.diags.at(
+        pos,
+        `marker +${found.definition.name} cannot stand ${placeName(target)}; ${whereItBelongs(found.definition.targets)}`,
+      );
       return;
     }
     case 'found':
@@ -276,7 +309,10 @@ function addMarker(ctx: Ctx, line: MarkerLine, target: MarkerTarget, into: Marke
         if (!(err instanceof MarkerSyntaxError)) throw err;
         const at = position(ctx.info.source, line.offset + err.offset);
         const quoteHint = /=\s*'/.test(line.text) ? ' (single quotes are not string quotes: use "..." or `...`)' : '';
-        ctx.diags.at(at, `invalid marker +${found.definition.name}: ${err.message}${quoteHint}; expected ${usage(found.definition)}`);
+        ctx.diags.at(
+          at,
+          `invalid marker +${found.definition.name}: ${err.message}${quoteHint}; expected ${usage(found.definition)}`,
+        );
       }
   }
 }
@@ -291,7 +327,8 @@ function placeName(target: MarkerTarget): string {
 }
 
 function whereItBelongs(targets: readonly MarkerTarget[]): string {
-  if (targets.includes('type') && targets.includes('field')) return 'put it directly above an interface, type alias or property';
+  if (targets.includes('type') && targets.includes('field'))
+    return 'put it directly above an interface, type alias or property';
   if (targets.includes('type')) return 'put it directly above the exported interface or type it describes';
   if (targets.includes('field')) return 'put it directly above the property it describes';
   return 'put it in a free-standing comment (separated from declarations by a blank line)';
@@ -310,7 +347,8 @@ function commentsOutsideLiterals(source: T.SourceFile): CommentRange[] {
   const text = source.text;
   const literals: Array<[number, number]> = [];
   const visit = (n: T.Node): void => {
-    if (ts.isStringLiteral(n) || ts.isRegularExpressionLiteral(n) || ts.isTemplateLiteralToken(n)) literals.push([n.getStart(source), n.end]);
+    if (ts.isStringLiteral(n) || ts.isRegularExpressionLiteral(n) || ts.isTemplateLiteralToken(n))
+      literals.push([n.getStart(source), n.end]);
     else ts.forEachChild(n, visit);
   };
   visit(source);
@@ -352,7 +390,10 @@ function allComments(source: T.SourceFile): CommentRange[] {
   const text = source.text;
   const seen = new Map<number, CommentRange>();
   const take = (pos: number): void => {
-    for (const r of [...(ts.getLeadingCommentRanges(text, pos) ?? []), ...(ts.getTrailingCommentRanges(text, pos) ?? [])]) {
+    for (const r of [
+      ...(ts.getLeadingCommentRanges(text, pos) ?? []),
+      ...(ts.getTrailingCommentRanges(text, pos) ?? []),
+    ]) {
       if (!seen.has(r.pos)) seen.set(r.pos, { pos: r.pos, end: r.end, text: text.slice(r.pos, r.end) });
     }
   };
@@ -368,4 +409,3 @@ function allComments(source: T.SourceFile): CommentRange[] {
   visit(source);
   return [...seen.values()].sort((a, b) => a.pos - b.pos);
 }
-

@@ -105,7 +105,12 @@ export function parseMarkerArguments(marker: string, definedName: string, shape:
   let fieldsOffset = split.restOffset;
   if (shape.kind === 'json') return parseJsonArgument(split);
   // A struct marker written `+name:arg=value` carries its first argument name in the marker name.
-  if (shape.kind === 'struct' && split.hasValue && split.anonName.length >= definedName.length + 1 && split.anonName !== definedName) {
+  if (
+    shape.kind === 'struct' &&
+    split.hasValue &&
+    split.anonName.length >= definedName.length + 1 &&
+    split.anonName !== definedName
+  ) {
     const glued = split.anonName.slice(definedName.length + 1);
     fields = `${glued}=${fields}`;
     fieldsOffset = split.restOffset - glued.length - 1;
@@ -251,7 +256,9 @@ class ArgParser {
     if (negative) s.scan();
     const tok = s.scan();
     if (integer ? tok.kind !== 'Int' : tok.kind !== 'Int' && tok.kind !== 'Float') {
-      this.fail(integer ? `expected integer, got ${goQuote(tok.text)}` : `expected integer or float, got ${goQuote(tok.text)}`);
+      this.fail(
+        integer ? `expected integer, got ${goQuote(tok.text)}` : `expected integer or float, got ${goQuote(tok.text)}`,
+      );
       return null;
     }
     const text = (negative ? '-' : '') + tok.text;
@@ -275,7 +282,8 @@ class ArgParser {
     const s = this.s;
     s.scanNumbers = false;
     try {
-      const isDelim = (ch: string): boolean => ch === ',' || ch === ';' || ch === '}' || ch === '' || (inMap && ch === ':');
+      const isDelim = (ch: string): boolean =>
+        ch === ',' || ch === ';' || ch === '}' || ch === '' || (inMap && ch === ':');
       // An empty bare value stops at its delimiter (upstream would swallow the delimiter and the next argument).
       if (isDelim(s.peekNoSpace())) return '';
       const first = s.scan();

@@ -49,7 +49,13 @@ export function expandPaths(root: string, patterns: readonly string[]): string[]
         return;
       }
       for (const e of entries) {
-        if (!e.isDirectory() || e.name.startsWith('.') || skipAnywhere.has(e.name) || (atRoot && skipAtRoot.has(e.name))) continue;
+        if (
+          !e.isDirectory() ||
+          e.name.startsWith('.') ||
+          skipAnywhere.has(e.name) ||
+          (atRoot && skipAtRoot.has(e.name))
+        )
+          continue;
         walk(join(dir, e.name));
       }
     };

@@ -87,7 +87,11 @@ export class SourceProgram {
     if (local && dot < 0) return { kind: 'decl', decl: local };
     const imp = from.imports.get(head);
     if (!imp) {
-      if (dot < 0) return { kind: 'unresolved', why: `cannot find type ${name} in ${basename(from.path)} (declare it or import it)` };
+      if (dot < 0)
+        return {
+          kind: 'unresolved',
+          why: `cannot find type ${name} in ${basename(from.path)} (declare it or import it)`,
+        };
       return { kind: 'unresolved', why: `cannot resolve ${name}` };
     }
     const rest = dot < 0 ? '' : name.slice(dot);
@@ -119,7 +123,8 @@ export class SourceProgram {
     // `export { X } from './x.js'`, `export * from './x.js'`, and `import { X }` + `export { X }`
     for (const stmt of info.source.statements) {
       if (!ts.isExportDeclaration(stmt)) continue;
-      const spec = stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier) ? stmt.moduleSpecifier.text : undefined;
+      const spec =
+        stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier) ? stmt.moduleSpecifier.text : undefined;
       if (!stmt.exportClause) {
         if (spec) {
           const r = this.resolveExport(info, spec, name, seen);
@@ -131,7 +136,10 @@ export class SourceProgram {
       for (const el of stmt.exportClause.elements) {
         if (el.name.text !== name) continue;
         const original = (el.propertyName ?? el.name).text;
-        if (spec) return spec.startsWith('.') ? this.resolveExport(info, spec, original, seen) : { kind: 'external', module: spec, name: original };
+        if (spec)
+          return spec.startsWith('.')
+            ? this.resolveExport(info, spec, original, seen)
+            : { kind: 'external', module: spec, name: original };
         return this.resolveName(info, original);
       }
     }
@@ -153,4 +161,3 @@ function isFile(p: string): boolean {
     return false;
   }
 }
-

@@ -15,7 +15,7 @@ export function markerReference(): string {
     '<!-- Generated from the marker registry (src/markers/defs) by `npm run docs:reference` (src/markers/reference.ts). Do not edit. -->',
     '',
     "Every `// +` marker `scaffold manifests` reads: controller-gen's markers, with the same names and arguments. A marker",
-    'stands in the comment above what it applies to: a package marker in the version folder\'s groupversion_info.ts, a',
+    "stands in the comment above what it applies to: a package marker in the version folder's groupversion_info.ts, a",
     'type marker above an interface or type alias, a field marker above a property. `npx scaffold manifests --markers`',
     'prints this list. docs/types.md says which TypeScript types stand for which Go types.',
     '',

@@ -41,7 +41,6 @@ export function definitionNamed(name: string): MarkerDefinition | undefined {
   return byName.get(name);
 }
 
-
 /**
  * The outcome of resolving a marker's text: its definition, another tool's marker, a known marker in the wrong place,
  * or an unknown one (with the closest known name).
@@ -69,7 +68,9 @@ export function lookupMarker(marker: string, target: MarkerTarget): Lookup {
   }
   // Unprefixed markers belong to many tools (+genclient, +enum, ...); only near-misses of ours are errors.
   const caseless = definitions.find(
-    (d) => !d.name.includes(':') && (d.name.toLowerCase() === anonName.toLowerCase() || d.name.toLowerCase() === name.toLowerCase()),
+    (d) =>
+      !d.name.includes(':') &&
+      (d.name.toLowerCase() === anonName.toLowerCase() || d.name.toLowerCase() === name.toLowerCase()),
   );
   if (caseless) return { kind: 'unknown', suggestion: caseless.name };
   return { kind: 'foreign' };

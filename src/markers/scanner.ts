@@ -171,10 +171,14 @@ export class Scanner {
       this.pos++;
       digits();
     }
-    if (!hasDigits) this.error(`${base === 16 ? 'hexadecimal' : base === 8 ? 'octal' : base === 2 ? 'binary' : 'decimal'} literal has no digits`);
+    if (!hasDigits)
+      this.error(
+        `${base === 16 ? 'hexadecimal' : base === 8 ? 'octal' : base === 2 ? 'binary' : 'decimal'} literal has no digits`,
+      );
     const e = this.peek().toLowerCase();
     if (e === 'e' || e === 'p') {
-      if (e === 'e' && prefix !== '' && prefix !== '0') this.error(`'${this.peek()}' exponent requires decimal mantissa`);
+      if (e === 'e' && prefix !== '' && prefix !== '0')
+        this.error(`'${this.peek()}' exponent requires decimal mantissa`);
       if (e === 'p' && prefix !== 'x') this.error(`'${this.peek()}' exponent requires hexadecimal mantissa`);
       this.pos++;
       kind = 'Float';
@@ -183,7 +187,7 @@ export class Scanner {
       while (isDecimal(this.peek()) || this.peek() === '_') this.pos++;
       if (this.pos === before) this.error('exponent has no digits');
     } else if (prefix === 'x' && kind === 'Float') {
-      this.error('hexadecimal mantissa requires a \'p\' exponent');
+      this.error("hexadecimal mantissa requires a 'p' exponent");
     }
     if (kind === 'Int' && invalidDigit >= 0) {
       this.error(`invalid digit '${this.src[invalidDigit]}' in octal literal`, invalidDigit);
@@ -209,7 +213,17 @@ export function unquoteGo(lit: string): string {
       continue;
     }
     const esc = body[++i];
-    const simple: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"' };
+    const simple: Record<string, string> = {
+      a: '\x07',
+      b: '\b',
+      f: '\f',
+      n: '\n',
+      r: '\r',
+      t: '\t',
+      v: '\v',
+      '\\': '\\',
+      '"': '"',
+    };
     if (esc !== undefined && esc in simple) {
       out += simple[esc];
       continue;

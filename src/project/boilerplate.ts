@@ -6,7 +6,8 @@ export const licenses: readonly License[] = ['apache2', 'copyright', 'none'];
 
 // Why `owner` cannot go into the header comment, if it cannot: a closing comment token in it would end the comment early.
 export function ownerProblem(owner: string | undefined): string | undefined {
-  if (owner?.includes('*/')) return `the owner "${owner}" contains "*/", which would end the license comment at the top of every generated file; leave it out`;
+  if (owner?.includes('*/'))
+    return `the owner "${owner}" contains "*/", which would end the license comment at the top of every generated file; leave it out`;
   if (owner && /[\r\n]/.test(owner)) return 'the owner must be one line';
   return undefined;
 }

@@ -13,7 +13,9 @@ export const initializedMarkers = ['PROJECT', 'Makefile', 'cmd/main.ts'] as cons
 export function loadProject(root: string): ProjectConfig {
   const path = join(root, 'PROJECT');
   if (!existsSync(path)) {
-    throw new ScaffoldError(`no PROJECT file in ${root}; run this command in a project created by \`scaffold init\`, or run \`scaffold init --domain <domain>\` first`);
+    throw new ScaffoldError(
+      `no PROJECT file in ${root}; run this command in a project created by \`scaffold init\`, or run \`scaffold init --domain <domain>\` first`,
+    );
   }
   const result = parseProject(readUtf8File(path));
   if (typeof result === 'string') throw new ScaffoldError(`${path}: ${result}`);

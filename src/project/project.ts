@@ -79,7 +79,8 @@ export function parseProject(text: string): ProjectConfig | string {
   }
   if (typeof data !== 'object' || data === null) return 'PROJECT does not hold a YAML mapping';
   const config = data as Partial<ProjectConfig>;
-  if (String(config.version) !== '3') return `PROJECT has version ${JSON.stringify(config.version)}; only version "3" is supported`;
+  if (String(config.version) !== '3')
+    return `PROJECT has version ${JSON.stringify(config.version)}; only version "3" is supported`;
   if (typeof config.projectName !== 'string') return 'PROJECT has no projectName';
   const layout = typeof config.layout === 'string' ? [config.layout] : (config.layout ?? []);
   if (!layout.includes(LAYOUT)) {
@@ -92,7 +93,13 @@ export function parseProject(text: string): ProjectConfig | string {
       if (typeof r?.[key] !== 'string' || r[key] === '') return `PROJECT's resources[${i}] has no ${key}`;
     }
   }
-  return { ...config, version: '3', domain: config.domain ?? '', projectName: config.projectName, layout } as ProjectConfig;
+  return {
+    ...config,
+    version: '3',
+    domain: config.domain ?? '',
+    projectName: config.projectName,
+    layout,
+  } as ProjectConfig;
 }
 
 /** Serializes PROJECT as kubebuilder does: the fixed header, then keys sorted, empty values left out, lists not indented. */
@@ -118,6 +125,9 @@ export function qualifiedGroup(group: string, domain: string | undefined): strin
   return `${group}.${domain}`;
 }
 
-export function sameGVK(a: Pick<ProjectResource, 'group' | 'version' | 'kind' | 'domain'>, b: Pick<ProjectResource, 'group' | 'version' | 'kind' | 'domain'>): boolean {
+export function sameGVK(
+  a: Pick<ProjectResource, 'group' | 'version' | 'kind' | 'domain'>,
+  b: Pick<ProjectResource, 'group' | 'version' | 'kind' | 'domain'>,
+): boolean {
   return a.group === b.group && a.version === b.version && a.kind === b.kind && (a.domain ?? '') === (b.domain ?? '');
 }

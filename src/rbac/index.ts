@@ -88,7 +88,9 @@ export function generateRoles(markers: readonly Marker[], roleName: string): Rol
     const effect = definitionNamed(m.name)?.effect;
     if (effect?.on === 'rbac') effect.apply(grants, m.value);
   }
-  const roles = [...grants.roles.values()].sort((a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name));
+  const roles = [...grants.roles.values()].sort(
+    (a, b) => compareStrings(a.namespace, b.namespace) || compareStrings(a.name, b.name),
+  );
   const out: RoleObject[] = [];
   for (const role of roles) {
     const rules = normalizeRules(role.rules);

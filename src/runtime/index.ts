@@ -40,7 +40,18 @@ export {
 } from './errors.js';
 
 // The value types that API types are written with (the marker generator gives them controller-gen's schemas).
-export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './client/apitypes.js';
+export type {
+  int32,
+  int64,
+  Condition,
+  Quantity,
+  IntOrString,
+  Time,
+  MicroTime,
+  Duration,
+  JSONValue,
+  RawExtension,
+} from './client/apitypes.js';
 
 // Reconcilers and their controllers.
 export { TerminalError } from './reconcile/terminal.js';
@@ -54,7 +65,31 @@ export { setupSignalHandler } from './manager/signals.js';
 export { ping } from './healthz/healthz.js';
 
 // Logging.
-export { log, newLogger, configureLog, parseLogLevel, enableSourceMaps, type Logger, type LogLevel } from './log/index.js';
+export {
+  log,
+  newLogger,
+  configureLog,
+  parseLogLevel,
+  enableSourceMaps,
+  type Logger,
+  type LogLevel,
+} from './log/index.js';
 
 // Command-line flags, parsed as Go's flag package does.
-export { parseFlags, parseFlagsOrExit, flagUsage, FlagError, isFlagError, type FlagErrorReason, type FlagDefinition, type BoolFlag, type StringFlag, type IntFlag, type FlagDefinitions, type FlagValue, type FlagValues, type ParseFlagsOptions, type ParsedFlags } from './flag/index.js';
+export {
+  parseFlags,
+  parseFlagsOrExit,
+  flagUsage,
+  FlagError,
+  isFlagError,
+  type FlagErrorReason,
+  type FlagDefinition,
+  type BoolFlag,
+  type StringFlag,
+  type IntFlag,
+  type FlagDefinitions,
+  type FlagValue,
+  type FlagValues,
+  type ParseFlagsOptions,
+  type ParsedFlags,
+} from './flag/index.js';

@@ -4,5 +4,11 @@
  * them with a 500 and count them in controller_runtime_webhook_panics_total.
  */
 export function isPanic(err: unknown): boolean {
-  return !(err instanceof Error) || err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError;
+  return (
+    !(err instanceof Error) ||
+    err instanceof TypeError ||
+    err instanceof ReferenceError ||
+    err instanceof RangeError ||
+    err instanceof SyntaxError
+  );
 }

@@ -6,7 +6,13 @@ import { loadProject, projectFileHeader } from '../project/load.js';
 import { pluralize } from '../project/flect.js';
 import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';
 import { Plan } from './plan.js';
-import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from '../project/project.js';
+import {
+  qualifiedGroup,
+  sameGVK,
+  stringifyProject,
+  type ProjectConfig,
+  type ProjectResource,
+} from '../project/project.js';
 import { render } from './render.js';
 
 export interface CreateAPIOptions {
@@ -25,7 +31,12 @@ export interface CreateAPIResult {
 }
 
 /** What a resource's templates are rendered with. */
-export type CreateAPITemplateData = Record<string, unknown> & { kind: string; lowerKind: string; qualifiedGroup: string; projectName: string };
+export type CreateAPITemplateData = Record<string, unknown> & {
+  kind: string;
+  lowerKind: string;
+  qualifiedGroup: string;
+  projectName: string;
+};
 
 /**
  * How a create api plugin (deploy-image) changes the plain create api while keeping it one Plan: its own templates in
@@ -34,7 +45,13 @@ export type CreateAPITemplateData = Record<string, unknown> & { kind: string; lo
  */
 export interface CreateAPIExtension {
   /** Template names used instead of the default ones; null leaves that file out. */
-  templates?: { types?: string; sample?: string; controller?: string; controllerTest?: string; controllerFakeTest?: string | null };
+  templates?: {
+    types?: string;
+    sample?: string;
+    controller?: string;
+    controllerTest?: string;
+    controllerFakeTest?: string | null;
+  };
   /** More data for every template. */
   data?: Record<string, unknown>;
   /** The arguments main.ts passes to the reconciler's constructor (default: the manager's client). */
@@ -45,10 +62,54 @@ export interface CreateAPIExtension {
   project?(config: ProjectConfig): ProjectConfig;
 }
 
-const reservedWords = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else',
-  'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return',
-  'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'let', 'static', 'yield', 'await',
-  'package', 'interface', 'private', 'protected', 'public', 'implements']);
+const reservedWords = new Set([
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'let',
+  'static',
+  'yield',
+  'await',
+  'package',
+  'interface',
+  'private',
+  'protected',
+  'public',
+  'implements',
+]);
 
 /** Where a resource's files live in a project of this layout. */
 export function resourcePaths(config: ProjectConfig, r: { group: string; version: string; kind: string }) {
@@ -75,11 +136,17 @@ export function resourcePaths(config: ProjectConfig, r: { group: string; version
 }
 
 /** `scaffold create api`: validates everything first, then writes types, controller, test, sample, roles and wiring. */
-export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, extension: CreateAPIExtension = {}): CreateAPIResult {
+export function scaffoldCreateAPI(
+  root: string,
+  options: CreateAPIOptions,
+  extension: CreateAPIExtension = {},
+): CreateAPIResult {
   const config = loadProject(root);
   const { group, version, kind } = options;
   if (!options.resource && !options.controller) {
-    throw new ScaffoldError('nothing to scaffold: --resource=false and --controller=false; keep at least one of them true');
+    throw new ScaffoldError(
+      'nothing to scaffold: --resource=false and --controller=false; keep at least one of them true',
+    );
   }
 
   const builtIn = builtInAPIGroup(group);
@@ -90,37 +157,53 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, exten
   if (!isBuiltIn) {
     if (apiGroup === '') throw new ScaffoldError('group cannot be empty if the domain is empty; pass --group');
     const problem = checkDNS1123Subdomain(apiGroup);
-    if (problem) throw new ScaffoldError(`either Group or Domain is invalid: "${apiGroup}": ${problem}; fix --group (or the project's domain)`);
+    if (problem)
+      throw new ScaffoldError(
+        `either Group or Domain is invalid: "${apiGroup}": ${problem}; fix --group (or the project's domain)`,
+      );
   }
   if (!version) throw new ScaffoldError('version cannot be empty; pass --version, e.g. --version v1');
   // kubebuilder's rule (pkg/model/resource): the API server serves only versions of this form.
   if (checkDNS1123Subdomain(version) || !/^v\d+(?:alpha\d+|beta\d+)?$/.test(version)) {
-    throw new ScaffoldError(`invalid version "${version}": a Kubernetes API version is v<N>, v<N>alpha<M> or v<N>beta<M>, such as v1, v1alpha1 or v2beta1`);
+    throw new ScaffoldError(
+      `invalid version "${version}": a Kubernetes API version is v<N>, v<N>alpha<M> or v<N>beta<M>, such as v1, v1alpha1 or v2beta1`,
+    );
   }
   if (!kind) throw new ScaffoldError('kind cannot be empty; pass --kind, e.g. --kind CronJob');
   if (kind.charAt(0) !== kind.charAt(0).toUpperCase() || !/^[A-Za-z]/.test(kind)) {
-    throw new ScaffoldError(`invalid Kind "${kind}": must start with an uppercase character, e.g. ${kind.charAt(0).toUpperCase()}${kind.slice(1)}`);
+    throw new ScaffoldError(
+      `invalid Kind "${kind}": must start with an uppercase character, e.g. ${kind.charAt(0).toUpperCase()}${kind.slice(1)}`,
+    );
   }
   const kindProblem = checkDNS1035Label(kind.toLowerCase());
   if (kindProblem || !/^[A-Za-z0-9]+$/.test(kind)) {
-    throw new ScaffoldError(`invalid Kind "${kind}": ${kindProblem ?? 'must hold only letters and digits'}; use a PascalCase name such as CronJob`);
+    throw new ScaffoldError(
+      `invalid Kind "${kind}": ${kindProblem ?? 'must hold only letters and digits'}; use a PascalCase name such as CronJob`,
+    );
   }
   const defaultPlural = pluralize(kind.toLowerCase());
   const plural = options.plural ?? defaultPlural;
   const pluralProblem = checkDNS1035Label(plural);
-  if (pluralProblem) throw new ScaffoldError(`invalid Plural "${plural}": ${pluralProblem}; pass a lowercase plural with --plural`);
+  if (pluralProblem)
+    throw new ScaffoldError(`invalid Plural "${plural}": ${pluralProblem}; pass a lowercase plural with --plural`);
 
   const resources = config.resources ?? [];
   const gvk = { group, version, kind, domain };
   const existing = resources.find((r) => sameGVK(r, gvk));
   if (options.resource && existing?.api && !options.force) {
-    throw new ScaffoldError(`API resource already exists: ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold its files again`);
+    throw new ScaffoldError(
+      `API resource already exists: ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold its files again`,
+    );
   }
   if (options.controller && !options.resource && existing?.controller && !options.force) {
-    throw new ScaffoldError(`a controller already exists for ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold it again`);
+    throw new ScaffoldError(
+      `a controller already exists for ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold it again`,
+    );
   }
   // One controller reconciles every version of a kind, and its file is named after the kind alone.
-  const controllerOfOtherVersion = resources.find((r) => r.controller && r.group === group && r.kind === kind && r.version !== version);
+  const controllerOfOtherVersion = resources.find(
+    (r) => r.controller && r.group === group && r.kind === kind && r.version !== version,
+  );
   if (options.controller && controllerOfOtherVersion && !options.force) {
     throw new ScaffoldError(
       `${kind} already has a controller, created with version ${controllerOfOtherVersion.version} (${resourcePaths(config, { group, version, kind }).controllerFile}); one controller reconciles every version of a kind: pass --controller=false to add only the ${version} types`,
@@ -129,21 +212,29 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, exten
   if (options.resource && !config.multigroup) {
     const ownGroups = new Set(resources.filter((r) => !r.core && !r.external).map((r) => r.group));
     if (ownGroups.size > 0 && !ownGroups.has(group)) {
-      throw new ScaffoldError('multiple groups are not allowed by default; run `scaffold edit --multigroup` to enable them (see https://kubebuilder.io/migration/multi-group.html)');
+      throw new ScaffoldError(
+        'multiple groups are not allowed by default; run `scaffold edit --multigroup` to enable them (see https://kubebuilder.io/migration/multi-group.html)',
+      );
     }
   }
   if (!options.resource && !isBuiltIn && !existing?.api) {
-    throw new ScaffoldError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api\` with --resource first, or use a built-in group (apps, batch, core, networking, ...)`);
+    throw new ScaffoldError(
+      `no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api\` with --resource first, or use a built-in group (apps, batch, core, networking, ...)`,
+    );
   }
   let builtInType: string | undefined;
   if (isBuiltIn) {
     builtInType = clientNodeModelName(version, kind);
     if (!clientNodeHasModel(builtInType)) {
-      throw new ScaffoldError(`${builtIn || 'core'}/${version} ${kind} is not a Kubernetes built-in kind known to @kubernetes/client-node (no model ${builtInType}); check --group, --version and --kind`);
+      throw new ScaffoldError(
+        `${builtIn || 'core'}/${version} ${kind} is not a Kubernetes built-in kind known to @kubernetes/client-node (no model ${builtInType}); check --group, --version and --kind`,
+      );
     }
   }
   if (options.controller && !existsSync(join(root, 'cmd', 'main.ts'))) {
-    throw new ScaffoldError('cmd/main.ts file should be present in the root directory; restore it from `scaffold init`');
+    throw new ScaffoldError(
+      'cmd/main.ts file should be present in the root directory; restore it from `scaffold init`',
+    );
   }
 
   const namespaced = isBuiltIn ? !isClusterScopedBuiltIn(kind) : options.namespaced;
@@ -164,21 +255,32 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, exten
     namespaced,
     // kubebuilder's +kubebuilder:resource marker: the plural when it is not the regular one (else the CRD would be
     // served under the regular plural while RBAC and PROJECT name the given one), and the scope when cluster-wide.
-    resourceMarker: [plural !== defaultPlural ? `path=${plural}` : '', namespaced ? '' : 'scope=Cluster'].filter(Boolean).join(','),
+    resourceMarker: [plural !== defaultPlural ? `path=${plural}` : '', namespaced ? '' : 'scope=Cluster']
+      .filter(Boolean)
+      .join(','),
     builtIn: isBuiltIn,
     builtInType,
     descriptorGroup: apiGroup,
     rbacGroup: apiGroup === '' ? 'core' : apiGroup,
     rbacNamespace: config.namespaced ? `,namespace=${config.projectName}-system` : '',
     apiImport: paths.apiImportFromController,
-    typesImport: paths.apiImportFromController.replace(/zz_generated\.resources\.js$/, `${kind.toLowerCase()}_types.js`),
+    typesImport: paths.apiImportFromController.replace(
+      /zz_generated\.resources\.js$/,
+      `${kind.toLowerCase()}_types.js`,
+    ),
     controllerName: paths.controllerName,
     testNamespace: namespaced ? 'default' : '',
     roleKind: config.namespaced ? 'Role' : 'ClusterRole',
     ...extension.data,
   };
-  const templates = { types: 'api/api/types.ts', sample: 'api/config/samples/sample.yaml', controller: 'api/controller/controller.ts',
-    controllerTest: 'api/controller/controller.test.ts', controllerFakeTest: 'api/controller/controller.fake.test.ts' as string | null, ...extension.templates };
+  const templates = {
+    types: 'api/api/types.ts',
+    sample: 'api/config/samples/sample.yaml',
+    controller: 'api/controller/controller.ts',
+    controllerTest: 'api/controller/controller.test.ts',
+    controllerFakeTest: 'api/controller/controller.fake.test.ts' as string | null,
+    ...extension.templates,
+  };
 
   const plan = new Plan(root);
   const overwriteIfForced = options.force ? 'overwrite' : 'error';
@@ -192,15 +294,31 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, exten
     plan.template(paths.typesFile, render(templates.types, data), overwriteIfForced);
     plan.template(paths.sampleFile, render(templates.sample, data), overwriteIfForced);
     plan.template('config/samples/kustomization.yaml', render('api/config/samples/kustomization.yaml', data), 'skip');
-    plan.insert('config/samples/kustomization.yaml', { manifestskustomizesamples: [`- ${posix.basename(paths.sampleFile)}`] });
+    plan.insert('config/samples/kustomization.yaml', {
+      manifestskustomizesamples: [`- ${posix.basename(paths.sampleFile)}`],
+    });
     plan.template('config/crd/kustomization.yaml', render('api/config/crd/kustomization.yaml', data), 'skip');
     plan.template('config/crd/kustomizeconfig.yaml', render('api/config/crd/kustomizeconfig.yaml', data), 'skip');
     plan.insert('config/crd/kustomization.yaml', { crdkustomizeresource: [`- bases/${apiGroup}_${plural}.yaml`] });
     for (const role of ['admin', 'editor', 'viewer']) {
-      plan.template(paths.roleFile(role), render(`api/config/rbac/${role}_role.yaml`, { ...data, rolePrefix: paths.roleName(role).replace(`-${role}-role`, '') }), 'overwrite');
+      plan.template(
+        paths.roleFile(role),
+        render(`api/config/rbac/${role}_role.yaml`, {
+          ...data,
+          rolePrefix: paths.roleName(role).replace(`-${role}-role`, ''),
+        }),
+        'overwrite',
+      );
     }
-    plan.edit('config/rbac/kustomization.yaml', (content) => addRoleHelpers(content, ['admin', 'editor', 'viewer'].map((r) => posix.basename(paths.roleFile(r)))));
-    plan.edit('config/default/kustomization.yaml', (content) => content.replace(/^#- \.\.\/crd$/m, '- ../crd'), { ifMissing: 'ignore' });
+    plan.edit('config/rbac/kustomization.yaml', (content) =>
+      addRoleHelpers(
+        content,
+        ['admin', 'editor', 'viewer'].map((r) => posix.basename(paths.roleFile(r))),
+      ),
+    );
+    plan.edit('config/default/kustomization.yaml', (content) => content.replace(/^#- \.\.\/crd$/m, '- ../crd'), {
+      ifMissing: 'ignore',
+    });
   }
   if (options.controller) {
     entry.controller = true;
@@ -209,9 +327,17 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, exten
       entry.path = '@kubernetes/client-node';
     }
     plan.template(paths.controllerFile, render(templates.controller, data), overwriteIfForced);
-    plan.template(paths.controllerTestFile, render(templates.controllerTest, data), options.force ? 'overwrite' : 'skip');
+    plan.template(
+      paths.controllerTestFile,
+      render(templates.controllerTest, data),
+      options.force ? 'overwrite' : 'skip',
+    );
     if (templates.controllerFakeTest !== null) {
-      plan.template(paths.controllerFakeTestFile, render(templates.controllerFakeTest, data), options.force ? 'overwrite' : 'skip');
+      plan.template(
+        paths.controllerFakeTestFile,
+        render(templates.controllerFakeTest, data),
+        options.force ? 'overwrite' : 'skip',
+      );
     }
     plan.insert('cmd/main.ts', {
       imports: [`import { ${kind}Reconciler } from '${paths.mainImport}';`],
@@ -224,7 +350,9 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, exten
   const nextConfig = extension.project ? extension.project(recorded) : recorded;
   if (options.resource) {
     // The descriptors of every Kind in this version folder, regenerated together (`scaffold generate` does the same from markers).
-    const inFolder = nextResources.filter((r) => r.api && r.path === paths.apiDir).sort((a, b) => a.kind.localeCompare(b.kind));
+    const inFolder = nextResources
+      .filter((r) => r.api && r.path === paths.apiDir)
+      .sort((a, b) => a.kind.localeCompare(b.kind));
     const descriptors = inFolder.map((r) => ({
       kind: r.kind,
       lowerKind: r.kind.toLowerCase(),
@@ -233,7 +361,11 @@ export function scaffoldCreateAPI(root: string, options: CreateAPIOptions, exten
       version: r.version,
       namespaced: Boolean(r.api?.namespaced),
     }));
-    plan.template(paths.resourcesFile, render('api/api/zz_generated.resources.ts', { boilerplate: header, resources: descriptors }), 'overwrite');
+    plan.template(
+      paths.resourcesFile,
+      render('api/api/zz_generated.resources.ts', { boilerplate: header, resources: descriptors }),
+      'overwrite',
+    );
   }
   extension.plan?.(plan, { paths, data });
   plan.template('PROJECT', stringifyProject(nextConfig), 'overwrite');

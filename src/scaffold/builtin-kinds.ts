@@ -30,10 +30,28 @@ const builtInGroups: Record<string, string> = {
 
 // Built-in kinds that are not namespaced; every other built-in kind is.
 const clusterScopedKinds = new Set([
-  'APIService', 'CertificateSigningRequest', 'ClusterRole', 'ClusterRoleBinding', 'ComponentStatus', 'CSIDriver', 'CSINode',
-  'CustomResourceDefinition', 'FlowSchema', 'IngressClass', 'MutatingWebhookConfiguration', 'Namespace', 'Node',
-  'PersistentVolume', 'PriorityClass', 'PriorityLevelConfiguration', 'RuntimeClass', 'StorageClass',
-  'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'ValidatingWebhookConfiguration', 'VolumeAttachment',
+  'APIService',
+  'CertificateSigningRequest',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'ComponentStatus',
+  'CSIDriver',
+  'CSINode',
+  'CustomResourceDefinition',
+  'FlowSchema',
+  'IngressClass',
+  'MutatingWebhookConfiguration',
+  'Namespace',
+  'Node',
+  'PersistentVolume',
+  'PriorityClass',
+  'PriorityLevelConfiguration',
+  'RuntimeClass',
+  'StorageClass',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionPolicyBinding',
+  'ValidatingWebhookConfiguration',
+  'VolumeAttachment',
 ]);
 
 /** The real API group of a built-in group name given to --group, or undefined when it is not one. */

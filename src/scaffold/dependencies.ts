@@ -81,9 +81,13 @@ export function vendoredDependencies(dirs: Record<keyof PackageSpecs, string>): 
   const out = mkdtempSync(join(tmpdir(), 'kubescaffold-pack-'));
   try {
     const order = ['cli', 'runtime', 'envtest'] as const;
-    const npm = spawnSync('npm', ['pack', '--json', '--pack-destination', out, ...order.map((k) => dirs[k])], { encoding: 'utf8' });
+    const npm = spawnSync('npm', ['pack', '--json', '--pack-destination', out, ...order.map((k) => dirs[k])], {
+      encoding: 'utf8',
+    });
     if (npm.status !== 0) {
-      throw new ScaffoldError(`could not pack kubescaffold's packages into the project's ${VENDOR_DIR}/ (npm pack ${order.map((k) => dirs[k]).join(' ')}):\n${npm.stderr.trim()}`);
+      throw new ScaffoldError(
+        `could not pack kubescaffold's packages into the project's ${VENDOR_DIR}/ (npm pack ${order.map((k) => dirs[k]).join(' ')}):\n${npm.stderr.trim()}`,
+      );
     }
     const packed = JSON.parse(npm.stdout) as Array<{ filename: string }>;
     const specs = {} as PackageSpecs;

@@ -44,7 +44,9 @@ function removeWatchNamespace(content: string): string {
 export function scaffoldEdit(root: string, options: EditOptions): EditResult {
   const config = loadProject(root);
   if (options.license !== undefined && !licenses.includes(options.license as License)) {
-    throw new ScaffoldError(`unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`);
+    throw new ScaffoldError(
+      `unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`,
+    );
   }
   const next: ProjectConfig = { ...config };
   const notes: string[] = [];
@@ -54,20 +56,32 @@ export function scaffoldEdit(root: string, options: EditOptions): EditResult {
   if (options.multigroup !== undefined && options.multigroup !== Boolean(config.multigroup)) {
     next.multigroup = options.multigroup;
     if (options.multigroup && (config.resources ?? []).some((r) => r.api)) {
-      notes.push('Existing APIs stay in api/<version>/ and internal/controller/; new groups go to api/<group>/<version>/ and internal/controller/<group>/. Move existing ones by hand if you want them grouped too (https://book.kubebuilder.io/migration/multi-group).');
+      notes.push(
+        'Existing APIs stay in api/<version>/ and internal/controller/; new groups go to api/<group>/<version>/ and internal/controller/<group>/. Move existing ones by hand if you want them grouped too (https://book.kubebuilder.io/migration/multi-group).',
+      );
     }
   }
   if (options.namespaced !== undefined && options.namespaced !== Boolean(config.namespaced)) {
     next.namespaced = options.namespaced;
     const suffix = options.namespaced ? 'namespaced_' : '';
     plan.template('config/rbac/role.yaml', render(`init/config/rbac/${suffix}role.yaml`, data), 'overwrite');
-    plan.template('config/rbac/role_binding.yaml', render(`init/config/rbac/${suffix}role_binding.yaml`, data), 'overwrite');
-    plan.edit('config/manager/manager.yaml', (content) => {
-      return options.namespaced ? addWatchNamespace(content) : removeWatchNamespace(content);
-    }, { ifMissing: 'ignore' });
-    notes.push(options.namespaced
-      ? `Also: pass \`namespaces\` (from WATCH_NAMESPACE) to the Manager in cmd/main.ts, and add ",namespace=${config.projectName}-system" to your +kubebuilder:rbac markers, then run \`scaffold manifests\`.`
-      : 'Also: drop `namespaces` from the Manager options in cmd/main.ts and the namespace= argument from your +kubebuilder:rbac markers, then run `scaffold manifests`.');
+    plan.template(
+      'config/rbac/role_binding.yaml',
+      render(`init/config/rbac/${suffix}role_binding.yaml`, data),
+      'overwrite',
+    );
+    plan.edit(
+      'config/manager/manager.yaml',
+      (content) => {
+        return options.namespaced ? addWatchNamespace(content) : removeWatchNamespace(content);
+      },
+      { ifMissing: 'ignore' },
+    );
+    notes.push(
+      options.namespaced
+        ? `Also: pass \`namespaces\` (from WATCH_NAMESPACE) to the Manager in cmd/main.ts, and add ",namespace=${config.projectName}-system" to your +kubebuilder:rbac markers, then run \`scaffold manifests\`.`
+        : 'Also: drop `namespaces` from the Manager options in cmd/main.ts and the namespace= argument from your +kubebuilder:rbac markers, then run `scaffold manifests`.',
+    );
   }
   let removeBoilerplate = false;
   if (options.license !== undefined || options.owner !== undefined) {

@@ -33,7 +33,12 @@ export interface InitResult {
 }
 
 // Each generated file: its template under templates/init, and what to do when it exists (kubebuilder's choices).
-const initFiles: Array<{ template: string; ifExists: IfExists; when?: (o: { namespaced: boolean; license: boolean }) => boolean; path?: string }> = [
+const initFiles: Array<{
+  template: string;
+  ifExists: IfExists;
+  when?: (o: { namespaced: boolean; license: boolean }) => boolean;
+  path?: string;
+}> = [
   { template: 'package.json', ifExists: 'skip' },
   { template: 'tsconfig.json', ifExists: 'skip' },
   { template: 'eslint.config.js', ifExists: 'skip' },
@@ -61,8 +66,18 @@ const initFiles: Array<{ template: string; ifExists: IfExists; when?: (o: { name
   { template: 'config/rbac/service_account.yaml', ifExists: 'skip' },
   { template: 'config/rbac/role.yaml', ifExists: 'overwrite', when: (o) => !o.namespaced },
   { template: 'config/rbac/role_binding.yaml', ifExists: 'overwrite', when: (o) => !o.namespaced },
-  { template: 'config/rbac/namespaced_role.yaml', path: 'config/rbac/role.yaml', ifExists: 'overwrite', when: (o) => o.namespaced },
-  { template: 'config/rbac/namespaced_role_binding.yaml', path: 'config/rbac/role_binding.yaml', ifExists: 'overwrite', when: (o) => o.namespaced },
+  {
+    template: 'config/rbac/namespaced_role.yaml',
+    path: 'config/rbac/role.yaml',
+    ifExists: 'overwrite',
+    when: (o) => o.namespaced,
+  },
+  {
+    template: 'config/rbac/namespaced_role_binding.yaml',
+    path: 'config/rbac/role_binding.yaml',
+    ifExists: 'overwrite',
+    when: (o) => o.namespaced,
+  },
   { template: 'config/rbac/leader_election_role.yaml', ifExists: 'skip' },
   { template: 'config/rbac/leader_election_role_binding.yaml', ifExists: 'skip' },
   { template: 'config/rbac/metrics_auth_role.yaml', ifExists: 'skip' },
@@ -82,26 +97,35 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
       const unfinished = existsSync(join(root, 'PROJECT')) && !existsSync(join(root, 'node_modules'));
       throw new ScaffoldError(
         `target directory is already initialized: found ${marker} in ${root}; run \`scaffold init\` in an empty directory` +
-          (unfinished ? ' (if an earlier init stopped during its npm install, run `npm install` here to finish it)' : ''),
+          (unfinished
+            ? ' (if an earlier init stopped during its npm install, run `npm install` here to finish it)'
+            : ''),
       );
     }
   }
   if (!licenses.includes(options.license as License)) {
-    throw new ScaffoldError(`unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`);
+    throw new ScaffoldError(
+      `unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`,
+    );
   }
   const domainProblem = checkDNS1123Subdomain(options.domain);
   if (domainProblem) throw new ScaffoldError(`--domain "${options.domain}" is invalid: ${domainProblem}`);
   const projectName = options.projectName ?? basename(root).toLowerCase();
   const nameProblem = checkDNS1123Label(projectName);
   if (nameProblem) {
-    throw new ScaffoldError(`project name "${projectName}" is invalid: ${nameProblem}; pass a valid one with --project-name${options.projectName ? '' : ' (it defaults to the directory name)'}`);
+    throw new ScaffoldError(
+      `project name "${projectName}" is invalid: ${nameProblem}; pass a valid one with --project-name${options.projectName ? '' : ' (it defaults to the directory name)'}`,
+    );
   }
 
   const badOwner = ownerProblem(options.owner);
   if (badOwner) throw new ScaffoldError(`invalid --owner: ${badOwner}`);
   const warnings: string[] = [];
   const others = readdirSync(root).filter((entry) => !entry.startsWith('.') || entry === '.github');
-  if (others.length > 0) warnings.push(`The target directory is not empty (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}); existing files are kept.`);
+  if (others.length > 0)
+    warnings.push(
+      `The target directory is not empty (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}); existing files are kept.`,
+    );
 
   const dependencies = options.dependencies();
   const repo = options.repo ?? projectName;
@@ -119,7 +143,12 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     boilerplate: fileHeader(boilerplate, year),
     boilerplateText: boilerplate ?? '',
     license: options.license === 'apache2',
-    licenseText: boilerplate ? boilerplate.replace(/^\/\*\n?/, '').replace(/\n?\*\/$/, '').replaceAll('YEAR', String(year)) : '',
+    licenseText: boilerplate
+      ? boilerplate
+          .replace(/^\/\*\n?/, '')
+          .replace(/\n?\*\/$/, '')
+          .replaceAll('YEAR', String(year))
+      : '',
   };
 
   const plan = new Plan(root);
@@ -133,7 +162,9 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     }
     const merged = mergePackageJson(existing, rendered);
     if ('conflicts' in merged) {
-      plan.fail(`package.json cannot take what the project needs: ${merged.conflicts.join('; ')}; change or remove those keys (or the file) and run init again`);
+      plan.fail(
+        `package.json cannot take what the project needs: ${merged.conflicts.join('; ')}; change or remove those keys (or the file) and run init again`,
+      );
     } else {
       plan.edit('package.json', () => merged.text);
     }

@@ -21,7 +21,10 @@ function isMarkerLine(line: string, token: string, name: string): boolean {
 
 /** True when the fragment's trimmed lines appear, in order and adjacent, among the file's trimmed lines. */
 export function fragmentExists(content: string, fragment: string): boolean {
-  const wanted = fragment.split('\n').map((l) => l.trim()).filter((l, i, all) => l !== '' || (i > 0 && i < all.length - 1));
+  const wanted = fragment
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l, i, all) => l !== '' || (i > 0 && i < all.length - 1));
   if (wanted.length === 0) return true;
   const lines = content.split('\n').map((l) => l.trim());
   outer: for (let start = 0; start + wanted.length <= lines.length; start++) {
@@ -58,7 +61,8 @@ export function insertFragments(path: string, content: string, fragments: Record
       if (isMarkerLine(line, token, name)) {
         const indent = /^\s*/.exec(line)?.[0] ?? '';
         for (const fragment of fresh) {
-          for (const fragmentLine of fragment.replace(/\n$/, '').split('\n')) next.push(fragmentLine === '' ? '' : indent + fragmentLine);
+          for (const fragmentLine of fragment.replace(/\n$/, '').split('\n'))
+            next.push(fragmentLine === '' ? '' : indent + fragmentLine);
         }
       }
       next.push(line);

@@ -14,7 +14,10 @@ type Json = Record<string, unknown>;
  * Merges the generated package.json into an existing one. Returns the merged text, or the conflicts: keys the project
  * needs that the existing file sets to something else.
  */
-export function mergePackageJson(existingText: string, generatedText: string): { text: string } | { conflicts: string[] } {
+export function mergePackageJson(
+  existingText: string,
+  generatedText: string,
+): { text: string } | { conflicts: string[] } {
   let existing: unknown;
   try {
     existing = JSON.parse(existingText);
@@ -33,7 +36,8 @@ export function mergePackageJson(existingText: string, generatedText: string): {
   for (const section of ['engines', 'scripts', 'dependencies', 'devDependencies']) {
     const theirs = isObject(existing[section]) ? existing[section] : {};
     const out: Json = { ...theirs };
-    for (const [k, v] of Object.entries(generated[section] as Json)) take(`${section}.${k}`, v, theirs[k], (x) => (out[k] = x));
+    for (const [k, v] of Object.entries(generated[section] as Json))
+      take(`${section}.${k}`, v, theirs[k], (x) => (out[k] = x));
     merged[section] = out;
   }
   return conflicts.length > 0 ? { conflicts } : { text: `${JSON.stringify(merged, null, 2)}\n` };

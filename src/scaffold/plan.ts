@@ -57,12 +57,17 @@ export class Plan {
   insert(path: string, fragments: Record<string, string[]>, options: { ifMissing?: 'error' | 'ignore' } = {}): void {
     const base = this.current(path);
     if (base === undefined) {
-      if (options.ifMissing !== 'ignore') this.problems.push(`${path} does not exist; it should hold +kubebuilder:scaffold markers (restore it from your initial scaffold)`);
+      if (options.ifMissing !== 'ignore')
+        this.problems.push(
+          `${path} does not exist; it should hold +kubebuilder:scaffold markers (restore it from your initial scaffold)`,
+        );
       return;
     }
     const result = insertFragments(path, base, fragments);
     for (const marker of result.missingMarkers) {
-      this.problems.push(`${path} has no "+kubebuilder:scaffold:${marker}" marker; add the marker comment back where new code should go`);
+      this.problems.push(
+        `${path} has no "+kubebuilder:scaffold:${marker}" marker; add the marker comment back where new code should go`,
+      );
     }
     if (result.content !== base) this.models.set(path, { content: result.content, dirty: true });
   }
@@ -92,7 +97,10 @@ export class Plan {
 
   /** The files commit() would write, project-relative. */
   pendingPaths(): string[] {
-    return [...this.models].filter(([, m]) => m.dirty).map(([p]) => p).sort();
+    return [...this.models]
+      .filter(([, m]) => m.dirty)
+      .map(([p]) => p)
+      .sort();
   }
 
   /** Writes every changed file, or nothing: on a failed write, files already written are put back. */
@@ -119,7 +127,9 @@ export class Plan {
         else writeFileSync(absolute, previous);
       }
       for (const dir of createdDirs.reverse()) rmSync(dir, { recursive: true, force: true });
-      throw new ScaffoldError(`could not write ${relative(this.root, String((err as NodeJS.ErrnoException).path ?? ''))}: ${(err as Error).message}; nothing was changed`);
+      throw new ScaffoldError(
+        `could not write ${relative(this.root, String((err as NodeJS.ErrnoException).path ?? ''))}: ${(err as Error).message}; nothing was changed`,
+      );
     }
     return written.map((w) => w.path);
   }

@@ -38,5 +38,8 @@ function load(name: string): Render {
   if (spec) return (require('handlebars/runtime') as typeof HandlebarsTypes).template(spec);
   // Only from source: the full compiler is loaded lazily, so the built CLI never pays for it.
   const compiler = require('handlebars') as typeof import('handlebars');
-  return compiler.compile(readFileSync(new URL(`${name}.hbs`, templatesRoot), 'utf8'), { noEscape: true, strict: true });
+  return compiler.compile(readFileSync(new URL(`${name}.hbs`, templatesRoot), 'utf8'), {
+    noEscape: true,
+    strict: true,
+  });
 }

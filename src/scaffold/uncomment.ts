@@ -18,7 +18,9 @@ export function uncommentLine1(content: string, commented: string): string {
 export function uncommentExact(content: string, block: string): string {
   const index = content.indexOf(block);
   if (index < 0) return content;
-  return content.slice(0, index) + block.split('\n').map(uncommentLine).join('\n') + content.slice(index + block.length);
+  return (
+    content.slice(0, index) + block.split('\n').map(uncommentLine).join('\n') + content.slice(index + block.length)
+  );
 }
 
 /**

@@ -3,7 +3,13 @@ import { ScaffoldError } from '../errors.js';
 import { loadProject, projectFileHeader } from '../project/load.js';
 import { pluralize } from '../project/flect.js';
 import { Plan } from './plan.js';
-import { qualifiedGroup, sameGVK, stringifyProject, type ProjectConfig, type ProjectResource } from '../project/project.js';
+import {
+  qualifiedGroup,
+  sameGVK,
+  stringifyProject,
+  type ProjectConfig,
+  type ProjectResource,
+} from '../project/project.js';
 import { render } from './render.js';
 import { resourcePaths } from './api.js';
 import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin-kinds.js';
@@ -42,11 +48,16 @@ export function webhookPath(kind: 'mutate' | 'validate', group: string, version:
  * `scaffold create webhook`: webhook code, main.ts wiring, config/webhook, config/certmanager and the kustomize toggles,
  * for one of the project's APIs or a Kubernetes built-in kind (defaulting and validation only).
  */
-export function scaffoldCreateWebhook(root: string, options: CreateWebhookOptions): { written: string[]; warnings: string[] } {
+export function scaffoldCreateWebhook(
+  root: string,
+  options: CreateWebhookOptions,
+): { written: string[]; warnings: string[] } {
   const config = loadProject(root);
   const { group, version, kind } = options;
   if (!options.defaulting && !options.validation && !options.conversion) {
-    throw new ScaffoldError('scaffold create webhook requires at least one of --defaulting, --programmatic-validation and --conversion');
+    throw new ScaffoldError(
+      'scaffold create webhook requires at least one of --defaulting, --programmatic-validation and --conversion',
+    );
   }
   const resources = config.resources ?? [];
   const own = resources.find((r) => sameGVK(r, { group, version, kind, domain: config.domain }));
@@ -57,43 +68,69 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
   if (builtIn !== undefined) {
     const gv = `${builtIn || 'core'}/${version}`;
     if (options.conversion) {
-      throw new ScaffoldError(`--conversion cannot be used for ${gv} ${kind}: it is a Kubernetes built-in kind, whose versions the API server converts itself; conversion webhooks are for the project's own APIs (drop --conversion and --spoke)`);
+      throw new ScaffoldError(
+        `--conversion cannot be used for ${gv} ${kind}: it is a Kubernetes built-in kind, whose versions the API server converts itself; conversion webhooks are for the project's own APIs (drop --conversion and --spoke)`,
+      );
     }
     builtInType = clientNodeModelName(version, kind);
     if (!clientNodeHasModel(builtInType)) {
-      throw new ScaffoldError(`${gv} ${kind} is not a Kubernetes built-in kind known to @kubernetes/client-node (no model ${builtInType}); check --group, --version and --kind`);
+      throw new ScaffoldError(
+        `${gv} ${kind} is not a Kubernetes built-in kind known to @kubernetes/client-node (no model ${builtInType}); check --group, --version and --kind`,
+      );
     }
   } else if (!own?.api) {
-    throw new ScaffoldError(`no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`);
+    throw new ScaffoldError(
+      `no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`,
+    );
   }
-  if (options.spokes.length > 0 && !options.conversion) throw new ScaffoldError('--spoke can only be used with --conversion');
+  if (options.spokes.length > 0 && !options.conversion)
+    throw new ScaffoldError('--spoke can only be used with --conversion');
   if (options.conversion && options.spokes.length === 0) {
-    throw new ScaffoldError('--conversion needs the other versions to convert from: pass --spoke v2 (each spoke must be an API created with `scaffold create api`)');
+    throw new ScaffoldError(
+      '--conversion needs the other versions to convert from: pass --spoke v2 (each spoke must be an API created with `scaffold create api`)',
+    );
   }
   // A built-in kind is recorded once, as `create api --resource=false` records it for its controller.
-  const existing = builtIn === undefined ? own : resources.find((r) => r.core && r.group === group && r.version === version && r.kind === kind);
+  const existing =
+    builtIn === undefined
+      ? own
+      : resources.find((r) => r.core && r.group === group && r.version === version && r.kind === kind);
   const spokeResources: ProjectResource[] = [];
   for (const spoke of options.spokes) {
     if (spoke === version) {
-      throw new ScaffoldError(`--spoke ${spoke} is the hub (--version ${version}): a spoke is another version of ${kind} that converts to and from the hub`);
+      throw new ScaffoldError(
+        `--spoke ${spoke} is the hub (--version ${version}): a spoke is another version of ${kind} that converts to and from the hub`,
+      );
     }
     const found = resources.find((r) => r.api && sameGVK(r, { group, version: spoke, kind, domain: config.domain }));
     if (!found) {
-      throw new ScaffoldError(`invalid spoke version "${spoke}": create it first with \`scaffold create api --group ${group} --version ${spoke} --kind ${kind}\` (a spoke is another version of the same group and kind)`);
+      throw new ScaffoldError(
+        `invalid spoke version "${spoke}": create it first with \`scaffold create api --group ${group} --version ${spoke} --kind ${kind}\` (a spoke is another version of the same group and kind)`,
+      );
     }
     spokeResources.push(found);
   }
   const had = existing?.webhooks ?? { webhookVersion: 'v1' };
-  for (const [asked, has, name] of [[options.defaulting, had.defaulting, 'defaulting'], [options.validation, had.validation, 'validation'], [options.conversion, had.conversion, 'conversion']] as const) {
-    if (asked && has && !options.force) throw new ScaffoldError(`${name} webhook already exists for this resource; pass --force to scaffold it again`);
+  for (const [asked, has, name] of [
+    [options.defaulting, had.defaulting, 'defaulting'],
+    [options.validation, had.validation, 'validation'],
+    [options.conversion, had.conversion, 'conversion'],
+  ] as const) {
+    if (asked && has && !options.force)
+      throw new ScaffoldError(`${name} webhook already exists for this resource; pass --force to scaffold it again`);
   }
-  const hubOfOthers = resources.find((r) => r.webhooks?.conversion && r.group === group && r.kind === kind && r.version !== version);
+  const hubOfOthers = resources.find(
+    (r) => r.webhooks?.conversion && r.group === group && r.kind === kind && r.version !== version,
+  );
   if (options.conversion && hubOfOthers) {
-    throw new ScaffoldError(`${kind} already has a conversion hub, ${hubOfOthers.version}; add spokes there with \`scaffold create webhook --version ${hubOfOthers.version} --conversion --spoke ...\``);
+    throw new ScaffoldError(
+      `${kind} already has a conversion hub, ${hubOfOthers.version}; add spokes there with \`scaffold create webhook --version ${hubOfOthers.version} --conversion --spoke ...\``,
+    );
   }
 
   const paths = builtIn === undefined ? resourcePaths(config, { group, version, kind }) : undefined;
-  const webhookDir = config.multigroup && group ? `internal/webhook/${group}/${version}` : `internal/webhook/${version}`;
+  const webhookDir =
+    config.multigroup && group ? `internal/webhook/${group}/${version}` : `internal/webhook/${version}`;
   const webhookFile = `${webhookDir}/${kind.toLowerCase()}_webhook.ts`;
   const wants = {
     defaulting: options.defaulting || Boolean(had.defaulting),
@@ -124,7 +161,9 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     defaultingPath: webhookPath('mutate', apiGroup, version, kind),
     validationPath: webhookPath('validate', apiGroup, version, kind),
     // A built-in kind's type and resource are declared in the webhook file itself.
-    typesImport: paths ? posix.relative(webhookDir, paths.typesFile).replace(/\.ts$/, '.js') : `./${kind.toLowerCase()}_webhook.js`,
+    typesImport: paths
+      ? posix.relative(webhookDir, paths.typesFile).replace(/\.ts$/, '.js')
+      : `./${kind.toLowerCase()}_webhook.js`,
     resourcesImport: paths ? posix.relative(webhookDir, paths.resourcesFile).replace(/\.ts$/, '.js') : undefined,
     spokes: spokeNames.map((spoke) => {
       const spokePaths = resourcePaths(config, { group, version: spoke, kind });
@@ -141,11 +180,17 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
   // A webhook file holds every webhook type of its kind, so adding a type re-renders it: that needs --force once the
   // file exists (kubebuilder edits it in place instead).
   if (plan.current(webhookFile) !== undefined && !options.force) {
-    plan.fail(`${webhookFile} already exists; adding a webhook type re-renders it, so pass --force (commit your changes first and merge them back)`);
+    plan.fail(
+      `${webhookFile} already exists; adding a webhook type re-renders it, so pass --force (commit your changes first and merge them back)`,
+    );
   }
   plan.template(webhookFile, render('webhook/webhook.ts', data), 'overwrite');
   if (wants.defaulting || wants.validation) {
-    plan.template(webhookFile.replace(/\.ts$/, '.test.ts'), render('webhook/webhook.test.ts', data), options.force ? 'overwrite' : 'skip');
+    plan.template(
+      webhookFile.replace(/\.ts$/, '.test.ts'),
+      render('webhook/webhook.test.ts', data),
+      options.force ? 'overwrite' : 'skip',
+    );
   }
   plan.insert('cmd/main.ts', {
     imports: [
@@ -156,19 +201,41 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     builder: [`if (process.env.ENABLE_WEBHOOKS !== 'false') {\n  setup${kind}WebhookWithManager(mgr);\n}`],
   });
 
-
   const configData = { projectName: config.projectName, plural, qualifiedGroup: apiGroup };
-  plan.template('config/webhook/kustomization.yaml', render('webhook/config/webhook/kustomization.yaml', configData), options.force ? 'overwrite' : 'skip');
+  plan.template(
+    'config/webhook/kustomization.yaml',
+    render('webhook/config/webhook/kustomization.yaml', configData),
+    options.force ? 'overwrite' : 'skip',
+  );
   plan.template('config/webhook/service.yaml', render('webhook/config/webhook/service.yaml', configData), 'skip');
   for (const file of ['issuer', 'certificate-webhook', 'certificate-metrics', 'kustomization', 'kustomizeconfig']) {
-    plan.template(`config/certmanager/${file}.yaml`, render(`webhook/config/certmanager/${file}.yaml`, configData), 'skip');
+    plan.template(
+      `config/certmanager/${file}.yaml`,
+      render(`webhook/config/certmanager/${file}.yaml`, configData),
+      'skip',
+    );
   }
-  plan.template('config/default/manager_webhook_patch.yaml', render('webhook/config/default/manager_webhook_patch.yaml', configData), 'skip');
-  plan.template('config/network-policy/allow-webhook-traffic.yaml', render('webhook/config/network-policy/allow-webhook-traffic.yaml', configData), 'skip');
-  plan.edit('config/network-policy/kustomization.yaml', (content) =>
-    content.split('\n').some((l) => l.trim() === '- allow-webhook-traffic.yaml')
-      ? content
-      : content.replace(/^- allow-metrics-traffic\.yaml$/m, '- allow-webhook-traffic.yaml\n- allow-metrics-traffic.yaml'), { ifMissing: 'ignore' });
+  plan.template(
+    'config/default/manager_webhook_patch.yaml',
+    render('webhook/config/default/manager_webhook_patch.yaml', configData),
+    'skip',
+  );
+  plan.template(
+    'config/network-policy/allow-webhook-traffic.yaml',
+    render('webhook/config/network-policy/allow-webhook-traffic.yaml', configData),
+    'skip',
+  );
+  plan.edit(
+    'config/network-policy/kustomization.yaml',
+    (content) =>
+      content.split('\n').some((l) => l.trim() === '- allow-webhook-traffic.yaml')
+        ? content
+        : content.replace(
+            /^- allow-metrics-traffic\.yaml$/m,
+            '- allow-webhook-traffic.yaml\n- allow-metrics-traffic.yaml',
+          ),
+    { ifMissing: 'ignore' },
+  );
   plan.edit(defaultKustomization, (content) => {
     let next = uncommentLine1(content, '#- ../webhook');
     next = uncommentLine1(next, '#- ../certmanager');
@@ -185,25 +252,44 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
     const crdName = `${plural}.${apiGroup}`;
     const select = (index: number) =>
       `#     - select:\n#         kind: CustomResourceDefinition\n#         name: ${crdName}\n#       fieldPaths:\n#         - .metadata.annotations.[cert-manager.io/inject-ca-from]\n#       options:\n#         delimiter: '/'\n#         index: ${index}\n#         create: true`;
-    plan.insert(defaultKustomization, { crdkustomizecainjectionns: [select(0)], crdkustomizecainjectionname: [select(1)] });
-    plan.edit(defaultKustomization, (content) => uncommentBlock(content, 'Uncomment the following block if you have a ConversionWebhook', '+kubebuilder:scaffold:crdkustomizecainjectionname'));
+    plan.insert(defaultKustomization, {
+      crdkustomizecainjectionns: [select(0)],
+      crdkustomizecainjectionname: [select(1)],
+    });
+    plan.edit(defaultKustomization, (content) =>
+      uncommentBlock(
+        content,
+        'Uncomment the following block if you have a ConversionWebhook',
+        '+kubebuilder:scaffold:crdkustomizecainjectionname',
+      ),
+    );
     const patchName = `webhook_in_${config.multigroup && group ? `${group}_` : ''}${plural}.yaml`;
-    plan.template(`config/crd/patches/${patchName}`, render('webhook/config/crd/patches/webhook_in.yaml', configData), 'skip');
+    plan.template(
+      `config/crd/patches/${patchName}`,
+      render('webhook/config/crd/patches/webhook_in.yaml', configData),
+      'skip',
+    );
     plan.insert('config/crd/kustomization.yaml', { crdkustomizewebhookpatch: [`- path: patches/${patchName}`] });
-    plan.edit('config/crd/kustomization.yaml', (content) => uncommentExact(content, '#configurations:\n#- kustomizeconfig.yaml'));
+    plan.edit('config/crd/kustomization.yaml', (content) =>
+      uncommentExact(content, '#configurations:\n#- kustomizeconfig.yaml'),
+    );
     // The hub is the storage version; spokes convert through it.
     plan.edit(paths.typesFile, (content) => markStorageVersion(content, kind));
     plan.template(`${paths.apiDir}/${kind.toLowerCase()}_conversion.ts`, render('webhook/hub.ts', data), 'skip');
     for (const spoke of options.spokes) {
       const spokePaths = resourcePaths(config, { group, version: spoke, kind });
-      plan.template(`${spokePaths.apiDir}/${kind.toLowerCase()}_conversion.ts`, render('webhook/conversion.ts', {
-        ...data,
-        version: spoke,
-        apiVersion: `${apiGroup}/${spoke}`,
-        hubVersion: version,
-        hubAPIVersion: `${apiGroup}/${version}`,
-        hubTypesImport: posix.relative(spokePaths.apiDir, paths.typesFile).replace(/\.ts$/, '.js'),
-      }), options.force ? 'overwrite' : 'error');
+      plan.template(
+        `${spokePaths.apiDir}/${kind.toLowerCase()}_conversion.ts`,
+        render('webhook/conversion.ts', {
+          ...data,
+          version: spoke,
+          apiVersion: `${apiGroup}/${spoke}`,
+          hubVersion: version,
+          hubAPIVersion: `${apiGroup}/${version}`,
+          hubTypesImport: posix.relative(spokePaths.apiDir, paths.typesFile).replace(/\.ts$/, '.js'),
+        }),
+        options.force ? 'overwrite' : 'error',
+      );
     }
   }
 
@@ -217,11 +303,19 @@ export function scaffoldCreateWebhook(root: string, options: CreateWebhookOption
       spoke: spokeNames.length > 0 ? spokeNames : undefined,
     },
   };
-  const next: ProjectConfig = { ...config, resources: existing ? resources.map((r) => (r === existing ? entry : r)) : [...resources, entry] };
+  const next: ProjectConfig = {
+    ...config,
+    resources: existing ? resources.map((r) => (r === existing ? entry : r)) : [...resources, entry],
+  };
   plan.template('PROJECT', stringifyProject(next), 'overwrite');
   const written = plan.commit();
   // kubebuilder's warning: the webhook's own Pods (or those it depends on) may be of the kind it admits.
-  const warnings = builtIn === undefined ? [] : ['Webhooks for core types may cause circular dependencies during deployment. More info: https://book.kubebuilder.io/reference/webhook-bootstrap-problem'];
+  const warnings =
+    builtIn === undefined
+      ? []
+      : [
+          'Webhooks for core types may cause circular dependencies during deployment. More info: https://book.kubebuilder.io/reference/webhook-bootstrap-problem',
+        ];
   return { written, warnings };
 }
 

@@ -22,7 +22,10 @@ export interface WebhookConfiguration {
  * The webhook configurations for the markers: mutating first, then validating, each left out when no marker asks for
  * it; problems go to `diags`.
  */
-export function generateWebhookConfigurations(markers: readonly Marker[], diags: DiagnosticBag): WebhookConfiguration[] {
+export function generateWebhookConfigurations(
+  markers: readonly Marker[],
+  diags: DiagnosticBag,
+): WebhookConfiguration[] {
   const manifests: WebhookManifests = {
     names: { mutating: 'mutating-webhook-configuration', validating: 'validating-webhook-configuration' },
     renamed: new Set(),
@@ -35,14 +38,28 @@ export function generateWebhookConfigurations(markers: readonly Marker[], diags:
       if (effect?.on === kind) effect.apply(manifests, m.value, (msg) => diags.at(m.pos, msg));
     }
   }
-  const { names, webhooks: { mutating, validating } } = manifests;
-  const byName = (a: Record<string, JSONValue>, b: Record<string, JSONValue>): number => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0);
+  const {
+    names,
+    webhooks: { mutating, validating },
+  } = manifests;
+  const byName = (a: Record<string, JSONValue>, b: Record<string, JSONValue>): number =>
+    String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0;
   const out: WebhookConfiguration[] = [];
   if (mutating.length > 0) {
-    out.push({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: names.mutating }, webhooks: mutating.sort(byName) });
+    out.push({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: names.mutating },
+      webhooks: mutating.sort(byName),
+    });
   }
   if (validating.length > 0) {
-    out.push({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: names.validating }, webhooks: validating.sort(byName) });
+    out.push({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: names.validating },
+      webhooks: validating.sort(byName),
+    });
   }
   return out;
 }

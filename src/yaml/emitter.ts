@@ -9,7 +9,8 @@ const BEST_WIDTH = 80;
 
 export type ScalarStyle = 'plain' | 'single' | 'double' | 'literal';
 
-const isBreak = (c: string | undefined): boolean => c === '\n' || c === '\r' || c === '\u0085' || c === '\u2028' || c === '\u2029';
+const isBreak = (c: string | undefined): boolean =>
+  c === '\n' || c === '\r' || c === '\u0085' || c === '\u2028' || c === '\u2029';
 const isSpace = (c: string | undefined): boolean => c === ' ';
 const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
 const isBlankz = (c: string | undefined): boolean => c === undefined || isBlank(c) || isBreak(c) || c === '\0';
@@ -17,7 +18,9 @@ const isBlankz = (c: string | undefined): boolean => c === undefined || isBlank(
 /** yaml.v2's is_printable: it leaves out U+0085 and everything beyond the BMP (emoji get escaped). */
 function isPrintable(c: string): boolean {
   const v = c.codePointAt(0)!;
-  return v === 0x0a || (v >= 0x20 && v <= 0x7e) || (v >= 0xa0 && v <= 0xd7ff) || (v >= 0xe000 && v <= 0xfffd && v !== 0xfeff);
+  return (
+    v === 0x0a || (v >= 0x20 && v <= 0x7e) || (v >= 0xa0 && v <= 0xd7ff) || (v >= 0xe000 && v <= 0xfffd && v !== 0xfeff)
+  );
 }
 
 /** What yaml_emitter_analyze_scalar finds out about a scalar, for block context. */
@@ -97,7 +100,17 @@ export function analyzeScalar(value: string): ScalarAnalysis {
     }
     precededByWhitespace = isBlankz(c);
   }
-  return conclude({ blockIndicators, lineBreaks, special, leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak });
+  return conclude({
+    blockIndicators,
+    lineBreaks,
+    special,
+    leadingSpace,
+    leadingBreak,
+    trailingSpace,
+    trailingBreak,
+    breakSpace,
+    spaceBreak,
+  });
 }
 
 interface ScalarFacts {
@@ -113,7 +126,17 @@ interface ScalarFacts {
 }
 
 function conclude(f: ScalarFacts): ScalarAnalysis {
-  const { blockIndicators, lineBreaks, special, leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak } = f;
+  const {
+    blockIndicators,
+    lineBreaks,
+    special,
+    leadingSpace,
+    leadingBreak,
+    trailingSpace,
+    trailingBreak,
+    breakSpace,
+    spaceBreak,
+  } = f;
   const a: ScalarAnalysis = { multiline: lineBreaks, blockPlain: true, singleQuoted: true, block: true };
   if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.blockPlain = false;
   if (trailingSpace) a.block = false;
@@ -289,7 +312,13 @@ export class Writer {
   }
 
   /** A string in the style yaml.v2 settles on; `indent` is where continuation lines start. */
-  scalar(value: string, requested: ScalarStyle, indent: number, simpleKey: boolean, analysis = analyzeScalar(value)): void {
+  scalar(
+    value: string,
+    requested: ScalarStyle,
+    indent: number,
+    simpleKey: boolean,
+    analysis = analyzeScalar(value),
+  ): void {
     const allowBreaks = !simpleKey;
     switch (selectStyle(value, requested, simpleKey, analysis)) {
       case 'plain':
@@ -348,7 +377,8 @@ export class Writer {
     while (i < n) {
       const c = value.charCodeAt(i);
       if (c === 32) {
-        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < n - 1 && value.charCodeAt(i + 1) !== 32) this.indent(indent);
+        if (allowBreaks && !spaces && this.column > BEST_WIDTH && i > 0 && i < n - 1 && value.charCodeAt(i + 1) !== 32)
+          this.indent(indent);
         else this.putWide(' ', 1);
         spaces = true;
         i++;

@@ -47,7 +47,8 @@ function isEmptyCollection(v: Json[] | { [key: string]: Json }): boolean {
   return true;
 }
 
-const isNonEmptyCollection = (v: Json): v is Json[] | { [key: string]: Json } => typeof v === 'object' && v !== null && !isEmptyCollection(v);
+const isNonEmptyCollection = (v: Json): v is Json[] | { [key: string]: Json } =>
+  typeof v === 'object' && v !== null && !isEmptyCollection(v);
 
 /*
  * Schemas of named types are shared objects (PodSpec under every Kind's template): their YAML at a given indent is
@@ -75,7 +76,8 @@ const firstWrites = new WeakMap<object, Map<number, FirstWrite>>();
 const FIRST_WRITE_MIN = 1024;
 
 /** encoder.stringv's request for a string; the emitter may still pick another style. */
-const requestedStyle = (s: string): ScalarStyle => (s.includes('\n') ? 'literal' : resolvesToNonString(s) ? 'double' : 'plain');
+const requestedStyle = (s: string): ScalarStyle =>
+  s.includes('\n') ? 'literal' : resolvesToNonString(s) ? 'double' : 'plain';
 
 const simpleKeys = new Map<string, { text: string; width: number } | null>();
 

@@ -58,4 +58,5 @@ function keyLess(aStr: string, bStr: string): boolean {
 }
 
 /** Go's `n = n*10 + int64(r-'0')`: int64 arithmetic that wraps on long runs, and r-'0' for any Unicode digit. */
-const goDigitStep = (n: bigint, digit: string): bigint => BigInt.asIntN(64, n * 10n + BigInt(digit.codePointAt(0)! - 48));
+const goDigitStep = (n: bigint, digit: string): bigint =>
+  BigInt.asIntN(64, n * 10n + BigInt(digit.codePointAt(0)! - 48));

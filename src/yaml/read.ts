@@ -5,7 +5,17 @@
  * before the `yaml` library builds anything, since its composer recurses) and a limit on alias expansion (yaml.v3's
  * "excessive aliasing", against billion-laughs documents).
  */
-import { Composer, CST, Lexer, Parser, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
+import {
+  Composer,
+  CST,
+  Lexer,
+  Parser,
+  type Document,
+  type DocumentOptions,
+  type ParseOptions,
+  type SchemaOptions,
+  type ToJSOptions,
+} from 'yaml';
 import { UserError } from '../errors.js';
 
 /** The bounds every YAML input is held to. */
@@ -45,7 +55,10 @@ export interface YamlDocument {
  */
 export function readYamlDocuments(text: string, file: string, options: YamlReadOptions = {}): YamlDocument[] {
   if (text.length > YAML_LIMITS.maxChars) {
-    throw new YamlInputError(file, `is larger than ${YAML_LIMITS.maxChars / 1024 / 1024} MiB; scaffold does not read YAML files that large`);
+    throw new YamlInputError(
+      file,
+      `is larger than ${YAML_LIMITS.maxChars / 1024 / 1024} MiB; scaffold does not read YAML files that large`,
+    );
   }
   checkNesting(text, file);
   const lines = lineStarts(text);
@@ -73,7 +86,10 @@ function toData(document: Document.Parsed, file: string, options: YamlReadOption
     return document.toJS({ maxAliasCount: YAML_LIMITS.maxAliasCount, mapAsMap: options.mapAsMap });
   } catch (err) {
     if (err instanceof ReferenceError && /alias/i.test(err.message)) {
-      throw new YamlInputError(file, 'has excessive aliasing: its anchors and aliases expand to too much data (a "billion laughs" document); write the data out');
+      throw new YamlInputError(
+        file,
+        'has excessive aliasing: its anchors and aliases expand to too much data (a "billion laughs" document); write the data out',
+      );
     }
     if (err instanceof RangeError) throw new YamlInputError(file, `cannot be read: ${err.message}`);
     throw err;
@@ -127,7 +143,10 @@ function checkNesting(text: string, file: string): void {
     if (type === 'flow-seq-start' || type === 'flow-map-start') flow++;
     else if ((type === 'flow-seq-end' || type === 'flow-map-end') && flow > 0) flow--;
     if (2 * columns.length + flow > YAML_LIMITS.maxDepth) {
-      throw new YamlInputError(file, `is nested more than ${YAML_LIMITS.maxDepth} levels deep (at line ${line}); scaffold does not read YAML nested that deeply`);
+      throw new YamlInputError(
+        file,
+        `is nested more than ${YAML_LIMITS.maxDepth} levels deep (at line ${line}); scaffold does not read YAML nested that deeply`,
+      );
     }
     // multi-line scalars (block, quoted, plain) come as one lexeme
     const nl = lexeme.lastIndexOf('\n');

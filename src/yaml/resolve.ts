@@ -6,10 +6,45 @@
 // resolve.go's resolveMap. It also holds "<<", but yaml.v2 only looks a string up when its first character is one
 // of these words' first characters, so "<<" stays plain.
 const WORDS = new Set([
-  'y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON',
-  'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF',
-  '', '~', 'null', 'Null', 'NULL', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF',
-  '-.inf', '-.Inf', '-.INF',
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'true',
+  'True',
+  'TRUE',
+  'on',
+  'On',
+  'ON',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'false',
+  'False',
+  'FALSE',
+  'off',
+  'Off',
+  'OFF',
+  '',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '.inf',
+  '.Inf',
+  '.INF',
+  '+.inf',
+  '+.Inf',
+  '+.INF',
+  '-.inf',
+  '-.Inf',
+  '-.INF',
 ]);
 
 /** Whether yaml.v2 writes `s` double-quoted (unless it has a line break, which makes it a literal block). */
@@ -17,7 +52,8 @@ export function resolvesToNonString(s: string): boolean {
   if (WORDS.has(s)) return true;
   const c = s[0] as string;
   // strconv.ParseFloat on the text as it is: Go's float syntax lets '_' stand between digits.
-  if (c === '.') return /^\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?$/.test(s) && isFiniteFloat(s.replaceAll('_', ''));
+  if (c === '.')
+    return /^\.[0-9](?:_?[0-9])*(?:[eE][-+]?[0-9](?:_?[0-9])*)?$/.test(s) && isFiniteFloat(s.replaceAll('_', ''));
   if (!'+-0123456789'.includes(c)) return false;
   if (isTimestamp(s)) return true;
   const plain = s.replaceAll('_', '');
@@ -33,7 +69,8 @@ const isFiniteFloat = (text: string): boolean => Number.isFinite(Number(text));
 
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
-const fitsInt64 = (negative: boolean, magnitude: bigint): boolean => magnitude <= (negative ? INT64_MAX + 1n : INT64_MAX);
+const fitsInt64 = (negative: boolean, magnitude: bigint): boolean =>
+  magnitude <= (negative ? INT64_MAX + 1n : INT64_MAX);
 
 /** strconv.ParseInt(text, 0, 64) or strconv.ParseUint(text, 0, 64) succeeds: Go's prefixes, in 64 bits. */
 function isGoInt(text: string): boolean {
@@ -50,7 +87,8 @@ function isGoInt(text: string): boolean {
  * 15:4:5.999999999, or 2006-1-2, including its range checks (a 30th of February is a plain string).
  */
 function isTimestamp(s: string): boolean {
-  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:([Tt]| +)(\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(Z|[-+]\d{2}:\d{2})?)?$/.exec(s);
+  const m =
+    /^(\d{4})-(\d{1,2})-(\d{1,2})(?:([Tt]| +)(\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(Z|[-+]\d{2}:\d{2})?)?$/.exec(s);
   if (!m) return false;
   const [, y, mo, d, sep, h, mi, se, zone] = m;
   const year = Number(y);

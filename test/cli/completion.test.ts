@@ -25,7 +25,12 @@ const shell = (cmd: string, args: string[]): string => {
 function bash(words: string[]): string[] {
   const file = script('bash');
   const array = words.map((w) => `'${w}'`).join(' ');
-  return shell('bash', ['-c', `source '${file}'; COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _scaffold_complete; printf '%s\\n' "\${COMPREPLY[@]}"`]).split('\n').filter(Boolean);
+  return shell('bash', [
+    '-c',
+    `source '${file}'; COMP_WORDS=(${array}); COMP_CWORD=${words.length - 1}; _scaffold_complete; printf '%s\\n' "\${COMPREPLY[@]}"`,
+  ])
+    .split('\n')
+    .filter(Boolean);
 }
 
 describe('scaffold completion', () => {
@@ -35,21 +40,36 @@ describe('scaffold completion', () => {
     expect(bash(['kubescaffold', 'create', 'api', '--gr'])).toEqual(['--group']);
     expect(bash(['scaffold', 'envtest', 'use', '--inst'])).toEqual(['--installed-only']);
     expect(bash(['scaffold', 'init', '--domain', 'example.com', '--sk'])).toEqual(['--skip-install']);
-    expect(shell('bash', ['-c', `source '${script('bash')}'; complete -p kubescaffold scaffold`])).toMatch(/-F _scaffold_complete kubescaffold[\s\S]*-F _scaffold_complete scaffold/);
+    expect(shell('bash', ['-c', `source '${script('bash')}'; complete -p kubescaffold scaffold`])).toMatch(
+      /-F _scaffold_complete kubescaffold[\s\S]*-F _scaffold_complete scaffold/,
+    );
   });
 
-  it.skipIf(!peerAvailable('zsh completion', onPath('zsh') ? undefined : 'zsh is not installed'))('zsh loads the script through bashcompinit and gets the same candidates', () => {
-    const out = shell('zsh', ['-c', `autoload -U +X compinit && compinit -u; source '${script('zsh')}'; setopt ksharrays; COMP_WORDS=(scaffold create ''); COMP_CWORD=2; _scaffold_complete; print -l -- "\${COMPREPLY[@]}"`]);
-    expect(out.split('\n').filter(Boolean)).toEqual(['api', 'webhook']);
-  });
+  it.skipIf(!peerAvailable('zsh completion', onPath('zsh') ? undefined : 'zsh is not installed'))(
+    'zsh loads the script through bashcompinit and gets the same candidates',
+    () => {
+      const out = shell('zsh', [
+        '-c',
+        `autoload -U +X compinit && compinit -u; source '${script('zsh')}'; setopt ksharrays; COMP_WORDS=(scaffold create ''); COMP_CWORD=2; _scaffold_complete; print -l -- "\${COMPREPLY[@]}"`,
+      ]);
+      expect(out.split('\n').filter(Boolean)).toEqual(['api', 'webhook']);
+    },
+  );
 
-  it.skipIf(!peerAvailable('fish completion', onPath('fish') ? undefined : 'fish is not installed'))('fish completes commands, subcommands and flags', () => {
-    const complete = (line: string): string[] => shell('fish', ['-c', `source '${script('fish')}'; complete -C '${line}'`]).split('\n').filter(Boolean).map((l) => l.split('\t')[0]!);
-    expect(complete('scaffold cr')).toEqual(['create']);
-    expect(complete('kubescaffold create ')).toEqual(['api', 'webhook']);
-    expect(complete('scaffold create api --gr')).toEqual(['--group']);
-    expect(complete('scaffold envtest ')).toEqual(['list', 'start', 'stop', 'use']);
-  });
+  it.skipIf(!peerAvailable('fish completion', onPath('fish') ? undefined : 'fish is not installed'))(
+    'fish completes commands, subcommands and flags',
+    () => {
+      const complete = (line: string): string[] =>
+        shell('fish', ['-c', `source '${script('fish')}'; complete -C '${line}'`])
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('\t')[0]!);
+      expect(complete('scaffold cr')).toEqual(['create']);
+      expect(complete('kubescaffold create ')).toEqual(['api', 'webhook']);
+      expect(complete('scaffold create api --gr')).toEqual(['--group']);
+      expect(complete('scaffold envtest ')).toEqual(['list', 'start', 'stop', 'use']);
+    },
+  );
 
   it('refuses an unknown shell', async () => {
     const errors: string[] = [];

@@ -10,7 +10,8 @@ const api = ['create', 'api', '--group', 'cache', '--version', 'v1alpha1', '--ki
 
 let project: { root: string; cleanup: () => void };
 beforeEach(() => {
-  if (!existsSync(fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url)))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url))))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   project = tempProjectDir('memcached-operator');
   initProject(project.root);
 });
@@ -23,7 +24,12 @@ function scaffold(...args: string[]): { code: number | null; stdout: string; std
 
 describe('scaffold create api --plugins=deploy-image/v1-alpha', () => {
   it('scaffolds the operand API and says where the image comes from', () => {
-    const r = scaffold(...api, '--plugins=deploy-image/v1-alpha', '--image=memcached:1.6.26-alpine', '--image-container-port=11211');
+    const r = scaffold(
+      ...api,
+      '--plugins=deploy-image/v1-alpha',
+      '--image=memcached:1.6.26-alpine',
+      '--image-container-port=11211',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('internal/controller/memcached_controller.ts');
@@ -31,10 +37,26 @@ describe('scaffold create api --plugins=deploy-image/v1-alpha', () => {
   });
 
   const refusals: Array<[string, string[], RegExp]> = [
-    ['without --image', ['--plugins=deploy-image/v1-alpha'], /^Error: --image is required with --plugins=deploy-image\/v1-alpha/],
-    ['with a port that is not a number', ['--plugins=deploy-image', '--image=m:1', '--image-container-port=http'], /^Error: --image-container-port must be a valid integer, got "http"/],
-    ['with its flags but without --plugins', ['--image=m:1'], /^Error: --image is a flag of the deploy-image\/v1-alpha plugin; add --plugins=deploy-image\/v1-alpha/],
-    ['with --controller=false', ['--plugins=deploy-image/v1-alpha', '--image=m:1', '--controller=false'], /^Error: --plugins=deploy-image\/v1-alpha scaffolds both the API and its controller/],
+    [
+      'without --image',
+      ['--plugins=deploy-image/v1-alpha'],
+      /^Error: --image is required with --plugins=deploy-image\/v1-alpha/,
+    ],
+    [
+      'with a port that is not a number',
+      ['--plugins=deploy-image', '--image=m:1', '--image-container-port=http'],
+      /^Error: --image-container-port must be a valid integer, got "http"/,
+    ],
+    [
+      'with its flags but without --plugins',
+      ['--image=m:1'],
+      /^Error: --image is a flag of the deploy-image\/v1-alpha plugin; add --plugins=deploy-image\/v1-alpha/,
+    ],
+    [
+      'with --controller=false',
+      ['--plugins=deploy-image/v1-alpha', '--image=m:1', '--controller=false'],
+      /^Error: --plugins=deploy-image\/v1-alpha scaffolds both the API and its controller/,
+    ],
   ];
   it.each(refusals)('refuses to run %s, exits 1 and writes nothing', (_name, args, message) => {
     const before = snapshotTree(project.root);

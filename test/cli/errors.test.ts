@@ -8,24 +8,40 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('how a failed command is reported', () => {
   it("prints a user's mistake as its message alone, with no stack trace", () => {
-    const text = describeFailure(new ScaffoldError('PROJECT is missing; run scaffold init first'), ['node', 'scaffold', 'create', 'api']);
+    const text = describeFailure(new ScaffoldError('PROJECT is missing; run scaffold init first'), [
+      'node',
+      'scaffold',
+      'create',
+      'api',
+    ]);
     expect(text).toBe('Error: PROJECT is missing; run scaffold init first');
   });
 
   it('adds the cause of a user error when its message does not already say it', () => {
-    const err = new ClusterError('cannot reach the cluster', { cause: new Error('connect ECONNREFUSED 127.0.0.1:6443') });
-    expect(describeFailure(err, [])).toBe('Error: cannot reach the cluster\n  caused by: connect ECONNREFUSED 127.0.0.1:6443');
+    const err = new ClusterError('cannot reach the cluster', {
+      cause: new Error('connect ECONNREFUSED 127.0.0.1:6443'),
+    });
+    expect(describeFailure(err, [])).toBe(
+      'Error: cannot reach the cluster\n  caused by: connect ECONNREFUSED 127.0.0.1:6443',
+    );
   });
 
   it('prints anything else as a bug: the stack, the version, and what to report', () => {
-    const text = describeFailure(new TypeError("Cannot read properties of undefined (reading 'x')"), ['node', 'scaffold', 'manifests', '--paths', 'api']);
+    const text = describeFailure(new TypeError("Cannot read properties of undefined (reading 'x')"), [
+      'node',
+      'scaffold',
+      'manifests',
+      '--paths',
+      'api',
+    ]);
     expect(text).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'x'\)\n\s+at /);
     expect(text).toMatch(/This is a bug in kubescaffold \d+\.\d+\.\d+/);
     expect(text).toContain('scaffold manifests --paths api');
   });
 
   it('makes every error type of the CLI and the generators a UserError', () => {
-    for (const e of [new ScaffoldError('x'), new ClusterError('x'), new KustomizeError('x')]) expect(e).toBeInstanceOf(UserError);
+    for (const e of [new ScaffoldError('x'), new ClusterError('x'), new KustomizeError('x')])
+      expect(e).toBeInstanceOf(UserError);
   });
 
   it('exits with the error code and prints the message when a command refuses its input', async () => {

@@ -11,7 +11,8 @@ const fixture = fileURLToPath(new URL('../fixtures/markers/scaffold', import.met
 
 let dir: { path: string; remove: () => void };
 beforeEach(() => {
-  if (!existsSync(fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url)))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(fileURLToPath(new URL('../../dist/cli/index.js', import.meta.url))))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   dir = tempDir('kubescaffold-generators-');
 });
 afterEach(() => dir.remove());
@@ -29,7 +30,10 @@ describe.each(['manifests', 'generate'])('scaffold %s', (command) => {
   });
 
   it("fails in another tool's project, naming its layout", () => {
-    writeFileSync(join(dir.path, 'PROJECT'), 'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: goproject\nrepo: example.com/goproject\nversion: "3"\n');
+    writeFileSync(
+      join(dir.path, 'PROJECT'),
+      'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: goproject\nrepo: example.com/goproject\nversion: "3"\n',
+    );
     const r = scaffold(command);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/PROJECT's layout is go.kubebuilder.io\/v4, not kubescaffold's/);
@@ -43,7 +47,8 @@ describe.each(['manifests', 'generate'])('scaffold %s', (command) => {
   });
 
   it('prints one line of what it wrote, then that nothing changed', () => {
-    for (const d of ['api', 'internal', 'hack', 'PROJECT']) cpSync(join(fixture, d), join(dir.path, d), { recursive: true });
+    for (const d of ['api', 'internal', 'hack', 'PROJECT'])
+      cpSync(join(fixture, d), join(dir.path, d), { recursive: true });
     const first = scaffold(command);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(new RegExp(`^${command}: wrote (api|config)/\\S+(, \\S+)*\\n$`));
@@ -59,11 +64,19 @@ describe('scaffold init interrupted during npm install', () => {
     const fakeBin = join(dir.path, 'fake-bin');
     mkdirSync(fakeBin);
     const realNpm = spawnSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).stdout.trim();
-    writeFileSync(join(fakeBin, 'npm'), `#!/bin/sh\nif [ "$1" = install ]; then echo npm-started; exec sleep 60; fi\nexec '${realNpm}' "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      join(fakeBin, 'npm'),
+      `#!/bin/sh\nif [ "$1" = install ]; then echo npm-started; exec sleep 60; fi\nexec '${realNpm}' "$@"\n`,
+      { mode: 0o755 },
+    );
     const project = join(dir.path, 'op');
     mkdirSync(project);
     // Its own process group, as a terminal's foreground job: Ctrl-C signals the whole group.
-    const child = spawn(process.execPath, [bin, 'init', '--domain', 'example.com'], { cwd: project, detached: true, env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` } });
+    const child = spawn(process.execPath, [bin, 'init', '--domain', 'example.com'], {
+      cwd: project,
+      detached: true,
+      env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH ?? ''}` },
+    });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -76,9 +89,16 @@ describe('scaffold init interrupted during npm install', () => {
     );
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(1);
-    expect(stderr).toMatch(/npm install was stopped \(SIGINT\); the project files are in place: run `npm install` to finish/);
-    const again = spawnSync(process.execPath, [bin, 'init', '--domain', 'example.com'], { cwd: project, encoding: 'utf8' });
+    expect(stderr).toMatch(
+      /npm install was stopped \(SIGINT\); the project files are in place: run `npm install` to finish/,
+    );
+    const again = spawnSync(process.execPath, [bin, 'init', '--domain', 'example.com'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
     expect(again.status).toBe(1);
-    expect(again.stderr).toMatch(/already initialized: found PROJECT .*if an earlier init stopped during its npm install, run `npm install` here to finish it/);
+    expect(again.stderr).toMatch(
+      /already initialized: found PROJECT .*if an earlier init stopped during its npm install, run `npm install` here to finish it/,
+    );
   });
 });

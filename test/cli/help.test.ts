@@ -22,7 +22,10 @@ describe('the CLI help', () => {
       let help = '';
       cmd.configureOutput({ writeOut: (s) => (help += s) });
       cmd.outputHelp();
-      for (const line of help.slice(help.indexOf('Examples:')).split('\n').filter((l) => l.startsWith('  $ npx '))) {
+      for (const line of help
+        .slice(help.indexOf('Examples:'))
+        .split('\n')
+        .filter((l) => l.startsWith('  $ npx '))) {
         // The first npx command on the line: `npx scaffold <command words> <args and flags>`.
         const words = line.slice(4).split(' && ')[0]!.split(' ').slice(2);
         let target = program;
@@ -35,8 +38,13 @@ describe('the CLI help', () => {
         }
         const own = new Set(target.options.flatMap((o) => [o.long, o.short]).filter(Boolean));
         const endOfFlags = words.indexOf('--');
-        const flags = (endOfFlags < 0 ? words : words.slice(0, endOfFlags)).filter((w) => /^--?[a-z]/.test(w)).map((w) => w.split('=')[0]!);
-        expect(flags.filter((f) => !own.has(f)), `${path}: ${line}`).toEqual([]);
+        const flags = (endOfFlags < 0 ? words : words.slice(0, endOfFlags))
+          .filter((w) => /^--?[a-z]/.test(w))
+          .map((w) => w.split('=')[0]!);
+        expect(
+          flags.filter((f) => !own.has(f)),
+          `${path}: ${line}`,
+        ).toEqual([]);
       }
     }
   });
@@ -50,6 +58,8 @@ describe('the CLI help', () => {
     } finally {
       console.log = log;
     }
-    expect(out.join('\n')).toMatch(/^kubescaffold \d+\.\d+\.\d+\nnode v\d+\.\d+\.\d+ \(\w+\/\w+\)\nenvtest default Kubernetes \d+\.\d+\.\d+$/);
+    expect(out.join('\n')).toMatch(
+      /^kubescaffold \d+\.\d+\.\d+\nnode v\d+\.\d+\.\d+ \(\w+\/\w+\)\nenvtest default Kubernetes \d+\.\d+\.\d+$/,
+    );
   });
 });

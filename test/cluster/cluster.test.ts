@@ -4,7 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { TestEnvironment } from '../../src/envtest/index.js';
 import { kustomizeBuild } from '../../src/kustomize/index.js';
 import { DiscoveryClient } from '../../src/runtime/discovery/index.js';
-import { CustomResourceDefinitions, defineResource, isNotFound, Namespaces, newClient, type KubeObject, type RestClient } from '../../src/runtime/rest/index.js';
+import {
+  CustomResourceDefinitions,
+  defineResource,
+  isNotFound,
+  Namespaces,
+  newClient,
+  type KubeObject,
+  type RestClient,
+} from '../../src/runtime/rest/index.js';
 import { RESTMapper } from '../../src/runtime/restmapper/index.js';
 import { createAPI, enablePrometheusAndNetworkPolicy, newProject, writeCRD, type Project } from '../kustomize/trees.js';
 import { kubeconfigFile, scaffold } from './helpers.js';
@@ -16,7 +24,13 @@ let client: RestClient;
 let mapper: RESTMapper;
 let project: Project;
 
-const Captains = defineResource({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });
+const Captains = defineResource({
+  group: 'crew.example.com',
+  version: 'v1',
+  kind: 'Captain',
+  plural: 'captains',
+  namespaced: true,
+});
 
 beforeAll(async () => {
   env = await TestEnvironment.start();
@@ -40,7 +54,10 @@ async function exists(obj: KubeObject): Promise<KubeObject | undefined> {
   const [group, version] = obj.apiVersion!.includes('/') ? obj.apiVersion!.split('/') : ['', obj.apiVersion!];
   const res = await mapper.resourceFor({ group: group!, version: version!, kind: obj.kind! });
   try {
-    return await client.get(res, { namespace: res.namespaced ? obj.metadata!.namespace : undefined, name: obj.metadata!.name! });
+    return await client.get(res, {
+      namespace: res.namespaced ? obj.metadata!.namespace : undefined,
+      name: obj.metadata!.name!,
+    });
   } catch (e) {
     if (isNotFound(e)) return undefined;
     throw e;
@@ -50,11 +67,15 @@ async function exists(obj: KubeObject): Promise<KubeObject | undefined> {
 describe('scaffold install / deploy / undeploy / uninstall on a real control plane', () => {
   it('--dry-run=server checks everything and creates nothing', async () => {
     const installOut = await scaffold(project.root, 'install', '--kubeconfig', kc.file, '--dry-run=server');
-    expect(installOut).toContain('customresourcedefinition.apiextensions.k8s.io/captains.crew.example.com created (server dry run)');
+    expect(installOut).toContain(
+      'customresourcedefinition.apiextensions.k8s.io/captains.crew.example.com created (server dry run)',
+    );
     const deployOut = await scaffold(project.root, 'deploy', '--kubeconfig', kc.file, '--dry-run=server');
     expect(deployOut).toContain('namespace/proj-system created (server dry run)');
     expect(deployOut).toContain('clusterrole.rbac.authorization.k8s.io/proj-manager-role created (server dry run)');
-    expect(deployOut).toMatch(/deployment.apps\/proj-controller-manager not checked: namespace proj-system is created by this apply/);
+    expect(deployOut).toMatch(
+      /deployment.apps\/proj-controller-manager not checked: namespace proj-system is created by this apply/,
+    );
     for (const obj of kustomizeBuild(join(project.root, 'config/default')) as KubeObject[]) {
       expect(await exists(obj), `${obj.kind}/${obj.metadata?.name}`).toBeUndefined();
     }
@@ -98,8 +119,14 @@ describe('scaffold install / deploy / undeploy / uninstall on a real control pla
     const out = await scaffold(project.root, 'deploy', '--kubeconfig', kc.file, '--img', 'example.com/proj:v0.1.0');
     expect(out).toContain('config/manager/kustomization.yaml: image controller set to example.com/proj:v0.1.0');
     expect(out).toContain('deployment.apps/proj-controller-manager configured');
-    expect(readFileSync(join(project.root, 'config/manager/kustomization.yaml'), 'utf8')).toContain('newName: example.com/proj');
-    const dep = await exists({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'proj-controller-manager', namespace: 'proj-system' } });
+    expect(readFileSync(join(project.root, 'config/manager/kustomization.yaml'), 'utf8')).toContain(
+      'newName: example.com/proj',
+    );
+    const dep = await exists({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'proj-controller-manager', namespace: 'proj-system' },
+    });
     expect(JSON.stringify(dep)).toContain('"image":"example.com/proj:v0.1.0"');
   });
 
@@ -117,7 +144,9 @@ describe('scaffold install / deploy / undeploy / uninstall on a real control pla
       createAPI(p, { group: 'crew', version: 'v1', kind: 'Captain' });
       writeCRD(p, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1'] });
       enablePrometheusAndNetworkPolicy(p);
-      await expect(scaffold(p.root, 'deploy', '--kubeconfig', kc.file)).rejects.toThrow(/does not serve these kinds, so nothing was applied: ServiceMonitor \(monitoring.coreos.com\/v1\): monitored-controller-manager-metrics-monitor/);
+      await expect(scaffold(p.root, 'deploy', '--kubeconfig', kc.file)).rejects.toThrow(
+        /does not serve these kinds, so nothing was applied: ServiceMonitor \(monitoring.coreos.com\/v1\): monitored-controller-manager-metrics-monitor/,
+      );
       await expect(client.get(Namespaces, { name: 'monitored-system' })).rejects.toSatisfy(isNotFound);
     } finally {
       p.cleanup();
@@ -133,15 +162,23 @@ describe('scaffold install / deploy / undeploy / uninstall on a real control pla
     for (const obj of objects) {
       const live = await exists(obj);
       if (obj.kind === 'Namespace') expect(live?.metadata?.deletionTimestamp).toBeDefined();
-      else if (obj.kind === 'CustomResourceDefinition') expect(live === undefined || live.metadata?.deletionTimestamp !== undefined).toBe(true);
+      else if (obj.kind === 'CustomResourceDefinition')
+        expect(live === undefined || live.metadata?.deletionTimestamp !== undefined).toBe(true);
       else expect(live, `${obj.kind}/${obj.metadata?.name}`).toBeUndefined();
     }
     // The CRD's own cleanup (its custom objects) runs in the apiserver; wait for it before uninstalling.
     await eventually(
-      async () => (await exists({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'captains.crew.example.com' } })) === undefined,
+      async () =>
+        (await exists({
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          metadata: { name: 'captains.crew.example.com' },
+        })) === undefined,
       'the CRD to be gone',
     );
-    await expect(scaffold(project.root, 'uninstall', '--kubeconfig', kc.file)).rejects.toThrow(/customresourcedefinition.apiextensions.k8s.io\/captains.crew.example.com not found \(pass --ignore-not-found/);
+    await expect(scaffold(project.root, 'uninstall', '--kubeconfig', kc.file)).rejects.toThrow(
+      /customresourcedefinition.apiextensions.k8s.io\/captains.crew.example.com not found \(pass --ignore-not-found/,
+    );
     expect(await scaffold(project.root, 'uninstall', '--kubeconfig', kc.file, '--ignore-not-found')).toBe('');
   });
 
@@ -149,7 +186,9 @@ describe('scaffold install / deploy / undeploy / uninstall on a real control pla
     await scaffold(project.root, 'install', '--kubeconfig', kc.file);
     const out = await scaffold(project.root, 'uninstall', '--kubeconfig', kc.file);
     expect(out).toBe('customresourcedefinition.apiextensions.k8s.io/captains.crew.example.com deleted');
-    await expect(client.get(CustomResourceDefinitions, { name: 'captains.crew.example.com' })).rejects.toSatisfy(isNotFound);
+    await expect(client.get(CustomResourceDefinitions, { name: 'captains.crew.example.com' })).rejects.toSatisfy(
+      isNotFound,
+    );
   });
 });
 
@@ -163,14 +202,18 @@ describe('a cluster that cannot be used is a clear error', () => {
   it('a kubeconfig that is not one', async () => {
     const bad = kubeconfigFile('this: [is not\n');
     try {
-      await expect(scaffold(project.root, 'install', '--kubeconfig', bad.file)).rejects.toThrow(/cannot use the kubeconfig .*config: .*Pass a valid kubeconfig with --kubeconfig/);
+      await expect(scaffold(project.root, 'install', '--kubeconfig', bad.file)).rejects.toThrow(
+        /cannot use the kubeconfig .*config: .*Pass a valid kubeconfig with --kubeconfig/,
+      );
     } finally {
       bad.cleanup();
     }
   });
 
   it('a context the kubeconfig does not have', async () => {
-    await expect(scaffold(project.root, 'deploy', '--kubeconfig', kc.file, '--context', 'nope')).rejects.toThrow(/context "nope" not found/);
+    await expect(scaffold(project.root, 'deploy', '--kubeconfig', kc.file, '--context', 'nope')).rejects.toThrow(
+      /context "nope" not found/,
+    );
   });
 
   it('a server that does not answer', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expand, nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv, type ContainerSpec } from '../../src/cluster/container.js';
+import {
+  expand,
+  nodeOptionsForLocalRun,
+  parseQuantity,
+  resolveContainerEnv,
+  type ContainerSpec,
+} from '../../src/cluster/container.js';
 
 describe('parseQuantity', () => {
   it.each([
@@ -60,18 +66,33 @@ describe('resolveContainerEnv', () => {
   });
 
   it('uses the node allocatable amount for a limit that is not set, and refuses when there is none', () => {
-    const open: ContainerSpec = { name: 'm', env: [{ name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } }] };
-    expect(resolveContainerEnv(open, { name: 'p', namespace: 'n', nodeAllocatable: { memory: 2 ** 30, cpu: 2 } })).toEqual({ MEM: '1024' });
-    expect(() => resolveContainerEnv(open, { name: 'p', namespace: 'n' })).toThrow('env MEM: limits.memory of container m is not set');
+    const open: ContainerSpec = {
+      name: 'm',
+      env: [{ name: 'MEM', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } }],
+    };
+    expect(
+      resolveContainerEnv(open, { name: 'p', namespace: 'n', nodeAllocatable: { memory: 2 ** 30, cpu: 2 } }),
+    ).toEqual({ MEM: '1024' });
+    expect(() => resolveContainerEnv(open, { name: 'p', namespace: 'n' })).toThrow(
+      'env MEM: limits.memory of container m is not set',
+    );
   });
 
   it('reports sources a local run cannot resolve and fields the Downward API does not offer', () => {
-    const secret: ContainerSpec = { name: 'm', env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }] };
+    const secret: ContainerSpec = {
+      name: 'm',
+      env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } }],
+    };
     expect(() => resolveContainerEnv(secret, { name: 'p', namespace: 'n' })).toThrow(
       'env TOKEN of container m reads Secret creds, which a local run cannot resolve; set it with a value instead',
     );
-    const bad: ContainerSpec = { name: 'm', env: [{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'spec.containers' } } }] };
-    expect(() => resolveContainerEnv(bad, { name: 'p', namespace: 'n' })).toThrow('env X: fieldRef spec.containers is not a field the Downward API offers');
+    const bad: ContainerSpec = {
+      name: 'm',
+      env: [{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'spec.containers' } } }],
+    };
+    expect(() => resolveContainerEnv(bad, { name: 'p', namespace: 'n' })).toThrow(
+      'env X: fieldRef spec.containers is not a field the Downward API offers',
+    );
   });
 });
 
@@ -83,7 +104,11 @@ describe('nodeOptionsForLocalRun', () => {
   });
 
   it('turns the percentage into the MiB it stands for under the limit, for a Node without the flag', () => {
-    expect(nodeOptionsForLocalRun(options, 192 * 2 ** 20, false)).toBe('--max-old-space-size=96 --max-semi-space-size=2');
-    expect(nodeOptionsForLocalRun('--max-old-space-size-percentage=37.5', 256 * 2 ** 20, false)).toBe('--max-old-space-size=96');
+    expect(nodeOptionsForLocalRun(options, 192 * 2 ** 20, false)).toBe(
+      '--max-old-space-size=96 --max-semi-space-size=2',
+    );
+    expect(nodeOptionsForLocalRun('--max-old-space-size-percentage=37.5', 256 * 2 ** 20, false)).toBe(
+      '--max-old-space-size=96',
+    );
   });
 });

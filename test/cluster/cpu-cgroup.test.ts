@@ -15,7 +15,9 @@ describe('CPU cgroup', () => {
     try {
       cgroup = createCpuCgroup(`kubescaffold-test-${process.pid}`, 0.05);
     } catch (e) {
-      throw new Error(`this test runs a process under a CPU quota and needs a cpu cgroup (the test machines run as root), which cannot be made here: ${(e as Error).message}`);
+      throw new Error(
+        `this test runs a process under a CPU quota and needs a cpu cgroup (the test machines run as root), which cannot be made here: ${(e as Error).message}`,
+      );
     }
     try {
       // 300 ms of wall time spinning: at 5 ms of CPU per 100 ms period it is throttled in most periods.

@@ -16,23 +16,42 @@ import { initProject, tempProjectDir } from '../scaffold/helpers.js';
 
 const scaffoldBin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
 
-function scaffold(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+function scaffold(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [scaffoldBin, ...args], { cwd, env }, (err, _stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stderr }));
+    execFile(process.execPath, [scaffoldBin, ...args], { cwd, env }, (err, _stdout, stderr) =>
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stderr }),
+    );
   });
 }
 
 describe('Forbidden answers in the manager log', () => {
   it('reads verb, resource, group and namespace from the API server message, also inside a JSON log line', () => {
-    const json = JSON.stringify({ msg: 'Reconciler error', error: 'configmaps is forbidden: User "system:serviceaccount:ns:sa" cannot create resource "configmaps" in API group "" in the namespace "default"' });
-    expect(parseForbidden(json)).toEqual([{ user: 'system:serviceaccount:ns:sa', verb: 'create', resource: 'configmaps', group: '', namespace: 'default' }]);
-    const clusterScope = 'leases.coordination.k8s.io is forbidden: User "u" cannot list resource "leases" in API group "coordination.k8s.io" at the cluster scope';
-    expect(parseForbidden(clusterScope)).toEqual([{ user: 'u', verb: 'list', resource: 'leases', group: 'coordination.k8s.io' }]);
+    const json = JSON.stringify({
+      msg: 'Reconciler error',
+      error:
+        'configmaps is forbidden: User "system:serviceaccount:ns:sa" cannot create resource "configmaps" in API group "" in the namespace "default"',
+    });
+    expect(parseForbidden(json)).toEqual([
+      { user: 'system:serviceaccount:ns:sa', verb: 'create', resource: 'configmaps', group: '', namespace: 'default' },
+    ]);
+    const clusterScope =
+      'leases.coordination.k8s.io is forbidden: User "u" cannot list resource "leases" in API group "coordination.k8s.io" at the cluster scope';
+    expect(parseForbidden(clusterScope)).toEqual([
+      { user: 'u', verb: 'list', resource: 'leases', group: 'coordination.k8s.io' },
+    ]);
   });
 
   it('names the marker that grants it, subresources and the core group as kubebuilder writes them', () => {
-    const [status] = parseForbidden('User "u" cannot update resource "captains/status" in API group "crew.example.com" in the namespace "x"');
-    expect(rbacMarker(status!)).toBe('// +kubebuilder:rbac:groups=crew.example.com,resources=captains/status,verbs=update');
+    const [status] = parseForbidden(
+      'User "u" cannot update resource "captains/status" in API group "crew.example.com" in the namespace "x"',
+    );
+    expect(rbacMarker(status!)).toBe(
+      '// +kubebuilder:rbac:groups=crew.example.com,resources=captains/status,verbs=update',
+    );
     const [core] = parseForbidden('User "u" cannot watch resource "secrets" in API group "" at the cluster scope');
     expect(rbacMarker(core!)).toBe('// +kubebuilder:rbac:groups=core,resources=secrets,verbs=watch');
   });
@@ -62,9 +81,20 @@ const deployment = (overrides: Record<string, unknown> = {}): ManifestObject => 
         containers: [
           {
             name: 'manager',
-            args: ['--metrics-bind-address=:8443', '--leader-elect', '--health-probe-bind-address=:8081', '--metrics-cert-path=/tmp/k8s-metrics-server/metrics-certs'],
-            env: [{ name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, { name: 'NODE_OPTIONS', value: '--max-old-space-size-percentage=50' }],
-            ports: [{ name: 'health', containerPort: 8081 }, { name: 'webhook-server', containerPort: 9443 }],
+            args: [
+              '--metrics-bind-address=:8443',
+              '--leader-elect',
+              '--health-probe-bind-address=:8081',
+              '--metrics-cert-path=/tmp/k8s-metrics-server/metrics-certs',
+            ],
+            env: [
+              { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+              { name: 'NODE_OPTIONS', value: '--max-old-space-size-percentage=50' },
+            ],
+            ports: [
+              { name: 'health', containerPort: 8081 },
+              { name: 'webhook-server', containerPort: 9443 },
+            ],
             resources: { limits: { memory: '192Mi', cpu: '500m' } },
             livenessProbe: { httpGet: { path: '/healthz', port: 'health' }, periodSeconds: 20 },
             readinessProbe: { httpGet: { path: '/readyz', port: 8081 } },
@@ -81,18 +111,41 @@ describe('the pod --as-deployed imitates', () => {
     const rendered: ManifestObject[] = [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'p-system' } },
       { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc', namespace: 'p-system' } },
-      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'p-metrics-reader' }, rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'p-metrics-reader' },
+        rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
+      },
       deployment(),
     ];
     const plan = planPod(rendered, 'config/default');
-    expect(plan).toMatchObject({ deployment: 'p-controller-manager', namespace: 'p-system', serviceAccountName: 'p-controller-manager', terminationGracePeriodSeconds: 10, memoryLimitBytes: 192 * 2 ** 20, cpuLimit: '500m', metricsReaderRole: 'p-metrics-reader' });
+    expect(plan).toMatchObject({
+      deployment: 'p-controller-manager',
+      namespace: 'p-system',
+      serviceAccountName: 'p-controller-manager',
+      terminationGracePeriodSeconds: 10,
+      memoryLimitBytes: 192 * 2 ** 20,
+      cpuLimit: '500m',
+      metricsReaderRole: 'p-metrics-reader',
+    });
     expect(plan.prerequisites.map((o) => o.kind)).toEqual(['Namespace', 'ClusterRole']);
-    expect(plan.liveness).toEqual({ path: '/healthz', port: 'health', initialDelaySeconds: 0, periodSeconds: 20, timeoutSeconds: 1, failureThreshold: 3, successThreshold: 1 });
+    expect(plan.liveness).toEqual({
+      path: '/healthz',
+      port: 'health',
+      initialDelaySeconds: 0,
+      periodSeconds: 20,
+      timeoutSeconds: 1,
+      failureThreshold: 3,
+      successThreshold: 1,
+    });
     expect(probePort(plan, plan.liveness!.port)).toBe(8081);
   });
 
   it('says what is wrong when config/default renders no Deployment', () => {
-    expect(() => planPod([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } }], 'config/default')).toThrow(/config\/default renders no Deployment.*\.\.\/manager/);
+    expect(() => planPod([{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } }], 'config/default')).toThrow(
+      /config\/default renders no Deployment.*\.\.\/manager/,
+    );
   });
 
   it("moves listening ports to free local ones, drops unmounted certificate paths, and gives the env a pod would have, without the user's kubeconfig", async () => {
@@ -109,7 +162,12 @@ describe('the pod --as-deployed imitates', () => {
     const probes = s.ports.get(8081)!;
     const webhook = s.ports.get(9443)!;
     expect(new Set([metrics, probes, webhook]).size).toBe(3);
-    expect(s.args).toEqual([`--metrics-bind-address=127.0.0.1:${metrics}`, '--leader-elect', `--health-probe-bind-address=127.0.0.1:${probes}`, `--webhook-port=${webhook}`]);
+    expect(s.args).toEqual([
+      `--metrics-bind-address=127.0.0.1:${metrics}`,
+      '--leader-elect',
+      `--health-probe-bind-address=127.0.0.1:${probes}`,
+      `--webhook-port=${webhook}`,
+    ]);
     expect(s.metrics).toEqual({ url: `https://127.0.0.1:${metrics}/metrics`, secure: true });
     expect(s.notes.join('\n')).toContain('dropped --metrics-cert-path');
     expect(s.env).toEqual({
@@ -146,7 +204,15 @@ describe('probes, polled as the kubelet polls them', () => {
     const changes: Array<[ProbeState, string]> = [];
     // One "second" is 5 ms here, so the test waits on state changes, not on real probe periods.
     const prober = new Prober({
-      probe: { path: '/readyz', port: 0, initialDelaySeconds: 0, periodSeconds: 1, timeoutSeconds: 200, failureThreshold: 3, successThreshold: 1 },
+      probe: {
+        path: '/readyz',
+        port: 0,
+        initialDelaySeconds: 0,
+        periodSeconds: 1,
+        timeoutSeconds: 200,
+        failureThreshold: 3,
+        successThreshold: 1,
+      },
       url,
       onChange: (state, detail) => changes.push([state, detail]),
       secondMs: 5,
@@ -155,7 +221,10 @@ describe('probes, polled as the kubelet polls them', () => {
     try {
       await vi.waitFor(() => expect(changes).toEqual([['passing', 'HTTP 200']]), { timeout: 10_000, interval: 5 });
       status = 500;
-      await vi.waitFor(() => expect(changes[1]).toEqual(['failing', 'HTTP 500, 3 checks in a row']), { timeout: 10_000, interval: 5 });
+      await vi.waitFor(() => expect(changes[1]).toEqual(['failing', 'HTTP 500, 3 checks in a row']), {
+        timeout: 10_000,
+        interval: 5,
+      });
       status = 204;
       await vi.waitFor(() => expect(changes[2]).toEqual(['passing', 'HTTP 204']), { timeout: 10_000, interval: 5 });
     } finally {
@@ -172,12 +241,22 @@ describe('scaffold run --as-deployed refuses what it cannot run', () => {
       initProject(root);
       const kubeconfig = join(root, 'unreachable.kubeconfig');
       // Port 1 on loopback: nothing listens there.
-      writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1"}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {token: t}\n');
-      const unreachable = await scaffold(root, ['run', '--as-deployed', '--no-build'], { ...process.env, KUBECONFIG: kubeconfig });
+      writeFileSync(
+        kubeconfig,
+        'apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1"}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {token: t}\n',
+      );
+      const unreachable = await scaffold(root, ['run', '--as-deployed', '--no-build'], {
+        ...process.env,
+        KUBECONFIG: kubeconfig,
+      });
       expect(unreachable.code).not.toBe(0);
       expect(unreachable.stderr).toMatch(/127\.0\.0\.1:1/);
       expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
-      const missing = await scaffold(root, ['run', '--as-deployed', '--no-build', '--kubeconfig', join(root, 'nope')], process.env);
+      const missing = await scaffold(
+        root,
+        ['run', '--as-deployed', '--no-build', '--kubeconfig', join(root, 'nope')],
+        process.env,
+      );
       expect(missing.code).not.toBe(0);
       expect(missing.stderr).toContain(`kubeconfig ${join(root, 'nope')} does not exist`);
     } finally {
@@ -194,18 +273,37 @@ describe("the manager's service account directory", () => {
       transport: {
         requestJson: async (req: { path: string; body: unknown }) => {
           requests.push(req);
-          return { status: { token: `token-${requests.length}`, expirationTimestamp: new Date(Date.now() + 500).toISOString() } };
+          return {
+            status: {
+              token: `token-${requests.length}`,
+              expirationTimestamp: new Date(Date.now() + 500).toISOString(),
+            },
+          };
         },
       },
     } as unknown as RestClient;
-    const kubeConfig = { server: 'https://127.0.0.1:6443', tls: { caData: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' } } as KubeConfig;
-    const mount = await ServiceAccountMount.create({ client, kubeConfig, namespace: 'p-system', serviceAccount: 'p-controller-manager' });
+    const kubeConfig = {
+      server: 'https://127.0.0.1:6443',
+      tls: { caData: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' },
+    } as KubeConfig;
+    const mount = await ServiceAccountMount.create({
+      client,
+      kubeConfig,
+      namespace: 'p-system',
+      serviceAccount: 'p-controller-manager',
+    });
     try {
       expect(readFileSync(join(mount.dir, 'token'), 'utf8')).toBe('token-1');
       expect(readFileSync(join(mount.dir, 'namespace'), 'utf8')).toBe('p-system');
       expect(readFileSync(join(mount.dir, 'ca.crt'), 'utf8')).toContain('BEGIN CERTIFICATE');
-      expect(requests[0]).toMatchObject({ path: '/api/v1/namespaces/p-system/serviceaccounts/p-controller-manager/token', body: { kind: 'TokenRequest', spec: { expirationSeconds: 600 } } });
-      await vi.waitFor(() => expect(readFileSync(join(mount.dir, 'token'), 'utf8')).toBe('token-2'), { timeout: 5000, interval: 20 });
+      expect(requests[0]).toMatchObject({
+        path: '/api/v1/namespaces/p-system/serviceaccounts/p-controller-manager/token',
+        body: { kind: 'TokenRequest', spec: { expirationSeconds: 600 } },
+      });
+      await vi.waitFor(() => expect(readFileSync(join(mount.dir, 'token'), 'utf8')).toBe('token-2'), {
+        timeout: 5000,
+        interval: 20,
+      });
     } finally {
       mount.stop();
     }
@@ -218,13 +316,18 @@ describe("the image's node flags", () => {
     const { root, cleanup } = tempProjectDir('p');
     try {
       expect(entrypointNodeFlags(join(root, 'Dockerfile'))).toEqual([]);
-      writeFileSync(join(root, 'Dockerfile'), 'FROM x\nENTRYPOINT ["/nodejs/bin/node", "--stack-size=900", "--no-such-flag-anywhere", "/app/dist/cmd/main.js"]\n');
+      writeFileSync(
+        join(root, 'Dockerfile'),
+        'FROM x\nENTRYPOINT ["/nodejs/bin/node", "--stack-size=900", "--no-such-flag-anywhere", "/app/dist/cmd/main.js"]\n',
+      );
       const flags = entrypointNodeFlags(join(root, 'Dockerfile'));
       expect(flags).toEqual(['--stack-size=900', '--no-such-flag-anywhere']);
-      expect(supportedNodeFlags(process.execPath, flags)).toEqual({ supported: ['--stack-size=900'], unsupported: ['--no-such-flag-anywhere'] });
+      expect(supportedNodeFlags(process.execPath, flags)).toEqual({
+        supported: ['--stack-size=900'],
+        unsupported: ['--no-such-flag-anywhere'],
+      });
     } finally {
       cleanup();
     }
   });
 });
-

@@ -10,7 +10,9 @@ import { registerRunCommand } from '../../src/cli/run.js';
 
 /** A `scaffold` program with the cluster commands, as the lead's index.ts will wire them. */
 export function program(): Command {
-  const p = new Command('scaffold').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  const p = new Command('scaffold')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
   registerBuildCommand(p);
   registerInstallCommand(p);
   registerUninstallCommand(p);

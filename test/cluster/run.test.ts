@@ -50,21 +50,38 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'kubescaffold-run-test-'));
   mkdirSync(join(root, 'node_modules'));
   writeFileSync(join(root, 'manager.mjs'), MANAGER);
-  writeFileSync(join(root, 'build.mjs'), "import { mkdirSync, copyFileSync } from 'node:fs'; mkdirSync('dist/cmd', { recursive: true }); copyFileSync('manager.mjs', 'dist/cmd/main.js');\n");
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'fixture', type: 'module', scripts: { build: 'node build.mjs' } }));
+  writeFileSync(
+    join(root, 'build.mjs'),
+    "import { mkdirSync, copyFileSync } from 'node:fs'; mkdirSync('dist/cmd', { recursive: true }); copyFileSync('manager.mjs', 'dist/cmd/main.js');\n",
+  );
+  writeFileSync(
+    join(root, 'package.json'),
+    JSON.stringify({ name: 'fixture', type: 'module', scripts: { build: 'node build.mjs' } }),
+  );
   writeFileSync(join(root, 'kubeconfig'), KUBECONFIG('https://127.0.0.1:6443'));
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-function record(): { state: string; signal?: string; signals?: number; args: string[]; kubeconfig: string; context: string } {
+function record(): {
+  state: string;
+  signal?: string;
+  signals?: number;
+  args: string[];
+  kubeconfig: string;
+  context: string;
+} {
   return JSON.parse(readFileSync(join(root, 'out.json'), 'utf8'));
 }
-
 
 describe('scaffold run', () => {
   it('builds the project, runs dist/cmd/main.js, and stops it cleanly on the first Ctrl-C', async () => {
     const signals = new EventEmitter();
-    const running = runManager(root, { kubeconfig: join(root, 'kubeconfig'), context: 'b', signals, args: ['--leader-elect=false'] });
+    const running = runManager(root, {
+      kubeconfig: join(root, 'kubeconfig'),
+      context: 'b',
+      signals,
+      args: ['--leader-elect=false'],
+    });
     await eventually(() => existsSync(join(root, 'out.json')), 'the manager to write out.json');
     expect(existsSync(join(root, 'dist/cmd/main.js'))).toBe(true);
     const started = record();
@@ -83,7 +100,9 @@ describe('scaffold run', () => {
     signals.emit('SIGTERM');
     expect(await running).toBe(0);
     expect(record()).toMatchObject({ signal: 'SIGTERM' });
-    expect(await runManager(root, { kubeconfig: join(root, 'kubeconfig'), skipBuild: true, signals, args: ['--exit-3'] })).toBe(3);
+    expect(
+      await runManager(root, { kubeconfig: join(root, 'kubeconfig'), skipBuild: true, signals, args: ['--exit-3'] }),
+    ).toBe(3);
   });
 
   it('uses the current kubeconfig as it is when no file or context is chosen', async () => {
@@ -104,15 +123,25 @@ describe('scaffold run', () => {
 
   it('reports a failing build, missing dependencies and a missing entry point clearly', async () => {
     writeFileSync(join(root, 'build.mjs'), "console.error('cmd/main.ts(3,1): error TS1005'); process.exit(2);\n");
-    await expect(runManager(root, { kubeconfig: join(root, 'kubeconfig') })).rejects.toThrow(/npm run build failed \(exit 2\); fix the errors above/);
+    await expect(runManager(root, { kubeconfig: join(root, 'kubeconfig') })).rejects.toThrow(
+      /npm run build failed \(exit 2\); fix the errors above/,
+    );
     rmSync(join(root, 'node_modules'), { recursive: true });
-    await expect(runManager(root, { kubeconfig: join(root, 'kubeconfig') })).rejects.toThrow(/dependencies are not installed; run `npm install`/);
-    await expect(runManager(root, { kubeconfig: join(root, 'kubeconfig'), skipBuild: true })).rejects.toThrow(ClusterError);
-    await expect(runManager(root, { kubeconfig: join(root, 'kubeconfig'), skipBuild: true })).rejects.toThrow(/dist\/cmd\/main.js does not exist after the build/);
+    await expect(runManager(root, { kubeconfig: join(root, 'kubeconfig') })).rejects.toThrow(
+      /dependencies are not installed; run `npm install`/,
+    );
+    await expect(runManager(root, { kubeconfig: join(root, 'kubeconfig'), skipBuild: true })).rejects.toThrow(
+      ClusterError,
+    );
+    await expect(runManager(root, { kubeconfig: join(root, 'kubeconfig'), skipBuild: true })).rejects.toThrow(
+      /dist\/cmd\/main.js does not exist after the build/,
+    );
   });
 
   it('runs from the CLI with the manager arguments after --, and fails with the manager exit code', async () => {
-    await expect(scaffold(root, 'run', '--kubeconfig', join(root, 'kubeconfig'), '--', '--exit-3')).rejects.toThrow('the manager exited with code 3');
+    await expect(scaffold(root, 'run', '--kubeconfig', join(root, 'kubeconfig'), '--', '--exit-3')).rejects.toThrow(
+      'the manager exited with code 3',
+    );
     expect(record()).toMatchObject({ args: ['--exit-3'], context: 'a' });
   });
 });

@@ -14,7 +14,10 @@ const scaffold = (...args: string[]) => spawnSync(process.execPath, [bin, ...arg
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'ks-cli-'));
-  cpSync(join(repo, 'test/fixtures/markers/scaffold'), root, { recursive: true, filter: (src) => !/\/(expected|twin)(\/|$)/.test(src) });
+  cpSync(join(repo, 'test/fixtures/markers/scaffold'), root, {
+    recursive: true,
+    filter: (src) => !/\/(expected|twin)(\/|$)/.test(src),
+  });
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -23,20 +26,33 @@ describe.skipIf(!built)('scaffold manifests and generate on the command line', (
     const r = scaffold('manifests', '--crd-dir', 'out/crds', '--role-name', 'crew-manager', '--max-desc-len', '0');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(readdirSync(join(root, 'out/crds')).sort()).toEqual(['crew.example.com_admirals.yaml', 'crew.example.com_captains.yaml']);
+    expect(readdirSync(join(root, 'out/crds')).sort()).toEqual([
+      'crew.example.com_admirals.yaml',
+      'crew.example.com_captains.yaml',
+    ]);
     expect(readFileSync(join(root, 'out/crds/crew.example.com_captains.yaml'), 'utf8')).not.toContain('description:');
     expect(readFileSync(join(root, 'config/rbac/role.yaml'), 'utf8')).toContain('name: crew-manager');
     expect(scaffold('generate').status).toBe(0);
-    expect(readFileSync(join(root, 'api/v1/zz_generated.resources.ts'), 'utf8')).toContain('export const CaptainResource');
+    expect(readFileSync(join(root, 'api/v1/zz_generated.resources.ts'), 'utf8')).toContain(
+      'export const CaptainResource',
+    );
   });
 
   it('exits non-zero with every problem and writes nothing', () => {
     const types = join(root, 'api/v1/captain_types.ts');
-    writeFileSync(types, readFileSync(types, 'utf8').replace('foo?: string;', 'foo?: number;\n  // +kubebuilder:validation:MinLenght=1\n  bar?: string;'));
+    writeFileSync(
+      types,
+      readFileSync(types, 'utf8').replace(
+        'foo?: string;',
+        'foo?: number;\n  // +kubebuilder:validation:MinLenght=1\n  bar?: string;',
+      ),
+    );
     const r = scaffold('manifests', '--paths', './api/...,./internal/controller');
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^Error: 2 problems:\napi\/v1\/captain_types.ts:\d+:\d+: number is a float/);
-    expect(r.stderr).toMatch(/unknown marker \+kubebuilder:validation:MinLenght; did you mean \+kubebuilder:validation:MinLength\?/);
+    expect(r.stderr).toMatch(
+      /unknown marker \+kubebuilder:validation:MinLenght; did you mean \+kubebuilder:validation:MinLength\?/,
+    );
     expect(existsSync(join(root, 'config/crd'))).toBe(false);
     expect(existsSync(join(root, 'config/rbac'))).toBe(false);
     expect(scaffold('manifests', '--allow-dangerous-types').status).toBe(1);

@@ -32,19 +32,35 @@ describe('scaffold manifests / generate', () => {
   it('writes nothing at all when any source has a problem', async () => {
     await runManifests({ root, generatorVersion: 't' });
     const before = readFileSync(crdPath(), 'utf8');
-    writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: string;\n  // +kubebuilder:validation:MaxLenght=3\n  bar?: string;'));
+    writeFileSync(
+      typesPath(),
+      readFileSync(typesPath(), 'utf8').replace(
+        'foo?: string;',
+        'foo?: string;\n  // +kubebuilder:validation:MaxLenght=3\n  bar?: string;',
+      ),
+    );
     rmSync(join(root, 'config/rbac/role.yaml'));
     await expect(runManifests({ root, generatorVersion: 't' })).rejects.toThrow(DiagnosticsError);
-    await expect(runManifests({ root, generatorVersion: 't' })).rejects.toThrow(/api\/v1\/captain_types.ts:\d+:6: unknown marker \+kubebuilder:validation:MaxLenght; did you mean \+kubebuilder:validation:MaxLength\?/);
+    await expect(runManifests({ root, generatorVersion: 't' })).rejects.toThrow(
+      /api\/v1\/captain_types.ts:\d+:6: unknown marker \+kubebuilder:validation:MaxLenght; did you mean \+kubebuilder:validation:MaxLength\?/,
+    );
     expect(readFileSync(crdPath(), 'utf8')).toBe(before);
     expect(existsSync(join(root, 'config/rbac/role.yaml'))).toBe(false);
   });
 
   it('generate writes the resource descriptors from the markers', async () => {
-    writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('// +kubebuilder:subresource:status', '// +kubebuilder:subresource:status\n// +kubebuilder:resource:path=skippers,scope=Cluster'));
+    writeFileSync(
+      typesPath(),
+      readFileSync(typesPath(), 'utf8').replace(
+        '// +kubebuilder:subresource:status',
+        '// +kubebuilder:subresource:status\n// +kubebuilder:resource:path=skippers,scope=Cluster',
+      ),
+    );
     await runGenerate({ root });
     const out = readFileSync(join(root, 'api/v1/zz_generated.resources.ts'), 'utf8');
-    expect(out).toContain("export const CaptainResource = defineResource<Captain>({\n  group: 'crew.example.com',\n  version: 'v1',\n  kind: 'Captain',\n  plural: 'skippers',\n  namespaced: false,\n});");
+    expect(out).toContain(
+      "export const CaptainResource = defineResource<Captain>({\n  group: 'crew.example.com',\n  version: 'v1',\n  kind: 'Captain',\n  plural: 'skippers',\n  namespaced: false,\n});",
+    );
     expect(out).toContain("import type { Admiral } from './admiral_types.js';");
   });
 });
@@ -67,7 +83,13 @@ describe('skipping unchanged projects', () => {
 });
 
 /** Starts `manifests --watch` on the project; `next()` resolves after the run that follows the call. */
-function startWatching(): { runs: Array<{ written: string[]; error?: Error }>; next: () => Promise<void>; firstRun: Promise<void>; watchesInPlace: Promise<void>; stop: () => Promise<void> } {
+function startWatching(): {
+  runs: Array<{ written: string[]; error?: Error }>;
+  next: () => Promise<void>;
+  firstRun: Promise<void>;
+  watchesInPlace: Promise<void>;
+  stop: () => Promise<void>;
+} {
   const runs: Array<{ written: string[]; error?: Error }> = [];
   let notify: (() => void) | undefined;
   const next = (): Promise<void> => new Promise((r) => (notify = r));
@@ -98,9 +120,17 @@ describe('scaffold manifests --watch', () => {
     let first: Promise<void>;
 
     first = next();
-    writeFileSync(typesPath(), readFileSync(typesPath(), 'utf8').replace('foo?: string;', 'foo?: string;\n  /** size of the crew. */\n  size?: string;'));
+    writeFileSync(
+      typesPath(),
+      readFileSync(typesPath(), 'utf8').replace(
+        'foo?: string;',
+        'foo?: string;\n  /** size of the crew. */\n  size?: string;',
+      ),
+    );
     await first;
-    expect(runs.at(-1)!.written.map((p) => p.slice(root.length + 1))).toEqual(['config/crd/bases/crew.example.com_captains.yaml']);
+    expect(runs.at(-1)!.written.map((p) => p.slice(root.length + 1))).toEqual([
+      'config/crd/bases/crew.example.com_captains.yaml',
+    ]);
     expect(readFileSync(crdPath(), 'utf8')).toContain('description: size of the crew.');
 
     first = next();
@@ -119,12 +149,17 @@ describe('scaffold manifests --watch', () => {
     // a package marker in another file changes every Kind of the folder
     first = next();
     const gv = join(root, 'api/v1/groupversion_info.ts');
-    writeFileSync(gv, readFileSync(gv, 'utf8').replace('// +groupName=crew.example.com', '// +groupName=fleet.example.com'));
+    writeFileSync(
+      gv,
+      readFileSync(gv, 'utf8').replace('// +groupName=crew.example.com', '// +groupName=fleet.example.com'),
+    );
     await first;
-    expect(runs.at(-1)!.written.map((p) => p.slice(root.length + 1)).sort()).toEqual([
-      'config/crd/bases/fleet.example.com_admirals.yaml',
-      'config/crd/bases/fleet.example.com_captains.yaml',
-    ]);
+    expect(
+      runs
+        .at(-1)!
+        .written.map((p) => p.slice(root.length + 1))
+        .sort(),
+    ).toEqual(['config/crd/bases/fleet.example.com_admirals.yaml', 'config/crd/bases/fleet.example.com_captains.yaml']);
     await stop();
   });
 

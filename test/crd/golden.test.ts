@@ -56,7 +56,12 @@ describe('golden projects', () => {
       }
     }
     const got = Object.fromEntries(files.map((f) => [relative(root, f.path), f.content]));
-    const want = Object.fromEntries((existsSync(expectedDir) ? listFiles(expectedDir) : []).map((p) => [p, readFileSync(join(expectedDir, p), 'utf8')]));
+    const want = Object.fromEntries(
+      (existsSync(expectedDir) ? listFiles(expectedDir) : []).map((p) => [
+        p,
+        readFileSync(join(expectedDir, p), 'utf8'),
+      ]),
+    );
     expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
     for (const [path, content] of Object.entries(want)) expect(got[path], path).toBe(content);
   });

@@ -21,7 +21,10 @@ beforeEach(() => {
   root = join(realpathSync(dir.path), 'project');
   outside = join(realpathSync(dir.path), 'outside');
   mkdirSync(outside);
-  cpSync(join(repo, 'test/fixtures/markers/scaffold'), root, { recursive: true, filter: (src) => !/\/(expected|twin)(\/|$)/.test(src) });
+  cpSync(join(repo, 'test/fixtures/markers/scaffold'), root, {
+    recursive: true,
+    filter: (src) => !/\/(expected|twin)(\/|$)/.test(src),
+  });
 });
 afterEach(() => dir.remove());
 
@@ -47,14 +50,20 @@ describe.skipIf(!built)('a hostile project', () => {
   it('manifests: refuses a CRD linked out of the project, writes nothing, and leaves the file alone', () => {
     const target = linkOut('config/crd/bases/crew.example.com_captains.yaml');
     const r = scaffold('manifests');
-    expectRefused(r, /config\/crd\/bases\/crew\.example\.com_captains\.yaml is a symbolic link to .*outside\/precious\.txt, outside the project; scaffold does not write through links/);
+    expectRefused(
+      r,
+      /config\/crd\/bases\/crew\.example\.com_captains\.yaml is a symbolic link to .*outside\/precious\.txt, outside the project; scaffold does not write through links/,
+    );
     expect(readFileSync(target, 'utf8')).toBe('keep me\n');
     expect(existsSync(join(root, 'config/rbac/role.yaml'))).toBe(false);
   });
 
   it('generate: refuses zz_generated.resources.ts linked out of the project', () => {
     const target = linkOut('api/v1/zz_generated.resources.ts');
-    expectRefused(scaffold('generate'), /api\/v1\/zz_generated\.resources\.ts is a symbolic link to .*precious\.txt, outside the project/);
+    expectRefused(
+      scaffold('generate'),
+      /api\/v1\/zz_generated\.resources\.ts is a symbolic link to .*precious\.txt, outside the project/,
+    );
     expect(readFileSync(target, 'utf8')).toBe('keep me\n');
   });
 
@@ -79,13 +88,19 @@ describe.skipIf(!built)('a hostile project', () => {
     cpSync(join(root, 'api/v1/captain_types.ts'), target);
     rmSync(join(root, 'api/v1/captain_types.ts'));
     symlinkSync(target, join(root, 'api/v1/captain_types.ts'));
-    expectRefused(scaffold('manifests'), /api\/v1\/captain_types\.ts is a symbolic link to .*outside\/captain_types\.ts, outside the project; scaffold does not read sources through links/);
+    expectRefused(
+      scaffold('manifests'),
+      /api\/v1\/captain_types\.ts is a symbolic link to .*outside\/captain_types\.ts, outside the project; scaffold does not read sources through links/,
+    );
     expect(existsSync(join(root, 'config/crd/bases'))).toBe(false);
   });
 
   it('refuses a types file that is not UTF-8 at file:line, as controller-gen does', () => {
     const file = join(root, 'api/v1/captain_types.ts');
-    const text = readFileSync(file, 'utf8').replace('// +optional\n  foo?: string;', '// +kubebuilder:validation:Enum=x\xffy\n  foo?: string;');
+    const text = readFileSync(file, 'utf8').replace(
+      '// +optional\n  foo?: string;',
+      '// +kubebuilder:validation:Enum=x\xffy\n  foo?: string;',
+    );
     const bytes = Buffer.from(text, 'latin1');
     writeFileSync(file, bytes);
     const line = text.slice(0, text.indexOf('\xff')).split('\n').length;
@@ -93,16 +108,25 @@ describe.skipIf(!built)('a hostile project', () => {
   });
 
   it('refuses a PROJECT that is not UTF-8', () => {
-    writeFileSync(join(root, 'PROJECT'), Buffer.concat([readFileSync(join(root, 'PROJECT')), Buffer.from('owner: \xe9\n', 'latin1')]));
+    writeFileSync(
+      join(root, 'PROJECT'),
+      Buffer.concat([readFileSync(join(root, 'PROJECT')), Buffer.from('owner: \xe9\n', 'latin1')]),
+    );
     expectRefused(scaffold('manifests'), /PROJECT:\d+: invalid UTF-8 encoding/);
   });
 
   it('words an import type as TypeScript does, with file:line', () => {
     const file = join(root, 'api/v1/captain_types.ts');
     writeFileSync(join(root, 'api/v1/ship.ts'), 'export interface Ship {\n  name?: string;\n}\n');
-    writeFileSync(file, readFileSync(file, 'utf8').replace('foo?: string;', 'foo?: string;\n  ship?: import("./ship.js").Ship;'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('foo?: string;', 'foo?: string;\n  ship?: import("./ship.js").Ship;'),
+    );
     const r = scaffold('manifests');
-    expectRefused(r, /api\/v1\/captain_types\.ts:\d+:\d+: import\("\.\/ship\.js"\)\.Ship types are not supported; import the type by name \(import type \{ Ship \} from '\.\/ship\.js'\)/);
+    expectRefused(
+      r,
+      /api\/v1\/captain_types\.ts:\d+:\d+: import\("\.\/ship\.js"\)\.Ship types are not supported; import the type by name \(import type \{ Ship \} from '\.\/ship\.js'\)/,
+    );
     expect(r.stderr).not.toMatch(/LastTypeNode/);
   });
 });

@@ -20,10 +20,16 @@ import { GO_BUILD_MS } from '../support/limits.js';
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
 const cases = readdirSync(fixtures).filter((d) => existsSync(join(fixtures, d, 'kubebuilder.json')));
 const what = `parity with kubebuilder ${KUBEBUILDER_VERSION}'s testdata projects`;
-const available = peerAvailable(what, hasGo() ? undefined : 'Go is not installed (kubebuilder init runs go mod tidy; Go builds kubebuilder and controller-gen)');
+const available = peerAvailable(
+  what,
+  hasGo()
+    ? undefined
+    : 'Go is not installed (kubebuilder init runs go mod tidy; Go builds kubebuilder and controller-gen)',
+);
 const CRD_DIR = 'config/crd/bases';
 
-const dropVersion = (yaml: string): string => yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|kubescaffold\.io)\/version: .*\n/m, '');
+const dropVersion = (yaml: string): string =>
+  yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|kubescaffold\.io)\/version: .*\n/m, '');
 
 /** kubebuilder and controller-gen, or undefined (with a warning, or an error under REQUIRE_PARITY=1) when either cannot be had. */
 function findTools(): { kubebuilder: string; controllerGen: string } | undefined {
@@ -52,7 +58,9 @@ describe.skipIf(!available).each(cases)(`%s against kubebuilder ${KUBEBUILDER_VE
     generateKubebuilderProject(tools.kubebuilder, readRecipe(join(root, 'kubebuilder.json')), dir);
     const out = runControllerGen(tools.controllerGen, dir);
     const crds = listFiles(join(out, CRD_DIR));
-    theirs = Object.fromEntries(crds.map((p) => [join(CRD_DIR, p), dropVersion(readFileSync(join(out, CRD_DIR, p), 'utf8'))]));
+    theirs = Object.fromEntries(
+      crds.map((p) => [join(CRD_DIR, p), dropVersion(readFileSync(join(out, CRD_DIR, p), 'utf8'))]),
+    );
   }, GO_BUILD_MS);
   afterAll(() => work?.remove());
 

@@ -17,12 +17,17 @@ import { GO_BUILD_MS } from '../support/limits.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/markers');
 const cases = readdirSync(fixtures).filter((d) => existsSync(join(fixtures, d, 'twin')));
-const available = peerAvailable('parity with controller-gen', hasGo() || process.env.CONTROLLER_GEN !== undefined ? undefined : 'Go is not installed (it builds controller-gen) and CONTROLLER_GEN is not set');
+const available = peerAvailable(
+  'parity with controller-gen',
+  hasGo() || process.env.CONTROLLER_GEN !== undefined
+    ? undefined
+    : 'Go is not installed (it builds controller-gen) and CONTROLLER_GEN is not set',
+);
 let controllerGen: string | undefined;
 const work = mkdtempSync(join(tmpdir(), 'ks-parity-'));
 
-
-const dropVersion = (yaml: string): string => yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|kubescaffold\.io)\/version: .*\n/m, '');
+const dropVersion = (yaml: string): string =>
+  yaml.replace(/^ {4}(controller-gen\.kubebuilder\.io|kubescaffold\.io)\/version: .*\n/m, '');
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -44,33 +49,60 @@ describe.skipIf(!available)('parity with controller-gen', () => {
     prepareGoModule(dir, `example.com/${name}`);
     const root = join(fixtures, name);
     const optionsFile = join(root, 'options.json');
-    const options = (existsSync(optionsFile) ? JSON.parse(readFileSync(optionsFile, 'utf8')) : {}) as { maxDescLen?: number; allowDangerousTypes?: boolean };
+    const options = (existsSync(optionsFile) ? JSON.parse(readFileSync(optionsFile, 'utf8')) : {}) as {
+      maxDescLen?: number;
+      allowDangerousTypes?: boolean;
+    };
     const crdOptions = [
       ...(options.maxDescLen !== undefined ? [`maxDescLen=${options.maxDescLen}`] : []),
       ...(options.allowDangerousTypes ? ['allowDangerousTypes=true'] : []),
     ];
     execFileSync(
       controllerGen!,
-      ['rbac:roleName=manager-role', crdOptions.length > 0 ? `crd:${crdOptions.join(',')}` : 'crd', 'webhook', 'paths=./...', 'output:crd:artifacts:config=out/config/crd/bases', 'output:rbac:artifacts:config=out/config/rbac', 'output:webhook:artifacts:config=out/config/webhook'],
+      [
+        'rbac:roleName=manager-role',
+        crdOptions.length > 0 ? `crd:${crdOptions.join(',')}` : 'crd',
+        'webhook',
+        'paths=./...',
+        'output:crd:artifacts:config=out/config/crd/bases',
+        'output:rbac:artifacts:config=out/config/rbac',
+        'output:webhook:artifacts:config=out/config/webhook',
+      ],
       { cwd: dir, stdio: 'pipe' },
     );
-    const theirs = Object.fromEntries(listFiles(join(dir, 'out')).map((p) => [p, dropVersion(readFileSync(join(dir, 'out', p), 'utf8'))]));
-    const ours = Object.fromEntries(planManifests({ root, generatorVersion: '(devel)', ...options }).files.map((f) => [relative(root, f.path), dropVersion(f.content)]));
+    const theirs = Object.fromEntries(
+      listFiles(join(dir, 'out')).map((p) => [p, dropVersion(readFileSync(join(dir, 'out', p), 'utf8'))]),
+    );
+    const ours = Object.fromEntries(
+      planManifests({ root, generatorVersion: '(devel)', ...options }).files.map((f) => [
+        relative(root, f.path),
+        dropVersion(f.content),
+      ]),
+    );
     expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort());
     for (const [path, content] of Object.entries(theirs)) expect(ours[path], path).toBe(content);
   });
 });
 
-describe.skipIf(!peerAvailable('parity with gopkg.in/yaml.v2', hasGo() ? undefined : 'Go is not installed (it builds the yaml.v2 twin)'))('parity with gopkg.in/yaml.v2', () => {
-  it('writes tricky scalars, keys, numbers and nesting byte for byte as yaml.v2 does', () => {
-    const dir = join(work, 'yamlv2');
-    cpSync(join(fixtures, '_yaml/yamlv2'), dir, { recursive: true });
-    const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
-    execFileSync('go', ['mod', 'init', 'example.com/yamlv2'], { cwd: dir, env, stdio: 'ignore' });
-    execFileSync('go', ['get', 'gopkg.in/yaml.v2@v2.4.0'], { cwd: dir, env, stdio: 'ignore' });
-    execFileSync('go', ['build', '-o', 'yamlv2', '.'], { cwd: dir, env, stdio: 'ignore' });
-    const input = readFileSync(join(fixtures, '_yaml/cases.json'), 'utf8');
-    const theirs = execFileSync(join(dir, 'yamlv2'), { input, encoding: 'utf8' });
-    expect(toYamlDocument(JSON.parse(input))).toBe(theirs);
-  }, GO_BUILD_MS);
+describe.skipIf(
+  !peerAvailable(
+    'parity with gopkg.in/yaml.v2',
+    hasGo() ? undefined : 'Go is not installed (it builds the yaml.v2 twin)',
+  ),
+)('parity with gopkg.in/yaml.v2', () => {
+  it(
+    'writes tricky scalars, keys, numbers and nesting byte for byte as yaml.v2 does',
+    () => {
+      const dir = join(work, 'yamlv2');
+      cpSync(join(fixtures, '_yaml/yamlv2'), dir, { recursive: true });
+      const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
+      execFileSync('go', ['mod', 'init', 'example.com/yamlv2'], { cwd: dir, env, stdio: 'ignore' });
+      execFileSync('go', ['get', 'gopkg.in/yaml.v2@v2.4.0'], { cwd: dir, env, stdio: 'ignore' });
+      execFileSync('go', ['build', '-o', 'yamlv2', '.'], { cwd: dir, env, stdio: 'ignore' });
+      const input = readFileSync(join(fixtures, '_yaml/cases.json'), 'utf8');
+      const theirs = execFileSync(join(dir, 'yamlv2'), { input, encoding: 'utf8' });
+      expect(toYamlDocument(JSON.parse(input))).toBe(theirs);
+    },
+    GO_BUILD_MS,
+  );
 });

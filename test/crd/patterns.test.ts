@@ -39,16 +39,22 @@ describe('+kubebuilder:validation:Pattern', () => {
   it("keeps an RE2 pattern that ECMAScript refuses, and refuses a bad one with RE2's error at its line", async () => {
     const root = mkdtempSync(join(tmpdir(), 'ks-patterns-'));
     try {
-      for (const d of ['api', 'internal', 'hack', 'PROJECT']) cpSync(join(import.meta.dirname, '../fixtures/markers/scaffold', d), join(root, d), { recursive: true });
+      for (const d of ['api', 'internal', 'hack', 'PROJECT'])
+        cpSync(join(import.meta.dirname, '../fixtures/markers/scaffold', d), join(root, d), { recursive: true });
       const types = join(root, 'api/v1/captain_types.ts');
       const original = readFileSync(types, 'utf8');
-      const withPattern = (p: string): string => original.replace('  foo?: string;', () => `  // +kubebuilder:validation:Pattern=\`${p}\`\n  foo?: string;`);
+      const withPattern = (p: string): string =>
+        original.replace('  foo?: string;', () => `  // +kubebuilder:validation:Pattern=\`${p}\`\n  foo?: string;`);
       const good = GO_VERDICTS[0]![0];
       writeFileSync(types, withPattern(good));
       await runManifests({ root, generatorVersion: 't' });
-      expect(readFileSync(join(root, 'config/crd/bases/crew.example.com_captains.yaml'), 'utf8')).toContain(`pattern: ${good}`);
+      expect(readFileSync(join(root, 'config/crd/bases/crew.example.com_captains.yaml'), 'utf8')).toContain(
+        `pattern: ${good}`,
+      );
       writeFileSync(types, withPattern('a(b'));
-      await expect(runManifests({ root, generatorVersion: 't' })).rejects.toThrow(/api\/v1\/captain_types.ts:\d+:\d+: .*invalid regular expression "a\(b": missing closing \): `a\(b`; patterns use Go's RE2 syntax/);
+      await expect(runManifests({ root, generatorVersion: 't' })).rejects.toThrow(
+        /api\/v1\/captain_types.ts:\d+:\d+: .*invalid regular expression "a\(b": missing closing \): `a\(b`; patterns use Go's RE2 syntax/,
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -14,7 +14,9 @@ const KIND_NAMES = new Set(Object.keys(ts.SyntaxKind).filter((k) => /^[A-Z]/.tes
 
 describe('unsupportedTypeMessage', () => {
   it('tells how to import a type by name instead of an import type', () => {
-    expect(message('import("./x.js").T')).toBe(`import("./x.js").T types are not supported; import the type by name (import type { T } from './x.js') and use T`);
+    expect(message('import("./x.js").T')).toBe(
+      `import("./x.js").T types are not supported; import the type by name (import type { T } from './x.js') and use T`,
+    );
     expect(message('import("./x.js").ns.T')).toMatch(/import type \{ ns \} from '\.\/x\.js'\) and use ns\.T$/);
   });
 
@@ -24,7 +26,10 @@ describe('unsupportedTypeMessage', () => {
     ["Spec['name']", /^indexed access types \(Spec\['name'\]\) are not supported/],
     ['A extends B ? C : D', /^conditional types/],
     ['{ [K in Keys]: string }', /^mapped types/],
-    ['keyof Spec', /^keyof types \(keyof Spec\) are not supported in CRD schemas: write the keys as a union of string literals/],
+    [
+      'keyof Spec',
+      /^keyof types \(keyof Spec\) are not supported in CRD schemas: write the keys as a union of string literals/,
+    ],
     ['unique symbol', /^unique types/],
     ['symbol', /^symbol does not survive JSON/],
     ['this', /^this types/],

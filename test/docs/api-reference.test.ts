@@ -13,7 +13,8 @@ const read = (dir: string, file: string): string => readFileSync(join(dir, file)
 
 // The page of an entry point: src/runtime/rest/index.ts is @kubescaffold/runtime/rest, on @kubescaffold.runtime.rest.md;
 // src/envtest/setup.ts is @kubescaffold/envtest/setup.
-const moduleName = (entry: string): string => '@kubescaffold/' + entry.replace(/^src\//, '').replace(/\/index\.ts$|\.ts$/, '');
+const moduleName = (entry: string): string =>
+  '@kubescaffold/' + entry.replace(/^src\//, '').replace(/\/index\.ts$|\.ts$/, '');
 const pageOf = (entry: string): string => moduleName(entry).replaceAll('/', '.') + '.md';
 
 // Markdown outside fenced code blocks and inline code spans: what VitePress parses as Vue template text.
@@ -31,7 +32,11 @@ function anchorsOf(page: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, text] of prose(md.replace(/`/g, '')).matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = text!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -61,22 +66,37 @@ describe('docs/reference/api (TypeDoc from the doc comments)', () => {
   });
 
   it('documents every export of every entry point', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-    const program = ts.createProgram(publicEntryPoints().map((e) => join(root, e)), config!.options);
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(root, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    );
+    const program = ts.createProgram(
+      publicEntryPoints().map((e) => join(root, e)),
+      config!.options,
+    );
     const checker = program.getTypeChecker();
     for (const entry of publicEntryPoints()) {
       const page = read(committed, pageOf(entry));
-      const exports = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(join(root, entry))!)!);
+      const exports = checker.getExportsOfModule(
+        checker.getSymbolAtLocation(program.getSourceFile(join(root, entry))!)!,
+      );
       // Our own declarations; `k8s` (a namespace of @kubernetes/client-node's models) is documented by that package.
-      const declaredIn = (s: ts.Symbol): ts.Declaration[] => ((s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).declarations ?? []);
-      const ours = exports.filter((s) => !declaredIn(s).some((d) => d.getSourceFile().fileName.includes('/node_modules/')));
+      const declaredIn = (s: ts.Symbol): ts.Declaration[] =>
+        (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).declarations ?? [];
+      const ours = exports.filter(
+        (s) => !declaredIn(s).some((d) => d.getSourceFile().fileName.includes('/node_modules/')),
+      );
       expect(ours.length, entry).toBeGreaterThan(0);
       for (const symbol of ours) {
         // As Markdown writes it (DEFAULT\\_PORT), as a regular expression.
         const name = symbol.name.replace(/_/g, '\\_').replace(/[\\$]/g, '\\$&');
         // Its own section, or a line pointing at the page that holds it (a name exported by several entry points).
         const section = new RegExp(`^#{3} ${name}(\\(\\))?$`, 'm');
-        const reexport = new RegExp(`^(Re-exports|Renames and re-exports) \\[${name}\\]|^### ${name}\\n\\nRe-exports \\[`, 'm');
+        const reexport = new RegExp(
+          `^(Re-exports|Renames and re-exports) \\[${name}\\]|^### ${name}\\n\\nRe-exports \\[`,
+          'm',
+        );
         expect(section.test(page) || reexport.test(page), `${entry}: ${symbol.name}`).toBe(true);
       }
     }

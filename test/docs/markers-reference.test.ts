@@ -20,6 +20,8 @@ describe('docs/reference/markers.md', () => {
   });
 
   it('is what `scaffold manifests --markers` prints, anywhere (controller-gen prints its markers with -w)', () => {
-    expect(execFileSync(process.execPath, [scaffoldBin, 'manifests', '--markers'], { cwd: tmpdir(), encoding: 'utf8' })).toBe(readFileSync(file, 'utf8'));
+    expect(
+      execFileSync(process.execPath, [scaffoldBin, 'manifests', '--markers'], { cwd: tmpdir(), encoding: 'utf8' }),
+    ).toBe(readFileSync(file, 'utf8'));
   });
 });

@@ -19,28 +19,41 @@ mkdirSync(join(repoRoot, '.tmp'), { recursive: true });
 const scratch = mkdtempSync(join(repoRoot, '.tmp', 'docs-site-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const buildBook = (dir?: string) => spawnSync(process.execPath, [script, ...(dir ? [dir] : [])], { cwd: repoRoot, encoding: 'utf8' });
+const buildBook = (dir?: string) =>
+  spawnSync(process.execPath, [script, ...(dir ? [dir] : [])], { cwd: repoRoot, encoding: 'utf8' });
 
 describe('npm run docs', () => {
-  it('builds every page of docs/ with no dead link or broken anchor, showing the package version', { timeout: BUILD_MS }, () => {
-    const result = buildBook();
-    expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
-    const dist = join(docsRoot, '.vitepress', 'dist');
-    for (const page of markdownPages(docsRoot)) expect(existsSync(join(dist, page.replace(/\.md$/, '.html'))), page).toBe(true);
-    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toContain(`v${pkg.version}`);
-  });
+  it(
+    'builds every page of docs/ with no dead link or broken anchor, showing the package version',
+    { timeout: BUILD_MS },
+    () => {
+      const result = buildBook();
+      expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+      const dist = join(docsRoot, '.vitepress', 'dist');
+      for (const page of markdownPages(docsRoot))
+        expect(existsSync(join(dist, page.replace(/\.md$/, '.html'))), page).toBe(true);
+      expect(readFileSync(join(dist, 'index.html'), 'utf8')).toContain(`v${pkg.version}`);
+    },
+  );
 
-  it('fails, naming the page, when a page links to one that does not exist (with the book\'s own config)', { timeout: BUILD_MS }, () => {
-    const book = join(scratch, 'dead-link');
-    mkdirSync(join(book, '.vitepress'), { recursive: true });
-    writeFileSync(join(book, '.vitepress', 'config.ts'), `export { default } from ${JSON.stringify(join(docsRoot, '.vitepress', 'config.ts'))};\n`);
-    writeFileSync(join(book, 'index.md'), '# Home\n\nSee [the guide](guides/missing.md).\n');
-    const result = buildBook(book);
-    expect(result.status).not.toBe(0);
-    expect(`${result.stdout}${result.stderr}`).toMatch(/dead link[\s\S]*guides\/missing/i);
-  });
+  it(
+    "fails, naming the page, when a page links to one that does not exist (with the book's own config)",
+    { timeout: BUILD_MS },
+    () => {
+      const book = join(scratch, 'dead-link');
+      mkdirSync(join(book, '.vitepress'), { recursive: true });
+      writeFileSync(
+        join(book, '.vitepress', 'config.ts'),
+        `export { default } from ${JSON.stringify(join(docsRoot, '.vitepress', 'config.ts'))};\n`,
+      );
+      writeFileSync(join(book, 'index.md'), '# Home\n\nSee [the guide](guides/missing.md).\n');
+      const result = buildBook(book);
+      expect(result.status).not.toBe(0);
+      expect(`${result.stdout}${result.stderr}`).toMatch(/dead link[\s\S]*guides\/missing/i);
+    },
+  );
 
-  it('keeps the site\'s build output and config out of the npm package', () => {
+  it("keeps the site's build output and config out of the npm package", () => {
     expect(pkg.files).toContain('docs');
     expect(pkg.files).toContain('!docs/.vitepress');
   });
@@ -79,6 +92,8 @@ describe('the anchor check', () => {
     writeFileSync(join(book, '.vitepress', 'dist', 'index.html'), '<h1 id="home">Home</h1>');
     writeFileSync(join(book, '.vitepress', 'dist', 'guides', 'a.html'), '<h1 id="a">A</h1><h2 id="real">Real</h2>');
     expect(htmlIds('<h2 id="real" tabindex="-1">')).toEqual(new Set(['real']));
-    expect(brokenAnchors(book, join(book, '.vitepress', 'dist'))).toEqual(['docs/index.md:3: #gone is not a heading of guides/a.md in the site']);
+    expect(brokenAnchors(book, join(book, '.vitepress', 'dist'))).toEqual([
+      'docs/index.md:3: #gone is not a heading of guides/a.md in the site',
+    ]);
   });
 });

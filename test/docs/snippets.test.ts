@@ -35,7 +35,10 @@ function snippetsOf(page: string, markdown: string): Snippet[] {
     const end = lines.findIndex((l, j) => j > i && closing.test(l));
     const close = end < 0 ? lines.length : end;
     if ((lang === 'ts' || lang === 'typescript') && second !== 'partial') {
-      const code = lines.slice(i + 1, close).map((l) => l.slice(Math.min(indent!.length, l.length - l.trimStart().length))).join('\n');
+      const code = lines
+        .slice(i + 1, close)
+        .map((l) => l.slice(Math.min(indent!.length, l.length - l.trimStart().length)))
+        .join('\n');
       out.push({ where: `docs/${page}:${i + 2}`, page, firstLine: i + 2, code });
     }
     i = close;
@@ -45,11 +48,16 @@ function snippetsOf(page: string, markdown: string): Snippet[] {
 
 /** Each public entry point of package.json's exports, mapped to its source, as a tsconfig `paths`. */
 function packagePaths(): Record<string, string[]> {
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { types?: string } | string> };
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, { types?: string } | string>;
+  };
   const paths: Record<string, string[]> = {};
   for (const [sub, target] of Object.entries(pkg.exports)) {
     if (typeof target === 'string' || !target.types) continue;
-    paths[`${pkg.name}${sub.slice(1)}`] = [join(repoRoot, target.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts'))];
+    paths[`${pkg.name}${sub.slice(1)}`] = [
+      join(repoRoot, target.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')),
+    ];
   }
   return paths;
 }
@@ -70,7 +78,26 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the TypeScript snippets of docs/', () => {
   it('finds the blocks, skips the partial ones, and knows the line each starts on', () => {
-    const found = snippetsOf('x.md', ['# x', '', '```ts', 'const a = 1;', '```', '', '```ts partial', 'a.b', '```', '~~~typescript', 'let b;', '~~~', '```sh', 'ls', '```'].join('\n'));
+    const found = snippetsOf(
+      'x.md',
+      [
+        '# x',
+        '',
+        '```ts',
+        'const a = 1;',
+        '```',
+        '',
+        '```ts partial',
+        'a.b',
+        '```',
+        '~~~typescript',
+        'let b;',
+        '~~~',
+        '```sh',
+        'ls',
+        '```',
+      ].join('\n'),
+    );
     expect(found.map((s) => [s.where, s.code])).toEqual([
       ['docs/x.md:4', 'const a = 1;'],
       ['docs/x.md:11', 'let b;'],

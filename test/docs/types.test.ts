@@ -24,8 +24,14 @@ describe('docs/types.md', () => {
     expect(snippets).toHaveLength(2);
     const api = join(dir.path, 'api', 'v1');
     mkdirSync(api, { recursive: true });
-    writeFileSync(join(dir.path, 'PROJECT'), 'domain: example.com\nlayout:\n- typescript.kubescaffold.io/v1\nprojectName: docs\nrepo: docs\nversion: "3"\n');
-    writeFileSync(join(api, 'groupversion_info.ts'), '// +groupName=crew.example.com\nexport const GroupVersion = { group: \'crew.example.com\', version: \'v1\' } as const;\n');
+    writeFileSync(
+      join(dir.path, 'PROJECT'),
+      'domain: example.com\nlayout:\n- typescript.kubescaffold.io/v1\nprojectName: docs\nrepo: docs\nversion: "3"\n',
+    );
+    writeFileSync(
+      join(api, 'groupversion_info.ts'),
+      "// +groupName=crew.example.com\nexport const GroupVersion = { group: 'crew.example.com', version: 'v1' } as const;\n",
+    );
     writeFileSync(join(api, 'captain_types.ts'), snippets[0]!);
     writeFileSync(join(api, 'crew_types.ts'), snippets[1]!);
     // A Kind around the second example's spec, to see what its field becomes.
@@ -43,7 +49,9 @@ describe('docs/types.md', () => {
     expect(spec.required).toEqual(['ship']);
     expect(spec.properties!.ship!.minLength).toBe(1);
 
-    const crew = parse(readFileSync(join(dir.path, 'config/crd/bases/crew.example.com_crews.yaml'), 'utf8')) as typeof crd;
+    const crew = parse(
+      readFileSync(join(dir.path, 'config/crd/bases/crew.example.com_crews.yaml'), 'utf8'),
+    ) as typeof crd;
     const code = crew.spec.versions[0]!.schema.openAPIV3Schema.properties!.spec!.properties!.code!;
     expect(code).toMatchObject({ minLength: 4, maxLength: 10 });
   });

@@ -5,7 +5,16 @@
 // TypeScript source in a stack trace, and stops on SIGTERM. scripts/lib/dockerfile.js carries the stages out.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,9 +41,18 @@ interface Running {
 }
 
 /** Starts `argv` as `user`, collecting its output; waitFor resolves on the first output matching, and fails on exit. */
-function start(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; user: { uid: number; gid: number } }): Running {
+function start(
+  argv: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; user: { uid: number; gid: number } },
+): Running {
   let text = '';
-  const proc = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, env: opts.env, uid: opts.user.uid, gid: opts.user.gid, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(argv[0]!, argv.slice(1), {
+    cwd: opts.cwd,
+    env: opts.env,
+    uid: opts.user.uid,
+    gid: opts.user.gid,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer): void => {
     text += chunk.toString();
@@ -50,10 +68,16 @@ function start(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; user
     new Promise((resolve, reject) => {
       const check = (): void => {
         if (pattern.test(text)) finish();
-        else if (proc.exitCode !== null || proc.signalCode !== null || text.startsWith('could not start')) finish(new Error(`the manager exited (${proc.exitCode ?? proc.signalCode}) before ${what}:\n${text.slice(-6000)}`));
+        else if (proc.exitCode !== null || proc.signalCode !== null || text.startsWith('could not start'))
+          finish(
+            new Error(`the manager exited (${proc.exitCode ?? proc.signalCode}) before ${what}:\n${text.slice(-6000)}`),
+          );
       };
       // Generous: a manager starting on a loaded two-core machine.
-      const timer = setTimeout(() => finish(new Error(`no ${what} within 2 minutes:\n${text.slice(-6000)}`)), minutes(2));
+      const timer = setTimeout(
+        () => finish(new Error(`no ${what} within 2 minutes:\n${text.slice(-6000)}`)),
+        minutes(2),
+      );
       const finish = (error?: Error): void => {
         clearTimeout(timer);
         listeners.delete(check);
@@ -77,11 +101,28 @@ describe('the scaffolded Dockerfile, built and run without a container engine', 
   let entrypoint: string[];
 
   beforeAll(async () => {
-    if (!existsSync(join(repoRoot, 'dist', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(repoRoot, 'dist', 'cli', 'index.js')))
+      throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
     node22 = nodeExecutable('22');
     mkdirSync(project);
-    expectSuccess(run(project, process.execPath, [scaffoldBin, 'init', '--domain', 'example.com', '--skip-install']), 'scaffold init');
-    expectSuccess(run(project, process.execPath, [scaffoldBin, 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain']), 'create api');
+    expectSuccess(
+      run(project, process.execPath, [scaffoldBin, 'init', '--domain', 'example.com', '--skip-install']),
+      'scaffold init',
+    );
+    expectSuccess(
+      run(project, process.execPath, [
+        scaffoldBin,
+        'create',
+        'api',
+        '--group',
+        'crew',
+        '--version',
+        'v1',
+        '--kind',
+        'Captain',
+      ]),
+      'create api',
+    );
     // What a user has before `docker build`: an installed project (package-lock.json) with its manifests.
     expectSuccess(run(project, 'npm', ['install', '--no-audit', '--no-fund']), 'npm install');
     expectSuccess(run(project, 'npx', ['scaffold', 'manifests']), 'scaffold manifests');
@@ -99,7 +140,9 @@ describe('the scaffolded Dockerfile, built and run without a container engine', 
     mkdirSync(dirname(baseNode), { recursive: true });
     copyFileSync(node22, baseNode);
     chmodSync(baseNode, 0o755);
-    entrypoint = image.entrypoint.map((arg, i) => (i === 0 && arg === '/nodejs/bin/node' ? baseNode : arg.startsWith('/') ? join(image.root, arg) : arg));
+    entrypoint = image.entrypoint.map((arg, i) =>
+      i === 0 && arg === '/nodejs/bin/node' ? baseNode : arg.startsWith('/') ? join(image.root, arg) : arg,
+    );
 
     env = await TestEnvironment.start({ crdDirectoryPaths: [join(project, 'config', 'crd', 'bases')] });
     kubeconfig = join(base, 'kubeconfig');
@@ -124,50 +167,94 @@ describe('the scaffolded Dockerfile, built and run without a container engine', 
     expect(above.filter((dir) => existsSync(dir))).toEqual([]);
   });
 
-  it('runs as uid 65532 on that tree alone: becomes ready, reconciles the sample, and stops on SIGTERM', async () => {
-    expect(image.user).toEqual({ uid: 65532, gid: 65532 });
-    const [probePort, metricsPort] = [await freePort(), await freePort()];
-    // The Deployment's arguments (config/manager/manager.yaml and the metrics patch), on ports free here; all but
-    // --leader-elect, which needs the namespace a pod reads from its service account.
-    const manager = start(
-      [...entrypoint, `--health-probe-bind-address=127.0.0.1:${probePort}`, `--metrics-bind-address=127.0.0.1:${metricsPort}`],
-      { cwd: join(image.root, image.workdir), env: { PATH: '/usr/bin:/bin', KUBECONFIG: kubeconfig }, user: image.user! },
-    );
-    try {
-      const exited = once(manager.proc, 'exit').then(() => Promise.reject(new Error(`the manager exited before it was ready:\n${manager.output().slice(-4000)}`)));
-      await Promise.race([
-        exited,
-        eventually(async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.status === 200, {
-          what: 'the manager to report ready on /readyz',
-          timeoutMs: minutes(2),
-          diagnose: () => manager.output().slice(-4000),
-        }),
-      ]);
-      exited.catch(() => undefined);
-      const sample = parse(readFileSync(join(project, 'config', 'samples', 'crew_v1_captain.yaml'), 'utf8')) as KubeObject;
-      const client = newClient(env.kubeConfig);
+  it(
+    'runs as uid 65532 on that tree alone: becomes ready, reconciles the sample, and stops on SIGTERM',
+    async () => {
+      expect(image.user).toEqual({ uid: 65532, gid: 65532 });
+      const [probePort, metricsPort] = [await freePort(), await freePort()];
+      // The Deployment's arguments (config/manager/manager.yaml and the metrics patch), on ports free here; all but
+      // --leader-elect, which needs the namespace a pod reads from its service account.
+      const manager = start(
+        [
+          ...entrypoint,
+          `--health-probe-bind-address=127.0.0.1:${probePort}`,
+          `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+        ],
+        {
+          cwd: join(image.root, image.workdir),
+          env: { PATH: '/usr/bin:/bin', KUBECONFIG: kubeconfig },
+          user: image.user!,
+        },
+      );
       try {
-        await client.create(defineResource({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true }), {
-          ...sample,
-          metadata: { ...sample.metadata, namespace: 'default' },
-        });
+        const exited = once(manager.proc, 'exit').then(() =>
+          Promise.reject(new Error(`the manager exited before it was ready:\n${manager.output().slice(-4000)}`)),
+        );
+        await Promise.race([
+          exited,
+          eventually(
+            async () => (await fetch(`http://127.0.0.1:${probePort}/readyz`).catch(() => undefined))?.status === 200,
+            {
+              what: 'the manager to report ready on /readyz',
+              timeoutMs: minutes(2),
+              diagnose: () => manager.output().slice(-4000),
+            },
+          ),
+        ]);
+        exited.catch(() => undefined);
+        const sample = parse(
+          readFileSync(join(project, 'config', 'samples', 'crew_v1_captain.yaml'), 'utf8'),
+        ) as KubeObject;
+        const client = newClient(env.kubeConfig);
+        try {
+          await client.create(
+            defineResource({
+              group: 'crew.example.com',
+              version: 'v1',
+              kind: 'Captain',
+              plural: 'captains',
+              namespaced: true,
+            }),
+            {
+              ...sample,
+              metadata: { ...sample.metadata, namespace: 'default' },
+            },
+          );
+        } finally {
+          client.close();
+        }
+        await manager.waitFor(
+          'a reconcile of the sample',
+          new RegExp(
+            `reconciling Captain[^\\n]*${sample.metadata!.name!}|${sample.metadata!.name!}[^\\n]*reconciling Captain`,
+          ),
+        );
+        manager.proc.kill('SIGTERM');
+        const [code] = (await once(manager.proc, 'exit')) as [number | null];
+        expect(code, manager.output().slice(-4000)).toBe(0);
       } finally {
-        client.close();
+        if (manager.proc.exitCode === null && manager.proc.signalCode === null) manager.proc.kill('SIGKILL');
       }
-      await manager.waitFor('a reconcile of the sample', new RegExp(`reconciling Captain[^\\n]*${sample.metadata!.name!}|${sample.metadata!.name!}[^\\n]*reconciling Captain`));
-      manager.proc.kill('SIGTERM');
-      const [code] = (await once(manager.proc, 'exit')) as [number | null];
-      expect(code, manager.output().slice(-4000)).toBe(0);
-    } finally {
-      if (manager.proc.exitCode === null && manager.proc.signalCode === null) manager.proc.kill('SIGKILL');
-    }
-  }, minutes(5));
+    },
+    minutes(5),
+  );
 
-  it('names the TypeScript source in a stack trace, from the source map beside the bundle', async () => {
-    const failing = start(entrypoint, { cwd: join(image.root, image.workdir), env: { PATH: '/usr/bin:/bin', KUBECONFIG: join(base, 'no-such-kubeconfig') }, user: image.user! });
-    const [code] = failing.proc.exitCode !== null ? [failing.proc.exitCode] : ((await once(failing.proc, 'exit')) as [number | null]);
-    expect(code).not.toBe(0);
-    expect(failing.output()).toMatch(/no Kubernetes configuration found/);
-    expect(failing.output()).toMatch(/\(?[^\s(]*cmd\/main\.ts:\d+:\d+\)?/);
-  }, minutes(2));
+  it(
+    'names the TypeScript source in a stack trace, from the source map beside the bundle',
+    async () => {
+      const failing = start(entrypoint, {
+        cwd: join(image.root, image.workdir),
+        env: { PATH: '/usr/bin:/bin', KUBECONFIG: join(base, 'no-such-kubeconfig') },
+        user: image.user!,
+      });
+      const [code] =
+        failing.proc.exitCode !== null
+          ? [failing.proc.exitCode]
+          : ((await once(failing.proc, 'exit')) as [number | null]);
+      expect(code).not.toBe(0);
+      expect(failing.output()).toMatch(/no Kubernetes configuration found/);
+      expect(failing.output()).toMatch(/\(?[^\s(]*cmd\/main\.ts:\d+:\d+\)?/);
+    },
+    minutes(2),
+  );
 });

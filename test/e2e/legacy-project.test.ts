@@ -32,22 +32,34 @@ describe('a project scaffolded before the runtime became its own package', () =>
   it('keeps importing kubescaffold/runtime in what scaffold generate writes, since its package.json names no @kubescaffold/runtime', () => {
     rmSync(join(project, 'api', 'v1', 'zz_generated.resources.ts'));
     expectSuccess(run(project, 'npx', ['scaffold', 'generate']), 'scaffold generate');
-    expect(readFileSync(join(project, 'api', 'v1', 'zz_generated.resources.ts'), 'utf8')).toContain("import { defineResource } from 'kubescaffold/runtime';");
+    expect(readFileSync(join(project, 'api', 'v1', 'zz_generated.resources.ts'), 'utf8')).toContain(
+      "import { defineResource } from 'kubescaffold/runtime';",
+    );
   });
 
   it('generates its CRD from types that import kubescaffold/runtime', () => {
     expectSuccess(run(project, 'npx', ['scaffold', 'manifests']), 'scaffold manifests');
-    expect(readFileSync(join(project, 'config', 'crd', 'bases', 'crew.example.com_captains.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
+    expect(readFileSync(join(project, 'config', 'crd', 'bases', 'crew.example.com_captains.yaml'), 'utf8')).toContain(
+      'kind: CustomResourceDefinition',
+    );
   });
 
-  it('compiles with strict tsc against the deprecated re-exports', () => {
-    expectSuccess(run(project, 'npm', ['run', 'build']), 'npm run build');
-  }, minutes(5));
+  it(
+    'compiles with strict tsc against the deprecated re-exports',
+    () => {
+      expectSuccess(run(project, 'npm', ['run', 'build']), 'npm run build');
+    },
+    minutes(5),
+  );
 
-  it('passes its own controller tests, on the fake client and on a real control plane', () => {
-    const output = expectSuccess(run(project, 'npm', ['test']), 'npm test');
-    expect(output).toMatch(/Tests\s+\d+ passed/);
-    expect(output).toContain('captain_controller.fake.test.ts');
-    expect(output).toContain('captain_controller.test.ts');
-  }, minutes(5));
+  it(
+    'passes its own controller tests, on the fake client and on a real control plane',
+    () => {
+      const output = expectSuccess(run(project, 'npm', ['test']), 'npm test');
+      expect(output).toMatch(/Tests\s+\d+ passed/);
+      expect(output).toContain('captain_controller.fake.test.ts');
+      expect(output).toContain('captain_controller.test.ts');
+    },
+    minutes(5),
+  );
 });

@@ -8,7 +8,10 @@ import { tempDir } from '../support/files.js';
 // The packages as npm delivers them: `npm pack` of the CLI, the runtime and envtest, installed from the tarballs into
 // empty directories, used from there as a new user would. Nothing here links the checkout.
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: Record<string, string>;
+};
 
 // Budgets for what every user downloads and unpacks; raise them only for something users need. The CLI's unpacked
 // budget holds the book (docs/, about 1 MB with the API reference and the tutorial), which scaffolded files point into.
@@ -43,8 +46,12 @@ const RUNTIME_CLOSURE_ALLOWED: Record<string, string> = {
 
 /** The files a workspace package's "exports" point at once built (types and import targets), without the './'. */
 function builtEntryPoints(dir: string): string[] {
-  const { exports } = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
-  return Object.values(exports).flatMap((target) => (typeof target === 'string' ? [target] : [target.types!, target.import!])).map((t) => t.replace(/^\.\//, ''));
+  const { exports } = JSON.parse(readFileSync(join(repoRoot, dir, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | Record<string, string>>;
+  };
+  return Object.values(exports)
+    .flatMap((target) => (typeof target === 'string' ? [target] : [target.types!, target.import!]))
+    .map((t) => t.replace(/^\.\//, ''));
 }
 
 interface PackResult {
@@ -57,9 +64,17 @@ interface PackResult {
 
 function run(cwd: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   // Generous for a loaded machine: an npm install of the package's dependencies from the registry or npm's cache.
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 5 * 60_000, env: { ...process.env, NO_COLOR: '1', ...env } });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 5 * 60_000,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} (in ${cwd}) exited ${result.status ?? result.signal}:\n${output.slice(-4000)}`);
+  if (result.status !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} (in ${cwd}) exited ${result.status ?? result.signal}:\n${output.slice(-4000)}`,
+    );
   return output;
 }
 
@@ -68,10 +83,20 @@ const packed = new Map<string, PackResult & { tarball: string }>();
 const tarball = (name: string): string => packed.get(name)!.tarball;
 
 beforeAll(() => {
-  if (!existsSync(join(repoRoot, 'dist', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(join(repoRoot, 'dist', 'cli', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   // --ignore-scripts: npm test has built every dist/ already.
-  const out = run(repoRoot, 'npm', ['pack', '--workspaces', '--include-workspace-root', '--json', '--ignore-scripts', '--pack-destination', work.path]);
-  for (const p of JSON.parse(out.slice(out.indexOf('['))) as PackResult[]) packed.set(p.name, { ...p, tarball: join(work.path, p.filename) });
+  const out = run(repoRoot, 'npm', [
+    'pack',
+    '--workspaces',
+    '--include-workspace-root',
+    '--json',
+    '--ignore-scripts',
+    '--pack-destination',
+    work.path,
+  ]);
+  for (const p of JSON.parse(out.slice(out.indexOf('['))) as PackResult[])
+    packed.set(p.name, { ...p, tarball: join(work.path, p.filename) });
 });
 afterAll(() => work.remove());
 
@@ -79,11 +104,47 @@ describe('the npm packages', () => {
   it('are the CLI, the runtime and envtest, each with its LICENSE and its built entry points, and no sources, source maps or tests, within its size budget', () => {
     expect([...packed.keys()].sort()).toEqual(Object.keys(BUDGETS).sort());
     const paths = (name: string): string[] => packed.get(name)!.files.map((f) => f.path);
-    expect(paths('kubescaffold')).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/scaffold.js', 'dist/cli/index.js', 'dist/compat/runtime.js', 'dist/compat/envtest.js', 'dist/crd/k8s_schemas/schemas.json', 'docs/types.md']));
-    expect(paths('@kubescaffold/runtime')).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/rest/index.js', 'dist/webhook/index.js', 'dist/certs/index.js', 'dist/json/index.js']));
-    expect(paths('@kubescaffold/envtest')).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/setup.js', 'dist/versions.js']));
+    expect(paths('kubescaffold')).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'bin/scaffold.js',
+        'dist/cli/index.js',
+        'dist/compat/runtime.js',
+        'dist/compat/envtest.js',
+        'dist/crd/k8s_schemas/schemas.json',
+        'docs/types.md',
+      ]),
+    );
+    expect(paths('@kubescaffold/runtime')).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/rest/index.js',
+        'dist/webhook/index.js',
+        'dist/certs/index.js',
+        'dist/json/index.js',
+      ]),
+    );
+    expect(paths('@kubescaffold/envtest')).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'dist/index.js',
+        'dist/setup.js',
+        'dist/versions.js',
+      ]),
+    );
     // Every subpath "exports" names, with its types, e.g. @kubescaffold/runtime/clientcmd.
-    for (const [name, dir] of [['@kubescaffold/runtime', 'src/runtime'], ['@kubescaffold/envtest', 'src/envtest']] as const) {
+    for (const [name, dir] of [
+      ['@kubescaffold/runtime', 'src/runtime'],
+      ['@kubescaffold/envtest', 'src/envtest'],
+    ] as const) {
       expect(paths(name), name).toEqual(expect.arrayContaining(builtEntryPoints(dir)));
     }
     // The CLI holds neither the runtime nor envtest: they are its dependencies.
@@ -93,76 +154,121 @@ describe('the npm packages', () => {
     expect(paths('kubescaffold').filter((p) => p.endsWith('.hbs'))).toEqual([]);
     expect(paths('kubescaffold')).toContain('templates/plugins/grafana/controller-runtime-metrics.json');
     for (const [name, budget] of Object.entries(BUDGETS)) {
-      expect(paths(name).filter((p) => /\.map$|\.tsbuildinfo$|(^|\/)(src|test|bench|scripts)\/|^[^/]+\.ts$|^tsconfig/.test(p)), name).toEqual([]);
+      expect(
+        paths(name).filter((p) =>
+          /\.map$|\.tsbuildinfo$|(^|\/)(src|test|bench|scripts)\/|^[^/]+\.ts$|^tsconfig/.test(p),
+        ),
+        name,
+      ).toEqual([]);
       expect(packed.get(name)!.size, name).toBeLessThan(budget.packed);
       expect(packed.get(name)!.unpackedSize, name).toBeLessThan(budget.unpacked);
     }
     // Every bin is in the package and executable.
-    for (const bin of Object.values(pkg.bin)) expect((packed.get('kubescaffold')!.files.find((f) => f.path === bin)?.mode ?? 0) & 0o111).not.toBe(0);
+    for (const bin of Object.values(pkg.bin))
+      expect((packed.get('kubescaffold')!.files.find((f) => f.path === bin)?.mode ?? 0) & 0o111).not.toBe(0);
   });
 
-  it('gives the runtime, installed alone without devDependencies, a dependency closure inside the allow-list', () => {
-    const alone = join(work.path, 'runtime-alone');
-    mkdirSync(alone);
-    writeFileSync(join(alone, 'package.json'), '{ "name": "runtime-alone", "private": true }\n');
-    run(alone, 'npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball('@kubescaffold/runtime')]);
-    const listed = run(alone, 'npm', ['ls', '--omit=dev', '--all', '--parseable']);
-    const installed = new Set(
-      listed
-        .split('\n')
-        .map((line) => line.split('/node_modules/').slice(1).join('/node_modules/'))
-        .filter((name) => name !== '' && name !== '@kubescaffold/runtime'),
-    );
-    // Nested copies (a/node_modules/b) count as b.
-    const names = [...installed].map((path) => path.split('/node_modules/').at(-1)!).sort();
-    expect(names.length).toBeGreaterThan(3);
-    expect(names.filter((name) => !(name in RUNTIME_CLOSURE_ALLOWED))).toEqual([]);
-    // Types only: @kubernetes/client-node is an optional peer, not installed with the runtime.
-    expect(names).not.toContain('@kubernetes/client-node');
-  }, 5 * 60_000);
+  it(
+    'gives the runtime, installed alone without devDependencies, a dependency closure inside the allow-list',
+    () => {
+      const alone = join(work.path, 'runtime-alone');
+      mkdirSync(alone);
+      writeFileSync(join(alone, 'package.json'), '{ "name": "runtime-alone", "private": true }\n');
+      run(alone, 'npm', [
+        'install',
+        '--omit=dev',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        tarball('@kubescaffold/runtime'),
+      ]);
+      const listed = run(alone, 'npm', ['ls', '--omit=dev', '--all', '--parseable']);
+      const installed = new Set(
+        listed
+          .split('\n')
+          .map((line) => line.split('/node_modules/').slice(1).join('/node_modules/'))
+          .filter((name) => name !== '' && name !== '@kubescaffold/runtime'),
+      );
+      // Nested copies (a/node_modules/b) count as b.
+      const names = [...installed].map((path) => path.split('/node_modules/').at(-1)!).sort();
+      expect(names.length).toBeGreaterThan(3);
+      expect(names.filter((name) => !(name in RUNTIME_CLOSURE_ALLOWED))).toEqual([]);
+      // Types only: @kubernetes/client-node is an optional peer, not installed with the runtime.
+      expect(names).not.toContain('@kubernetes/client-node');
+    },
+    5 * 60_000,
+  );
 
-  it('installed from the tarballs into an empty directory, `npx kubescaffold` runs this CLI, and the project it scaffolds vendors the tarballs, builds, lints and passes its tests', () => {
-    const user = join(work.path, 'user');
-    mkdirSync(user);
-    const all = ['kubescaffold', '@kubescaffold/runtime', '@kubescaffold/envtest'].map(tarball);
-    run(user, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...all]);
+  it(
+    'installed from the tarballs into an empty directory, `npx kubescaffold` runs this CLI, and the project it scaffolds vendors the tarballs, builds, lints and passes its tests',
+    () => {
+      const user = join(work.path, 'user');
+      mkdirSync(user);
+      const all = ['kubescaffold', '@kubescaffold/runtime', '@kubescaffold/envtest'].map(tarball);
+      run(user, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...all]);
 
-    // `npx kubescaffold` finds the installed package's bin by the package's name, never another package.
-    expect(run(user, 'npx', ['--no-install', 'kubescaffold', '--version']).trim()).toBe(pkg.version);
-    const bin = join(user, 'node_modules', '.bin', 'kubescaffold');
-    expect(run(user, bin, ['--help'])).toMatch(/create[\s\S]*manifests/);
+      // `npx kubescaffold` finds the installed package's bin by the package's name, never another package.
+      expect(run(user, 'npx', ['--no-install', 'kubescaffold', '--version']).trim()).toBe(pkg.version);
+      const bin = join(user, 'node_modules', '.bin', 'kubescaffold');
+      expect(run(user, bin, ['--help'])).toMatch(/create[\s\S]*manifests/);
 
-    // With --skip-install, init says to install first.
-    const skipped = join(user, 'skipped');
-    mkdirSync(skipped);
-    expect(run(skipped, bin, ['init', '--domain', 'example.com', '--skip-install'])).toMatch(/npm install[\s\S]*npx scaffold create api/);
+      // With --skip-install, init says to install first.
+      const skipped = join(user, 'skipped');
+      mkdirSync(skipped);
+      expect(run(skipped, bin, ['init', '--domain', 'example.com', '--skip-install'])).toMatch(
+        /npm install[\s\S]*npx scaffold create api/,
+      );
 
-    // As someone who found the tarballs would: `npm exec` with the three of them, in an empty directory. The release
-    // is not on the registry, so the project gets the same packages packed into its vendor/, named by relative paths
-    // that hold in a fresh clone and in the image's build stage; init's own npm install of them succeeds.
-    const project = join(work.path, 'operator');
-    mkdirSync(project);
-    run(project, 'npm', ['exec', '--yes', ...all.map((t) => `--package=${t}`), '--', 'kubescaffold', 'init', '--domain', 'example.com']);
-    const projectPkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    expect(projectPkg.dependencies).toEqual({ '@kubescaffold/runtime': `file:vendor/kubescaffold-runtime-${pkg.version}.tgz` });
-    expect(projectPkg.devDependencies.kubescaffold).toBe(`file:vendor/kubescaffold-${pkg.version}.tgz`);
-    expect(projectPkg.devDependencies['@kubescaffold/envtest']).toBe(`file:vendor/kubescaffold-envtest-${pkg.version}.tgz`);
-    expect(readdirSync(join(project, 'vendor')).sort()).toEqual([`kubescaffold-${pkg.version}.tgz`, `kubescaffold-envtest-${pkg.version}.tgz`, `kubescaffold-runtime-${pkg.version}.tgz`]);
-    run(project, 'npx', ['scaffold', 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain']);
-    run(project, 'npx', ['scaffold', 'manifests']);
-    expect(readFileSync(join(project, 'config', 'crd', 'bases', 'crew.example.com_captains.yaml'), 'utf8')).toContain('kind: CustomResourceDefinition');
-    // Nothing from this checkout: the project builds, lints and passes its own tests (envtest and fake client).
-    run(project, 'npm', ['run', 'build']);
-    run(project, 'npm', ['run', 'lint']);
-    expect(run(project, 'npm', ['test'], { CI: 'true' })).toMatch(/Tests\s+\d+ passed/);
+      // As someone who found the tarballs would: `npm exec` with the three of them, in an empty directory. The release
+      // is not on the registry, so the project gets the same packages packed into its vendor/, named by relative paths
+      // that hold in a fresh clone and in the image's build stage; init's own npm install of them succeeds.
+      const project = join(work.path, 'operator');
+      mkdirSync(project);
+      run(project, 'npm', [
+        'exec',
+        '--yes',
+        ...all.map((t) => `--package=${t}`),
+        '--',
+        'kubescaffold',
+        'init',
+        '--domain',
+        'example.com',
+      ]);
+      const projectPkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+        devDependencies: Record<string, string>;
+      };
+      expect(projectPkg.dependencies).toEqual({
+        '@kubescaffold/runtime': `file:vendor/kubescaffold-runtime-${pkg.version}.tgz`,
+      });
+      expect(projectPkg.devDependencies.kubescaffold).toBe(`file:vendor/kubescaffold-${pkg.version}.tgz`);
+      expect(projectPkg.devDependencies['@kubescaffold/envtest']).toBe(
+        `file:vendor/kubescaffold-envtest-${pkg.version}.tgz`,
+      );
+      expect(readdirSync(join(project, 'vendor')).sort()).toEqual([
+        `kubescaffold-${pkg.version}.tgz`,
+        `kubescaffold-envtest-${pkg.version}.tgz`,
+        `kubescaffold-runtime-${pkg.version}.tgz`,
+      ]);
+      run(project, 'npx', ['scaffold', 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain']);
+      run(project, 'npx', ['scaffold', 'manifests']);
+      expect(readFileSync(join(project, 'config', 'crd', 'bases', 'crew.example.com_captains.yaml'), 'utf8')).toContain(
+        'kind: CustomResourceDefinition',
+      );
+      // Nothing from this checkout: the project builds, lints and passes its own tests (envtest and fake client).
+      run(project, 'npm', ['run', 'build']);
+      run(project, 'npm', ['run', 'lint']);
+      expect(run(project, 'npm', ['test'], { CI: 'true' })).toMatch(/Tests\s+\d+ passed/);
 
-    const loaded = run(user, process.execPath, [
-      '--input-type=module',
-      '-e',
-      "const r = await import('@kubescaffold/runtime'); const e = await import('@kubescaffold/envtest'); const old = await import('kubescaffold/runtime'); console.log(typeof r.Manager, typeof e.TestEnvironment, old.Manager === r.Manager);",
-    ]);
-    // The CLI's deprecated kubescaffold/runtime is the runtime package itself, not a copy.
-    expect(loaded.trim()).toBe('function function true');
-    // Generous: three npm installs, a build, a lint and a control plane, on a loaded machine.
-  }, 15 * 60_000);
+      const loaded = run(user, process.execPath, [
+        '--input-type=module',
+        '-e',
+        "const r = await import('@kubescaffold/runtime'); const e = await import('@kubescaffold/envtest'); const old = await import('kubescaffold/runtime'); console.log(typeof r.Manager, typeof e.TestEnvironment, old.Manager === r.Manager);",
+      ]);
+      // The CLI's deprecated kubescaffold/runtime is the runtime package itself, not a copy.
+      expect(loaded.trim()).toBe('function function true');
+      // Generous: three npm installs, a build, a lint and a control plane, on a loaded machine.
+    },
+    15 * 60_000,
+  );
 });

@@ -21,7 +21,9 @@ const tutorialDir = join(repoRoot, 'docs', 'tutorial');
 const projectFiles = join(tutorialDir, 'project');
 
 // The chapters in reading order: index.md's numbered chapter files.
-const chapters = readdirSync(tutorialDir).filter((f) => /^\d\d-.*\.md$/.test(f)).sort();
+const chapters = readdirSync(tutorialDir)
+  .filter((f) => /^\d\d-.*\.md$/.test(f))
+  .sort();
 const markdown = new Map(chapters.map((c) => [c, readFileSync(join(tutorialDir, c), 'utf8')]));
 
 interface Command {
@@ -46,19 +48,31 @@ function command(chapter: string, line: number, text: string): Command {
 const commands: Command[] = chapters.flatMap((chapter) =>
   codeBlocks(markdown.get(chapter)!)
     .filter((b) => b.lang === 'sh')
-    .flatMap((b) => b.text.split('\n').flatMap((text, i) => {
-      const line = text.replace(/\s+#\s.*$/, '').trim();
-      if (line === '' || line.startsWith('#')) return [];
-      return line.split(' && ').map((part) => command(chapter, b.line + 1 + i, part));
-    })),
+    .flatMap((b) =>
+      b.text.split('\n').flatMap((text, i) => {
+        const line = text.replace(/\s+#\s.*$/, '').trim();
+        if (line === '' || line.startsWith('#')) return [];
+        return line.split(' && ').map((part) => command(chapter, b.line + 1 + i, part));
+      }),
+    ),
 );
-const where = (c: Command): string => `${c.chapter}:${c.line} \`${[...Object.entries(c.env).map(([k, v]) => `${k}=${v}`), ...c.words].join(' ')}\``;
+const where = (c: Command): string =>
+  `${c.chapter}:${c.line} \`${[...Object.entries(c.env).map(([k, v]) => `${k}=${v}`), ...c.words].join(' ')}\``;
 
 const SCAFFOLD_STEPS = new Set(['init', 'create', 'edit']);
 const CHECKS = new Set(['manifests', 'generate']);
 const CLUSTER_COMMANDS = new Set(['install', 'uninstall', 'deploy', 'undeploy', 'run', 'build-installer']);
 const MAKE_CHECKS = new Set(['manifests', 'generate', 'build', 'lint', 'test']);
-const MAKE_CLUSTER_TARGETS = new Set(['install', 'uninstall', 'deploy', 'undeploy', 'run', 'docker-build', 'docker-push', 'build-installer']);
+const MAKE_CLUSTER_TARGETS = new Set([
+  'install',
+  'uninstall',
+  'deploy',
+  'undeploy',
+  'run',
+  'docker-build',
+  'docker-push',
+  'build-installer',
+]);
 // Tools of the reader's own cluster, which this test has none of.
 const CLUSTER_TOOLS = new Set(['kubectl', 'kind', 'docker']);
 
@@ -80,7 +94,9 @@ function kindOf(c: Command): Kind {
   if (cmd === 'make' && sub !== undefined && MAKE_CHECKS.has(sub)) return 'check';
   if (cmd === 'make' && sub !== undefined && MAKE_CLUSTER_TARGETS.has(sub)) return 'cluster-make';
   if (cmd !== undefined && CLUSTER_TOOLS.has(cmd)) return 'cluster-tool';
-  throw new Error(`${where(c)}: a command this test does not know how to follow; teach test/e2e/tutorial.test.ts about it`);
+  throw new Error(
+    `${where(c)}: a command this test does not know how to follow; teach test/e2e/tutorial.test.ts about it`,
+  );
 }
 
 /** The command as this test runs it: the CLI of this checkout instead of npx, and one quiet npm install. */
@@ -101,7 +117,8 @@ describe('the CronJob tutorial, followed to the letter', () => {
   const clusterSteps: Command[] = [];
 
   beforeAll(() => {
-    if (!existsSync(join(repoRoot, 'dist', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(repoRoot, 'dist', 'cli', 'index.js')))
+      throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
     base = mkdtempSync(join(tmpdir(), 'kubescaffold-tutorial-'));
     let cwd = base;
     let installed = false;
@@ -142,7 +159,8 @@ describe('the CronJob tutorial, followed to the letter', () => {
         if (block.lang === 'ts' || block.lang === 'yaml') {
           // The first line names the file: `// api/v1/cronjob_types.ts` in TypeScript, `# config/...yaml` in YAML.
           const first = /^(?:\/\/|#) ([\w./-]+\.(?:ts|yaml))$/.exec(block.text.split('\n')[0]!);
-          if (!first) throw new Error(`${chapter}:${block.line}: a ${block.lang} block must name its file on its first line`);
+          if (!first)
+            throw new Error(`${chapter}:${block.line}: a ${block.lang} block must name its file on its first line`);
           named.push({ ...block, chapter, file: first[1]! });
         }
       }
@@ -150,15 +168,23 @@ describe('the CronJob tutorial, followed to the letter', () => {
     expect(named.length).toBeGreaterThan(10);
     for (const block of named) {
       const path = join(project, block.file);
-      expect(existsSync(path), `${block.chapter}:${block.line} names ${block.file}, which the project does not have`).toBe(true);
+      expect(
+        existsSync(path),
+        `${block.chapter}:${block.line} names ${block.file}, which the project does not have`,
+      ).toBe(true);
       const body = block.text.split('\n').slice(1).join('\n');
       const file = readFileSync(path, 'utf8');
       if (!file.includes(body)) {
-        throw new Error(`${block.chapter}:${block.line}: this block is not in ${block.file} as it is written there:\n${body}`);
+        throw new Error(
+          `${block.chapter}:${block.line}: this block is not in ${block.file} as it is written there:\n${body}`,
+        );
       }
       // A whole-module block is the whole file (less a license header); anything less is marked `ts partial`.
       if (block.lang === 'ts' && !block.attributes.includes('partial')) {
-        expect(file.replace(/^\/\*[\s\S]*?\*\/\s*/, '').trim(), `${block.chapter}:${block.line}: ${block.file} has more than this block: mark it \`ts partial\``).toBe(body.trim());
+        expect(
+          file.replace(/^\/\*[\s\S]*?\*\/\s*/, '').trim(),
+          `${block.chapter}:${block.line}: ${block.file} has more than this block: mark it \`ts partial\``,
+        ).toBe(body.trim());
       }
     }
   });
@@ -175,7 +201,8 @@ describe('the CronJob tutorial, followed to the letter', () => {
       if (kind === 'cluster-scaffold') {
         const verb = c.words[2]!;
         const help = expectSuccess(run(project, process.execPath, [scaffoldBin, verb, '--help']), where(c));
-        for (const flag of c.words.slice(3).filter((w) => w.startsWith('--'))) expect(help, `${where(c)}: ${flag}`).toContain(flag.replace(/=.*$/, ''));
+        for (const flag of c.words.slice(3).filter((w) => w.startsWith('--')))
+          expect(help, `${where(c)}: ${flag}`).toContain(flag.replace(/=.*$/, ''));
       } else if (kind === 'cluster-make') {
         // -n prints what the target would run: it fails on a target the Makefile does not have.
         expectSuccess(run(project, 'make', ['-n', ...c.words.slice(1)]), where(c));
@@ -183,89 +210,130 @@ describe('the CronJob tutorial, followed to the letter', () => {
     }
   });
 
-  it("generates the manifests, passes lint, builds, and passes the project's own tests: unit, envtest controller, webhooks and conversion", () => {
-    expect(checks.map((c) => c.words.join(' '))).toEqual(expect.arrayContaining(['npx scaffold manifests', 'make test', 'make lint']));
-    let output = '';
-    for (const c of checks) {
-      const [command, args] = argv(c);
-      output += expectSuccess(run(project, command, args, { env: c.env }), where(c));
-    }
-    expectSuccess(run(project, 'npm', ['run', 'build']), 'npm run build');
-    expect(existsSync(join(project, 'dist', 'cmd', 'main.js'))).toBe(true);
-    const crd = parse(readFileSync(join(project, 'config', 'crd', 'bases', 'batch.tutorial.kubebuilder.io_cronjobs.yaml'), 'utf8')) as { spec: { versions: Array<{ name: string; served: boolean; storage: boolean }> } };
-    expect(crd.spec.versions.map(({ name, served, storage }) => ({ name, served, storage }))).toEqual([{ name: 'v1', served: true, storage: true }, { name: 'v2', served: true, storage: false }]);
-    for (const test of listFiles(projectFiles).filter((f) => f.endsWith('.test.ts'))) expect(output, test).toContain(test);
-    // Every test ran and passed: vitest's summary counts no skipped or failed ones.
-    const summary = /Tests\s+(\d+) passed \((\d+)\)/.exec(output);
-    expect(summary, output.slice(-3000)).not.toBeNull();
-    expect(summary![1]).toBe(summary![2]);
-  }, minutes(10));
-
-  it("runs the manager as the deploying chapter does, on a local control plane: scaffold install, scaffold run without webhooks, and the v1 sample is reconciled", async () => {
-    const install = clusterSteps.find((c) => c.words.join(' ') === 'npx scaffold install');
-    const runStep = clusterSteps.find((c) => c.words.join(' ') === 'npx scaffold run');
-    expect(install, 'the tutorial installs the CRDs with `npx scaffold install`').toBeDefined();
-    expect(runStep?.env, 'the tutorial runs the manager with `ENABLE_WEBHOOKS=false npx scaffold run`').toEqual({ ENABLE_WEBHOOKS: 'false' });
-    const env = await TestEnvironment.start();
-    const kubeconfig = join(base, 'kubeconfig');
-    writeFileSync(kubeconfig, env.kubeconfigYaml());
-    const client = newClient(env.kubeConfig);
-    let output = '';
-    // The probe port of the tutorial's default (:8081) may be taken on a shared machine: the one change to its command.
-    const manager = spawn(process.execPath, [scaffoldBin, 'run', '--', '--health-probe-bind-address=0'], {
-      cwd: project,
-      env: { ...process.env, ...runStep!.env, KUBECONFIG: kubeconfig, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    manager.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    manager.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    // Awaits the manager's output (or its exit) instead of polling it. Generous: a build and a manager start on a
-    // loaded two-core machine.
-    const waitFor = (what: string, pattern: RegExp): Promise<void> =>
-      new Promise((resolve, reject) => {
-        const finish = (error?: Error): void => {
-          clearTimeout(timer);
-          manager.stdout.off('data', check);
-          manager.stderr.off('data', check);
-          manager.off('exit', exited);
-          if (error) reject(error);
-          else resolve();
-        };
-        const check = (): void => {
-          if (pattern.test(output)) finish();
-          else if (manager.exitCode !== null) exited(manager.exitCode);
-        };
-        const exited = (code: number | null): void => finish(new Error(`the manager exited with ${code} before ${what}:\n${output.slice(-6000)}`));
-        const timer = setTimeout(() => finish(new Error(`no ${what} within 2 minutes:\n${output.slice(-6000)}`)), minutes(2));
-        manager.stdout.on('data', check);
-        manager.stderr.on('data', check);
-        manager.on('exit', exited);
-        check();
-      });
-    try {
-      expectSuccess(run(project, process.execPath, [scaffoldBin, 'install'], { env: { KUBECONFIG: kubeconfig } }), where(install!));
-      // What `kubectl apply -f config/samples/batch_v1_cronjob.yaml` does.
-      const sample = parse(readFileSync(join(project, 'config', 'samples', 'batch_v1_cronjob.yaml'), 'utf8')) as KubeObject;
-      const cronJobs = defineResource<KubeObject>({ group: 'batch.tutorial.kubebuilder.io', version: 'v1', kind: 'CronJob', plural: 'cronjobs', namespaced: true });
-      await client.create(cronJobs, { ...sample, metadata: { ...sample.metadata, namespace: 'default' } });
-      await waitFor('reconcile of the sample', /"msg":"job count".*"name":"cronjob-sample"|"name":"cronjob-sample".*"msg":"job count"/);
-      // ENABLE_WEBHOOKS=false reached cmd/main.ts: no webhook was registered.
-      expect(output).not.toContain('Registering webhook');
-      manager.kill('SIGTERM');
-      const [code] = (await once(manager, 'exit')) as [number | null];
-      expect(code, output.slice(-6000)).toBe(0);
-    } finally {
-      if (manager.exitCode === null) {
-        // SIGTERM reaches the manager through scaffold run (it runs in its own process group); SIGKILL would not.
-        manager.kill('SIGTERM');
-        const exited = once(manager, 'exit');
-        if (!(await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 30_000))]))) {
-          manager.kill('SIGKILL');
-          await exited;
-        }
+  it(
+    "generates the manifests, passes lint, builds, and passes the project's own tests: unit, envtest controller, webhooks and conversion",
+    () => {
+      expect(checks.map((c) => c.words.join(' '))).toEqual(
+        expect.arrayContaining(['npx scaffold manifests', 'make test', 'make lint']),
+      );
+      let output = '';
+      for (const c of checks) {
+        const [command, args] = argv(c);
+        output += expectSuccess(run(project, command, args, { env: c.env }), where(c));
       }
-      client.close();
-      await env.stop();
-    }
-  }, minutes(5));
+      expectSuccess(run(project, 'npm', ['run', 'build']), 'npm run build');
+      expect(existsSync(join(project, 'dist', 'cmd', 'main.js'))).toBe(true);
+      const crd = parse(
+        readFileSync(join(project, 'config', 'crd', 'bases', 'batch.tutorial.kubebuilder.io_cronjobs.yaml'), 'utf8'),
+      ) as { spec: { versions: Array<{ name: string; served: boolean; storage: boolean }> } };
+      expect(crd.spec.versions.map(({ name, served, storage }) => ({ name, served, storage }))).toEqual([
+        { name: 'v1', served: true, storage: true },
+        { name: 'v2', served: true, storage: false },
+      ]);
+      for (const test of listFiles(projectFiles).filter((f) => f.endsWith('.test.ts')))
+        expect(output, test).toContain(test);
+      // Every test ran and passed: vitest's summary counts no skipped or failed ones.
+      const summary = /Tests\s+(\d+) passed \((\d+)\)/.exec(output);
+      expect(summary, output.slice(-3000)).not.toBeNull();
+      expect(summary![1]).toBe(summary![2]);
+    },
+    minutes(10),
+  );
+
+  it(
+    'runs the manager as the deploying chapter does, on a local control plane: scaffold install, scaffold run without webhooks, and the v1 sample is reconciled',
+    async () => {
+      const install = clusterSteps.find((c) => c.words.join(' ') === 'npx scaffold install');
+      const runStep = clusterSteps.find((c) => c.words.join(' ') === 'npx scaffold run');
+      expect(install, 'the tutorial installs the CRDs with `npx scaffold install`').toBeDefined();
+      expect(runStep?.env, 'the tutorial runs the manager with `ENABLE_WEBHOOKS=false npx scaffold run`').toEqual({
+        ENABLE_WEBHOOKS: 'false',
+      });
+      const env = await TestEnvironment.start();
+      const kubeconfig = join(base, 'kubeconfig');
+      writeFileSync(kubeconfig, env.kubeconfigYaml());
+      const client = newClient(env.kubeConfig);
+      let output = '';
+      // The probe port of the tutorial's default (:8081) may be taken on a shared machine: the one change to its command.
+      const manager = spawn(process.execPath, [scaffoldBin, 'run', '--', '--health-probe-bind-address=0'], {
+        cwd: project,
+        env: { ...process.env, ...runStep!.env, KUBECONFIG: kubeconfig, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      manager.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      manager.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      // Awaits the manager's output (or its exit) instead of polling it. Generous: a build and a manager start on a
+      // loaded two-core machine.
+      const waitFor = (what: string, pattern: RegExp): Promise<void> =>
+        new Promise((resolve, reject) => {
+          const finish = (error?: Error): void => {
+            clearTimeout(timer);
+            manager.stdout.off('data', check);
+            manager.stderr.off('data', check);
+            manager.off('exit', exited);
+            if (error) reject(error);
+            else resolve();
+          };
+          const check = (): void => {
+            if (pattern.test(output)) finish();
+            else if (manager.exitCode !== null) exited(manager.exitCode);
+          };
+          const exited = (code: number | null): void =>
+            finish(new Error(`the manager exited with ${code} before ${what}:\n${output.slice(-6000)}`));
+          const timer = setTimeout(
+            () => finish(new Error(`no ${what} within 2 minutes:\n${output.slice(-6000)}`)),
+            minutes(2),
+          );
+          manager.stdout.on('data', check);
+          manager.stderr.on('data', check);
+          manager.on('exit', exited);
+          check();
+        });
+      try {
+        expectSuccess(
+          run(project, process.execPath, [scaffoldBin, 'install'], { env: { KUBECONFIG: kubeconfig } }),
+          where(install!),
+        );
+        // What `kubectl apply -f config/samples/batch_v1_cronjob.yaml` does.
+        const sample = parse(
+          readFileSync(join(project, 'config', 'samples', 'batch_v1_cronjob.yaml'), 'utf8'),
+        ) as KubeObject;
+        const cronJobs = defineResource<KubeObject>({
+          group: 'batch.tutorial.kubebuilder.io',
+          version: 'v1',
+          kind: 'CronJob',
+          plural: 'cronjobs',
+          namespaced: true,
+        });
+        await client.create(cronJobs, { ...sample, metadata: { ...sample.metadata, namespace: 'default' } });
+        await waitFor(
+          'reconcile of the sample',
+          /"msg":"job count".*"name":"cronjob-sample"|"name":"cronjob-sample".*"msg":"job count"/,
+        );
+        // ENABLE_WEBHOOKS=false reached cmd/main.ts: no webhook was registered.
+        expect(output).not.toContain('Registering webhook');
+        manager.kill('SIGTERM');
+        const [code] = (await once(manager, 'exit')) as [number | null];
+        expect(code, output.slice(-6000)).toBe(0);
+      } finally {
+        if (manager.exitCode === null) {
+          // SIGTERM reaches the manager through scaffold run (it runs in its own process group); SIGKILL would not.
+          manager.kill('SIGTERM');
+          const exited = once(manager, 'exit');
+          if (
+            !(await Promise.race([
+              exited.then(() => true),
+              new Promise<boolean>((r) => setTimeout(() => r(false), 30_000)),
+            ]))
+          ) {
+            manager.kill('SIGKILL');
+            await exited;
+          }
+        }
+        client.close();
+        await env.stop();
+      }
+    },
+    minutes(5),
+  );
 });

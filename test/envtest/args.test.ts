@@ -4,7 +4,13 @@ import { etcdArgs } from '../../src/envtest/controlplane/etcd.js';
 
 describe('control plane flags', () => {
   it("gives kube-apiserver envtest's flags, sorted, with user overrides winning", () => {
-    const args = apiserverArgs({ binary: 'x', certDir: '/c', port: 6443, etcdURL: 'http://127.0.0.1:2379', flags: { 'authorization-mode': 'RBAC,Node', v: '2' } });
+    const args = apiserverArgs({
+      binary: 'x',
+      certDir: '/c',
+      port: 6443,
+      etcdURL: 'http://127.0.0.1:2379',
+      flags: { 'authorization-mode': 'RBAC,Node', v: '2' },
+    });
     expect(args).toEqual([
       '--allow-privileged=true',
       '--authorization-mode=RBAC,Node',
@@ -23,7 +29,9 @@ describe('control plane flags', () => {
   });
 
   it('adds an advertise address only when one is needed', () => {
-    expect(apiserverArgs({ binary: 'x', certDir: '/c', port: 1, etcdURL: 'e' }, '192.0.2.9')).toContain('--advertise-address=192.0.2.9');
+    expect(apiserverArgs({ binary: 'x', certDir: '/c', port: 1, etcdURL: 'e' }, '192.0.2.9')).toContain(
+      '--advertise-address=192.0.2.9',
+    );
   });
 
   it('runs etcd on loopback only, without fsync', () => {

@@ -31,6 +31,8 @@ describe('generateControlPlaneCerts', () => {
     const priv = createPrivateKey(certs.serviceAccount.keyPem);
     const pub = createPublicKey(certs.serviceAccount.publicKeyPem);
     expect(priv.asymmetricKeyType).toBe('ec');
-    expect(createPublicKey(priv).export({ format: 'pem', type: 'spki' })).toBe(pub.export({ format: 'pem', type: 'spki' }));
+    expect(createPublicKey(priv).export({ format: 'pem', type: 'spki' })).toBe(
+      pub.export({ format: 'pem', type: 'spki' }),
+    );
   });
 });

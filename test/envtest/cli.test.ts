@@ -19,7 +19,10 @@ import { CONTROL_PLANE_START_MS } from '../support/limits.js';
 const scaffoldBin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
 
 /** Runs node with `args` and exactly `env`; resolves with its exit code and output. */
-function execNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function execNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, args, { env }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
@@ -39,7 +42,10 @@ afterAll(async () => {
 });
 
 /** Runs `scaffold envtest ...` in-process with `env` overlaid on process.env; returns what it printed. */
-async function run(args: string[], env: Record<string, string | undefined> = {}): Promise<{ out: string; err: string }> {
+async function run(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ out: string; err: string }> {
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   const out: string[] = [];
   const err: string[] = [];
@@ -74,7 +80,17 @@ async function scaffold(args: string[], env: Record<string, string | undefined> 
 }
 
 /** No binaries from the environment, no proxy: what these tests start from. */
-const CLEAN_ENV = { KUBEBUILDER_ASSETS: undefined, TEST_ASSET_KUBE_APISERVER: undefined, TEST_ASSET_ETCD: undefined, ENVTEST_INSTALLED_ONLY: undefined, KUBESCAFFOLD_ENVTEST_INDEX: undefined, HTTPS_PROXY: undefined, https_proxy: undefined, HTTP_PROXY: undefined, http_proxy: undefined };
+const CLEAN_ENV = {
+  KUBEBUILDER_ASSETS: undefined,
+  TEST_ASSET_KUBE_APISERVER: undefined,
+  TEST_ASSET_ETCD: undefined,
+  ENVTEST_INSTALLED_ONLY: undefined,
+  KUBESCAFFOLD_ENVTEST_INDEX: undefined,
+  HTTPS_PROXY: undefined,
+  https_proxy: undefined,
+  HTTP_PROXY: undefined,
+  http_proxy: undefined,
+};
 
 describe('scaffold envtest use', () => {
   it('prints the directory of KUBEBUILDER_ASSETS when it is set, and names the source on stderr', async () => {
@@ -96,19 +112,35 @@ describe('scaffold envtest use', () => {
     const [a, b] = [join(scratch, 'ta-a'), join(scratch, 'ta-b')];
     await writeFakeBinaries(a, '1.31.0');
     await writeFakeBinaries(b, '1.31.0');
-    const env = { ...CLEAN_ENV, TEST_ASSET_KUBE_APISERVER: join(a, 'kube-apiserver'), TEST_ASSET_ETCD: join(b, 'etcd') };
-    expect(await scaffold(['use', '-p', 'env'], env)).toBe(`export TEST_ASSET_KUBE_APISERVER='${join(a, 'kube-apiserver')}'\nexport TEST_ASSET_ETCD='${join(b, 'etcd')}'\n`);
-    await expect(scaffold(['use', '-p', 'path'], env)).rejects.toThrow(/different directories, so there is no one path to print; use -p env/);
+    const env = {
+      ...CLEAN_ENV,
+      TEST_ASSET_KUBE_APISERVER: join(a, 'kube-apiserver'),
+      TEST_ASSET_ETCD: join(b, 'etcd'),
+    };
+    expect(await scaffold(['use', '-p', 'env'], env)).toBe(
+      `export TEST_ASSET_KUBE_APISERVER='${join(a, 'kube-apiserver')}'\nexport TEST_ASSET_ETCD='${join(b, 'etcd')}'\n`,
+    );
+    await expect(scaffold(['use', '-p', 'path'], env)).rejects.toThrow(
+      /different directories, so there is no one path to print; use -p env/,
+    );
   });
 
   it('downloads from --index into --bin-dir, says so, and lists it afterwards', async () => {
     const mirror = await Mirror.start();
     try {
       const here = hostPlatform();
-      mirror.publish([{ version: '1.34.1', ...here, body: await makeArchive(join(scratch, 'cli-1.34.1.tar.gz'), fakeBinaries('1.34.1')) }]);
+      mirror.publish([
+        {
+          version: '1.34.1',
+          ...here,
+          body: await makeArchive(join(scratch, 'cli-1.34.1.tar.gz'), fakeBinaries('1.34.1')),
+        },
+      ]);
       const root = join(scratch, 'download-root');
       const { out, err } = await run(['use', '1.34', '--bin-dir', root, '--index', mirror.indexUrl], CLEAN_ENV);
-      expect(out).toBe(`Version: 1.34.1\nSource:  the envtest release index (just downloaded)\nPath:    ${join(root, '1.34.1')}\n`);
+      expect(out).toBe(
+        `Version: 1.34.1\nSource:  the envtest release index (just downloaded)\nPath:    ${join(root, '1.34.1')}\n`,
+      );
       expect(err).toContain(`downloading it from the envtest release index ${mirror.indexUrl}`);
       const listed = await scaffold(['list', '--bin-dir', root, '--index', mirror.indexUrl], CLEAN_ENV);
       expect(listed).toBe(
@@ -121,7 +153,9 @@ describe('scaffold envtest use', () => {
 
   it('fails with --installed-only on an empty cache, and with an unreachable --index, naming it', async () => {
     const empty = join(scratch, 'empty-i');
-    await expect(scaffold(['use', '-i', '--bin-dir', empty], CLEAN_ENV)).rejects.toThrow(/--installed-only \(-i, or ENVTEST_INSTALLED_ONLY\) allows neither downloading nor building/);
+    await expect(scaffold(['use', '-i', '--bin-dir', empty], CLEAN_ENV)).rejects.toThrow(
+      /--installed-only \(-i, or ENVTEST_INSTALLED_ONLY\) allows neither downloading nor building/,
+    );
     const index = 'http://127.0.0.1:1/envtest-releases.yaml';
     const attempt = scaffold(['use', '--bin-dir', empty, '--index', index], CLEAN_ENV);
     await expect(attempt).rejects.toThrow(CliError);
@@ -132,9 +166,15 @@ describe('scaffold envtest use', () => {
   it('names the ways to get the binaries when nothing provides them', async () => {
     const empty = join(scratch, 'empty');
     // The default index is made unreachable through a proxy nobody listens on: no real network is tried.
-    const attempt = scaffold(['use', '--bin-dir', empty, '-p', 'path'], { ...CLEAN_ENV, PATH: '/nonexistent', HTTPS_PROXY: 'http://127.0.0.1:1' });
+    const attempt = scaffold(['use', '--bin-dir', empty, '-p', 'path'], {
+      ...CLEAN_ENV,
+      PATH: '/nonexistent',
+      HTTPS_PROXY: 'http://127.0.0.1:1',
+    });
     await expect(attempt).rejects.toThrow(CliError);
-    await expect(attempt).rejects.toThrow(/envtest release index could not be read[\s\S]*no `go` on PATH[\s\S]*scaffold envtest use[\s\S]*KUBEBUILDER_ASSETS[\s\S]*install Go/);
+    await expect(attempt).rejects.toThrow(
+      /envtest release index could not be read[\s\S]*no `go` on PATH[\s\S]*scaffold envtest use[\s\S]*KUBEBUILDER_ASSETS[\s\S]*install Go/,
+    );
   });
 
   it('rejects an unknown print format', async () => {
@@ -150,16 +190,35 @@ describe('scaffold envtest use over HTTPS (a separate process, for NODE_EXTRA_CA
     const proxy = await ConnectProxy.start();
     try {
       const here = hostPlatform();
-      mirror.publish([{ version: '1.34.1', ...here, body: await makeArchive(join(scratch, 'https-1.34.1.tar.gz'), fakeBinaries('1.34.1')) }]);
+      mirror.publish([
+        {
+          version: '1.34.1',
+          ...here,
+          body: await makeArchive(join(scratch, 'https-1.34.1.tar.gz'), fakeBinaries('1.34.1')),
+        },
+      ]);
       const caFile = join(scratch, 'ca.pem');
       await writeFile(caFile, ca.certPem);
       const root = join(scratch, 'https-root');
-      const args = [scaffoldBin, 'envtest', 'use', '1.34.1', '--bin-dir', root, '--index', mirror.indexUrl, '-p', 'path'];
+      const args = [
+        scaffoldBin,
+        'envtest',
+        'use',
+        '1.34.1',
+        '--bin-dir',
+        root,
+        '--index',
+        mirror.indexUrl,
+        '-p',
+        'path',
+      ];
       const env = { PATH: process.env.PATH ?? '', HOME: scratch };
 
       const untrusted = await execNode(args, env);
       expect(untrusted.code).toBe(1);
-      expect(untrusted.stderr).toMatch(new RegExp(`could not fetch ${mirror.indexUrl}: .*certificate.*NODE_EXTRA_CA_CERTS`));
+      expect(untrusted.stderr).toMatch(
+        new RegExp(`could not fetch ${mirror.indexUrl}: .*certificate.*NODE_EXTRA_CA_CERTS`),
+      );
       expect(existsSync(join(root, '1.34.1'))).toBe(false);
 
       const trusted = await execNode(args, { ...env, NODE_EXTRA_CA_CERTS: caFile });
@@ -178,50 +237,64 @@ describe('scaffold envtest use over HTTPS (a separate process, for NODE_EXTRA_CA
 });
 
 describe('scaffold envtest start', () => {
-  it('runs a control plane, writes a working kubeconfig, and cleans up when stopped', async () => {
-    const kubeconfig = join(scratch, 'kubeconfig');
-    const ac = new AbortController();
-    const out: string[] = [];
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      out.push(String(chunk));
-      return true;
-    });
-    const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    let running: Promise<void> | undefined;
-    try {
-      running = runEnvtestStart({ kubeconfigOut: kubeconfig }, ac.signal);
-      await vi.waitFor(() => expect(out.join('')).toMatch(/Control plane ready/), { timeout: CONTROL_PLANE_START_MS, interval: 100 });
-    } finally {
-      spy.mockRestore();
-      errSpy.mockRestore();
-    }
-    const printed = out.join('');
-    expect(printed).toContain(`kubeconfig: ${kubeconfig}`);
-    const kc = new k8s.KubeConfig();
-    kc.loadFromFile(kubeconfig);
-    const server = kc.getCurrentCluster()!.server;
-    expect(printed).toContain(`server:     ${server}`);
-    expect((await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'kube-system' })).metadata?.name).toBe('kube-system');
-    // The apiserver's command line names the environment's temp dir.
-    const [apiserver] = processesMentioning(`--secure-port=${new URL(server).port}`);
-    const tempDir = /--cert-dir=(\S+)\/certs/.exec(apiserver ?? '')?.[1];
-    expect(tempDir).toMatch(/kubescaffold-envtest-/);
+  it(
+    'runs a control plane, writes a working kubeconfig, and cleans up when stopped',
+    async () => {
+      const kubeconfig = join(scratch, 'kubeconfig');
+      const ac = new AbortController();
+      const out: string[] = [];
+      const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        out.push(String(chunk));
+        return true;
+      });
+      const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      let running: Promise<void> | undefined;
+      try {
+        running = runEnvtestStart({ kubeconfigOut: kubeconfig }, ac.signal);
+        await vi.waitFor(() => expect(out.join('')).toMatch(/Control plane ready/), {
+          timeout: CONTROL_PLANE_START_MS,
+          interval: 100,
+        });
+      } finally {
+        spy.mockRestore();
+        errSpy.mockRestore();
+      }
+      const printed = out.join('');
+      expect(printed).toContain(`kubeconfig: ${kubeconfig}`);
+      const kc = new k8s.KubeConfig();
+      kc.loadFromFile(kubeconfig);
+      const server = kc.getCurrentCluster()!.server;
+      expect(printed).toContain(`server:     ${server}`);
+      expect((await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'kube-system' })).metadata?.name).toBe(
+        'kube-system',
+      );
+      // The apiserver's command line names the environment's temp dir.
+      const [apiserver] = processesMentioning(`--secure-port=${new URL(server).port}`);
+      const tempDir = /--cert-dir=(\S+)\/certs/.exec(apiserver ?? '')?.[1];
+      expect(tempDir).toMatch(/kubescaffold-envtest-/);
 
-    ac.abort();
-    await running;
-    // The user asked for this file, so it stays; the control plane and its temp dir are gone.
-    expect(existsSync(kubeconfig)).toBe(true);
-    expect(processesMentioning(tempDir!)).toEqual([]);
-    expect(existsSync(tempDir!)).toBe(false);
-  }, 2 * CONTROL_PLANE_START_MS);
+      ac.abort();
+      await running;
+      // The user asked for this file, so it stays; the control plane and its temp dir are gone.
+      expect(existsSync(kubeconfig)).toBe(true);
+      expect(processesMentioning(tempDir!)).toEqual([]);
+      expect(existsSync(tempDir!)).toBe(false);
+    },
+    2 * CONTROL_PLANE_START_MS,
+  );
 
   it('refuses, before starting anything, to overwrite a kubeconfig that holds other clusters', async () => {
     const file = join(scratch, 'real-kubeconfig');
-    await writeFile(file, 'apiVersion: v1\nkind: Config\nclusters:\n- name: prod\n  cluster: {server: "https://prod:6443"}\n');
+    await writeFile(
+      file,
+      'apiVersion: v1\nkind: Config\nclusters:\n- name: prod\n  cluster: {server: "https://prod:6443"}\n',
+    );
     const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const outSpy = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      await expect(runEnvtestStart({ kubeconfigOut: file }, new AbortController().signal)).rejects.toThrow(/refusing to overwrite/);
+      await expect(runEnvtestStart({ kubeconfigOut: file }, new AbortController().signal)).rejects.toThrow(
+        /refusing to overwrite/,
+      );
     } finally {
       errSpy.mockRestore();
       outSpy.mockRestore();
@@ -231,39 +304,54 @@ describe('scaffold envtest start', () => {
 });
 
 describe('scaffold envtest start --background and envtest stop', () => {
-  it('starts a control plane that outlives the command (its kubeconfig in a folder it creates), says so when asked again, and stop ends it and removes its files', async () => {
-    const kubeconfig = join(scratch, 'bin', 'background.kubeconfig');
-    const env = { ...process.env, NO_COLOR: '1' };
-    try {
-      const started = await execNode([scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig], env);
-      expect(started, started.stderr).toMatchObject({ code: 0 });
-      expect(started.stdout).toContain(`kubeconfig: ${kubeconfig}`);
-      const pid = Number(readFileSync(`${kubeconfig}.pid`, 'utf8'));
-      // The command has exited; the control plane answers through the kubeconfig it wrote.
-      const kc = new k8s.KubeConfig();
-      kc.loadFromFile(kubeconfig);
-      expect((await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' })).metadata?.name).toBe('default');
+  it(
+    'starts a control plane that outlives the command (its kubeconfig in a folder it creates), says so when asked again, and stop ends it and removes its files',
+    async () => {
+      const kubeconfig = join(scratch, 'bin', 'background.kubeconfig');
+      const env = { ...process.env, NO_COLOR: '1' };
+      try {
+        const started = await execNode(
+          [scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig],
+          env,
+        );
+        expect(started, started.stderr).toMatchObject({ code: 0 });
+        expect(started.stdout).toContain(`kubeconfig: ${kubeconfig}`);
+        const pid = Number(readFileSync(`${kubeconfig}.pid`, 'utf8'));
+        // The command has exited; the control plane answers through the kubeconfig it wrote.
+        const kc = new k8s.KubeConfig();
+        kc.loadFromFile(kubeconfig);
+        expect((await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' })).metadata?.name).toBe(
+          'default',
+        );
 
-      const again = await execNode([scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig], env);
-      expect(again).toMatchObject({ code: 0 });
-      expect(again.stdout).toContain(`already runs (pid ${pid})`);
+        const again = await execNode(
+          [scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig],
+          env,
+        );
+        expect(again).toMatchObject({ code: 0 });
+        expect(again.stdout).toContain(`already runs (pid ${pid})`);
 
-      const stopped = await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', kubeconfig], env);
-      expect(stopped, stopped.stderr).toMatchObject({ code: 0 });
-      expect(stopped.stdout).toContain(`Stopped the control plane (pid ${pid})`);
-      expect(processesMentioning(kubeconfig)).toEqual([]);
-      for (const f of [kubeconfig, `${kubeconfig}.pid`, `${kubeconfig}.log`]) expect(existsSync(f), f).toBe(false);
-    } finally {
-      await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', kubeconfig], env);
-    }
-  }, 2 * CONTROL_PLANE_START_MS);
+        const stopped = await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', kubeconfig], env);
+        expect(stopped, stopped.stderr).toMatchObject({ code: 0 });
+        expect(stopped.stdout).toContain(`Stopped the control plane (pid ${pid})`);
+        expect(processesMentioning(kubeconfig)).toEqual([]);
+        for (const f of [kubeconfig, `${kubeconfig}.pid`, `${kubeconfig}.log`]) expect(existsSync(f), f).toBe(false);
+      } finally {
+        await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', kubeconfig], env);
+      }
+    },
+    2 * CONTROL_PLANE_START_MS,
+  );
 
   it('refuses --background without --kubeconfig-out, and stop with nothing running says so and succeeds', async () => {
     const env = { ...process.env, NO_COLOR: '1' };
     const refused = await execNode([scaffoldBin, 'envtest', 'start', '--background'], env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('--background needs --kubeconfig-out');
-    const nothing = await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', join(scratch, 'never-started.kubeconfig')], env);
+    const nothing = await execNode(
+      [scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', join(scratch, 'never-started.kubeconfig')],
+      env,
+    );
     expect(nothing).toMatchObject({ code: 0 });
     expect(nothing.stdout).toContain('No control plane started with --background runs');
   });

@@ -29,10 +29,15 @@ describe('reading CRD manifests', () => {
   });
 
   it('rejects CRDs that are not apiextensions.k8s.io/v1 or lack what installation needs', () => {
-    expect(() => parseCRDs('apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: a.b}\n', 'old.yaml')).toThrow(
-      /old\.yaml: .*apiextensions\.k8s\.io\/v1beta1/,
+    expect(() =>
+      parseCRDs(
+        'apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: a.b}\n',
+        'old.yaml',
+      ),
+    ).toThrow(/old\.yaml: .*apiextensions\.k8s\.io\/v1beta1/);
+    expect(() => asCRD({ kind: 'CustomResourceDefinition', metadata: { name: 'x' }, spec: {} }, 'crds[0]')).toThrow(
+      /crds\[0\]: .*spec\.group/,
     );
-    expect(() => asCRD({ kind: 'CustomResourceDefinition', metadata: { name: 'x' }, spec: {} }, 'crds[0]')).toThrow(/crds\[0\]: .*spec\.group/);
   });
 
   it('reports YAML syntax errors with the file name', () => {

@@ -35,7 +35,10 @@ beforeAll(async () => {
   V = cached.version;
   MINOR = V.split('.').slice(0, 2).join('.');
   scratch = await mkdtemp(join(tmpdir(), 'envtest-download-test-'));
-  realArchive = await makeArchive(join(scratch, archiveName(V)), { 'kube-apiserver': cached.kubeApiserver, etcd: cached.etcd });
+  realArchive = await makeArchive(join(scratch, archiveName(V)), {
+    'kube-apiserver': cached.kubeApiserver,
+    etcd: cached.etcd,
+  });
 });
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
@@ -90,7 +93,9 @@ async function cacheContents(): Promise<string[]> {
 }
 
 async function fileSha(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 describe('downloading from the envtest release index', () => {
@@ -102,7 +107,12 @@ describe('downloading from the envtest release index', () => {
     expect(await fileSha(bins.kubeApiserver)).toBe(await fileSha(cached.kubeApiserver));
     expect(await fileSha(bins.etcd)).toBe(await fileSha(cached.etcd));
     const info = JSON.parse(await readFile(join(bins.dir!, 'download-info.json'), 'utf8')) as Record<string, unknown>;
-    expect(info).toMatchObject({ kubernetes: V, url: mirror.archiveUrl(archiveName(V)), sha512: sha512(realArchive), index: mirror.indexUrl });
+    expect(info).toMatchObject({
+      kubernetes: V,
+      url: mirror.archiveUrl(archiveName(V)),
+      sha512: sha512(realArchive),
+      index: mirror.indexUrl,
+    });
     // Only the index and the one archive were fetched: the decoys were not.
     expect(mirror.requests).toEqual(['/envtest-releases.yaml', archivePath(V)]);
     // Not on a terminal: a line per 10%.
@@ -121,10 +131,16 @@ describe('downloading from the envtest release index', () => {
   });
 
   it('rejects a tampered archive before unpacking it and caches nothing', async () => {
-    await freshMirror(standardEntries().map((e) => (e.body === realArchive ? { ...e, hash: sha512(Buffer.from('something else')) } : e)));
+    await freshMirror(
+      standardEntries().map((e) =>
+        e.body === realArchive ? { ...e, hash: sha512(Buffer.from('something else')) } : e,
+      ),
+    );
     const run = ensureBinaries(opts({ version: V }));
     await expect(run).rejects.toThrow(DownloadError);
-    await expect(run).rejects.toThrow(new RegExp(`checksum mismatch for ${mirror.archiveUrl(archiveName(V))}.*Nothing was unpacked`));
+    await expect(run).rejects.toThrow(
+      new RegExp(`checksum mismatch for ${mirror.archiveUrl(archiveName(V))}.*Nothing was unpacked`),
+    );
     expect(mirror.count(archivePath(V))).toBe(1); // a wrong hash is not retried
     expect(await cacheContents()).toEqual([]);
   });
@@ -133,7 +149,9 @@ describe('downloading from the envtest release index', () => {
     await freshMirror(standardEntries());
     mirror.set(archivePath(V), { kind: 'truncate', body: realArchive, bytes: 1_000_000 });
     const run = ensureBinaries(opts({ version: V }));
-    await expect(run).rejects.toThrow(new RegExp(`${mirror.archiveUrl(archiveName(V))}.*(broke off|ended after).*gave up after 2 attempts`));
+    await expect(run).rejects.toThrow(
+      new RegExp(`${mirror.archiveUrl(archiveName(V))}.*(broke off|ended after).*gave up after 2 attempts`),
+    );
     expect(mirror.count(archivePath(V))).toBe(2);
     expect(await cacheContents()).toEqual([]);
   });
@@ -141,7 +159,9 @@ describe('downloading from the envtest release index', () => {
   it('reports a 404 for the archive without retrying', async () => {
     await freshMirror(standardEntries());
     mirror.set(archivePath(V), { kind: 'status', status: 404 });
-    await expect(ensureBinaries(opts({ version: V }))).rejects.toThrow(`${mirror.archiveUrl(archiveName(V))} answered 404 Not Found`);
+    await expect(ensureBinaries(opts({ version: V }))).rejects.toThrow(
+      `${mirror.archiveUrl(archiveName(V))} answered 404 Not Found`,
+    );
     expect(mirror.count(archivePath(V))).toBe(1);
     expect(await cacheContents()).toEqual([]);
   });
@@ -196,7 +216,9 @@ describe('downloading from the envtest release index', () => {
       expect(proxy.targets).toEqual([host, host]); // the index and the archive, each through the tunnel
 
       await rm(join(cacheRoot, V), { recursive: true });
-      await ensureBinaries(opts({ version: V, env: { PATH: '/nonexistent', HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } }));
+      await ensureBinaries(
+        opts({ version: V, env: { PATH: '/nonexistent', HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } }),
+      );
       expect(proxy.targets).toHaveLength(2);
     } finally {
       await proxy.close();
@@ -204,7 +226,9 @@ describe('downloading from the envtest release index', () => {
   });
 
   it('reports an archive without the expected binaries, naming it, and caches nothing', async () => {
-    const noEtcd = await makeArchive(join(scratch, 'no-etcd.tar.gz'), { 'kube-apiserver': Buffer.from(`#!/bin/sh\necho "Kubernetes v${V}"\n`) });
+    const noEtcd = await makeArchive(join(scratch, 'no-etcd.tar.gz'), {
+      'kube-apiserver': Buffer.from(`#!/bin/sh\necho "Kubernetes v${V}"\n`),
+    });
     await freshMirror([{ version: V, ...here, body: noEtcd }]);
     const run = ensureBinaries(opts({ version: V }));
     await expect(run).rejects.toThrow(ArchiveError);
@@ -237,9 +261,14 @@ describe('downloading from the envtest release index', () => {
     expect(await cacheContents()).toEqual([]);
     await mirror.close();
 
-    const garbage = await makeArchive(join(scratch, 'garbage.tar.gz'), { 'kube-apiserver': Buffer.alloc(4096, 0x41), etcd: Buffer.alloc(4096, 0x41) });
+    const garbage = await makeArchive(join(scratch, 'garbage.tar.gz'), {
+      'kube-apiserver': Buffer.alloc(4096, 0x41),
+      etcd: Buffer.alloc(4096, 0x41),
+    });
     await freshMirror([{ version: V, ...here, body: garbage }]);
-    await expect(ensureBinaries(opts({ version: V }))).rejects.toThrow(/does not run here \(.*\): it is neither an ELF nor a Mach-O program/);
+    await expect(ensureBinaries(opts({ version: V }))).rejects.toThrow(
+      /does not run here \(.*\): it is neither an ELF nor a Mach-O program/,
+    );
     expect(await cacheContents()).toEqual([]);
   });
 
@@ -249,7 +278,13 @@ describe('downloading from the envtest release index', () => {
     const res = await fetch(mirror.indexUrl);
     await writeFile(indexFile, Buffer.from(await res.arrayBuffer()));
     mirror.requests.length = 0;
-    const bins = await ensureBinaries(opts({ version: V, index: undefined, env: { PATH: '/nonexistent', KUBESCAFFOLD_ENVTEST_INDEX: `file://${indexFile}` } }));
+    const bins = await ensureBinaries(
+      opts({
+        version: V,
+        index: undefined,
+        env: { PATH: '/nonexistent', KUBESCAFFOLD_ENVTEST_INDEX: `file://${indexFile}` },
+      }),
+    );
     expect(bins.source).toBe('download');
     expect(mirror.requests).toEqual([archivePath(V)]);
   });
@@ -258,7 +293,10 @@ describe('downloading from the envtest release index', () => {
 describe('downloadFile', () => {
   it('reports a full disk naming the file it was writing', async () => {
     await freshMirror(standardEntries());
-    const run = downloadFile(mirror.archiveUrl(archiveName(V)), '/dev/full', { sha512: sha512(realArchive), attempts: 1 });
+    const run = downloadFile(mirror.archiveUrl(archiveName(V)), '/dev/full', {
+      sha512: sha512(realArchive),
+      attempts: 1,
+    });
     await expect(run).rejects.toThrow('no space left on the device while writing /dev/full');
   });
 });

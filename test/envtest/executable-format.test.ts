@@ -28,8 +28,14 @@ describe('executableFormat', () => {
 
   it('tells scripts and unknown content apart', () => {
     expect(executableFormat(Buffer.from('#!/bin/sh\n'))).toEqual({ kind: 'script' });
-    expect(executableFormat(Buffer.from('<html>Not Found</html>'))).toMatchObject({ kind: 'unknown', detail: 'neither an ELF nor a Mach-O program nor a script' });
-    expect(executableFormat(elf(0x28))).toMatchObject({ kind: 'unknown', detail: 'an ELF program for machine type 0x28' });
+    expect(executableFormat(Buffer.from('<html>Not Found</html>'))).toMatchObject({
+      kind: 'unknown',
+      detail: 'neither an ELF nor a Mach-O program nor a script',
+    });
+    expect(executableFormat(elf(0x28))).toMatchObject({
+      kind: 'unknown',
+      detail: 'an ELF program for machine type 0x28',
+    });
   });
 
   it("finds this machine's platform in the running node binary", async () => {

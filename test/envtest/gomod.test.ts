@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { apiserverWrapperGoMod, etcdWrapperGoMod, goDirective, parseKubernetesGoMod } from '../../src/envtest/binaries/gomod.js';
+import {
+  apiserverWrapperGoMod,
+  etcdWrapperGoMod,
+  goDirective,
+  parseKubernetesGoMod,
+} from '../../src/envtest/binaries/gomod.js';
 
 // The shape of k8s.io/kubernetes' go.mod (abridged from v1.37.1).
 const KK_GOMOD = `// This is a generated file. Do not edit directly.
@@ -51,8 +56,13 @@ describe('parseKubernetesGoMod', () => {
   });
   it('reads the go directive and godebug settings, in single-line and block form', () => {
     expect(parseKubernetesGoMod(KK_GOMOD)).toMatchObject({ goVersion: '1.26.0', godebug: ['default=go1.26'] });
-    const block = 'module k8s.io/kubernetes\ngo 1.24.0\ngodebug (\n\tdefault=go1.24\n\twinsymlink=0\n)\nrequire k8s.io/api v0.0.0\n';
-    expect(parseKubernetesGoMod(block)).toEqual({ goVersion: '1.24.0', godebug: ['default=go1.24', 'winsymlink=0'], stagingModules: ['k8s.io/api'] });
+    const block =
+      'module k8s.io/kubernetes\ngo 1.24.0\ngodebug (\n\tdefault=go1.24\n\twinsymlink=0\n)\nrequire k8s.io/api v0.0.0\n';
+    expect(parseKubernetesGoMod(block)).toEqual({
+      goVersion: '1.24.0',
+      godebug: ['default=go1.24', 'winsymlink=0'],
+      stagingModules: ['k8s.io/api'],
+    });
   });
   it('rejects a go.mod without staging requirements', () => {
     expect(() => parseKubernetesGoMod('module x\n\ngo 1.26.0\n')).toThrow(/no staging module/);
@@ -83,7 +93,9 @@ describe('wrapper go.mod files', () => {
     );
   });
   it('builds etcd from its server module without replaces', () => {
-    expect(etcdWrapperGoMod('1.25.0', '3.6.12')).toBe('module example.local/etcd-build\n\ngo 1.25.0\n\nrequire go.etcd.io/etcd/server/v3 v3.6.12\n');
+    expect(etcdWrapperGoMod('1.25.0', '3.6.12')).toBe(
+      'module example.local/etcd-build\n\ngo 1.25.0\n\nrequire go.etcd.io/etcd/server/v3 v3.6.12\n',
+    );
     expect(goDirective('module go.etcd.io/etcd/server/v3\n\ngo 1.25.0\n\ntoolchain go1.25.5\n')).toBe('1.25.0');
   });
 });

@@ -10,7 +10,12 @@ export const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures',
 export const WIDGETS = { group: 'test.kubescaffold.io', version: 'v1', plural: 'widgets' } as const;
 
 /** A second CRD, given as an object rather than a file. */
-export const GADGET_CRD = testCRD({ group: 'test.kubescaffold.io', kind: 'Gadget', scope: 'Cluster', versions: [{ name: 'v1', spec: { label: { type: 'string' } } }] });
+export const GADGET_CRD = testCRD({
+  group: 'test.kubescaffold.io',
+  kind: 'Gadget',
+  scope: 'Cluster',
+  versions: [{ name: 'v1', spec: { label: { type: 'string' } } }],
+});
 
 /** Command lines of live processes that mention `text` (Linux /proc). */
 export function processesMentioning(text: string): string[] {

@@ -29,7 +29,9 @@ describe('acquireLock', () => {
     expect(second).toBe(false);
     expect(waits).toEqual([process.pid]);
     await release();
-    await (await next)();
+    await (
+      await next
+    )();
     expect(second).toBe(true);
   });
 

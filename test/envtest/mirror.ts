@@ -98,7 +98,11 @@ export class Mirror {
       (releases[`v${e.version}`] ??= {})[name] = { hash: e.hash ?? sha512(e.body), selfLink: this.archiveUrl(name) };
       this.routes.set(`/archives/${name}`, { kind: 'serve', body: e.body });
     }
-    this.routes.set('/envtest-releases.yaml', { kind: 'serve', body: Buffer.from(stringify({ releases })), contentType: 'application/yaml' });
+    this.routes.set('/envtest-releases.yaml', {
+      kind: 'serve',
+      body: Buffer.from(stringify({ releases })),
+      contentType: 'application/yaml',
+    });
   }
 
   /** Changes how `path` (e.g. "/archives/envtest-v1.37.1-linux-amd64.tar.gz") is answered. */
@@ -166,7 +170,10 @@ export class ConnectProxy {
     server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
       const target = req.url ?? '';
       proxy.targets.push(target);
-      const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
+      const [host, port] = [
+        target.slice(0, target.lastIndexOf(':')),
+        Number(target.slice(target.lastIndexOf(':') + 1)),
+      ];
       const upstream = connect(port, host, () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         upstream.write(head);
@@ -203,5 +210,6 @@ export function fakeBinaries(version: string): Record<string, Buffer> {
 /** Writes fakeBinaries(version) into `dir` (created), executable. */
 export async function writeFakeBinaries(dir: string, version: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  for (const [name, body] of Object.entries(fakeBinaries(version))) await writeFile(join(dir, name), body, { mode: 0o755 });
+  for (const [name, body] of Object.entries(fakeBinaries(version)))
+    await writeFile(join(dir, name), body, { mode: 0o755 });
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { downloadReporter, formatBar, formatBytes, formatDuration, formatStatus } from '../../src/envtest/binaries/progress.js';
+import {
+  downloadReporter,
+  formatBar,
+  formatBytes,
+  formatDuration,
+  formatStatus,
+} from '../../src/envtest/binaries/progress.js';
 
 const MiB = 1024 * 1024;
 
@@ -16,7 +22,9 @@ describe('download progress', () => {
     expect(formatBytes(75.9 * MiB)).toBe('75.9 MiB');
     expect(formatDuration(2.1)).toBe('3s');
     expect(formatDuration(65)).toBe('1m05s');
-    expect(formatStatus({ received: 20 * MiB, total: 80 * MiB }, 2)).toBe('25% 20.0 MiB / 80.0 MiB, 10.0 MiB/s, ETA 6s');
+    expect(formatStatus({ received: 20 * MiB, total: 80 * MiB }, 2)).toBe(
+      '25% 20.0 MiB / 80.0 MiB, 10.0 MiB/s, ETA 6s',
+    );
     expect(formatStatus({ received: 20 * MiB, total: undefined }, 2)).toBe('20.0 MiB, 10.0 MiB/s');
   });
 
@@ -36,7 +44,18 @@ describe('download progress', () => {
     }
     r.update({ received: 100 * MiB, total: 100 * MiB });
     r.finish();
-    expect(lines.map((l) => /: (\d+)%/.exec(l)?.[1])).toEqual(['12', '20', '32', '40', '52', '60', '72', '80', '92', '100']);
+    expect(lines.map((l) => /: (\d+)%/.exec(l)?.[1])).toEqual([
+      '12',
+      '20',
+      '32',
+      '40',
+      '52',
+      '60',
+      '72',
+      '80',
+      '92',
+      '100',
+    ]);
     expect(lines[9]).toBe('a.tar.gz: 100% 100.0 MiB / 100.0 MiB, 40.0 MiB/s, ETA 0s');
   });
 
@@ -44,7 +63,11 @@ describe('download progress', () => {
     const clock = manualClock();
     const writes: string[] = [];
     const lines: string[] = [];
-    const r = downloadReporter('a.tar.gz', { line: (l) => lines.push(l), terminal: { write: (t) => writes.push(t), columns: 120 } }, clock.now);
+    const r = downloadReporter(
+      'a.tar.gz',
+      { line: (l) => lines.push(l), terminal: { write: (t) => writes.push(t), columns: 120 } },
+      clock.now,
+    );
     r.update({ received: 1 * MiB, total: 10 * MiB });
     r.update({ received: 2 * MiB, total: 10 * MiB }); // same instant: not drawn
     clock.advance(100);
@@ -52,7 +75,9 @@ describe('download progress', () => {
     r.finish();
     expect(lines).toEqual([]);
     expect(writes).toHaveLength(4); // two draws, the final draw, the newline
-    expect(writes.every((w, i) => (i < 3 ? w.startsWith('\ra.tar.gz [') && w.endsWith('\x1b[K') : w === '\n'))).toBe(true);
+    expect(writes.every((w, i) => (i < 3 ? w.startsWith('\ra.tar.gz [') && w.endsWith('\x1b[K') : w === '\n'))).toBe(
+      true,
+    );
     expect(writes[1]).toContain('30% 3.0 MiB / 10.0 MiB');
   });
 });

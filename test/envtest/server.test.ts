@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 /** The server's Status for a rejected create. */
-async function rejection(body: object): Promise<{ code: number; status: { reason?: string; message?: string; details?: { causes?: Array<{ field?: string; message?: string }> } } }> {
+async function rejection(body: object): Promise<{
+  code: number;
+  status: { reason?: string; message?: string; details?: { causes?: Array<{ field?: string; message?: string }> } };
+}> {
   try {
     await clients(env).custom.createNamespacedCustomObject({ ...WIDGETS, namespace: NS, body });
   } catch (err) {
@@ -59,7 +62,9 @@ describe('a running TestEnvironment', () => {
     expect(status.reason).toBe('Invalid');
     const fields = status.details?.causes?.map((c) => c.field);
     expect(fields).toEqual(expect.arrayContaining(['spec.size', 'spec.color']));
-    expect(status.message).toMatch(/spec\.size: Invalid value: 11: spec\.size in body should be less than or equal to 10/);
+    expect(status.message).toMatch(
+      /spec\.size: Invalid value: 11: spec\.size in body should be less than or equal to 10/,
+    );
     expect(status.message).toMatch(/spec\.color: Unsupported value: "blue"/);
   });
 
@@ -82,9 +87,16 @@ describe('a running TestEnvironment', () => {
     expect(status).toBe(403);
     const client = newClient(env.kubeConfig);
     const review = await client.transport
-      .requestJson<k8s.V1SelfSubjectReview>({ method: 'POST', path: '/apis/authentication.k8s.io/v1/selfsubjectreviews', body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' } })
+      .requestJson<k8s.V1SelfSubjectReview>({
+        method: 'POST',
+        path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      })
       .finally(() => client.close());
-    expect(review.status?.userInfo).toMatchObject({ username: 'admin', groups: expect.arrayContaining(['system:masters']) });
+    expect(review.status?.userInfo).toMatchObject({
+      username: 'admin',
+      groups: expect.arrayContaining(['system:masters']),
+    });
   });
 
   it('writes a kubeconfig that another client can load', async () => {
@@ -97,11 +109,23 @@ describe('a running TestEnvironment', () => {
 
   it('installs more CRDs on demand and waits until they are served', async () => {
     await env.installCRDs([
-      testCRD({ group: 'test.kubescaffold.io', kind: 'Sprocket', versions: [{ name: 'v1alpha1', storage: false }, { name: 'v1', storage: true }] }),
+      testCRD({
+        group: 'test.kubescaffold.io',
+        kind: 'Sprocket',
+        versions: [
+          { name: 'v1alpha1', storage: false },
+          { name: 'v1', storage: true },
+        ],
+      }),
     ]);
     const custom = clients(env).custom;
     for (const version of ['v1alpha1', 'v1']) {
-      const list = (await custom.listNamespacedCustomObject({ group: 'test.kubescaffold.io', version, namespace: NS, plural: 'sprockets' })) as { items: unknown[] };
+      const list = (await custom.listNamespacedCustomObject({
+        group: 'test.kubescaffold.io',
+        version,
+        namespace: NS,
+        plural: 'sprockets',
+      })) as { items: unknown[] };
       expect(list.items).toEqual([]);
     }
     // Installing the same CRD again updates it instead of failing.
@@ -116,7 +140,11 @@ describe('a running TestEnvironment', () => {
     await expect(clients(env).core.readNamespace({ name: 'default' })).rejects.toThrow();
     await env.startAPIServer();
     expect(env.server).toBe(server);
-    const got = (await clients(env).custom.getNamespacedCustomObject({ ...WIDGETS, namespace: NS, name: 'survivor' })) as { spec: unknown };
+    const got = (await clients(env).custom.getNamespacedCustomObject({
+      ...WIDGETS,
+      namespace: NS,
+      name: 'survivor',
+    })) as { spec: unknown };
     expect(got.spec).toEqual({ size: 1 });
   });
 });

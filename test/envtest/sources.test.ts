@@ -47,38 +47,69 @@ async function setup(versions: string[]): Promise<void> {
   cacheRoot = join(dir, 'cache');
   mirror = await Mirror.start();
   const entries = [];
-  for (const version of versions) entries.push({ version, ...here, body: await makeArchive(join(dir, `${version}.tar.gz`), fakeBinaries(version)) });
+  for (const version of versions)
+    entries.push({ version, ...here, body: await makeArchive(join(dir, `${version}.tar.gz`), fakeBinaries(version)) });
   mirror.publish(entries);
 }
 
-function opts(extra: Partial<EnsureBinariesOptions> & { env?: NodeJS.ProcessEnv }): EnsureBinariesOptions & { lines: string[] } {
+function opts(
+  extra: Partial<EnsureBinariesOptions> & { env?: NodeJS.ProcessEnv },
+): EnsureBinariesOptions & { lines: string[] } {
   const lines: string[] = [];
-  return { cacheRoot, index: mirror.indexUrl, progress: (l) => lines.push(l), network: { timeoutMs: 5_000, attempts: 1 }, lines, ...extra, env: { PATH: '/nonexistent', ...extra.env } };
+  return {
+    cacheRoot,
+    index: mirror.indexUrl,
+    progress: (l) => lines.push(l),
+    network: { timeoutMs: 5_000, attempts: 1 },
+    lines,
+    ...extra,
+    env: { PATH: '/nonexistent', ...extra.env },
+  };
 }
 
 describe('the order of the sources', () => {
   it('is KUBEBUILDER_ASSETS, TEST_ASSET_*, binaryAssetsDirectory, the cache, then a download', async () => {
     await setup(['1.34.0']);
-    const dirs = { assets: join(scratch, 'assets'), testAsset: join(scratch, 'test-asset'), explicit: join(scratch, 'explicit') };
+    const dirs = {
+      assets: join(scratch, 'assets'),
+      testAsset: join(scratch, 'test-asset'),
+      explicit: join(scratch, 'explicit'),
+    };
     await writeFakeBinaries(dirs.assets, '1.30.0');
     await writeFakeBinaries(dirs.testAsset, '1.31.0');
     await writeFakeBinaries(dirs.explicit, '1.32.0');
     await writeFakeBinaries(join(cacheRoot, '1.33.0'), '1.33.0');
-    const testAssets = { TEST_ASSET_KUBE_APISERVER: join(dirs.testAsset, 'kube-apiserver'), TEST_ASSET_ETCD: join(dirs.testAsset, 'etcd') };
+    const testAssets = {
+      TEST_ASSET_KUBE_APISERVER: join(dirs.testAsset, 'kube-apiserver'),
+      TEST_ASSET_ETCD: join(dirs.testAsset, 'etcd'),
+    };
 
     const all = opts({ env: { KUBEBUILDER_ASSETS: dirs.assets, ...testAssets }, binaryAssetsDirectory: dirs.explicit });
-    expect(await ensureBinaries(all)).toMatchObject({ source: 'KUBEBUILDER_ASSETS', version: '1.30.0', dir: dirs.assets });
-    expect(all.lines).toEqual(['TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD ignored: KUBEBUILDER_ASSETS is set and comes first']);
+    expect(await ensureBinaries(all)).toMatchObject({
+      source: 'KUBEBUILDER_ASSETS',
+      version: '1.30.0',
+      dir: dirs.assets,
+    });
+    expect(all.lines).toEqual([
+      'TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD ignored: KUBEBUILDER_ASSETS is set and comes first',
+    ]);
     expect(await ensureBinaries(opts({ env: testAssets, binaryAssetsDirectory: dirs.explicit }))).toMatchObject({
       source: 'TEST_ASSET',
       version: '1.31.0',
       kubeApiserver: testAssets.TEST_ASSET_KUBE_APISERVER,
       etcd: testAssets.TEST_ASSET_ETCD,
     });
-    expect(await ensureBinaries(opts({ binaryAssetsDirectory: dirs.explicit }))).toMatchObject({ source: 'binaryAssetsDirectory', version: '1.32.0' });
+    expect(await ensureBinaries(opts({ binaryAssetsDirectory: dirs.explicit }))).toMatchObject({
+      source: 'binaryAssetsDirectory',
+      version: '1.32.0',
+    });
     expect(await ensureBinaries(opts({}))).toMatchObject({ source: 'cache', version: '1.33.0' });
     expect(mirror.requests).toEqual([]); // nothing so far needed the index
-    expect(await ensureBinaries(opts({ version: '1.34' }))).toMatchObject({ source: 'download', version: '1.34.0', dir: join(cacheRoot, '1.34.0') });
+    expect(await ensureBinaries(opts({ version: '1.34' }))).toMatchObject({
+      source: 'download',
+      version: '1.34.0',
+      dir: join(cacheRoot, '1.34.0'),
+    });
   });
 
   it('reports a TEST_ASSET_* pair with one half missing, naming the unset variable', async () => {
@@ -88,9 +119,11 @@ describe('the order of the sources', () => {
     await expect(ensureBinaries(opts({ env: { TEST_ASSET_ETCD: join(dir, 'etcd') } }))).rejects.toThrow(
       'TEST_ASSET_ETCD is set but TEST_ASSET_KUBE_APISERVER is not',
     );
-    await expect(ensureBinaries(opts({ env: { TEST_ASSET_ETCD: join(dir, 'etcd'), TEST_ASSET_KUBE_APISERVER: join(dir, 'nope') } }))).rejects.toThrow(
-      `TEST_ASSET_KUBE_APISERVER=${join(dir, 'nope')} is not an executable file`,
-    );
+    await expect(
+      ensureBinaries(
+        opts({ env: { TEST_ASSET_ETCD: join(dir, 'etcd'), TEST_ASSET_KUBE_APISERVER: join(dir, 'nope') } }),
+      ),
+    ).rejects.toThrow(`TEST_ASSET_KUBE_APISERVER=${join(dir, 'nope')} is not an executable file`);
   });
 });
 
@@ -117,7 +150,9 @@ describe('versions against the index', () => {
 
   it('rejects a version that is not one', async () => {
     await setup([]);
-    await expect(ensureBinaries(opts({ version: 'newest' }))).rejects.toThrow('invalid version "newest": expected latest, MAJOR.MINOR.PATCH or MAJOR.MINOR');
+    await expect(ensureBinaries(opts({ version: 'newest' }))).rejects.toThrow(
+      'invalid version "newest": expected latest, MAJOR.MINOR.PATCH or MAJOR.MINOR',
+    );
   });
 });
 
@@ -126,15 +161,22 @@ describe('--installed-only', () => {
     await setup(['1.34.0']);
     const run = ensureBinaries(opts({ installedOnly: true }));
     await expect(run).rejects.toThrow(BinariesNotFoundError);
-    await expect(run).rejects.toThrow(`No kube-apiserver/etcd for Kubernetes the default version (1.37.1, or the newest available) in ${cacheRoot}, and --installed-only`);
-    await expect(ensureBinaries(opts({ version: '1.34', env: { ENVTEST_INSTALLED_ONLY: 'true' } }))).rejects.toThrow(/--installed-only \(-i, or ENVTEST_INSTALLED_ONLY\)/);
+    await expect(run).rejects.toThrow(
+      `No kube-apiserver/etcd for Kubernetes the default version (1.37.1, or the newest available) in ${cacheRoot}, and --installed-only`,
+    );
+    await expect(ensureBinaries(opts({ version: '1.34', env: { ENVTEST_INSTALLED_ONLY: 'true' } }))).rejects.toThrow(
+      /--installed-only \(-i, or ENVTEST_INSTALLED_ONLY\)/,
+    );
     expect(mirror.requests).toEqual([]);
   });
 
   it('takes the newest cached version for "latest" without contacting the index', async () => {
     await setup(['1.36.0']);
     await writeFakeBinaries(join(cacheRoot, '1.33.0'), '1.33.0');
-    expect(await ensureBinaries(opts({ version: 'latest', installedOnly: true }))).toMatchObject({ source: 'cache', version: '1.33.0' });
+    expect(await ensureBinaries(opts({ version: 'latest', installedOnly: true }))).toMatchObject({
+      source: 'cache',
+      version: '1.33.0',
+    });
     expect(mirror.requests).toEqual([]);
   });
 });
@@ -151,10 +193,18 @@ describe('building from source comes last', () => {
   it('asks before building when the index has no matching release, and stops when declined', async () => {
     await setup(['1.34.0']);
     const questions: string[] = [];
-    const o = opts({ version: '1.35.2', env: { PATH: await fakeGoPath() }, confirmBuild: async (q) => (questions.push(q), false) });
+    const o = opts({
+      version: '1.35.2',
+      env: { PATH: await fakeGoPath() },
+      confirmBuild: async (q) => (questions.push(q), false),
+    });
     await expect(ensureBinaries(o)).rejects.toThrow('Not building Kubernetes 1.35.2 from source: declined.');
-    expect(questions).toEqual(['Build kube-apiserver 1.35.2 and etcd from the Go module proxy instead? It takes 6–11 minutes.']);
-    expect(o.lines).toContain(`The envtest release index ${mirror.indexUrl} has no 1.35.2 for ${here.os}/${here.arch} (newest: 1.34.0).`);
+    expect(questions).toEqual([
+      'Build kube-apiserver 1.35.2 and etcd from the Go module proxy instead? It takes 6–11 minutes.',
+    ]);
+    expect(o.lines).toContain(
+      `The envtest release index ${mirror.indexUrl} has no 1.35.2 for ${here.os}/${here.arch} (newest: 1.34.0).`,
+    );
   });
 
   it('says what is missing when there is no release and no Go', async () => {
@@ -166,7 +216,14 @@ describe('building from source comes last', () => {
 
   it('never builds for TestEnvironment (build: never)', async () => {
     await setup(['1.34.0']);
-    const run = ensureBinaries(opts({ version: '1.35', build: 'never', env: { PATH: await fakeGoPath() }, confirmBuild: async () => expect.fail('must not ask') }));
+    const run = ensureBinaries(
+      opts({
+        version: '1.35',
+        build: 'never',
+        env: { PATH: await fakeGoPath() },
+        confirmBuild: async () => expect.fail('must not ask'),
+      }),
+    );
     await expect(run).rejects.toThrow(/has no 1\.35\.x/);
   });
 
@@ -174,9 +231,17 @@ describe('building from source comes last', () => {
     await setup([]);
     const offline = { HTTPS_PROXY: `http://127.0.0.1:${closedPort}` }; // the default index fails at once, without real network
     const questions: string[] = [];
-    const o = opts({ index: undefined, env: { ...offline, PATH: await fakeGoPath() }, confirmBuild: async (q) => (questions.push(q), false) });
+    const o = opts({
+      index: undefined,
+      env: { ...offline, PATH: await fakeGoPath() },
+      confirmBuild: async (q) => (questions.push(q), false),
+    });
     await expect(ensureBinaries(o)).rejects.toThrow('declined');
-    expect(o.lines[0]).toMatch(new RegExp(`^The envtest release index could not be read: could not fetch ${DEFAULT_INDEX_URL.replace(/[.?]/g, '\\$&')} through the proxy .*ECONNREFUSED`));
+    expect(o.lines[0]).toMatch(
+      new RegExp(
+        `^The envtest release index could not be read: could not fetch ${DEFAULT_INDEX_URL.replace(/[.?]/g, '\\$&')} through the proxy .*ECONNREFUSED`,
+      ),
+    );
     expect(questions).toHaveLength(1);
 
     await writeFakeBinaries(join(cacheRoot, '1.33.0'), '1.33.0');
@@ -188,9 +253,13 @@ describe('building from source comes last', () => {
   it('does not fall back when an index that was asked for cannot be read', async () => {
     await setup([]);
     const index = `http://127.0.0.1:${closedPort}/envtest-releases.yaml`;
-    const run = ensureBinaries(opts({ index, env: { PATH: await fakeGoPath() }, confirmBuild: async () => expect.fail('must not ask') }));
+    const run = ensureBinaries(
+      opts({ index, env: { PATH: await fakeGoPath() }, confirmBuild: async () => expect.fail('must not ask') }),
+    );
     await expect(run).rejects.toThrow(DownloadError);
-    await expect(run).rejects.toThrow(`could not fetch ${index}: connect ECONNREFUSED 127.0.0.1:${closedPort} (no network?`);
+    await expect(run).rejects.toThrow(
+      `could not fetch ${index}: connect ECONNREFUSED 127.0.0.1:${closedPort} (no network?`,
+    );
   });
 });
 

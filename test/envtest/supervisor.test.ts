@@ -44,9 +44,14 @@ describe('the control-plane supervisor', () => {
       console.log(sup.pid);
       setInterval(() => {}, 1000);
     `;
-    const parent = spawn(process.execPath, ['-e', parentScript], { env: { ...process.env, SUP: SUPERVISOR_SCRIPT, DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn(process.execPath, ['-e', parentScript], {
+      env: { ...process.env, SUP: SUPERVISOR_SCRIPT, DIR: dir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
-      const supervisorPid = await new Promise<number>((resolve) => parent.stdout.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))));
+      const supervisorPid = await new Promise<number>((resolve) =>
+        parent.stdout.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))),
+      );
       let sleeper = 0;
       await vi.waitFor(() => {
         sleeper = childrenOf(supervisorPid)[0] ?? 0;
@@ -57,7 +62,10 @@ describe('the control-plane supervisor', () => {
       parent.kill('SIGKILL');
       // The supervisor sees its IPC channel close at once, then stops the binary and removes the dir; the bound allows
       // for a busy machine.
-      await vi.waitFor(() => expect(alive(sleeper) || alive(supervisorPid)).toBe(false), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(() => expect(alive(sleeper) || alive(supervisorPid)).toBe(false), {
+        timeout: 10_000,
+        interval: 50,
+      });
       expect(existsSync(dir)).toBe(false);
     } finally {
       parent.kill('SIGKILL');

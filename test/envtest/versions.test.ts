@@ -74,10 +74,20 @@ describe('parseVersionRequest', () => {
     expect(parseVersionRequest(undefined)).toEqual({ kind: 'default' });
     expect(parseVersionRequest('')).toEqual({ kind: 'default' });
     expect(parseVersionRequest('latest')).toEqual({ kind: 'latest' });
-    expect(parseVersionRequest('1.37')).toEqual({ kind: 'selector', version: { major: 1, minor: 37 }, checkIndex: false });
-    expect(parseVersionRequest('v1.36.2!')).toEqual({ kind: 'selector', version: { major: 1, minor: 36, patch: 2 }, checkIndex: true });
+    expect(parseVersionRequest('1.37')).toEqual({
+      kind: 'selector',
+      version: { major: 1, minor: 37 },
+      checkIndex: false,
+    });
+    expect(parseVersionRequest('v1.36.2!')).toEqual({
+      kind: 'selector',
+      version: { major: 1, minor: 36, patch: 2 },
+      checkIndex: true,
+    });
   });
   it('rejects anything else, saying what is accepted', () => {
-    expect(() => parseVersionRequest('newest')).toThrow('invalid version "newest": expected latest, MAJOR.MINOR.PATCH or MAJOR.MINOR');
+    expect(() => parseVersionRequest('newest')).toThrow(
+      'invalid version "newest": expected latest, MAJOR.MINOR.PATCH or MAJOR.MINOR',
+    );
   });
 });

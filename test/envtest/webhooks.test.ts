@@ -3,11 +3,26 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestEnvironment, WebhookInstaller, readWebhookConfigurations, type CustomResourceDefinition } from '../../src/envtest/index.js';
-import { CustomResourceDefinitions, MutatingWebhookConfigurations, Namespaces, ValidatingWebhookConfigurations } from '../../src/runtime/rest/index.js';
+import {
+  TestEnvironment,
+  WebhookInstaller,
+  readWebhookConfigurations,
+  type CustomResourceDefinition,
+} from '../../src/envtest/index.js';
+import {
+  CustomResourceDefinitions,
+  MutatingWebhookConfigurations,
+  Namespaces,
+  ValidatingWebhookConfigurations,
+} from '../../src/runtime/rest/index.js';
 import { Manager, newClient } from '../../src/runtime/index.js';
 import { WebhookServer } from '../../src/runtime/webhook/index.js';
-import { CAPTAIN_CRD, CaptainResource, WEBHOOK_MANIFESTS, setupCaptainWebhookWithManager } from '../runtime/webhook/captain.js';
+import {
+  CAPTAIN_CRD,
+  CaptainResource,
+  WEBHOOK_MANIFESTS,
+  setupCaptainWebhookWithManager,
+} from '../runtime/webhook/captain.js';
 import { eventually } from '../support/eventually.js';
 import { showOnFailure } from '../support/failure.js';
 import { captureLog } from '../support/logs.js';
@@ -34,7 +49,9 @@ describe('WebhookInstallOptions', () => {
     expect(fromFile.mutating.map((c) => c.metadata.name)).toEqual(['mutating-webhook-configuration']);
     expect(fromFile.validating.map((c) => c.metadata.name)).toEqual(['validating-webhook-configuration']);
     expect((await readWebhookConfigurations([dir], false)).mutating).toHaveLength(1);
-    await expect(readWebhookConfigurations([join(dir, 'missing')], false)).rejects.toThrow(/reading webhook configurations from .*missing/);
+    await expect(readWebhookConfigurations([join(dir, 'missing')], false)).rejects.toThrow(
+      /reading webhook configurations from .*missing/,
+    );
     expect(await readWebhookConfigurations([join(dir, 'missing')], true)).toEqual({ mutating: [], validating: [] });
   });
 
@@ -43,10 +60,20 @@ describe('WebhookInstallOptions', () => {
     try {
       const installer = await WebhookInstaller.prepare({ paths: [manifests], localServingPort: 9999 }, work);
       const o = installer.options;
-      expect(o).toMatchObject({ localServingHost: '127.0.0.1', localServingPort: 9999, localServingCertDir: join(work, 'webhook-serving-certs') });
+      expect(o).toMatchObject({
+        localServingHost: '127.0.0.1',
+        localServingPort: 9999,
+        localServingCertDir: join(work, 'webhook-serving-certs'),
+      });
       const caBundle = Buffer.from(o.localServingCAData).toString('base64');
-      expect(o.mutatingWebhooks[0]?.webhooks?.[0]?.clientConfig).toEqual({ url: 'https://127.0.0.1:9999/mutate-crew-example-com-v1-captain', caBundle });
-      expect(o.validatingWebhooks[0]?.webhooks?.[0]?.clientConfig).toEqual({ url: 'https://127.0.0.1:9999/validate-crew-example-com-v1-captain', caBundle });
+      expect(o.mutatingWebhooks[0]?.webhooks?.[0]?.clientConfig).toEqual({
+        url: 'https://127.0.0.1:9999/mutate-crew-example-com-v1-captain',
+        caBundle,
+      });
+      expect(o.validatingWebhooks[0]?.webhooks?.[0]?.clientConfig).toEqual({
+        url: 'https://127.0.0.1:9999/validate-crew-example-com-v1-captain',
+        caBundle,
+      });
 
       const cert = new X509Certificate(await readFile(join(o.localServingCertDir, 'tls.crt')));
       const ca = new X509Certificate(o.localServingCAData);
@@ -62,14 +89,21 @@ describe('WebhookInstallOptions', () => {
   it('gives CRDs with several served versions the local conversion webhook, unless told which CRDs to give it', async () => {
     const work = await mkdtemp(join(tmpdir(), 'envtest-webhooks-crd-'));
     try {
-      const single = { ...CAPTAIN_CRD, metadata: { name: 'singles.crew.example.com' }, spec: { ...CAPTAIN_CRD.spec, versions: [CAPTAIN_CRD.spec.versions[0]!] } };
+      const single = {
+        ...CAPTAIN_CRD,
+        metadata: { name: 'singles.crew.example.com' },
+        spec: { ...CAPTAIN_CRD.spec, versions: [CAPTAIN_CRD.spec.versions[0]!] },
+      };
       const crds = [CAPTAIN_CRD, single] as unknown as CustomResourceDefinition[];
       const installer = await WebhookInstaller.prepare({ localServingPort: 9443 }, work);
       const [captains, singles] = installer.withConversionWebhooks(crds);
       expect(captains!.spec.conversion).toEqual({
         strategy: 'Webhook',
         webhook: {
-          clientConfig: { url: 'https://127.0.0.1:9443/convert', caBundle: Buffer.from(installer.options.localServingCAData).toString('base64') },
+          clientConfig: {
+            url: 'https://127.0.0.1:9443/convert',
+            caBundle: Buffer.from(installer.options.localServingCAData).toString('base64'),
+          },
           conversionReviewVersions: ['v1', 'v1beta1'],
         },
       });
@@ -109,9 +143,17 @@ describe('TestEnvironment with webhookInstallOptions', () => {
       try {
         await mgr.getWebhookServer().ready();
         await api.create(Namespaces, { metadata: { name: 'crew' } });
-        const captain = { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'c', namespace: 'crew' }, spec: {} };
+        const captain = {
+          apiVersion: 'crew.example.com/v1',
+          kind: 'Captain',
+          metadata: { name: 'c', namespace: 'crew' },
+          spec: {},
+        };
         // The API server loads webhook configurations asynchronously: wait until a dry run comes back defaulted.
-        await eventually(async () => (await api.create(CaptainResource, captain, { dryRun: true })).spec.replicas === 1, 'the API server to call the webhook');
+        await eventually(
+          async () => (await api.create(CaptainResource, captain, { dryRun: true })).spec.replicas === 1,
+          'the API server to call the webhook',
+        );
         expect((await api.create(CaptainResource, captain)).spec.replicas).toBe(1);
       } finally {
         stop.abort();

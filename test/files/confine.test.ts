@@ -34,7 +34,9 @@ function refusal(path: string, access: 'read' | 'write' = 'write'): OutsideProje
 describe('resolveInProject', () => {
   it('returns plain paths, existing or not, in the project', () => {
     expect(resolveInProject(project, 'api/v1/types.ts', 'read')).toBe(join(project, 'api/v1/types.ts'));
-    expect(resolveInProject(project, 'config/crd/bases/x.yaml', 'write')).toBe(join(project, 'config/crd/bases/x.yaml'));
+    expect(resolveInProject(project, 'config/crd/bases/x.yaml', 'write')).toBe(
+      join(project, 'config/crd/bases/x.yaml'),
+    );
   });
 
   it('follows links that stay in the project, to a file and to a folder', () => {
@@ -53,7 +55,9 @@ describe('resolveInProject', () => {
     expect(err.message).toBe(
       `api/v1/zz_generated.resources.ts is a symbolic link to ${join(outside, 'secret.yaml')}, outside the project; scaffold does not write through links that leave the project (a cloned repository could aim them at any file of yours); replace the link with a regular file or folder, or remove it, and run the command again`,
     );
-    expect(refusal('api/v1/zz_generated.resources.ts', 'read').message).toMatch(/does not read sources through links that leave the project; copy the file into the project/);
+    expect(refusal('api/v1/zz_generated.resources.ts', 'read').message).toMatch(
+      /does not read sources through links that leave the project; copy the file into the project/,
+    );
   });
 
   it('refuses a folder linked out of the project for a file below it', () => {

@@ -13,8 +13,12 @@ describe('decodeUtf8', () => {
 
   it('refuses an invalid byte, naming the file and the line it is on', () => {
     const input = bytes('// +kubebuilder:validation:Enum=a;b\n\n// +kubebuilder:validation:Enum=x', [0xff], 'y\n');
-    expect(() => decodeUtf8(input, 'api/v1/captain_types.ts')).toThrow(new InvalidUtf8Error('api/v1/captain_types.ts', 3));
-    expect(() => decodeUtf8(input, 'api/v1/captain_types.ts')).toThrow('api/v1/captain_types.ts:3: invalid UTF-8 encoding');
+    expect(() => decodeUtf8(input, 'api/v1/captain_types.ts')).toThrow(
+      new InvalidUtf8Error('api/v1/captain_types.ts', 3),
+    );
+    expect(() => decodeUtf8(input, 'api/v1/captain_types.ts')).toThrow(
+      'api/v1/captain_types.ts:3: invalid UTF-8 encoding',
+    );
   });
 
   it.each([
@@ -34,7 +38,10 @@ describe('decodeUtf8', () => {
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     for (let n = 0; n < 2000; n++) {
-      const input = Uint8Array.from({ length: 1 + (next() % 6) }, () => [0x41, 0x80, 0xbf, 0xc2, 0xe0, 0xed, 0xf0, 0xf4, 0xa0, 0x90][next() % 10]!);
+      const input = Uint8Array.from(
+        { length: 1 + (next() % 6) },
+        () => [0x41, 0x80, 0xbf, 0xc2, 0xe0, 0xed, 0xf0, 0xf4, 0xa0, 0x90][next() % 10]!,
+      );
       let valid = true;
       try {
         decoder.decode(input);

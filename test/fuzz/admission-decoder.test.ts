@@ -15,7 +15,13 @@ import {
   type CustomDefaulter,
   type CustomValidator,
 } from '../../src/runtime/webhook/index.js';
-import { CaptainCustomDefaulter, CaptainCustomValidator, CaptainResource, DEFAULTED_LABEL, type Captain } from '../runtime/webhook/captain.js';
+import {
+  CaptainCustomDefaulter,
+  CaptainCustomValidator,
+  CaptainResource,
+  DEFAULTED_LABEL,
+  type Captain,
+} from '../runtime/webhook/captain.js';
 import { fuzz, mutateValues, summary, type Random, type ValuePath } from '../support/fuzz.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
@@ -35,7 +41,11 @@ const captain = (spec: Captain['spec']): Captain => ({
     ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'u1' }],
   },
   spec,
-  status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Ok', message: '' }] },
+  status: {
+    conditions: [
+      { type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Ok', message: '' },
+    ],
+  },
 });
 
 function review(operation: 'CREATE' | 'UPDATE' | 'DELETE'): AdmissionReview {
@@ -67,16 +77,40 @@ const metadataDefaulter: CustomDefaulter<Captain> = {
   },
 };
 const metadataValidator: CustomValidator<Captain> = {
-  validateCreate: (obj) => ({ errors: obj.metadata?.labels?.app === 'forbidden' ? [field.forbidden('metadata.labels', 'no')] : [], warnings: [`kind ${obj.kind ?? ''}`] }),
-  validateUpdate: (old, obj) => ({ errors: old.metadata?.name === obj.metadata?.name ? [] : [field.invalid('metadata.name', obj.metadata?.name, 'immutable')] }),
+  validateCreate: (obj) => ({
+    errors: obj.metadata?.labels?.app === 'forbidden' ? [field.forbidden('metadata.labels', 'no')] : [],
+    warnings: [`kind ${obj.kind ?? ''}`],
+  }),
+  validateUpdate: (old, obj) => ({
+    errors:
+      old.metadata?.name === obj.metadata?.name
+        ? []
+        : [field.invalid('metadata.name', obj.metadata?.name, 'immutable')],
+  }),
   validateDelete: (obj) => ({ warnings: Object.keys(obj.metadata?.annotations ?? {}) }),
 };
 
 const HOOKS = [
-  { name: 'Captain defaulter', hook: new AdmissionWebhook(defaultingHandler(CaptainResource, new CaptainCustomDefaulter())), readsSpec: true },
-  { name: 'Captain validator', hook: new AdmissionWebhook(validatingHandler(CaptainResource, new CaptainCustomValidator())), readsSpec: true },
-  { name: 'metadata defaulter', hook: new AdmissionWebhook(defaultingHandler(CaptainResource, metadataDefaulter)), readsSpec: false },
-  { name: 'metadata validator', hook: new AdmissionWebhook(validatingHandler(CaptainResource, metadataValidator)), readsSpec: false },
+  {
+    name: 'Captain defaulter',
+    hook: new AdmissionWebhook(defaultingHandler(CaptainResource, new CaptainCustomDefaulter())),
+    readsSpec: true,
+  },
+  {
+    name: 'Captain validator',
+    hook: new AdmissionWebhook(validatingHandler(CaptainResource, new CaptainCustomValidator())),
+    readsSpec: true,
+  },
+  {
+    name: 'metadata defaulter',
+    hook: new AdmissionWebhook(defaultingHandler(CaptainResource, metadataDefaulter)),
+    readsSpec: false,
+  },
+  {
+    name: 'metadata validator',
+    hook: new AdmissionWebhook(validatingHandler(CaptainResource, metadataValidator)),
+    readsSpec: false,
+  },
 ];
 
 /**
@@ -85,7 +119,9 @@ const HOOKS = [
  */
 function userData(path: ValuePath): boolean {
   if (path[0] !== 'request' || (path[1] !== 'object' && path[1] !== 'oldObject')) return false;
-  return path.length === 2 || path[2] === 'spec' || path[2] === 'status' || (path[2] === 'metadata' && path.length === 3);
+  return (
+    path.length === 2 || path[2] === 'spec' || path[2] === 'status' || (path[2] === 'metadata' && path.length === 3)
+  );
 }
 
 const CODES = [200, 400, 403, 422];
@@ -112,13 +148,15 @@ async function check({ body, paths, hook }: AdmissionCase): Promise<void> {
   if (code === 500) {
     expect(res.status?.message).toMatch(/^panic: /);
     // A panic is the user's code reading data nothing decodes; never the runtime's own, and never for these handlers.
-    if (!hook.readsSpec || !paths.some(userData)) throw new Error(`${hook.name} answered 500: ${res.status?.message ?? ''}`);
+    if (!hook.readsSpec || !paths.some(userData))
+      throw new Error(`${hook.name} answered 500: ${res.status?.message ?? ''}`);
   } else {
     expect(CODES).toContain(code);
   }
   if (res.allowed) expect(code).toBe(200);
   else expect(res.status?.message ?? res.status?.reason).toBeTruthy();
-  if (res.patch !== undefined) expect(Array.isArray(JSON.parse(Buffer.from(res.patch, 'base64').toString('utf8')))).toBe(true);
+  if (res.patch !== undefined)
+    expect(Array.isArray(JSON.parse(Buffer.from(res.patch, 'base64').toString('utf8')))).toBe(true);
   // The server writes the review as JSON.
   expect(() => JSON.stringify(out)).not.toThrow();
 }
@@ -138,7 +176,8 @@ describe('fuzzing the admission decoder', () => {
       callLimitMs: 2_000,
       generate,
       check,
-      describe: ({ body, paths, hook }) => `${hook.name}, mutated at ${JSON.stringify(paths)}: ${JSON.stringify(body, (_, v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v))}`,
+      describe: ({ body, paths, hook }) =>
+        `${hook.name}, mutated at ${JSON.stringify(paths)}: ${JSON.stringify(body, (_, v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}… (${v.length} chars)` : v))}`,
     });
     console.log(summary('admission decoder', stats));
     expect(stats.cases).toBeGreaterThan(0);

@@ -115,7 +115,8 @@ describe('fuzzing the kubeconfig loader', () => {
 
   it('loads the base kubeconfig in each of its contexts but the auth-provider one', () => {
     writeFileSync(file, BASE);
-    for (const context of CONTEXTS.filter((c) => c !== 'old')) expect(loadKubeConfig({ kubeconfig: file, context, env: {} }).server).toMatch(/^https?:/);
+    for (const context of CONTEXTS.filter((c) => c !== 'old'))
+      expect(loadKubeConfig({ kubeconfig: file, context, env: {} }).server).toMatch(/^https?:/);
     expect(() => loadKubeConfig({ kubeconfig: file, context: 'old', env: {} })).toThrow(KubeConfigError);
   });
 
@@ -136,7 +137,8 @@ describe('fuzzing the kubeconfig loader', () => {
           expect(err.message).not.toBe('');
         }
       },
-      describe: ({ bytes, context }) => `context ${String(context)}, file ${JSON.stringify(truncate(bytes.toString('latin1'), 3_000))}`,
+      describe: ({ bytes, context }) =>
+        `context ${String(context)}, file ${JSON.stringify(truncate(bytes.toString('latin1'), 3_000))}`,
     });
     console.log(summary('kubeconfig loader', stats));
     expect(stats.cases).toBeGreaterThan(0);

@@ -11,13 +11,18 @@ import { fuzz, mutateText, summary, type Random } from '../support/fuzz.js';
 
 /** A marker's usage (`+name:a=<int>,[b=<string;...>]`) with sample values for the placeholders. */
 function example(usageText: string): string {
-  const samples: Record<string, string> = { string: 'abc', int: '3', number: '1.5', bool: 'true', value: '5', JSON: '{"a":[1,"x"]}' };
-  return usageText
-    .replace(/\[([^\]]*)\]/g, '$1')
-    .replace(/<([^>;]*)(;\.\.\.)?>/g, (_, t: string, list?: string) => {
-      const one = samples[t] ?? (t.startsWith('{') ? '{k: 1, "q": x}' : 'v');
-      return list ? `${one};${one}` : one;
-    });
+  const samples: Record<string, string> = {
+    string: 'abc',
+    int: '3',
+    number: '1.5',
+    bool: 'true',
+    value: '5',
+    JSON: '{"a":[1,"x"]}',
+  };
+  return usageText.replace(/\[([^\]]*)\]/g, '$1').replace(/<([^>;]*)(;\.\.\.)?>/g, (_, t: string, list?: string) => {
+    const one = samples[t] ?? (t.startsWith('{') ? '{k: 1, "q": x}' : 'v');
+    return list ? `${one};${one}` : one;
+  });
 }
 
 const CORPUS: readonly string[] = [

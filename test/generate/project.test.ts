@@ -45,7 +45,41 @@ describe('the PROJECT check without the yaml library', () => {
   });
 
   it('accepts only what parseProject accepts, on mutations of real files', () => {
-    const tricky = ['', '~', 'null', 'True', 'yes', '3', '3.0', '0x3', '.inf', '"3"', "'3'", '"a\\"b"', "'it''s'", 'a: b', 'a:', '- a', '[a]', '{a: 1}', '*x', '&x y', '!!str 3', '|', '>', '#', 'a #b', 'a#b', '@x', '`x', '%x', '?', ': x', 'http://x', KUBESCAFFOLD_LAYOUT];
+    const tricky = [
+      '',
+      '~',
+      'null',
+      'True',
+      'yes',
+      '3',
+      '3.0',
+      '0x3',
+      '.inf',
+      '"3"',
+      "'3'",
+      '"a\\"b"',
+      "'it''s'",
+      'a: b',
+      'a:',
+      '- a',
+      '[a]',
+      '{a: 1}',
+      '*x',
+      '&x y',
+      '!!str 3',
+      '|',
+      '>',
+      '#',
+      'a #b',
+      'a#b',
+      '@x',
+      '`x',
+      '%x',
+      '?',
+      ': x',
+      'http://x',
+      KUBESCAFFOLD_LAYOUT,
+    ];
     let seed = 1;
     const random = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;

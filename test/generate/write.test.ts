@@ -42,7 +42,9 @@ describe('writeChanged in a project with links', () => {
       { path: join(project, 'config', 'b.yaml'), content: 'b: 1\n' },
     ];
     expect(() => writeChanged(project, files)).toThrow(OutsideProjectError);
-    expect(() => writeChanged(project, files)).toThrow(/config\/b\.yaml is a symbolic link to .*outside\.yaml, outside the project/);
+    expect(() => writeChanged(project, files)).toThrow(
+      /config\/b\.yaml is a symbolic link to .*outside\.yaml, outside the project/,
+    );
     expect(existsSync(join(project, 'config', 'a.yaml'))).toBe(false);
     expect(readFileSync(outside, 'utf8')).toBe('keep\n');
   });
@@ -51,7 +53,9 @@ describe('writeChanged in a project with links', () => {
     const project = join(dir.path, 'project');
     mkdirSync(join(project, 'real'), { recursive: true });
     symlinkSync('real', join(project, 'config'));
-    expect(writeChanged(project, [{ path: join(project, 'config', 'a.yaml'), content: 'a: 1\n' }])).toEqual([join(project, 'config', 'a.yaml')]);
+    expect(writeChanged(project, [{ path: join(project, 'config', 'a.yaml'), content: 'a: 1\n' }])).toEqual([
+      join(project, 'config', 'a.yaml'),
+    ]);
     expect(readFileSync(join(project, 'real', 'a.yaml'), 'utf8')).toBe('a: 1\n');
   });
 });

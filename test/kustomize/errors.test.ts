@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { kustomizeBuild, kustomizeBuildYaml, KustomizeError, parseImageArgument, setKustomizationImage } from '../../src/kustomize/index.js';
+import {
+  kustomizeBuild,
+  kustomizeBuildYaml,
+  KustomizeError,
+  parseImageArgument,
+  setKustomizationImage,
+} from '../../src/kustomize/index.js';
 import { writeTree } from './fixtures.js';
 
 let root: string;
@@ -43,7 +49,10 @@ describe('scaffold build refuses what it cannot do, naming the field and the fil
   });
 
   it('an unknown field inside a patch', () => {
-    const msg = buildError({ 'kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n  targets:\n    kind: ConfigMap\n', 'cm.yaml': cm('cm') });
+    const msg = buildError({
+      'kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n  targets:\n    kind: ConfigMap\n',
+      'cm.yaml': cm('cm'),
+    });
     expect(msg).toMatch(/patches\[0\] has unknown field "targets" \(did you mean "target"\?\)/);
   });
 
@@ -58,7 +67,10 @@ describe('scaffold build refuses what it cannot do, naming the field and the fil
   });
 
   it('a file outside the kustomization directory', () => {
-    const msg = buildError({ 'outside.yaml': cm('cm'), 'app/kustomization.yaml': 'resources:\n- ../outside.yaml\n' }, 'app');
+    const msg = buildError(
+      { 'outside.yaml': cm('cm'), 'app/kustomization.yaml': 'resources:\n- ../outside.yaml\n' },
+      'app',
+    );
     expect(msg).toMatch(/"..\/outside.yaml" is outside/);
   });
 
@@ -68,12 +80,19 @@ describe('scaffold build refuses what it cannot do, naming the field and the fil
   });
 
   it('a cycle of kustomizations', () => {
-    const msg = buildError({ 'a/kustomization.yaml': 'resources:\n- ../b\n', 'b/kustomization.yaml': 'resources:\n- ../a\n' }, 'a');
+    const msg = buildError(
+      { 'a/kustomization.yaml': 'resources:\n- ../b\n', 'b/kustomization.yaml': 'resources:\n- ../a\n' },
+      'a',
+    );
     expect(msg).toContain('makes a cycle');
   });
 
   it('the same object twice', () => {
-    const msg = buildError({ 'kustomization.yaml': 'resources:\n- a.yaml\n- b.yaml\n', 'a.yaml': cm('cm'), 'b.yaml': cm('cm') });
+    const msg = buildError({
+      'kustomization.yaml': 'resources:\n- a.yaml\n- b.yaml\n',
+      'a.yaml': cm('cm'),
+      'b.yaml': cm('cm'),
+    });
     expect(msg).toContain('ConfigMap/cm is listed twice');
   });
 
@@ -87,31 +106,43 @@ describe('scaffold build refuses what it cannot do, naming the field and the fil
   });
 
   it('a JSON patch without a target, and one whose path is missing', () => {
-    expect(buildError({
-      'kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n',
-      'cm.yaml': cm('cm'),
-      'p.yaml': '- op: add\n  path: /data/c\n  value: d\n',
-    })).toMatch(/needs a target/);
+    expect(
+      buildError({
+        'kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n',
+        'cm.yaml': cm('cm'),
+        'p.yaml': '- op: add\n  path: /data/c\n  value: d\n',
+      }),
+    ).toMatch(/needs a target/);
     rmSync(root, { recursive: true, force: true });
     root = mkdtempSync(join(tmpdir(), 'kubescaffold-kerr-'));
-    expect(buildError({
-      'kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n  target:\n    kind: ConfigMap\n',
-      'cm.yaml': cm('cm'),
-      'p.yaml': '- op: replace\n  path: /spec/missing\n  value: d\n',
-    })).toMatch(/applying .*p\.yaml to ConfigMap\/cm .*replace operation does not apply: doc is missing path: "\/spec\/missing"/);
+    expect(
+      buildError({
+        'kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: p.yaml\n  target:\n    kind: ConfigMap\n',
+        'cm.yaml': cm('cm'),
+        'p.yaml': '- op: replace\n  path: /spec/missing\n  value: d\n',
+      }),
+    ).toMatch(
+      /applying .*p\.yaml to ConfigMap\/cm .*replace operation does not apply: doc is missing path: "\/spec\/missing"/,
+    );
   });
 
   it('a replacement whose source or target field is missing', () => {
-    expect(buildError({
-      'kustomization.yaml': 'resources:\n- cm.yaml\nreplacements:\n- source: {kind: Secret, name: nope}\n  targets:\n  - select: {kind: ConfigMap}\n',
-      'cm.yaml': cm('cm'),
-    })).toMatch(/nothing is selected by the source \(kind Secret, name nope\)/);
+    expect(
+      buildError({
+        'kustomization.yaml':
+          'resources:\n- cm.yaml\nreplacements:\n- source: {kind: Secret, name: nope}\n  targets:\n  - select: {kind: ConfigMap}\n',
+        'cm.yaml': cm('cm'),
+      }),
+    ).toMatch(/nothing is selected by the source \(kind Secret, name nope\)/);
     rmSync(root, { recursive: true, force: true });
     root = mkdtempSync(join(tmpdir(), 'kubescaffold-kerr-'));
-    expect(buildError({
-      'kustomization.yaml': 'resources:\n- cm.yaml\nreplacements:\n- source: {kind: ConfigMap, name: cm, fieldPath: data.a}\n  targets:\n  - select: {kind: ConfigMap}\n    fieldPaths: [data.missing.deep]\n',
-      'cm.yaml': cm('cm'),
-    })).toMatch(/unable to find field "data.missing.deep" .*set options.create: true/);
+    expect(
+      buildError({
+        'kustomization.yaml':
+          'resources:\n- cm.yaml\nreplacements:\n- source: {kind: ConfigMap, name: cm, fieldPath: data.a}\n  targets:\n  - select: {kind: ConfigMap}\n    fieldPaths: [data.missing.deep]\n',
+        'cm.yaml': cm('cm'),
+      }),
+    ).toMatch(/unable to find field "data.missing.deep" .*set options.create: true/);
   });
 });
 
@@ -130,8 +161,17 @@ describe('sortOptions', () => {
 
 describe('kustomize edit set image', () => {
   it('parses the forms kustomize accepts', () => {
-    expect(parseImageArgument('controller=example.com/op:v1')).toMatchObject({ name: 'controller', newName: 'example.com/op', newTag: 'v1', digest: '' });
-    expect(parseImageArgument('controller=example.com:5000/op@sha256:abc')).toMatchObject({ name: 'controller', newName: 'example.com:5000/op', digest: 'sha256:abc' });
+    expect(parseImageArgument('controller=example.com/op:v1')).toMatchObject({
+      name: 'controller',
+      newName: 'example.com/op',
+      newTag: 'v1',
+      digest: '',
+    });
+    expect(parseImageArgument('controller=example.com:5000/op@sha256:abc')).toMatchObject({
+      name: 'controller',
+      newName: 'example.com:5000/op',
+      digest: 'sha256:abc',
+    });
     expect(parseImageArgument('nginx:1.25')).toMatchObject({ name: 'nginx', newName: '', newTag: '1.25' });
     expect(() => parseImageArgument('controller')).toThrow(/invalid image/);
   });
@@ -139,12 +179,15 @@ describe('kustomize edit set image', () => {
   it('writes the images entry, keeping comments and other entries, and the build uses it', () => {
     writeTree(root, {
       'kustomization.yaml': '# the manager\nresources:\n- dep.yaml\nimages:\n- name: other\n  newTag: "2"\n',
-      'dep.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n      - name: manager\n        image: controller:latest\n',
+      'dep.yaml':
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  template:\n    spec:\n      containers:\n      - name: manager\n        image: controller:latest\n',
     });
     expect(setKustomizationImage(root, parseImageArgument('controller=example.com/op:v1'))).toBe(true);
     const text = readFileSync(join(root, 'kustomization.yaml'), 'utf8');
     expect(text).toContain('# the manager');
-    expect(text).toMatch(/images:\n- name: controller\n {2}newName: example.com\/op\n {2}newTag: v1\n- name: other\n {2}newTag: "2"/);
+    expect(text).toMatch(
+      /images:\n- name: controller\n {2}newName: example.com\/op\n {2}newTag: v1\n- name: other\n {2}newTag: "2"/,
+    );
     expect(kustomizeBuildYaml(root)).toContain('image: example.com/op:v1');
     expect(setKustomizationImage(root, parseImageArgument('controller=example.com/op:v1'))).toBe(false);
   });

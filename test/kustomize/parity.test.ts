@@ -4,10 +4,23 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { kustomizeBuildYaml } from '../../src/kustomize/index.js';
 import { onPath, peerAvailable } from '../support/peers.js';
-import { addWebhookAndCertManager, createAPI, createWebhook, edit, enablePrometheusAndNetworkPolicy, newProject, uncommentBlock, writeCRD, type Project } from './trees.js';
+import {
+  addWebhookAndCertManager,
+  createAPI,
+  createWebhook,
+  edit,
+  enablePrometheusAndNetworkPolicy,
+  newProject,
+  uncommentBlock,
+  writeCRD,
+  type Project,
+} from './trees.js';
 
 const KUBECTL = process.env.KUBECTL ?? onPath('kubectl');
-const haveKubectl = peerAvailable('parity with kubectl kustomize', KUBECTL ? undefined : 'kubectl is not on PATH (or set KUBECTL)');
+const haveKubectl = peerAvailable(
+  'parity with kubectl kustomize',
+  KUBECTL ? undefined : 'kubectl is not on PATH (or set KUBECTL)',
+);
 
 function kubectlKustomize(dir: string): string {
   return execFileSync(KUBECTL!, ['kustomize', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -40,8 +53,22 @@ describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize', () => 
     createAPI(p, { group: 'crew', version: 'v1', kind: 'Captain' });
     createAPI(p, { group: 'crew', version: 'v1', kind: 'Admiral', plural: 'admirales', namespaced: false });
     writeCRD(p, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1'] });
-    writeCRD(p, { group: 'crew.example.com', kind: 'Admiral', plural: 'admirales', versions: ['v1'], scope: 'Cluster' });
-    for (const dir of ['config/default', 'config/crd', 'config/rbac', 'config/manager', 'config/samples', 'config/prometheus', 'config/network-policy']) {
+    writeCRD(p, {
+      group: 'crew.example.com',
+      kind: 'Admiral',
+      plural: 'admirales',
+      versions: ['v1'],
+      scope: 'Cluster',
+    });
+    for (const dir of [
+      'config/default',
+      'config/crd',
+      'config/rbac',
+      'config/manager',
+      'config/samples',
+      'config/prometheus',
+      'config/network-policy',
+    ]) {
       expectParity(p, dir);
     }
   });
@@ -78,7 +105,13 @@ describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize', () => 
     createAPI(p, { group: 'crew', version: 'v1', kind: 'Captain' });
     writeCRD(p, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1', 'v2'] });
     enablePrometheusAndNetworkPolicy(p);
-    addWebhookAndCertManager(p, { group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', conversion: true });
+    addWebhookAndCertManager(p, {
+      group: 'crew.example.com',
+      version: 'v1',
+      kind: 'Captain',
+      plural: 'captains',
+      conversion: true,
+    });
     expectParity(p, 'config/default');
     expectParity(p, 'config/webhook');
     expectParity(p, 'config/certmanager');
@@ -88,8 +121,17 @@ describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize', () => 
     const p = track(newProject('guarded'));
     createAPI(p, { group: 'crew', version: 'v1', kind: 'Captain' });
     writeCRD(p, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1'] });
-    createWebhook(p, { group: 'crew', version: 'v1', kind: 'Captain', qualifiedGroup: 'crew.example.com', plural: 'captains', defaulting: true, validation: true });
-    for (const dir of ['config/default', 'config/webhook', 'config/certmanager', 'config/network-policy']) expectParity(p, dir);
+    createWebhook(p, {
+      group: 'crew',
+      version: 'v1',
+      kind: 'Captain',
+      qualifiedGroup: 'crew.example.com',
+      plural: 'captains',
+      defaulting: true,
+      validation: true,
+    });
+    for (const dir of ['config/default', 'config/webhook', 'config/certmanager', 'config/network-policy'])
+      expectParity(p, dir);
   });
 
   it('after scaffold create webhook with a conversion webhook, with prometheus and network policies', () => {
@@ -97,7 +139,16 @@ describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize', () => 
     createAPI(p, { group: 'crew', version: 'v1', kind: 'Captain' });
     createAPI(p, { group: 'crew', version: 'v2', kind: 'Captain', controller: false });
     writeCRD(p, { group: 'crew.example.com', kind: 'Captain', plural: 'captains', versions: ['v1', 'v2'] });
-    createWebhook(p, { group: 'crew', version: 'v1', kind: 'Captain', qualifiedGroup: 'crew.example.com', plural: 'captains', defaulting: true, conversion: true, spokes: ['v2'] });
+    createWebhook(p, {
+      group: 'crew',
+      version: 'v1',
+      kind: 'Captain',
+      qualifiedGroup: 'crew.example.com',
+      plural: 'captains',
+      defaulting: true,
+      conversion: true,
+      spokes: ['v2'],
+    });
     enablePrometheusAndNetworkPolicy(p);
     for (const dir of ['config/default', 'config/crd']) expectParity(p, dir);
   });

@@ -31,13 +31,22 @@ export function newProject(name: string, init: Partial<InitOptions> = {}): Proje
   return { root, name, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-export function createAPI(p: Project, api: Partial<CreateAPIOptions> & { group: string; version: string; kind: string }): void {
+export function createAPI(
+  p: Project,
+  api: Partial<CreateAPIOptions> & { group: string; version: string; kind: string },
+): void {
   scaffoldCreateAPI(p.root, { resource: true, controller: true, namespaced: true, force: false, ...api });
 }
 
 /** One config/webhook/manifests.yaml document, as `scaffold manifests` writes it for a defaulting (mutate) or validating (validate) webhook. */
-function webhookConfiguration(o: { group: string; version: string; kind: string; plural: string }, prefix: 'mutate' | 'validate'): string {
-  const [kind, name] = prefix === 'mutate' ? (['MutatingWebhookConfiguration', 'mutating-webhook-configuration'] as const) : (['ValidatingWebhookConfiguration', 'validating-webhook-configuration'] as const);
+function webhookConfiguration(
+  o: { group: string; version: string; kind: string; plural: string },
+  prefix: 'mutate' | 'validate',
+): string {
+  const [kind, name] =
+    prefix === 'mutate'
+      ? (['MutatingWebhookConfiguration', 'mutating-webhook-configuration'] as const)
+      : (['ValidatingWebhookConfiguration', 'validating-webhook-configuration'] as const);
   const path = `/${o.group.replace(/\./g, '-')}-${o.version}-${o.kind.toLowerCase()}`;
   return `---
 apiVersion: admissionregistration.k8s.io/v1
@@ -71,11 +80,27 @@ webhooks:
 /** `scaffold create webhook`, plus the config/webhook/manifests.yaml that `scaffold manifests` would write for it. */
 export function createWebhook(
   p: Project,
-  o: Partial<CreateWebhookOptions> & { group: string; version: string; kind: string; qualifiedGroup: string; plural: string },
+  o: Partial<CreateWebhookOptions> & {
+    group: string;
+    version: string;
+    kind: string;
+    qualifiedGroup: string;
+    plural: string;
+  },
 ): void {
-  scaffoldCreateWebhook(p.root, { defaulting: false, validation: false, conversion: false, spokes: [], force: false, ...o });
+  scaffoldCreateWebhook(p.root, {
+    defaulting: false,
+    validation: false,
+    conversion: false,
+    spokes: [],
+    force: false,
+    ...o,
+  });
   const w = { group: o.qualifiedGroup, version: o.version, kind: o.kind, plural: o.plural };
-  const docs = [o.defaulting ? webhookConfiguration(w, 'mutate') : '', o.validation ? webhookConfiguration(w, 'validate') : ''];
+  const docs = [
+    o.defaulting ? webhookConfiguration(w, 'mutate') : '',
+    o.validation ? webhookConfiguration(w, 'validate') : '',
+  ];
   if (docs.join('') !== '') write(p, 'config/webhook/manifests.yaml', docs.join(''));
 }
 
@@ -97,9 +122,13 @@ export function edit(p: Project, rel: string, fn: (text: string) => string): voi
 }
 
 /** A CRD as `scaffold manifests` writes it into config/crd/bases. */
-export function writeCRD(p: Project, o: { group: string; kind: string; plural: string; versions: string[]; scope?: 'Namespaced' | 'Cluster' }): void {
+export function writeCRD(
+  p: Project,
+  o: { group: string; kind: string; plural: string; versions: string[]; scope?: 'Namespaced' | 'Cluster' },
+): void {
   const versions = o.versions
-    .map((v, i) => `  - name: ${v}
+    .map(
+      (v, i) => `  - name: ${v}
     schema:
       openAPIV3Schema:
         description: ${o.kind} is the Schema for the ${o.plural} API.
@@ -143,9 +172,13 @@ export function writeCRD(p: Project, o: { group: string; kind: string; plural: s
     served: true
     storage: ${i === 0}
     subresources:
-      status: {}`)
+      status: {}`,
+    )
     .join('\n');
-  write(p, `config/crd/bases/${o.group}_${o.plural}.yaml`, `---
+  write(
+    p,
+    `config/crd/bases/${o.group}_${o.plural}.yaml`,
+    `---
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -162,7 +195,8 @@ spec:
   scope: ${o.scope ?? 'Namespaced'}
   versions:
 ${versions}
-`);
+`,
+  );
 }
 
 /** Removes the leading '#' of the lines [from, through] (kubebuilder's UncommentCode), keeping scaffold markers commented. */
@@ -186,20 +220,32 @@ export function uncommentBlock(text: string, from: string, through?: string, bef
 
 /** Enables prometheus (with its TLS patch when certs is set) and the network policies in config/default. */
 export function enablePrometheusAndNetworkPolicy(p: Project): void {
-  edit(p, 'config/default/kustomization.yaml', (t) => t.replace('#- ../prometheus', '- ../prometheus').replace('#- ../network-policy', '- ../network-policy'));
+  edit(p, 'config/default/kustomization.yaml', (t) =>
+    t.replace('#- ../prometheus', '- ../prometheus').replace('#- ../network-policy', '- ../network-policy'),
+  );
 }
 
 /** kubebuilder's config/webhook and config/certmanager (testdata/project-v4 layout) for the given webhook kinds. */
-export function addWebhookAndCertManager(p: Project, o: { group: string; version: string; kind: string; plural: string; conversion?: boolean }): void {
+export function addWebhookAndCertManager(
+  p: Project,
+  o: { group: string; version: string; kind: string; plural: string; conversion?: boolean },
+): void {
   write(p, 'config/webhook/manifests.yaml', webhookConfiguration(o, 'mutate') + webhookConfiguration(o, 'validate'));
-  write(p, 'config/webhook/kustomization.yaml', `resources:
+  write(
+    p,
+    'config/webhook/kustomization.yaml',
+    `resources:
 - manifests.yaml
 - service.yaml
 
 configurations:
 - kustomizeconfig.yaml
-`);
-  write(p, 'config/webhook/kustomizeconfig.yaml', `# the following config is for teaching kustomize where to look at when substituting nameReference.
+`,
+  );
+  write(
+    p,
+    'config/webhook/kustomizeconfig.yaml',
+    `# the following config is for teaching kustomize where to look at when substituting nameReference.
 # It requires kustomize v2.1.0 or newer to work properly.
 nameReference:
 - kind: Service
@@ -221,8 +267,12 @@ namespace:
   group: admissionregistration.k8s.io
   path: webhooks/clientConfig/service/namespace
   create: true
-`);
-  write(p, 'config/webhook/service.yaml', `apiVersion: v1
+`,
+  );
+  write(
+    p,
+    'config/webhook/service.yaml',
+    `apiVersion: v1
 kind: Service
 metadata:
   labels:
@@ -238,16 +288,24 @@ spec:
   selector:
     control-plane: controller-manager
     app.kubernetes.io/name: ${p.name}
-`);
-  write(p, 'config/certmanager/kustomization.yaml', `resources:
+`,
+  );
+  write(
+    p,
+    'config/certmanager/kustomization.yaml',
+    `resources:
 - issuer.yaml
 - certificate-webhook.yaml
 - certificate-metrics.yaml
 
 configurations:
 - kustomizeconfig.yaml
-`);
-  write(p, 'config/certmanager/kustomizeconfig.yaml', `# This configuration is for teaching kustomize how to update name ref substitution
+`,
+  );
+  write(
+    p,
+    'config/certmanager/kustomizeconfig.yaml',
+    `# This configuration is for teaching kustomize how to update name ref substitution
 nameReference:
 - kind: Issuer
   group: cert-manager.io
@@ -255,8 +313,12 @@ nameReference:
   - kind: Certificate
     group: cert-manager.io
     path: spec/issuerRef/name
-`);
-  write(p, 'config/certmanager/issuer.yaml', `# The following manifest contains a self-signed issuer CR.
+`,
+  );
+  write(
+    p,
+    'config/certmanager/issuer.yaml',
+    `# The following manifest contains a self-signed issuer CR.
 apiVersion: cert-manager.io/v1
 kind: Issuer
 metadata:
@@ -267,7 +329,8 @@ metadata:
   namespace: system
 spec:
   selfSigned: {}
-`);
+`,
+  );
   const certificate = (name: string, secret: string) => `apiVersion: cert-manager.io/v1
 kind: Certificate
 metadata:
@@ -289,7 +352,10 @@ spec:
 `;
   write(p, 'config/certmanager/certificate-webhook.yaml', certificate('serving-cert', 'webhook-server-cert'));
   write(p, 'config/certmanager/certificate-metrics.yaml', certificate('metrics-certs', 'metrics-server-cert'));
-  write(p, 'config/default/manager_webhook_patch.yaml', `# This patch ensures the webhook certificates are properly mounted in the manager container.
+  write(
+    p,
+    'config/default/manager_webhook_patch.yaml',
+    `# This patch ensures the webhook certificates are properly mounted in the manager container.
 - op: add
   path: /spec/template/spec/containers/0/args/-
   value: --webhook-cert-path=/tmp/k8s-webhook-server/serving-certs
@@ -311,8 +377,12 @@ spec:
     name: webhook-certs
     secret:
       secretName: webhook-server-cert
-`);
-  write(p, 'config/network-policy/allow-webhook-traffic.yaml', `apiVersion: networking.k8s.io/v1
+`,
+  );
+  write(
+    p,
+    'config/network-policy/allow-webhook-traffic.yaml',
+    `apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
   labels:
@@ -335,7 +405,8 @@ spec:
       ports:
         - port: 443
           protocol: TCP
-`);
+`,
+  );
   edit(p, 'config/network-policy/kustomization.yaml', (t) => `${t.trimEnd()}\n- allow-webhook-traffic.yaml\n`);
 
   // What kubebuilder's kustomize plugin uncomments in config/default for webhooks with cert-manager and metrics certs.
@@ -346,7 +417,12 @@ spec:
     // The conversion blocks target CRDs and only make sense (and only parse) with a conversion webhook.
     out = o.conversion
       ? uncommentBlock(out, '#replacements:', '# +kubebuilder:scaffold:crdkustomizecainjectionname')
-      : uncommentBlock(out, '#replacements:', undefined, '# - source: # Uncomment the following block if you have a ConversionWebhook');
+      : uncommentBlock(
+          out,
+          '#replacements:',
+          undefined,
+          '# - source: # Uncomment the following block if you have a ConversionWebhook',
+        );
     if (o.conversion) {
       const crdTarget = (index: number) => `     - select:
          kind: CustomResourceDefinition
@@ -358,15 +434,24 @@ spec:
          index: ${index}
          create: true
 `;
-      out = out.replace('# +kubebuilder:scaffold:crdkustomizecainjectionns', `${crdTarget(0)}# +kubebuilder:scaffold:crdkustomizecainjectionns`);
-      out = out.replace('# +kubebuilder:scaffold:crdkustomizecainjectionname', `${crdTarget(1)}# +kubebuilder:scaffold:crdkustomizecainjectionname`);
+      out = out.replace(
+        '# +kubebuilder:scaffold:crdkustomizecainjectionns',
+        `${crdTarget(0)}# +kubebuilder:scaffold:crdkustomizecainjectionns`,
+      );
+      out = out.replace(
+        '# +kubebuilder:scaffold:crdkustomizecainjectionname',
+        `${crdTarget(1)}# +kubebuilder:scaffold:crdkustomizecainjectionname`,
+      );
     }
     return out;
   });
   edit(p, 'config/prometheus/kustomization.yaml', (t) => uncommentBlock(t, '#patches:', '#      kind: ServiceMonitor'));
 
   if (o.conversion) {
-    write(p, `config/crd/patches/webhook_in_${o.plural}.yaml`, `# The following patch enables a conversion webhook for the CRD
+    write(
+      p,
+      `config/crd/patches/webhook_in_${o.plural}.yaml`,
+      `# The following patch enables a conversion webhook for the CRD
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
@@ -382,9 +467,13 @@ spec:
           path: /convert
       conversionReviewVersions:
       - v1
-`);
+`,
+    );
     edit(p, 'config/crd/kustomization.yaml', (t) =>
-      uncommentBlock(t, '#configurations:', '#- kustomizeconfig.yaml').replace('# +kubebuilder:scaffold:crdkustomizewebhookpatch', `- path: patches/webhook_in_${o.plural}.yaml\n# +kubebuilder:scaffold:crdkustomizewebhookpatch`),
+      uncommentBlock(t, '#configurations:', '#- kustomizeconfig.yaml').replace(
+        '# +kubebuilder:scaffold:crdkustomizewebhookpatch',
+        `- path: patches/webhook_in_${o.plural}.yaml\n# +kubebuilder:scaffold:crdkustomizewebhookpatch`,
+      ),
     );
   }
 }

@@ -25,7 +25,9 @@ describe('label selectors', () => {
   });
 
   it('rejects a malformed selector, naming it', () => {
-    expect(() => parseLabelSelector('app in web', 'kustomization.yaml: patches[0].target')).toThrow(/patches\[0\].target: invalid selector "app in web"/);
+    expect(() => parseLabelSelector('app in web', 'kustomization.yaml: patches[0].target')).toThrow(
+      /patches\[0\].target: invalid selector "app in web"/,
+    );
   });
 });
 
@@ -43,7 +45,9 @@ describe('images', () => {
     const spec = { name: 'controller', newName: 'example.com/op', newTag: 'v1', digest: '', tagSuffix: '' };
     expect(newImageValue('controller:latest', spec)).toBe('example.com/op:v1');
     expect(newImageValue('controller-two:latest', spec)).toBeUndefined();
-    expect(newImageValue('controller@sha256:x', { ...spec, newTag: '', digest: 'sha256:y' })).toBe('example.com/op@sha256:y');
+    expect(newImageValue('controller@sha256:x', { ...spec, newTag: '', digest: 'sha256:y' })).toBe(
+      'example.com/op@sha256:y',
+    );
   });
 });
 
@@ -61,15 +65,25 @@ describe('JSON 6902 patches', () => {
       ],
       'p.yaml',
     );
-    expect(applyJsonPatch(doc, ops)).toEqual({ spec: { args: ['first', 'a', 'last'], m: { k: 'w' }, n: {}, 'moved/key': 'w' } });
+    expect(applyJsonPatch(doc, ops)).toEqual({
+      spec: { args: ['first', 'a', 'last'], m: { k: 'w' }, n: {}, 'moved/key': 'w' },
+    });
     expect(doc.spec.args).toEqual(['a']);
   });
 
   it('fails on a missing path or a failed test', () => {
-    expect(() => applyJsonPatch(doc, decodeJsonPatch([{ op: 'remove', path: '/spec/nope' }], 'p'))).toThrow(/remove operation does not apply: doc is missing key/);
-    expect(() => applyJsonPatch(doc, decodeJsonPatch([{ op: 'add', path: '/x/y', value: 1 }], 'p'))).toThrow(/doc is missing path/);
-    expect(() => applyJsonPatch(doc, decodeJsonPatch([{ op: 'test', path: '/spec/m/k', value: 'z' }], 'p'))).toThrow(/testing value/);
-    expect(() => decodeJsonPatch([{ op: 'upsert', path: '/a' }], 'p.yaml')).toThrow(/p.yaml: operation 0 has unknown op "upsert"/);
+    expect(() => applyJsonPatch(doc, decodeJsonPatch([{ op: 'remove', path: '/spec/nope' }], 'p'))).toThrow(
+      /remove operation does not apply: doc is missing key/,
+    );
+    expect(() => applyJsonPatch(doc, decodeJsonPatch([{ op: 'add', path: '/x/y', value: 1 }], 'p'))).toThrow(
+      /doc is missing path/,
+    );
+    expect(() => applyJsonPatch(doc, decodeJsonPatch([{ op: 'test', path: '/spec/m/k', value: 'z' }], 'p'))).toThrow(
+      /testing value/,
+    );
+    expect(() => decodeJsonPatch([{ op: 'upsert', path: '/a' }], 'p.yaml')).toThrow(
+      /p.yaml: operation 0 has unknown op "upsert"/,
+    );
   });
 });
 
@@ -85,7 +99,9 @@ describe('output as kustomize prints it', () => {
     expect(resourcesToYaml([{ a: 'yes', b: '8080', c: '', d: 'plain', e: Array(20).fill('word').join(' ') }])).toBe(
       `a: "yes"\nb: "8080"\nc: ""\nd: plain\ne: ${Array(16).fill('word').join(' ')}\n  word word word word\n`,
     );
-    expect(resourcesToYaml([{ l: ['- a', ['x'], {}], m: 'one\ntwo\n' }])).toBe("l:\n- '- a'\n- - x\n- {}\nm: |\n  one\n  two\n");
+    expect(resourcesToYaml([{ l: ['- a', ['x'], {}], m: 'one\ntwo\n' }])).toBe(
+      "l:\n- '- a'\n- - x\n- {}\nm: |\n  one\n  two\n",
+    );
   });
 
   it('separates documents with ---, with none before the first', () => {

@@ -155,7 +155,9 @@ export const x = 1;
   b: ;
 }
 `);
-    expect(info.diagnostics.items.map((d) => `${d.line}:${d.column}: ${d.message}`)).toEqual(['3:6: syntax error: Type expected.']);
+    expect(info.diagnostics.items.map((d) => `${d.line}:${d.column}: ${d.message}`)).toEqual([
+      '3:6: syntax error: Type expected.',
+    ]);
   });
 
   it('accepts := for anonymous markers and +default= as JSON', () => {
@@ -194,7 +196,12 @@ describe('descriptions', () => {
   });
 
   it('joins // comment lines and leaves out markers and lint directives', () => {
-    const doc = extractDoc([{ text: '// foo is a field.' }, { text: '// eslint-disable-next-line no-foo' }, { text: '// +optional' }, { text: '// More text.' }]);
+    const doc = extractDoc([
+      { text: '// foo is a field.' },
+      { text: '// eslint-disable-next-line no-foo' },
+      { text: '// +optional' },
+      { text: '// More text.' },
+    ]);
     expect(doc).toBe('foo is a field.\nMore text.');
   });
 });

@@ -23,7 +23,8 @@ const catchError = (f: () => unknown): unknown => {
   return undefined;
 };
 
-const arg = (type: ArgType, raw: string): MarkerValue => parseMarkerArguments(`+t=${raw}`, 't', { kind: 'anonymous', arg: { type } });
+const arg = (type: ArgType, raw: string): MarkerValue =>
+  parseMarkerArguments(`+t=${raw}`, 't', { kind: 'anonymous', arg: { type } });
 
 const multiField: MarkerShape = {
   kind: 'struct',
@@ -47,15 +48,24 @@ describe('splitMarker', () => {
       rest: '"Age",type=date',
       restOffset: 30,
     });
-    expect(splitMarker('+kubebuilder:subresource:status')).toMatchObject({ name: 'kubebuilder:subresource:status', hasValue: false });
-    expect(splitMarker('+kubebuilder:default:=3')).toMatchObject({ name: 'kubebuilder:default', anonName: 'kubebuilder:default:', rest: '3' });
+    expect(splitMarker('+kubebuilder:subresource:status')).toMatchObject({
+      name: 'kubebuilder:subresource:status',
+      hasValue: false,
+    });
+    expect(splitMarker('+kubebuilder:default:=3')).toMatchObject({
+      name: 'kubebuilder:default',
+      anonName: 'kubebuilder:default:',
+      rest: '3',
+    });
   });
 });
 
 describe('marker shapes', () => {
   it('parses flags and rejects arguments on them', () => {
     expect(parseMarkerArguments('+optional', 'optional', { kind: 'flag' })).toBe(true);
-    expect(() => parseMarkerArguments('+optional=true', 'optional', { kind: 'flag' })).toThrow(/extra arguments provided: "true"/);
+    expect(() => parseMarkerArguments('+optional=true', 'optional', { kind: 'flag' })).toThrow(
+      /extra arguments provided: "true"/,
+    );
   });
 
   it('parses struct markers in any order, with the first argument glued to the name', () => {
@@ -78,7 +88,11 @@ describe('marker shapes', () => {
         [5, 8],
       ],
     });
-    const reordered = parseMarkerArguments('+m:int=42,str=x,any=21,bool=false,sliceOfSlice={},slice=1', 'm', multiField);
+    const reordered = parseMarkerArguments(
+      '+m:int=42,str=x,any=21,bool=false,sliceOfSlice={},slice=1',
+      'm',
+      multiField,
+    );
     expect(reordered).toMatchObject({ int: 42, str: 'x', bool: false, slice: [1] });
   });
 
@@ -92,7 +106,9 @@ describe('marker shapes', () => {
       expect((err as MarkerSyntaxError).message).toMatch(/unknown argument "nope"/);
       expect((err as MarkerSyntaxError).offset).toBe('+m:str=a,'.length);
     }
-    expect(() => parseMarkerArguments('+x=1 2', 'x', { kind: 'anonymous', arg: { type: int } })).toThrow(/extra arguments provided: "2"/);
+    expect(() => parseMarkerArguments('+x=1 2', 'x', { kind: 'anonymous', arg: { type: int } })).toThrow(
+      /extra arguments provided: "2"/,
+    );
   });
 
   it('parses +default= as JSON and ignores ref(...)', () => {
@@ -103,7 +119,12 @@ describe('marker shapes', () => {
   });
 
   it('accepts := on anonymous markers', () => {
-    expect(parseMarkerArguments('+kubebuilder:default:=3', 'kubebuilder:default', { kind: 'anonymous', arg: { type: anyValue } })).toBe(3);
+    expect(
+      parseMarkerArguments('+kubebuilder:default:=3', 'kubebuilder:default', {
+        kind: 'anonymous',
+        arg: { type: anyValue },
+      }),
+    ).toBe(3);
   });
 });
 
@@ -169,8 +190,20 @@ describe('guessed values (default, example, title, Enum items)', () => {
     ['truthy', 'truthy'],
     ["hi;hello;hey y'all", ['hi', 'hello', "hey y'all"]],
     ['{hi,hello}', ['hi', 'hello']],
-    ['{1;1,2;3}', [[1, 1], [2, 3]]],
-    ['{{1,1},{2,3}}', [[1, 1], [2, 3]]],
+    [
+      '{1;1,2;3}',
+      [
+        [1, 1],
+        [2, 3],
+      ],
+    ],
+    [
+      '{{1,1},{2,3}}',
+      [
+        [1, 1],
+        [2, 3],
+      ],
+    ],
     ['{}', {}],
     ['087bdd', '087bdd'],
     ['/tmp/tmp.4paHkdEcpK', '/tmp/tmp.4paHkdEcpK'],
@@ -187,7 +220,12 @@ describe('guessed values (default, example, title, Enum items)', () => {
   });
 
   it('guesses non-uniform nested maps', () => {
-    expect(arg(anyValue, '{text: "abc", len: 3, "as bytes": 97;98;99, props: {encoding: ascii, nullsafe: true, tags: {"triple", "in a row"}}}')).toEqual({
+    expect(
+      arg(
+        anyValue,
+        '{text: "abc", len: 3, "as bytes": 97;98;99, props: {encoding: ascii, nullsafe: true, tags: {"triple", "in a row"}}}',
+      ),
+    ).toEqual({
       text: 'abc',
       len: 3,
       'as bytes': [97, 98, 99],
@@ -201,7 +239,11 @@ describe('guessed values (default, example, title, Enum items)', () => {
     let want: MarkerValue = 1;
     for (let i = 0; i < 32; i++) want = { a: want };
     expect(arg(anyValue, nested(32))).toEqual(want);
-    for (const [type, raw] of [[anyValue, nested(20_000)], [sliceOf(anyValue), '{'.repeat(20_000)], [mapOf(anyValue), nested(33)]] as const) {
+    for (const [type, raw] of [
+      [anyValue, nested(20_000)],
+      [sliceOf(anyValue), '{'.repeat(20_000)],
+      [mapOf(anyValue), nested(33)],
+    ] as const) {
       const err = catchError(() => arg(type, raw));
       expect(err).toBeInstanceOf(MarkerSyntaxError);
       expect((err as Error).message).toBe('values nested more than 32 levels deep');

@@ -24,7 +24,9 @@ const marker = (name: string, value: MarkerValue = null): Marker => ({ name, val
 /** The exported name of each definition a defs module exports by itself. */
 const exportedNames = new Map<MarkerDefinition, string>(
   [crdDefs, objectDefs, packageDefs, requiredDefs, validationDefs].flatMap((module) =>
-    Object.entries(module).flatMap(([name, value]) => (definitions.includes(value as MarkerDefinition) ? [[value as MarkerDefinition, name] as const] : [])),
+    Object.entries(module).flatMap(([name, value]) =>
+      definitions.includes(value as MarkerDefinition) ? [[value as MarkerDefinition, name] as const] : [],
+    ),
   ),
 );
 
@@ -39,7 +41,10 @@ function dispatch(def: MarkerDefinition): void {
       return;
     }
     case 'crd': {
-      const kind = { gv: { group: 'g.io', version: 'v1' }, decl: { name: 'Thing', markers: new MarkerSet([m]) } } as unknown as KindInfo;
+      const kind = {
+        gv: { group: 'g.io', version: 'v1' },
+        decl: { name: 'Thing', markers: new MarkerSet([m]) },
+      } as unknown as KindInfo;
       crdSkeleton([kind], diags, 't');
       return;
     }
@@ -80,40 +85,50 @@ describe('the marker registry', () => {
 
   it('rejects a definition without an effect at compile time', () => {
     // @ts-expect-error -- `effect` is required: a marker cannot be registered without one
-    const incomplete: MarkerDefinition = { name: 'example', targets: ['field'], shape: { kind: 'flag' }, help: 'an example' };
+    const incomplete: MarkerDefinition = {
+      name: 'example',
+      targets: ['field'],
+      shape: { kind: 'flag' },
+      help: 'an example',
+    };
     expect(incomplete.name).toBe('example');
   });
 
-  it.each(definitions.filter((d) => d.effect.on !== 'read' && d.effect.on !== 'accepted').map((d) => [d.name, d] as const))(
-    "reaches the effect of %s from the generator that applies that kind of effect",
+  it.each(
+    definitions.filter((d) => d.effect.on !== 'read' && d.effect.on !== 'accepted').map((d) => [d.name, d] as const),
+  )('reaches the effect of %s from the generator that applies that kind of effect', (_name, def) => {
+    const effect = def.effect as { apply: (...args: unknown[]) => unknown };
+    const apply = vi.spyOn(effect, 'apply').mockImplementation(() => undefined);
+    dispatch(def);
+    expect(apply).toHaveBeenCalledTimes(1);
+  });
+
+  it.each(definitions.filter((d) => d.effect.on === 'read').map((d) => [d.name, d] as const))(
+    'has %s read, by its definition, where its effect says',
     (_name, def) => {
-      const effect = def.effect as { apply: (...args: unknown[]) => unknown };
-      const apply = vi.spyOn(effect, 'apply').mockImplementation(() => undefined);
-      dispatch(def);
-      expect(apply).toHaveBeenCalledTimes(1);
+      if (def.effect.on !== 'read') throw new Error('not a read effect');
+      const exported = exportedNames.get(def);
+      expect(exported, `${def.name} is exported by its defs module`).toBeDefined();
+      const path = fileURLToPath(new URL(`../../src/${def.effect.by}`, import.meta.url));
+      const reader = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+      // Imports are read as the compiler reads them, whatever their line breaks.
+      const imported = reader.statements
+        .filter(ts.isImportDeclaration)
+        .filter((d) => ts.isStringLiteral(d.moduleSpecifier) && d.moduleSpecifier.text.startsWith('../markers/defs/'))
+        .flatMap((d) => {
+          const bindings = d.importClause?.namedBindings;
+          return bindings && ts.isNamedImports(bindings) ? bindings.elements.map((e) => e.name.text) : [];
+        });
+      expect(imported, `${def.effect.by} imports ${exported}`).toContain(exported);
+      const word = new RegExp(`\\b${exported}\\b`);
+      const code = reader.statements.filter((st) => !ts.isImportDeclaration(st)).map((st) => st.getText(reader));
+      expect(
+        code.some((c) => word.test(c)),
+        `${def.effect.by} uses ${exported}`,
+      ).toBe(true);
+      expect(def.effect.reads).not.toBe('');
     },
   );
-
-  it.each(definitions.filter((d) => d.effect.on === 'read').map((d) => [d.name, d] as const))('has %s read, by its definition, where its effect says', (_name, def) => {
-    if (def.effect.on !== 'read') throw new Error('not a read effect');
-    const exported = exportedNames.get(def);
-    expect(exported, `${def.name} is exported by its defs module`).toBeDefined();
-    const path = fileURLToPath(new URL(`../../src/${def.effect.by}`, import.meta.url));
-    const reader = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
-    // Imports are read as the compiler reads them, whatever their line breaks.
-    const imported = reader.statements
-      .filter(ts.isImportDeclaration)
-      .filter((d) => ts.isStringLiteral(d.moduleSpecifier) && d.moduleSpecifier.text.startsWith('../markers/defs/'))
-      .flatMap((d) => {
-        const bindings = d.importClause?.namedBindings;
-        return bindings && ts.isNamedImports(bindings) ? bindings.elements.map((e) => e.name.text) : [];
-      });
-    expect(imported, `${def.effect.by} imports ${exported}`).toContain(exported);
-    const word = new RegExp(`\\b${exported}\\b`);
-    const code = reader.statements.filter((st) => !ts.isImportDeclaration(st)).map((st) => st.getText(reader));
-    expect(code.some((c) => word.test(c)), `${def.effect.by} uses ${exported}`).toBe(true);
-    expect(def.effect.reads).not.toBe('');
-  });
 
   it('says why an accepted marker has nothing to do', () => {
     const accepted = definitions.filter((d) => d.effect.on === 'accepted');
@@ -122,9 +137,19 @@ describe('the marker registry', () => {
   });
 
   it("keeps controller-gen's apply priorities: Type, XIntOrString, listType and +default first, the OneOf rules last", () => {
-    const priority = new Map(definitions.flatMap((d) => (d.effect.on === 'schema' && !d.effect.items ? [[d.name, d.effect.priority] as const] : [])));
+    const priority = new Map(
+      definitions.flatMap((d) =>
+        d.effect.on === 'schema' && !d.effect.items ? [[d.name, d.effect.priority] as const] : [],
+      ),
+    );
     const first = [...priority].filter(([, p]) => p === 9).map(([n]) => n);
-    expect(first.sort()).toEqual(['default', 'k8s:listType', 'kubebuilder:validation:Type', 'kubebuilder:validation:XIntOrString', 'listType']);
+    expect(first.sort()).toEqual([
+      'default',
+      'k8s:listType',
+      'kubebuilder:validation:Type',
+      'kubebuilder:validation:XIntOrString',
+      'listType',
+    ]);
     expect(priority.get('kubebuilder:validation:AtMostOneOf')).toBe(11);
     expect(priority.get('kubebuilder:validation:ExactlyOneOf')).toBe(12);
     expect(priority.get('kubebuilder:validation:AtLeastOneOf')).toBe(13);

@@ -18,11 +18,28 @@ describe('alpha generate with the helm/v2-alpha plugin', () => {
     cleanups.push(cleanup);
     await scaffold(root, 'init', '--domain', 'example.com', '--skip-install');
     await scaffold(root, 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain');
-    await scaffold(root, 'create', 'webhook', '--group', 'crew', '--version', 'v1', '--kind', 'Captain', '--defaulting');
+    await scaffold(
+      root,
+      'create',
+      'webhook',
+      '--group',
+      'crew',
+      '--version',
+      'v1',
+      '--kind',
+      'Captain',
+      '--defaulting',
+    );
     await scaffold(root, 'manifests');
     await scaffold(root, 'edit', '--plugins=helm/v2-alpha', '--output-dir=charts');
     const before = snapshotTree(root);
-    expect([...before.keys()]).toEqual(expect.arrayContaining(['charts/chart/values.yaml', 'charts/chart/templates/webhook/mutating-webhook-configuration.yaml', 'dist/install.yaml']));
+    expect([...before.keys()]).toEqual(
+      expect.arrayContaining([
+        'charts/chart/values.yaml',
+        'charts/chart/templates/webhook/mutating-webhook-configuration.yaml',
+        'dist/install.yaml',
+      ]),
+    );
 
     const out = join(root, '..', 'again');
     const printed = await scaffold(join(root, '..'), 'alpha', 'generate', '--input-dir', root, '--output-dir', out);
@@ -38,7 +55,9 @@ describe('alpha generate with the helm/v2-alpha plugin', () => {
     cleanups.push(cleanup);
     await scaffold(root, 'init', '--domain', 'example.com', '--skip-install');
     const before = snapshotTree(root);
-    await expect(scaffold(root, 'edit', '--plugins=helm/v2-alpha', '--manifests', 'missing.yaml')).rejects.toThrow(/--manifests missing\.yaml does not exist/);
+    await expect(scaffold(root, 'edit', '--plugins=helm/v2-alpha', '--manifests', 'missing.yaml')).rejects.toThrow(
+      /--manifests missing\.yaml does not exist/,
+    );
     expect(snapshotTree(root)).toEqual(before);
   });
 });

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { TestEnvironment } from '../../src/envtest/index.js';
-import { CustomResourceDefinitions, Deployments, isNotFound, newClient, Namespaces, type RestClient } from '../../src/runtime/rest/index.js';
+import {
+  CustomResourceDefinitions,
+  Deployments,
+  isNotFound,
+  newClient,
+  Namespaces,
+  type RestClient,
+} from '../../src/runtime/rest/index.js';
 import { helmEdit } from '../../src/scaffold/plugins/helm/edit.js';
 import { kubeconfigFile } from '../cluster/helpers.js';
 import { createAPI, createWebhook, newProject, writeCRD, type Project } from '../kustomize/trees.js';
@@ -14,12 +21,25 @@ import { testCRD } from '../support/crd.js';
 import { findHelm, helm, HELM_BUILD_MS, HELM_VERSION } from '../support/helm.js';
 import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 
-type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [key: string]: unknown };
+type Obj = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [key: string]: unknown;
+};
 
-const available = peerAvailable(`helm ${HELM_VERSION} checks of the generated chart`, process.env.HELM || onPath('go') ? undefined : 'Go is not installed (it builds helm) and HELM is not set');
+const available = peerAvailable(
+  `helm ${HELM_VERSION} checks of the generated chart`,
+  process.env.HELM || onPath('go') ? undefined : 'Go is not installed (it builds helm) and HELM is not set',
+);
 
 /** The labels and annotations helm's chart adds that kustomize's output has not (or has with kustomize's value). */
-const HELM_METADATA = ['app.kubernetes.io/managed-by', 'helm.sh/chart', 'app.kubernetes.io/instance', 'helm.sh/resource-policy'];
+const HELM_METADATA = [
+  'app.kubernetes.io/managed-by',
+  'helm.sh/chart',
+  'app.kubernetes.io/instance',
+  'helm.sh/resource-policy',
+];
 
 function withoutHelmMetadata(o: Obj): Obj {
   // `annotations:` with nothing under it (cert-manager off, as kubebuilder's templates render it) is null.
@@ -37,14 +57,31 @@ function withoutHelmMetadata(o: Obj): Obj {
 const key = (o: Obj): string => `${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
 function objects(text: string): Map<string, Obj> {
-  const docs = parseAllDocuments(text).map((d) => d.toJS() as Obj | null).filter((o): o is Obj => o !== null);
+  const docs = parseAllDocuments(text)
+    .map((d) => d.toJS() as Obj | null)
+    .filter((o): o is Obj => o !== null);
   return new Map(docs.map((o) => [key(o), withoutHelmMetadata(o)]));
 }
 
 // cert-manager's kinds, as the cluster has them once cert-manager is installed (the test-chart workflow installs it):
 // the chart's Certificate and Issuer need them to be known to the API server.
 const certManagerCRDs = ['Certificate', 'Issuer'].map((kind) =>
-  testCRD({ group: 'cert-manager.io', kind, versions: [{ name: 'v1', spec: { dnsNames: { type: 'array', items: { type: 'string' } }, secretName: { type: 'string' }, issuerRef: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, selfSigned: { type: 'object' } } }] }));
+  testCRD({
+    group: 'cert-manager.io',
+    kind,
+    versions: [
+      {
+        name: 'v1',
+        spec: {
+          dnsNames: { type: 'array', items: { type: 'string' } },
+          secretName: { type: 'string' },
+          issuerRef: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+          selfSigned: { type: 'object' },
+        },
+      },
+    ],
+  }),
+);
 
 describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`, () => {
   let helmBinary: string;
@@ -56,7 +93,15 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
     project = newProject('proj');
     createAPI(project, { group: 'batch', version: 'v1', kind: 'CronJob' });
     writeCRD(project, { group: 'batch.example.com', kind: 'CronJob', plural: 'cronjobs', versions: ['v1'] });
-    createWebhook(project, { group: 'batch', version: 'v1', kind: 'CronJob', qualifiedGroup: 'batch.example.com', plural: 'cronjobs', defaulting: true, validation: true });
+    createWebhook(project, {
+      group: 'batch',
+      version: 'v1',
+      kind: 'CronJob',
+      qualifiedGroup: 'batch.example.com',
+      plural: 'cronjobs',
+      defaulting: true,
+      validation: true,
+    });
     helmEdit(project.root, {});
   }, HELM_BUILD_MS); // the first run on a machine builds helm from the Go module proxy (see HELM_BUILD_MS)
 
@@ -73,11 +118,18 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
   it('renders with default values to the objects of dist/install.yaml, apart from what a chart does differently', async () => {
     const installer = objects(readFileSync(join(project.root, 'dist/install.yaml'), 'utf8'));
     // Released as "proj" into proj-system, the chart's names and namespace are kustomize's.
-    const rendered = objects(await helm(helmBinary, ['template', 'proj', 'dist/chart', '--namespace', 'proj-system'], project.root));
+    const rendered = objects(
+      await helm(helmBinary, ['template', 'proj', 'dist/chart', '--namespace', 'proj-system'], project.root),
+    );
 
     // By design (as kubebuilder's chart): helm creates the release namespace (--create-namespace) instead of a Namespace
     // object; the admin/editor/viewer helper roles are opt-in (rbac.helpers.enabled).
-    const notInChart = ['Namespace /proj-system', 'ClusterRole /proj-cronjob-admin-role', 'ClusterRole /proj-cronjob-editor-role', 'ClusterRole /proj-cronjob-viewer-role'];
+    const notInChart = [
+      'Namespace /proj-system',
+      'ClusterRole /proj-cronjob-admin-role',
+      'ClusterRole /proj-cronjob-editor-role',
+      'ClusterRole /proj-cronjob-viewer-role',
+    ];
     expect([...installer.keys()].filter((k) => !rendered.has(k)).sort()).toEqual(notInChart.sort());
     expect([...rendered.keys()].filter((k) => !installer.has(k))).toEqual([]);
 
@@ -86,28 +138,50 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
     // config/default leaves the metrics certificate's DNS names as SERVICE_NAME.SERVICE_NAMESPACE placeholders (its
     // replacements are commented out until the certificate is mounted); the chart names the metrics service.
     const metricsCert = rendered.get('Certificate proj-system/proj-metrics-certs')!;
-    expect((metricsCert.spec as { dnsNames: string[] }).dnsNames).toEqual(['proj-controller-manager-metrics-service.proj-system.svc', 'proj-controller-manager-metrics-service.proj-system.svc.cluster.local']);
-    (metricsCert.spec as { dnsNames: string[] }).dnsNames = ['SERVICE_NAME.SERVICE_NAMESPACE.svc', 'SERVICE_NAME.SERVICE_NAMESPACE.svc.cluster.local'];
+    expect((metricsCert.spec as { dnsNames: string[] }).dnsNames).toEqual([
+      'proj-controller-manager-metrics-service.proj-system.svc',
+      'proj-controller-manager-metrics-service.proj-system.svc.cluster.local',
+    ]);
+    (metricsCert.spec as { dnsNames: string[] }).dnsNames = [
+      'SERVICE_NAME.SERVICE_NAMESPACE.svc',
+      'SERVICE_NAME.SERVICE_NAMESPACE.svc.cluster.local',
+    ];
 
     for (const [k, o] of rendered) expect(o, k).toEqual(installer.get(k));
   });
 
   it('follows its values: webhooks, cert-manager and metrics off, helpers on, another release name', async () => {
-    const rendered = objects(await helm(helmBinary, ['template', 'other', 'dist/chart', '--namespace', 'ops', '--set', 'webhook.enabled=false,certManager.enabled=false,metrics.enabled=false,rbac.helpers.enabled=true'], project.root));
+    const rendered = objects(
+      await helm(
+        helmBinary,
+        [
+          'template',
+          'other',
+          'dist/chart',
+          '--namespace',
+          'ops',
+          '--set',
+          'webhook.enabled=false,certManager.enabled=false,metrics.enabled=false,rbac.helpers.enabled=true',
+        ],
+        project.root,
+      ),
+    );
     const kinds = [...rendered.values()].map((o) => o.kind);
     expect(kinds).not.toContain('ValidatingWebhookConfiguration');
     expect(kinds).not.toContain('Certificate');
     expect(rendered.has('ClusterRole /other-proj-cronjob-admin-role')).toBe(true);
     expect(rendered.has('Service ops/other-proj-controller-manager-metrics-service')).toBe(false);
     const manager = rendered.get('Deployment ops/other-proj-controller-manager')!;
-    const container = (manager.spec as { template: { spec: { containers: Array<{ args: string[] }> } } }).template.spec.containers[0]!;
+    const container = (manager.spec as { template: { spec: { containers: Array<{ args: string[] }> } } }).template.spec
+      .containers[0]!;
     expect(container.args).toEqual(['--metrics-bind-address=0', '--leader-elect', '--health-probe-bind-address=:8081']);
   });
 
   // The image defaults to the chart's appVersion, pulled IfNotPresent: put back as the installer has it.
   function installerImage(rendered: Map<string, Obj>, namespace: string, name: string): void {
     const manager = rendered.get(`Deployment ${namespace}/${name}-controller-manager`)!;
-    const container = (manager.spec as { template: { spec: { containers: Array<Record<string, unknown>> } } }).template.spec.containers[0]!;
+    const container = (manager.spec as { template: { spec: { containers: Array<Record<string, unknown>> } } }).template
+      .spec.containers[0]!;
     expect(container).toMatchObject({ image: 'controller:0.1.0', imagePullPolicy: 'IfNotPresent' });
     container.image = 'controller:latest';
     delete container.imagePullPolicy;
@@ -123,24 +197,34 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
         createAPI(p, { group: 'batch', version: 'v1', kind: 'CronJob' });
         writeCRD(p, { group: 'batch.example.com', kind: 'CronJob', plural: 'cronjobs', versions: ['v1'] });
       },
-      notInChart: ['Namespace /nsp-system', 'Role nsp-system/nsp-cronjob-admin-role', 'Role nsp-system/nsp-cronjob-editor-role', 'Role nsp-system/nsp-cronjob-viewer-role'],
+      notInChart: [
+        'Namespace /nsp-system',
+        'Role nsp-system/nsp-cronjob-admin-role',
+        'Role nsp-system/nsp-cronjob-editor-role',
+        'Role nsp-system/nsp-cronjob-viewer-role',
+      ],
     },
-  ])('lints and renders the installer\'s objects for a project without webhooks: $what', async ({ name, init, setup, notInChart }) => {
-    const other = newProject(name, init);
-    try {
-      setup(other);
-      helmEdit(other.root, {});
-      expect(await helm(helmBinary, ['lint', 'dist/chart'], other.root)).toContain('0 chart(s) failed');
-      const rendered = objects(await helm(helmBinary, ['template', name, 'dist/chart', '--namespace', `${name}-system`], other.root));
-      const installer = objects(readFileSync(join(other.root, 'dist/install.yaml'), 'utf8'));
-      expect([...installer.keys()].filter((k) => !rendered.has(k)).sort()).toEqual(notInChart.sort());
-      expect([...rendered.keys()].filter((k) => !installer.has(k))).toEqual([]);
-      installerImage(rendered, `${name}-system`, name);
-      for (const [k, o] of rendered) expect(o, k).toEqual(installer.get(k));
-    } finally {
-      other.cleanup();
-    }
-  });
+  ])(
+    "lints and renders the installer's objects for a project without webhooks: $what",
+    async ({ name, init, setup, notInChart }) => {
+      const other = newProject(name, init);
+      try {
+        setup(other);
+        helmEdit(other.root, {});
+        expect(await helm(helmBinary, ['lint', 'dist/chart'], other.root)).toContain('0 chart(s) failed');
+        const rendered = objects(
+          await helm(helmBinary, ['template', name, 'dist/chart', '--namespace', `${name}-system`], other.root),
+        );
+        const installer = objects(readFileSync(join(other.root, 'dist/install.yaml'), 'utf8'));
+        expect([...installer.keys()].filter((k) => !rendered.has(k)).sort()).toEqual(notInChart.sort());
+        expect([...rendered.keys()].filter((k) => !installer.has(k))).toEqual([]);
+        installerImage(rendered, `${name}-system`, name);
+        for (const [k, o] of rendered) expect(o, k).toEqual(installer.get(k));
+      } finally {
+        other.cleanup();
+      }
+    },
+  );
 
   it('still lints when the project gains webhooks after the chart was made (the kept values.yaml gets their section)', async () => {
     const grown = newProject('grown');
@@ -148,16 +232,27 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
       createAPI(grown, { group: 'batch', version: 'v1', kind: 'CronJob' });
       writeCRD(grown, { group: 'batch.example.com', kind: 'CronJob', plural: 'cronjobs', versions: ['v1'] });
       helmEdit(grown.root, {});
-      createWebhook(grown, { group: 'batch', version: 'v1', kind: 'CronJob', qualifiedGroup: 'batch.example.com', plural: 'cronjobs', defaulting: true });
+      createWebhook(grown, {
+        group: 'batch',
+        version: 'v1',
+        kind: 'CronJob',
+        qualifiedGroup: 'batch.example.com',
+        plural: 'cronjobs',
+        defaulting: true,
+      });
       helmEdit(grown.root, {});
       expect(await helm(helmBinary, ['lint', 'dist/chart'], grown.root)).toContain('0 chart(s) failed');
-      expect(objects(await helm(helmBinary, ['template', 'grown', 'dist/chart'], grown.root)).has('MutatingWebhookConfiguration /grown-mutating-webhook-configuration')).toBe(true);
+      expect(
+        objects(await helm(helmBinary, ['template', 'grown', 'dist/chart'], grown.root)).has(
+          'MutatingWebhookConfiguration /grown-mutating-webhook-configuration',
+        ),
+      ).toBe(true);
     } finally {
       grown.cleanup();
     }
   });
 
-  describe('on a real kube-apiserver (envtest, with cert-manager\'s kinds)', () => {
+  describe("on a real kube-apiserver (envtest, with cert-manager's kinds)", () => {
     let kc: { file: string; cleanup: () => void };
     let client: RestClient;
     let helmEnv: NodeJS.ProcessEnv;
@@ -167,7 +262,12 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
       kc = kubeconfigFile(env.kubeconfigYaml());
       client = newClient(env.kubeConfig);
       // helm's own cache and config stay in the project's temp dir, not in the user's home.
-      helmEnv = { ...process.env, HELM_CACHE_HOME: join(project.root, '.helm-cache'), HELM_CONFIG_HOME: join(project.root, '.helm-config'), HELM_DATA_HOME: join(project.root, '.helm-data') };
+      helmEnv = {
+        ...process.env,
+        HELM_CACHE_HOME: join(project.root, '.helm-cache'),
+        HELM_CONFIG_HOME: join(project.root, '.helm-config'),
+        HELM_DATA_HOME: join(project.root, '.helm-data'),
+      };
     });
     afterAll(() => {
       client?.close();
@@ -177,26 +277,73 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
     it('installs with a server-side dry run', async () => {
       // A dry run creates nothing, not even the release namespace.
       await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dry-run' } });
-      const out = await helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'dry-run', '--dry-run=server', '--kubeconfig', kc.file], project.root, helmEnv);
+      const out = await helm(
+        helmBinary,
+        ['install', 'proj', 'dist/chart', '--namespace', 'dry-run', '--dry-run=server', '--kubeconfig', kc.file],
+        project.root,
+        helmEnv,
+      );
       expect(out).toContain('STATUS: pending-install');
       expect(out).toContain('kind: Deployment');
       // The server is what judged it: with prometheus on, the ServiceMonitor's kind is unknown to it (no prometheus-operator).
-      await expect(helm(helmBinary, ['install', 'proj', 'dist/chart', '--namespace', 'dry-run', '--dry-run=server', '--kubeconfig', kc.file, '--set', 'prometheus.enabled=true'], project.root, helmEnv))
-        .rejects.toThrow(/ServiceMonitor/);
-      await expect(client.get(Deployments, { namespace: 'dry-run', name: 'proj-controller-manager' })).rejects.toSatisfy(isNotFound);
+      await expect(
+        helm(
+          helmBinary,
+          [
+            'install',
+            'proj',
+            'dist/chart',
+            '--namespace',
+            'dry-run',
+            '--dry-run=server',
+            '--kubeconfig',
+            kc.file,
+            '--set',
+            'prometheus.enabled=true',
+          ],
+          project.root,
+          helmEnv,
+        ),
+      ).rejects.toThrow(/ServiceMonitor/);
+      await expect(
+        client.get(Deployments, { namespace: 'dry-run', name: 'proj-controller-manager' }),
+      ).rejects.toSatisfy(isNotFound);
     });
 
     it('installs for real (every object accepted by the API server) and uninstalls, keeping the CRDs', async () => {
-      const install = ['install', 'proj', 'dist/chart', '--namespace', 'proj-system', '--create-namespace', '--kubeconfig', kc.file, '--set', 'manager.image.repository=registry.example/proj,manager.image.tag=v1'];
+      const install = [
+        'install',
+        'proj',
+        'dist/chart',
+        '--namespace',
+        'proj-system',
+        '--create-namespace',
+        '--kubeconfig',
+        kc.file,
+        '--set',
+        'manager.image.repository=registry.example/proj,manager.image.tag=v1',
+      ];
       expect(await helm(helmBinary, install, project.root, helmEnv)).toContain('STATUS: deployed');
       const deployment = await client.get(Deployments, { namespace: 'proj-system', name: 'proj-controller-manager' });
       expect(deployment.spec?.template.spec?.containers[0]?.image).toBe('registry.example/proj:v1');
-      expect(deployment.metadata?.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'Helm', 'app.kubernetes.io/instance': 'proj' });
+      expect(deployment.metadata?.labels).toMatchObject({
+        'app.kubernetes.io/managed-by': 'Helm',
+        'app.kubernetes.io/instance': 'proj',
+      });
 
-      await helm(helmBinary, ['uninstall', 'proj', '--namespace', 'proj-system', '--kubeconfig', kc.file], project.root, helmEnv);
-      await expect(client.get(Deployments, { namespace: 'proj-system', name: 'proj-controller-manager' })).rejects.toSatisfy(isNotFound);
+      await helm(
+        helmBinary,
+        ['uninstall', 'proj', '--namespace', 'proj-system', '--kubeconfig', kc.file],
+        project.root,
+        helmEnv,
+      );
+      await expect(
+        client.get(Deployments, { namespace: 'proj-system', name: 'proj-controller-manager' }),
+      ).rejects.toSatisfy(isNotFound);
       // crd.keep: helm leaves the CRD (and so every CronJob) in place.
-      expect((await client.get(CustomResourceDefinitions, { name: 'cronjobs.batch.example.com' })).metadata?.name).toBe('cronjobs.batch.example.com');
+      expect((await client.get(CustomResourceDefinitions, { name: 'cronjobs.batch.example.com' })).metadata?.name).toBe(
+        'cronjobs.batch.example.com',
+      );
     });
   });
 });

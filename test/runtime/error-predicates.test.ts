@@ -14,7 +14,13 @@ describe('the predicates of the typed errors beside their modules', () => {
     const cases: Array<[Error, (e: unknown) => boolean]> = [
       [new KubeConfigError('kubeconfig x: no cluster'), isKubeConfigError],
       [new SelectorParseError('bad'), isSelectorParseError],
-      [new AlreadyOwnedError({ metadata: { name: 'a' } }, { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u' }), isAlreadyOwned],
+      [
+        new AlreadyOwnedError(
+          { metadata: { name: 'a' } },
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u' },
+        ),
+        isAlreadyOwned,
+      ],
       [new NoKindMatchError('kind g/v1, Kind=K'), isNoMatch],
       [new ConversionError('no spoke'), isConversionError],
     ];
@@ -22,7 +28,8 @@ describe('the predicates of the typed errors beside their modules', () => {
       expect(is(err), err.name).toBe(true);
       expect(is(wrapped(err)), `${err.name} as a cause`).toBe(true);
       expect(is(new Error(err.message)), `a plain Error with ${err.name}'s message`).toBe(false);
-      for (const [other] of cases.filter(([o]) => o !== err)) expect(is(other), `${other.name} is not a ${err.name}`).toBe(false);
+      for (const [other] of cases.filter(([o]) => o !== err))
+        expect(is(other), `${other.name} is not a ${err.name}`).toBe(false);
     }
   });
 

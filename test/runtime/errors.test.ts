@@ -118,7 +118,13 @@ describe('the runtime typed errors', () => {
 });
 
 describe('call sites throw the typed errors with their messages', () => {
-  const Captains = defineResource({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });
+  const Captains = defineResource({
+    group: 'crew.example.com',
+    version: 'v1',
+    kind: 'Captain',
+    plural: 'captains',
+    namespaced: true,
+  });
   const reconciler = { reconcile: async () => ({}) };
 
   it('the builder without for() or named() is a ConfigurationError', () => {
@@ -146,7 +152,11 @@ describe('call sites throw the typed errors with their messages', () => {
   });
 
   it('a cross-namespace owner reference is an InvalidObjectError', () => {
-    const owner = { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'kirk', namespace: 'a', uid: 'u1' } };
+    const owner = {
+      apiVersion: 'crew.example.com/v1',
+      kind: 'Captain',
+      metadata: { name: 'kirk', namespace: 'a', uid: 'u1' },
+    };
     const e = thrown(() => setControllerReference(owner, { metadata: { name: 'c', namespace: 'b' } }));
     expect(isInvalidObjectError(e)).toBe(true);
   });

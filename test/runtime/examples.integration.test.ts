@@ -75,13 +75,19 @@ function examplesOf(path: string): Example[] {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
   const found: Example[] = [];
   const visit = (node: ts.Node): void => {
-    const named = ts.isClassDeclaration(node) || ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isInterfaceDeclaration(node);
+    const named =
+      ts.isClassDeclaration(node) ||
+      ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isInterfaceDeclaration(node);
     if (named && node.name) {
       for (const doc of ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc)) {
         const body = commentText(doc.getText(source));
         // An @example runs from its tag, at the start of a line, to the next tag there.
         for (const match of body.matchAll(/^@example\b([\s\S]*?)(?=^@\w|$(?![\s\S]))/gm)) {
-          const line = source.getLineAndCharacterOfPosition(doc.getStart(source)).line + body.slice(0, match.index).split('\n').length;
+          const line =
+            source.getLineAndCharacterOfPosition(doc.getStart(source)).line +
+            body.slice(0, match.index).split('\n').length;
           const where = `${relative(repoRoot, path)}:${line}`;
           const parsed = parseExample(match[1] ?? '');
           if (!parsed) throw new Error(`${where}: an @example holds a \`\`\`ts block`);
@@ -106,14 +112,24 @@ writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
 
 describe('the @example blocks of the runtime and envtest', () => {
   it('reads the code and the promised output of an @example', () => {
-    expect(parseExample('Prints.\n```ts\nconsole.log(1);\n// Output:\n// 1\n```')).toEqual({ code: 'console.log(1);\n// Output:\n// 1\n', output: ['1'] });
+    expect(parseExample('Prints.\n```ts\nconsole.log(1);\n// Output:\n// 1\n```')).toEqual({
+      code: 'console.log(1);\n// Output:\n// 1\n',
+      output: ['1'],
+    });
     expect(parseExample('```ts\nconst a = 1;\n```')).toEqual({ code: 'const a = 1;\n', output: undefined });
     expect(parseExample('no code')).toBeUndefined();
   });
 
   it('documents each main entry point with one', () => {
     const names = new Set(examples.map((e) => e.name));
-    for (const name of ['Manager', 'newControllerManagedBy', 'newClient', 'SharedInformerFactory', 'TestEnvironment', 'FakeClient']) {
+    for (const name of [
+      'Manager',
+      'newControllerManagedBy',
+      'newClient',
+      'SharedInformerFactory',
+      'TestEnvironment',
+      'FakeClient',
+    ]) {
       expect(names, `an @example on ${name}`).toContain(name);
     }
   });
@@ -155,11 +171,19 @@ describe('the @example blocks of the runtime and envtest', () => {
     });
     afterAll(() => env?.stop());
 
-    it.each(examples.map((e) => [`${e.name} (${e.where})`, e] as const))('%s', async (_, example) => {
-      const outfile = fileOf(example).replace(/\.ts$/, '.mjs');
-      await bundleForNode(fileOf(example), outfile);
-      const { stdout } = await run(process.execPath, [outfile], { cwd: dir, env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: minutes(1) });
-      if (example.output) expect(stdout.trimEnd().split('\n')).toEqual(example.output);
-    }, minutes(2));
+    it.each(examples.map((e) => [`${e.name} (${e.where})`, e] as const))(
+      '%s',
+      async (_, example) => {
+        const outfile = fileOf(example).replace(/\.ts$/, '.mjs');
+        await bundleForNode(fileOf(example), outfile);
+        const { stdout } = await run(process.execPath, [outfile], {
+          cwd: dir,
+          env: { ...process.env, KUBECONFIG: kubeconfig },
+          timeout: minutes(1),
+        });
+        if (example.output) expect(stdout.trimEnd().split('\n')).toEqual(example.output);
+      },
+      minutes(2),
+    );
   });
 });

@@ -23,14 +23,19 @@ describe('the runtime as an operator process loads it', () => {
   let loaded: string[];
 
   beforeAll(async () => {
-    if (!existsSync(join(dist, 'index.js'))) throw new Error('src/runtime/dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(dist, 'index.js')))
+      throw new Error('src/runtime/dist/ is missing: run `npm run build` first (npm test does)');
     env = await TestEnvironment.start();
     dir = mkdtempSync(join(tmpdir(), 'ks-footprint-'));
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, env.kubeconfigYaml());
     const client = newClient(env.kubeConfig);
     await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'footprint' } });
-    await client.create(ConfigMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'footprint', namespace: 'footprint' } });
+    await client.create(ConfigMaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'footprint', namespace: 'footprint' },
+    });
     client.close();
     const log = join(dir, 'esm.log');
     const run = spawnSync(process.execPath, [child, dist, 'footprint'], {
@@ -38,7 +43,8 @@ describe('the runtime as an operator process loads it', () => {
       encoding: 'utf8',
       timeout: CHILD_START_MS,
     });
-    if (run.status !== 0) throw new Error(`the operator process failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
+    if (run.status !== 0)
+      throw new Error(`the operator process failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
     const report = JSON.parse(run.stdout.trim().split('\n').pop()!) as { cjs: string[] };
     loaded = [...readFileSync(log, 'utf8').split('\n').filter(Boolean), ...report.cjs.map((p) => `file://${p}`)];
   }, CONTROL_PLANE_START_MS + CHILD_START_MS);
@@ -57,7 +63,11 @@ describe('the runtime as an operator process loads it', () => {
 
   it('loads only the metric classes of prom-client, not its default metrics or @opentelemetry/api', () => {
     expect(fromPackage('prom-client').length).toBeGreaterThan(0);
-    expect(fromPackage('prom-client').filter((u) => /prom-client\/(index\.js|lib\/defaultMetrics\.js|lib\/metrics\/)/.test(u))).toEqual([]);
+    expect(
+      fromPackage('prom-client').filter((u) =>
+        /prom-client\/(index\.js|lib\/defaultMetrics\.js|lib\/metrics\/)/.test(u),
+      ),
+    ).toEqual([]);
     expect(fromPackage('@opentelemetry/api')).toEqual([]);
   });
 

@@ -11,18 +11,24 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const runtime = join(root, 'src', 'runtime');
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The import and export-from statements of `module` in a source text that are not `import type` / `export type`. */
 function valueImportsIn(text: string, module: string): string[] {
   const statements = /^\s*(?:(?:import|export)\b[^;'"]*?\bfrom\s*|import\s*)['"]([^'"]+)['"]/gm;
-  return [...text.matchAll(statements)].filter((m) => m[1] === module && !/^\s*(?:import|export)\s+type\b/.test(m[0])).map((m) => m[0].trim().split('\n')[0]!);
+  return [...text.matchAll(statements)]
+    .filter((m) => m[1] === module && !/^\s*(?:import|export)\s+type\b/.test(m[0]))
+    .map((m) => m[0].trim().split('\n')[0]!);
 }
 
 /** Such statements in src/runtime, as `file: statement`. */
 function valueImports(module: string): string[] {
-  return sources(runtime).flatMap((file) => valueImportsIn(readFileSync(file, 'utf8'), module).map((s) => `${relative(root, file)}: ${s}`));
+  return sources(runtime).flatMap((file) =>
+    valueImportsIn(readFileSync(file, 'utf8'), module).map((s) => `${relative(root, file)}: ${s}`),
+  );
 }
 
 it('sees value imports and lets type imports pass', () => {

@@ -23,8 +23,20 @@ export const cases: ScaffoldCase[] = [
     steps: [
       { init: { owner: 'The Crew Authors' } },
       { api: { group: 'crew', version: 'v1', kind: 'Captain', resource: true, controller: true, namespaced: true } },
-      { api: { group: 'crew', version: 'v1', kind: 'Admiral', plural: 'admirales', resource: true, controller: true, namespaced: false } },
-      { api: { group: 'apps', version: 'v1', kind: 'Deployment', resource: false, controller: true, namespaced: true } },
+      {
+        api: {
+          group: 'crew',
+          version: 'v1',
+          kind: 'Admiral',
+          plural: 'admirales',
+          resource: true,
+          controller: true,
+          namespaced: false,
+        },
+      },
+      {
+        api: { group: 'apps', version: 'v1', kind: 'Deployment', resource: false, controller: true, namespaced: true },
+      },
     ],
   },
   {
@@ -32,7 +44,9 @@ export const cases: ScaffoldCase[] = [
     steps: [
       { init: { multigroup: true, namespaced: true, license: 'none' } },
       { api: { group: 'crew', version: 'v1', kind: 'Captain', resource: true, controller: true, namespaced: true } },
-      { api: { group: 'ship', version: 'v1beta1', kind: 'Frigate', resource: true, controller: true, namespaced: true } },
+      {
+        api: { group: 'ship', version: 'v1beta1', kind: 'Frigate', resource: true, controller: true, namespaced: true },
+      },
     ],
   },
   {
@@ -42,17 +56,59 @@ export const cases: ScaffoldCase[] = [
       { api: { group: 'crew', version: 'v1', kind: 'Captain', resource: true, controller: true, namespaced: true } },
       { api: { group: 'crew', version: 'v2', kind: 'Captain', resource: true, controller: false, namespaced: true } },
       { api: { group: 'crew', version: 'v1', kind: 'Admiral', resource: true, controller: true, namespaced: false } },
-      { webhook: { group: 'crew', version: 'v1', kind: 'Captain', defaulting: true, validation: true, conversion: true, spokes: ['v2'] } },
-      { webhook: { group: 'crew', version: 'v1', kind: 'Admiral', defaulting: false, validation: true, conversion: false, spokes: [] } },
+      {
+        webhook: {
+          group: 'crew',
+          version: 'v1',
+          kind: 'Captain',
+          defaulting: true,
+          validation: true,
+          conversion: true,
+          spokes: ['v2'],
+        },
+      },
+      {
+        webhook: {
+          group: 'crew',
+          version: 'v1',
+          kind: 'Admiral',
+          defaulting: false,
+          validation: true,
+          conversion: false,
+          spokes: [],
+        },
+      },
     ],
   },
   {
     name: 'builtin-webhooks',
     steps: [
       { init: {} },
-      { api: { group: 'apps', version: 'v1', kind: 'Deployment', resource: false, controller: true, namespaced: true } },
-      { webhook: { group: 'apps', version: 'v1', kind: 'Deployment', defaulting: true, validation: true, conversion: false, spokes: [] } },
-      { webhook: { group: 'core', version: 'v1', kind: 'Pod', defaulting: false, validation: true, conversion: false, spokes: [] } },
+      {
+        api: { group: 'apps', version: 'v1', kind: 'Deployment', resource: false, controller: true, namespaced: true },
+      },
+      {
+        webhook: {
+          group: 'apps',
+          version: 'v1',
+          kind: 'Deployment',
+          defaulting: true,
+          validation: true,
+          conversion: false,
+          spokes: [],
+        },
+      },
+      {
+        webhook: {
+          group: 'core',
+          version: 'v1',
+          kind: 'Pod',
+          defaulting: false,
+          validation: true,
+          conversion: false,
+          spokes: [],
+        },
+      },
     ],
   },
 ];
@@ -72,21 +128,45 @@ export function kubebuilderArgs(name: string, steps: Step[]): string[][] {
     if ('init' in step) {
       const o = { ...defaultInit, ...step.init };
       return [
-        'init', `--domain=${o.domain}`, `--repo=${o.domain}/${name}`, `--license=${o.license}`, '--fetch-deps=false', '--skip-go-version-check',
-        ...(o.owner ? [`--owner=${o.owner}`] : []), ...(o.multigroup ? ['--multigroup'] : []), ...(o.namespaced ? ['--namespaced'] : []),
+        'init',
+        `--domain=${o.domain}`,
+        `--repo=${o.domain}/${name}`,
+        `--license=${o.license}`,
+        '--fetch-deps=false',
+        '--skip-go-version-check',
+        ...(o.owner ? [`--owner=${o.owner}`] : []),
+        ...(o.multigroup ? ['--multigroup'] : []),
+        ...(o.namespaced ? ['--namespaced'] : []),
       ];
     }
     if ('api' in step) {
       const a = step.api;
       return [
-        'create', 'api', `--group=${a.group}`, `--version=${a.version}`, `--kind=${a.kind}`, ...(a.plural ? [`--plural=${a.plural}`] : []),
-        `--resource=${a.resource}`, `--controller=${a.controller}`, `--namespaced=${a.namespaced}`, '--make=false',
+        'create',
+        'api',
+        `--group=${a.group}`,
+        `--version=${a.version}`,
+        `--kind=${a.kind}`,
+        ...(a.plural ? [`--plural=${a.plural}`] : []),
+        `--resource=${a.resource}`,
+        `--controller=${a.controller}`,
+        `--namespaced=${a.namespaced}`,
+        '--make=false',
       ];
     }
     const w = step.webhook;
     return [
-      'create', 'webhook', `--group=${w.group}`, `--version=${w.version}`, `--kind=${w.kind}`, ...(w.plural ? [`--plural=${w.plural}`] : []),
-      `--defaulting=${w.defaulting}`, `--programmatic-validation=${w.validation}`, `--conversion=${w.conversion}`, ...w.spokes.map((s) => `--spoke=${s}`), '--make=false',
+      'create',
+      'webhook',
+      `--group=${w.group}`,
+      `--version=${w.version}`,
+      `--kind=${w.kind}`,
+      ...(w.plural ? [`--plural=${w.plural}`] : []),
+      `--defaulting=${w.defaulting}`,
+      `--programmatic-validation=${w.validation}`,
+      `--conversion=${w.conversion}`,
+      ...w.spokes.map((s) => `--spoke=${s}`),
+      '--make=false',
     ];
   });
 }

@@ -57,7 +57,12 @@ interface Use {
 /** The metrics a PromQL query (or a label_values() variable query) reads, each with the labels it uses. */
 function uses(dashboard: string, query: string, legend = ''): Use[] {
   const legendLabels = [...legend.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!);
-  const grouped = [...query.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)].flatMap((m) => m[1]!.split(',').map((l) => l.trim()).filter(Boolean));
+  const grouped = [...query.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)].flatMap((m) =>
+    m[1]!
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
   const found: Use[] = [];
   const variable = /^label_values\(([a-zA-Z_:][\w:]*)(?:\{([^}]*)\})?,\s*(\w+)\)$/.exec(query);
   if (variable) {
@@ -68,7 +73,8 @@ function uses(dashboard: string, query: string, legend = ''): Use[] {
     const selected = [...m[2]!.matchAll(/(\w+)\s*[!=]~?/g)].map((s) => s[1]!);
     found.push({ dashboard, query, metric: m[1]!, labels: [...selected, ...grouped, ...legendLabels] });
   }
-  if (found.length === 0 && /^[a-zA-Z_:][\w:]*$/.test(query)) found.push({ dashboard, query, metric: query, labels: legendLabels });
+  if (found.length === 0 && /^[a-zA-Z_:][\w:]*$/.test(query))
+    found.push({ dashboard, query, metric: query, labels: legendLabels });
   return found;
 }
 
@@ -79,7 +85,8 @@ function dashboardUses(name: string, json: string): Use[] {
     if (Array.isArray(node)) return node.forEach(walk);
     if (node === null || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
-    if (typeof o.expr === 'string') out.push(...uses(name, o.expr, typeof o.legendFormat === 'string' ? o.legendFormat : ''));
+    if (typeof o.expr === 'string')
+      out.push(...uses(name, o.expr, typeof o.legendFormat === 'string' ? o.legendFormat : ''));
     if (typeof o.definition === 'string') out.push(...uses(name, o.definition));
     Object.values(o).forEach(walk);
   };
@@ -99,13 +106,21 @@ describe("the grafana dashboards' queries against our manager's /metrics", () =>
     editGrafana(project.root);
     writeFileSync(join(project.root, 'grafana/custom-metrics/config.yaml'), customConfig);
     editGrafana(project.root);
-    queries = ['controller-runtime-metrics.json', 'controller-resources-metrics.json', 'custom-metrics/custom-metrics-dashboard.json']
-      .flatMap((file) => dashboardUses(file, readFileSync(join(project.root, 'grafana', file), 'utf8')));
+    queries = [
+      'controller-runtime-metrics.json',
+      'controller-resources-metrics.json',
+      'custom-metrics/custom-metrics-dashboard.json',
+    ].flatMap((file) => dashboardUses(file, readFileSync(join(project.root, 'grafana', file), 'utf8')));
 
     env = await TestEnvironment.start();
     const client = newClient(env.kubeConfig);
     await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dash' } });
-    await client.create(ConfigMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'one', namespace: 'dash' }, data: { a: 'b' } });
+    await client.create(ConfigMaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'one', namespace: 'dash' },
+      data: { a: 'b' },
+    });
     client.close();
 
     const logs = captureLog('manager');
@@ -131,7 +146,10 @@ describe("the grafana dashboards' queries against our manager's /metrics", () =>
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {
-      await eventually(() => calls >= 2 && mgr.metricsAddress() !== undefined, { what: 'the manager to reconcile after a retry', diagnose: () => logs.tail() });
+      await eventually(() => calls >= 2 && mgr.metricsAddress() !== undefined, {
+        what: 'the manager to reconcile after a retry',
+        diagnose: () => logs.tail(),
+      });
       served = servedLabels(await (await fetch(`http://127.0.0.1:${mgr.metricsAddress()!.port}/metrics`)).text());
     } finally {
       ac.abort();
@@ -150,14 +168,18 @@ describe("the grafana dashboards' queries against our manager's /metrics", () =>
   });
 
   it('serves every metric a dashboard query reads', () => {
-    const missing = queries.filter((q) => !served.has(q.metric)).map((q) => `${q.dashboard}: ${q.metric} in ${q.query}`);
+    const missing = queries
+      .filter((q) => !served.has(q.metric))
+      .map((q) => `${q.dashboard}: ${q.metric} in ${q.query}`);
     expect(missing).toEqual([]);
   });
 
   it("serves each with the labels the query uses (apart from the Prometheus target's own)", () => {
-    const missing = queries.flatMap((q) => q.labels
-      .filter((l) => !TARGET_LABELS.has(l) && !served.get(q.metric)?.has(l))
-      .map((l) => `${q.dashboard}: ${q.metric} has no label ${l} (${q.query})`));
+    const missing = queries.flatMap((q) =>
+      q.labels
+        .filter((l) => !TARGET_LABELS.has(l) && !served.get(q.metric)?.has(l))
+        .map((l) => `${q.dashboard}: ${q.metric} has no label ${l} (${q.query})`),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -64,7 +64,9 @@ describe('edit --plugins=grafana/v1-alpha', () => {
     expect(result.written).toEqual([...DASHBOARDS, CONFIG, 'PROJECT'].sort());
     for (const path of DASHBOARDS) expect(JSON.parse(read(project.root, path))).toHaveProperty('panels');
     expect(parse(read(project.root, CONFIG))).toEqual({ customMetrics: null });
-    expect((parse(read(project.root, 'PROJECT')) as { plugins: unknown }).plugins).toEqual({ 'grafana.kubebuilder.io/v1-alpha': {} });
+    expect((parse(read(project.root, 'PROJECT')) as { plugins: unknown }).plugins).toEqual({
+      'grafana.kubebuilder.io/v1-alpha': {},
+    });
   });
 
   it('draws a custom-metrics dashboard from the config on a second run, keeping the config and noting dropped entries', () => {
@@ -80,9 +82,19 @@ describe('edit --plugins=grafana/v1-alpha', () => {
     ]);
     const panels = (JSON.parse(read(project.root, CUSTOM)) as { panels: Panel[] }).panels;
     expect(panels.map((p) => [p.title, p.type, p.fieldConfig.defaults.unit, p.targets[0]!.expr])).toEqual([
-      ['memcached_operator_reconcile_total (counter)', 'timeseries', 'none', 'sum(rate(memcached_operator_reconcile_total{job="$job", namespace="$namespace"}[5m])) by (instance, pod)'],
+      [
+        'memcached_operator_reconcile_total (counter)',
+        'timeseries',
+        'none',
+        'sum(rate(memcached_operator_reconcile_total{job="$job", namespace="$namespace"}[5m])) by (instance, pod)',
+      ],
       ['go_memstats_heap_alloc_bytes (gauge)', 'timeseries', 'bytes', 'go_memstats_heap_alloc_bytes'],
-      ['foo_request_duration_seconds (histogram)', 'timeseries', 's', 'histogram_quantile(0.90, sum by(instance, le) (rate(foo_request_duration_seconds{job="$job", namespace="$namespace"}[5m])))'],
+      [
+        'foo_request_duration_seconds (histogram)',
+        'timeseries',
+        's',
+        'histogram_quantile(0.90, sum by(instance, le) (rate(foo_request_duration_seconds{job="$job", namespace="$namespace"}[5m])))',
+      ],
       ['operator_build_info (Gauge)', 'table', 'none', 'operator_build_info'],
       ['cache_hit_ratio (gauge)', 'timeseries', 'percentunit', 'cache_hit_ratio'],
       ['with_expr ()', 'timeseries', 'none', 'sum(rate(with_expr[5m]))'],
@@ -98,8 +110,16 @@ describe('edit --plugins=grafana/v1-alpha', () => {
   it.each([
     ['not YAML', 'customMetrics: [\n', /grafana\/custom-metrics\/config.yaml is not valid YAML/],
     ['a list where a mapping belongs', '- metric: x\n', /config.yaml must be a mapping with a customMetrics list/],
-    ['a field that is not a string', 'customMetrics:\n  - metric: x\n    type: gauge\n    unit: 5\n', /customMetrics\[0\]\.unit must be a string/],
-    ['an expr with a bare double quote', 'customMetrics:\n  - metric: x\n    type: gauge\n  - metric: y\n    expr: y{job="a"}\n', /customMetrics\[1\]\.expr goes into the dashboard's JSON as it is, so it must be valid inside a JSON string: write its double quotes as \\"/],
+    [
+      'a field that is not a string',
+      'customMetrics:\n  - metric: x\n    type: gauge\n    unit: 5\n',
+      /customMetrics\[0\]\.unit must be a string/,
+    ],
+    [
+      'an expr with a bare double quote',
+      'customMetrics:\n  - metric: x\n    type: gauge\n  - metric: y\n    expr: y{job="a"}\n',
+      /customMetrics\[1\]\.expr goes into the dashboard's JSON as it is, so it must be valid inside a JSON string: write its double quotes as \\"/,
+    ],
   ])('refuses a config that is %s, changing nothing', (_, text, message) => {
     mkdirSync(join(project.root, 'grafana/custom-metrics'), { recursive: true });
     writeFileSync(join(project.root, CONFIG), text);
@@ -126,14 +146,24 @@ describe('the grafana plugin on the command line', () => {
     dir = tempDir('ks-grafana-cli-');
   });
   afterEach(() => dir.remove());
-  const scaffold = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: dir.path, encoding: 'utf8' });
+  const scaffold = (...args: string[]) =>
+    spawnSync(process.execPath, [bin, ...args], { cwd: dir.path, encoding: 'utf8' });
 
   it('runs on init --plugins=grafana.kubebuilder.io/v1-alpha and on edit --plugins=grafana/v1-alpha', () => {
-    const init = scaffold('init', '--domain', 'example.com', '--skip-install', '--plugins=grafana.kubebuilder.io/v1-alpha');
+    const init = scaffold(
+      'init',
+      '--domain',
+      'example.com',
+      '--skip-install',
+      '--plugins=grafana.kubebuilder.io/v1-alpha',
+    );
     expect(init.stderr).toBe('');
     expect(init.status).toBe(0);
     expect(init.stdout).toContain('grafana/controller-runtime-metrics.json');
-    writeFileSync(join(dir.path, CONFIG), 'customMetrics:\n  - metric: controller_runtime_reconcile_total\n    type: counter\n');
+    writeFileSync(
+      join(dir.path, CONFIG),
+      'customMetrics:\n  - metric: controller_runtime_reconcile_total\n    type: counter\n',
+    );
     const edit = scaffold('edit', '--plugins=grafana/v1-alpha');
     expect(edit.status).toBe(0);
     expect(edit.stdout).toContain(CUSTOM);
@@ -142,7 +172,9 @@ describe('the grafana plugin on the command line', () => {
 
 const available = peerAvailable(
   `grafana plugin comparison with kubebuilder ${KUBEBUILDER_VERSION}`,
-  process.env.KUBEBUILDER || onPath('go') ? undefined : 'Go is not installed (it builds kubebuilder) and KUBEBUILDER is not set',
+  process.env.KUBEBUILDER || onPath('go')
+    ? undefined
+    : 'Go is not installed (it builds kubebuilder) and KUBEBUILDER is not set',
 );
 
 describe.skipIf(!available)(`the grafana plugin's files against kubebuilder ${KUBEBUILDER_VERSION}`, () => {
@@ -151,16 +183,27 @@ describe.skipIf(!available)(`the grafana plugin's files against kubebuilder ${KU
   let kubebuilder: (...args: string[]) => void;
 
   beforeAll(async () => {
-    const binary = await requirePeer(`grafana plugin comparison with kubebuilder ${KUBEBUILDER_VERSION}`, findKubebuilder);
+    const binary = await requirePeer(
+      `grafana plugin comparison with kubebuilder ${KUBEBUILDER_VERSION}`,
+      findKubebuilder,
+    );
     theirs = tempDir('ks-kubebuilder-grafana-');
     kubebuilder = (...args) => {
       try {
         execFileSync(binary, args, { cwd: theirs.path, env: goEnv(), stdio: 'pipe' });
       } catch (err) {
-        throw new Error(`kubebuilder ${args.join(' ')} failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`);
+        throw new Error(
+          `kubebuilder ${args.join(' ')} failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`,
+        );
       }
     };
-    kubebuilder('init', '--domain=example.com', '--repo=example.com/project', '--fetch-deps=false', '--skip-go-version-check');
+    kubebuilder(
+      'init',
+      '--domain=example.com',
+      '--repo=example.com/project',
+      '--fetch-deps=false',
+      '--skip-go-version-check',
+    );
     kubebuilder('edit', '--plugins=grafana.kubebuilder.io/v1-alpha');
     ours = tempProjectDir('project');
     initProject(ours.root);

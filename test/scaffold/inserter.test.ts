@@ -13,11 +13,14 @@ describe('fragmentExists', () => {
 });
 
 describe('insertFragments', () => {
-  const main = "import a from 'a';\n// +kubebuilder:scaffold:imports\n\nfunction f() {\n  // +kubebuilder:scaffold:builder\n}\n";
+  const main =
+    "import a from 'a';\n// +kubebuilder:scaffold:imports\n\nfunction f() {\n  // +kubebuilder:scaffold:builder\n}\n";
 
   it('inserts above the marker, indented like it', () => {
     const { content } = insertFragments('cmd/main.ts', main, { builder: ['setup(mgr);'] });
-    expect(content).toBe("import a from 'a';\n// +kubebuilder:scaffold:imports\n\nfunction f() {\n  setup(mgr);\n  // +kubebuilder:scaffold:builder\n}\n");
+    expect(content).toBe(
+      "import a from 'a';\n// +kubebuilder:scaffold:imports\n\nfunction f() {\n  setup(mgr);\n  // +kubebuilder:scaffold:builder\n}\n",
+    );
   });
 
   it('keeps earlier insertions above later ones', () => {
@@ -33,8 +36,9 @@ describe('insertFragments', () => {
 
   it('uses # markers in YAML', () => {
     const yaml = 'resources:\n# +kubebuilder:scaffold:crdkustomizeresource\n';
-    expect(insertFragments('config/crd/kustomization.yaml', yaml, { crdkustomizeresource: ['- bases/a.yaml'] }).content)
-      .toBe('resources:\n- bases/a.yaml\n# +kubebuilder:scaffold:crdkustomizeresource\n');
+    expect(
+      insertFragments('config/crd/kustomization.yaml', yaml, { crdkustomizeresource: ['- bases/a.yaml'] }).content,
+    ).toBe('resources:\n- bases/a.yaml\n# +kubebuilder:scaffold:crdkustomizeresource\n');
   });
 
   it('reports markers it could not find', () => {

@@ -16,11 +16,17 @@ import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 
 type Data = Record<string, unknown>;
-type Container = Data & { command?: string[]; env?: Array<{ name: string; value?: string }>; resources: { limits: Data; requests: Data } };
+type Container = Data & {
+  command?: string[];
+  env?: Array<{ name: string; value?: string }>;
+  resources: { limits: Data; requests: Data };
+};
 
 const available = peerAvailable(
   `comparison with kubebuilder ${KUBEBUILDER_VERSION}`,
-  process.env.KUBEBUILDER || onPath('go') ? undefined : 'Go is not installed (it builds kubebuilder) and KUBEBUILDER is not set',
+  process.env.KUBEBUILDER || onPath('go')
+    ? undefined
+    : 'Go is not installed (it builds kubebuilder) and KUBEBUILDER is not set',
 );
 
 /** How our file differs from kubebuilder's by design, applied to kubebuilder's parsed documents. */
@@ -38,12 +44,17 @@ function expectedDifferences(path: string, docs: Data[]): Data[] {
     }
   }
   if (path === 'config/manager/manager.yaml') {
-    const deployment = docs.find((d) => d.kind === 'Deployment') as { spec: { template: { spec: { containers: Container[] } } } };
+    const deployment = docs.find((d) => d.kind === 'Deployment') as {
+      spec: { template: { spec: { containers: Container[] } } };
+    };
     const manager = deployment.spec.template.spec.containers[0]!;
     // The image's entrypoint runs node on the built manager, where Go's image holds a /manager binary.
     delete manager.command;
     // V8 sizes its heap from the container's memory limit only when told to (see the comment in manager.yaml).
-    manager.env = [{ name: 'NODE_OPTIONS', value: '--max-old-space-size-percentage=50 --max-semi-space-size=2' }, ...(manager.env ?? [])];
+    manager.env = [
+      { name: 'NODE_OPTIONS', value: '--max-old-space-size-percentage=50 --max-semi-space-size=2' },
+      ...(manager.env ?? []),
+    ];
     // A Node manager needs more than a Go one: the limits are sized from our benchmark of a scaffolded manager.
     manager.resources.limits.memory = '192Mi';
     manager.resources.requests.memory = '96Mi';
@@ -57,12 +68,17 @@ function expectedDifferences(path: string, docs: Data[]): Data[] {
 
 /** Marker lines (`// +name...`) of a source file, as a set. */
 function markers(file: string): string[] {
-  const found = readFileSync(file, 'utf8').split('\n').map((l) => /^\s*\/\/ (\+\S+)/.exec(l)?.[1]).filter((m): m is string => m !== undefined);
-  return [...new Set(found)]
-    // DeepCopy generation (object:generate, and root on the List types) has no TypeScript counterpart, nor has the
-    // scheme that main.go's scaffold:scheme marker fills; create webhook inserts the server at scaffold:manager-options.
-    .filter((m) => !/^\+kubebuilder:(object:generate=|scaffold:scheme$|scaffold:manager-options$)/.test(m))
-    .sort();
+  const found = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => /^\s*\/\/ (\+\S+)/.exec(l)?.[1])
+    .filter((m): m is string => m !== undefined);
+  return (
+    [...new Set(found)]
+      // DeepCopy generation (object:generate, and root on the List types) has no TypeScript counterpart, nor has the
+      // scheme that main.go's scaffold:scheme marker fills; create webhook inserts the server at scaffold:manager-options.
+      .filter((m) => !/^\+kubebuilder:(object:generate=|scaffold:scheme$|scaffold:manager-options$)/.test(m))
+      .sort()
+  );
 }
 
 const yamlData = (file: string): Data[] => parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Data);
@@ -94,7 +110,9 @@ describe.skipIf(!available).each(cases)(`$name against kubebuilder ${KUBEBUILDER
   });
 
   it("holds kubebuilder's data in every config/ file and PROJECT, apart from the listed differences", () => {
-    const shared = listFiles(ours.root).filter((p) => (p.startsWith('config/') || p === 'PROJECT') && existsSync(join(theirRoot, p)));
+    const shared = listFiles(ours.root).filter(
+      (p) => (p.startsWith('config/') || p === 'PROJECT') && existsSync(join(theirRoot, p)),
+    );
     expect(shared).toContain('PROJECT');
     for (const path of shared) {
       const want = expectedDifferences(path, yamlData(join(theirRoot, path)));

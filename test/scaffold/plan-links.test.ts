@@ -26,7 +26,9 @@ describe('Plan and symbolic links', () => {
     plan.template('cmd/main.ts', 'main\n', 'overwrite');
     plan.edit('Makefile', (text) => `${text}more\n`);
     expect(() => plan.commit()).toThrow(ScaffoldError);
-    expect(() => plan.commit()).toThrow(/^Makefile is a symbolic link to .*outside\/Makefile, outside the project; scaffold does not write through links/);
+    expect(() => plan.commit()).toThrow(
+      /^Makefile is a symbolic link to .*outside\/Makefile, outside the project; scaffold does not write through links/,
+    );
     expect(readFileSync(join(outside, 'Makefile'), 'utf8')).toBe('keep\n');
     expect(existsSync(join(project, 'cmd'))).toBe(false);
   });

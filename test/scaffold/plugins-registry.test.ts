@@ -7,12 +7,24 @@ const helm: PluginSpec = {
   key: 'helm.kubebuilder.io/v2-alpha',
   description: 'chart',
   subcommands: ['init', 'edit'],
-  flags: { edit: [{ flags: '--force', name: 'force', description: 'regenerate' }, { flags: '--output-dir <dir>', name: 'outputDir', description: 'where' }] },
+  flags: {
+    edit: [
+      { flags: '--force', name: 'force', description: 'regenerate' },
+      { flags: '--output-dir <dir>', name: 'outputDir', description: 'where' },
+    ],
+  },
   load,
   replay,
 };
 const helmV1: PluginSpec = { ...helm, key: 'helm.kubebuilder.io/v1-alpha' };
-const grafana: PluginSpec = { key: 'grafana.kubebuilder.io/v1-alpha', description: 'dashboards', subcommands: ['init', 'edit'], flags: {}, load, replay };
+const grafana: PluginSpec = {
+  key: 'grafana.kubebuilder.io/v1-alpha',
+  description: 'dashboards',
+  subcommands: ['init', 'edit'],
+  flags: {},
+  load,
+  replay,
+};
 const deployImage: PluginSpec = {
   key: 'deploy-image.go.kubebuilder.io/v1-alpha',
   description: 'operand',
@@ -31,13 +43,19 @@ describe('resolvePlugins', () => {
 
   it('skips the layout plugin on init and names the TypeScript layout when given go/v4', () => {
     expect(resolvePlugins('typescript/v1,grafana/v1-alpha', 'init', specs)).toEqual([grafana]);
-    expect(() => resolvePlugins('go/v4', 'init', specs)).toThrow(/unknown plugin "go\/v4".*typescript\.kubescaffold\.io\/v1/);
+    expect(() => resolvePlugins('go/v4', 'init', specs)).toThrow(
+      /unknown plugin "go\/v4".*typescript\.kubescaffold\.io\/v1/,
+    );
   });
 
   it('refuses an ambiguous name, an unknown key and a plugin without the subcommand', () => {
     expect(() => resolvePlugins('helm', 'edit', specs)).toThrow(/ambiguous.*give its version/);
-    expect(() => resolvePlugins('helm/v3-alpha', 'edit', specs)).toThrow(/unknown plugin "helm\/v3-alpha".*plugins for `edit`: helm\/v2-alpha/);
-    expect(() => resolvePlugins('deploy-image/v1-alpha', 'edit', specs)).toThrow(/does not implement `edit` \(it implements `create api`\)/);
+    expect(() => resolvePlugins('helm/v3-alpha', 'edit', specs)).toThrow(
+      /unknown plugin "helm\/v3-alpha".*plugins for `edit`: helm\/v2-alpha/,
+    );
+    expect(() => resolvePlugins('deploy-image/v1-alpha', 'edit', specs)).toThrow(
+      /does not implement `edit` \(it implements `create api`\)/,
+    );
   });
 
   it('prints short keys as kubebuilder does', () => {
@@ -52,6 +70,8 @@ describe('pluginFlagValues', () => {
   });
 
   it('refuses a flag of a plugin that was not selected', () => {
-    expect(() => pluginFlagValues({ image: 'memcached' }, 'create api', [], specs)).toThrow('--image is a flag of the deploy-image/v1-alpha plugin; add --plugins=deploy-image/v1-alpha');
+    expect(() => pluginFlagValues({ image: 'memcached' }, 'create api', [], specs)).toThrow(
+      '--image is a flag of the deploy-image/v1-alpha plugin; add --plugins=deploy-image/v1-alpha',
+    );
   });
 });

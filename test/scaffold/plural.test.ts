@@ -9,8 +9,26 @@ describe('create api --plural', () => {
   beforeAll(() => {
     dir = tempProjectDir('crew');
     initProject(dir.root);
-    scaffoldCreateAPI(dir.root, { group: 'crew', version: 'v1', kind: 'Admiral', plural: 'admirales', resource: true, controller: true, namespaced: false, force: false });
-    scaffoldCreateAPI(dir.root, { group: 'crew', version: 'v1', kind: 'Fleet', plural: 'fleetz', resource: true, controller: false, namespaced: true, force: false });
+    scaffoldCreateAPI(dir.root, {
+      group: 'crew',
+      version: 'v1',
+      kind: 'Admiral',
+      plural: 'admirales',
+      resource: true,
+      controller: true,
+      namespaced: false,
+      force: false,
+    });
+    scaffoldCreateAPI(dir.root, {
+      group: 'crew',
+      version: 'v1',
+      kind: 'Fleet',
+      plural: 'fleetz',
+      resource: true,
+      controller: false,
+      namespaced: true,
+      force: false,
+    });
   });
   afterAll(() => dir.cleanup());
 

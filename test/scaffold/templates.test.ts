@@ -22,8 +22,9 @@ describe.each(cases)('generated project: $name', ({ name, steps }) => {
   it('matches the snapshots', async () => {
     const year = String(new Date().getFullYear());
     for (const [path, content] of [...tree].sort(([a], [b]) => a.localeCompare(b))) {
-      await expect(content.replaceAll(`Copyright ${year}`, 'Copyright YEAR').replace(/^cliVersion: .*$/m, 'cliVersion: VERSION'))
-        .toMatchFileSnapshot(`__snapshots__/${name}/${path}.snap`);
+      await expect(
+        content.replaceAll(`Copyright ${year}`, 'Copyright YEAR').replace(/^cliVersion: .*$/m, 'cliVersion: VERSION'),
+      ).toMatchFileSnapshot(`__snapshots__/${name}/${path}.snap`);
     }
   });
 

@@ -6,7 +6,15 @@ import { scaffoldEdit } from '../../src/scaffold/edit.js';
 import { scaffoldInit } from '../../src/scaffold/init.js';
 import { defaultInit, initProject, snapshotTree, tempProjectDir } from './helpers.js';
 
-const api: CreateAPIOptions = { group: 'crew', version: 'v1', kind: 'Captain', resource: true, controller: true, namespaced: true, force: false };
+const api: CreateAPIOptions = {
+  group: 'crew',
+  version: 'v1',
+  kind: 'Captain',
+  resource: true,
+  controller: true,
+  namespaced: true,
+  force: false,
+};
 
 let root: string;
 let cleanup: () => void;
@@ -31,29 +39,66 @@ describe('scaffold init refuses bad input and changes nothing', () => {
   });
 
   it('refuses an unknown license', () => {
-    expectRejected(() => scaffoldInit(root, { ...defaultInit, license: 'mit' }), /unknown license "mit".*apache2, copyright, none/);
+    expectRejected(
+      () => scaffoldInit(root, { ...defaultInit, license: 'mit' }),
+      /unknown license "mit".*apache2, copyright, none/,
+    );
   });
 
   it('refuses an invalid domain', () => {
-    expectRejected(() => scaffoldInit(root, { ...defaultInit, domain: 'Example_COM' }), /--domain "Example_COM" is invalid/);
+    expectRejected(
+      () => scaffoldInit(root, { ...defaultInit, domain: 'Example_COM' }),
+      /--domain "Example_COM" is invalid/,
+    );
   });
 
   it('refuses an owner that would end the license comment early', () => {
-    expectRejected(() => scaffoldInit(root, { ...defaultInit, owner: 'Evil */ process.exit(1); /*' }), /invalid --owner: .*contains "\*\/"/);
+    expectRejected(
+      () => scaffoldInit(root, { ...defaultInit, owner: 'Evil */ process.exit(1); /*' }),
+      /invalid --owner: .*contains "\*\/"/,
+    );
   });
 
   it('refuses an invalid project name and says how to pass one', () => {
-    expectRejected(() => scaffoldInit(root, { ...defaultInit, projectName: 'My_Project' }), /project name "My_Project" is invalid.*--project-name/);
+    expectRejected(
+      () => scaffoldInit(root, { ...defaultInit, projectName: 'My_Project' }),
+      /project name "My_Project" is invalid.*--project-name/,
+    );
   });
 
   it("merges what the project needs into npm init's package.json, keeping the user's own keys", () => {
     // What `npm init -y` writes.
-    const npmInit = { name: 'my-operator', version: '1.0.0', description: '', main: 'index.js', scripts: { test: 'echo "Error: no test specified" && exit 1' }, keywords: [], author: 'me', license: 'ISC', type: 'commonjs' };
+    const npmInit = {
+      name: 'my-operator',
+      version: '1.0.0',
+      description: '',
+      main: 'index.js',
+      scripts: { test: 'echo "Error: no test specified" && exit 1' },
+      keywords: [],
+      author: 'me',
+      license: 'ISC',
+      type: 'commonjs',
+    };
     writeFileSync(join(root, 'package.json'), JSON.stringify(npmInit, null, 2));
     scaffoldInit(root, defaultInit);
-    const pkg = JSON.parse(snapshotTree(root).get('package.json')!) as Record<string, unknown> & { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    expect(pkg).toMatchObject({ name: 'my-operator', version: '1.0.0', author: 'me', license: 'ISC', type: 'module', engines: { node: '>=20.19' } });
-    expect(pkg.scripts).toMatchObject({ build: 'tsc -p tsconfig.json', test: 'scaffold manifests && vitest run --project unit', pretest: 'scaffold envtest use -p path' });
+    const pkg = JSON.parse(snapshotTree(root).get('package.json')!) as Record<string, unknown> & {
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg).toMatchObject({
+      name: 'my-operator',
+      version: '1.0.0',
+      author: 'me',
+      license: 'ISC',
+      type: 'module',
+      engines: { node: '>=20.19' },
+    });
+    expect(pkg.scripts).toMatchObject({
+      build: 'tsc -p tsconfig.json',
+      test: 'scaffold manifests && vitest run --project unit',
+      pretest: 'scaffold envtest use -p path',
+    });
     // The manager runs the runtime; the CLI and envtest build and test it.
     expect(Object.keys(pkg.dependencies)).toEqual(['@kubescaffold/runtime']);
     expect(pkg.devDependencies).toHaveProperty('typescript');
@@ -62,8 +107,14 @@ describe('scaffold init refuses bad input and changes nothing', () => {
   });
 
   it('refuses a package.json whose keys conflict with what the project needs, naming them, and changes nothing', () => {
-    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'x', scripts: { build: 'webpack' }, dependencies: { '@kubescaffold/runtime': '^0.0.1' } }));
-    expectRejected(() => scaffoldInit(root, defaultInit), /package.json cannot take what the project needs: "scripts.build" is "webpack", the project needs "tsc -p tsconfig.json"; "dependencies.@kubescaffold\/runtime" is "\^0.0.1"/);
+    writeFileSync(
+      join(root, 'package.json'),
+      JSON.stringify({ name: 'x', scripts: { build: 'webpack' }, dependencies: { '@kubescaffold/runtime': '^0.0.1' } }),
+    );
+    expectRejected(
+      () => scaffoldInit(root, defaultInit),
+      /package.json cannot take what the project needs: "scripts.build" is "webpack", the project needs "tsc -p tsconfig.json"; "dependencies.@kubescaffold\/runtime" is "\^0.0.1"/,
+    );
   });
 
   it('warns about other files and keeps them', () => {
@@ -97,27 +148,39 @@ describe('scaffold create api refuses bad input and changes nothing', () => {
     [{ plural: 'Captains' }, /invalid Plural "Captains"/],
     [{ resource: false, controller: false }, /nothing to scaffold/],
     [{ resource: false }, /no API found for crew.example.com\/v1, Kind Captain/],
-    [{ group: 'apps', version: 'v1', kind: 'Deploymnt', resource: false }, /not a Kubernetes built-in kind.*V1Deploymnt/],
+    [
+      { group: 'apps', version: 'v1', kind: 'Deploymnt', resource: false },
+      /not a Kubernetes built-in kind.*V1Deploymnt/,
+    ],
   ] as Array<[Partial<CreateAPIOptions>, RegExp]>)('rejects %o', (flags, message) => {
     expectRejected(() => scaffoldCreateAPI(root, { ...api, ...flags }), message);
   });
 
   it("adds a second version's types without a second controller, and says so instead of suggesting --force", () => {
     scaffoldCreateAPI(root, api);
-    expectRejected(() => scaffoldCreateAPI(root, { ...api, version: 'v2' }), /Captain already has a controller, created with version v1 \(internal\/controller\/captain_controller.ts\).*pass --controller=false to add only the v2 types/);
+    expectRejected(
+      () => scaffoldCreateAPI(root, { ...api, version: 'v2' }),
+      /Captain already has a controller, created with version v1 \(internal\/controller\/captain_controller.ts\).*pass --controller=false to add only the v2 types/,
+    );
     scaffoldCreateAPI(root, { ...api, version: 'v2', controller: false });
     expect(snapshotTree(root).has('api/v2/captain_types.ts')).toBe(true);
   });
 
   it('rejects an API that already exists, unless --force', () => {
     scaffoldCreateAPI(root, api);
-    expectRejected(() => scaffoldCreateAPI(root, api), /API resource already exists: crew.example.com\/v1, Kind=Captain; pass --force/);
+    expectRejected(
+      () => scaffoldCreateAPI(root, api),
+      /API resource already exists: crew.example.com\/v1, Kind=Captain; pass --force/,
+    );
     expect(() => scaffoldCreateAPI(root, { ...api, force: true })).not.toThrow();
   });
 
   it('rejects a second group unless the project is multigroup', () => {
     scaffoldCreateAPI(root, api);
-    expectRejected(() => scaffoldCreateAPI(root, { ...api, group: 'ship', kind: 'Frigate' }), /multiple groups are not allowed.*scaffold edit --multigroup/);
+    expectRejected(
+      () => scaffoldCreateAPI(root, { ...api, group: 'ship', kind: 'Frigate' }),
+      /multiple groups are not allowed.*scaffold edit --multigroup/,
+    );
     scaffoldEdit(root, { multigroup: true });
     expect(() => scaffoldCreateAPI(root, { ...api, group: 'ship', kind: 'Frigate' })).not.toThrow();
   });
@@ -125,7 +188,10 @@ describe('scaffold create api refuses bad input and changes nothing', () => {
   it('refuses to overwrite a file the user created outside PROJECT', () => {
     mkdirSync(join(root, 'api', 'v1'), { recursive: true });
     writeFileSync(join(root, 'api', 'v1', 'captain_types.ts'), '// mine\n');
-    expectRejected(() => scaffoldCreateAPI(root, api), /api\/v1\/captain_types.ts already exists; remove it or re-run with --force/);
+    expectRejected(
+      () => scaffoldCreateAPI(root, api),
+      /api\/v1\/captain_types.ts already exists; remove it or re-run with --force/,
+    );
   });
 
   it('reports a scaffold marker the user removed', () => {
@@ -155,8 +221,14 @@ describe('scaffold edit', () => {
   });
 
   it("refuses a project of another tool's layout, naming it, and changes nothing", () => {
-    writeFileSync(join(root, 'PROJECT'), 'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: goproject\nrepo: example.com/goproject\nversion: "3"\n');
-    expectRejected(() => scaffoldEdit(root, { multigroup: true }), /PROJECT's layout is go.kubebuilder.io\/v4, not kubescaffold's typescript.kubescaffold.io\/v1/);
+    writeFileSync(
+      join(root, 'PROJECT'),
+      'domain: example.com\nlayout:\n- go.kubebuilder.io/v4\nprojectName: goproject\nrepo: example.com/goproject\nversion: "3"\n',
+    );
+    expectRejected(
+      () => scaffoldEdit(root, { multigroup: true }),
+      /PROJECT's layout is go.kubebuilder.io\/v4, not kubescaffold's typescript.kubescaffold.io\/v1/,
+    );
     expectRejected(() => scaffoldCreateAPI(root, api), /layout is go.kubebuilder.io\/v4/);
   });
 
@@ -164,7 +236,10 @@ describe('scaffold edit', () => {
     scaffoldCreateAPI(root, api);
     const project = join(root, 'PROJECT');
     writeFileSync(project, readFileSync(project, 'utf8').replace(/\n\s+version: v1\n/, '\n'));
-    expectRejected(() => scaffoldCreateAPI(root, { ...api, kind: 'Admiral' }), /PROJECT's resources\[0\] has no version/);
+    expectRejected(
+      () => scaffoldCreateAPI(root, { ...api, kind: 'Admiral' }),
+      /PROJECT's resources\[0\] has no version/,
+    );
   });
 
   it('switches to namespaced RBAC and sets WATCH_NAMESPACE in the env list, as init --namespaced writes it, and back', () => {

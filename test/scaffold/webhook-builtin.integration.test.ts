@@ -28,7 +28,11 @@ function deployment(name: string, replicas: number) {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, namespace: 'default' },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },
+    },
   };
 }
 
@@ -41,19 +45,34 @@ describe('a scaffolded webhook for apps/v1 Deployment, filled in, on a real cont
   let running: Promise<void> | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(join(checkout, 'src/runtime/dist/index.js'))) throw new Error('src/runtime/dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(checkout, 'src/runtime/dist/index.js')))
+      throw new Error('src/runtime/dist/ is missing: run `npm run build` first (npm test does)');
     project = tempProjectDir('project');
     const { root } = project;
     initProject(root);
-    scaffoldCreateWebhook(root, { group: 'apps', version: 'v1', kind: 'Deployment', defaulting: true, validation: true, conversion: false, spokes: [], force: false });
+    scaffoldCreateWebhook(root, {
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+      defaulting: true,
+      validation: true,
+      conversion: false,
+      spokes: [],
+      force: false,
+    });
 
     // The user's part: a label defaulted on every Deployment, and at most 5 replicas.
     const file = join(root, 'internal/webhook/v1/deployment_webhook.ts');
     const filled = readFileSync(file, 'utf8')
       .replace('  newWebhookManagedBy,\n', '  field,\n  newWebhookManagedBy,\n')
-      .replace('    // TODO(user): fill in your defaulting logic.\n', `    obj.metadata = { ...obj.metadata, labels: { ...obj.metadata?.labels, '${LABEL}': 'true' } };\n`)
-      .replace('    // TODO(user): fill in your validation logic upon object creation.\n',
-        "    const replicas = obj.spec?.replicas ?? 1;\n    if (replicas > 5) return { errors: [field.invalid('spec.replicas', replicas, 'must be at most 5')] };\n");
+      .replace(
+        '    // TODO(user): fill in your defaulting logic.\n',
+        `    obj.metadata = { ...obj.metadata, labels: { ...obj.metadata?.labels, '${LABEL}': 'true' } };\n`,
+      )
+      .replace(
+        '    // TODO(user): fill in your validation logic upon object creation.\n',
+        "    const replicas = obj.spec?.replicas ?? 1;\n    if (replicas > 5) return { errors: [field.invalid('spec.replicas', replicas, 'must be at most 5')] };\n",
+      );
     expect(filled).toContain(LABEL);
     expect(filled).toContain("field.invalid('spec.replicas'");
     writeFileSync(file, filled);
@@ -67,20 +86,35 @@ describe('a scaffolded webhook for apps/v1 Deployment, filled in, on a real cont
     env = await TestEnvironment.start({ webhookInstallOptions: { paths: [join(root, 'config/webhook')] } });
     const serving = env.webhookInstallOptions!;
     // The runtime the scaffolded file imports (@kubescaffold/runtime, i.e. this checkout's src/runtime/dist/).
-    const runtime = (await import(pathToFileURL(join(checkout, 'src/runtime/dist/index.js')).href)) as typeof import('../../src/runtime/index.js');
-    const webhookRuntime = (await import(pathToFileURL(join(checkout, 'src/runtime/dist/webhook/index.js')).href)) as typeof import('../../src/runtime/webhook/index.js');
-    const scaffolded = (await import(pathToFileURL(file).href)) as { setupDeploymentWebhookWithManager(mgr: unknown): void };
+    const runtime = (await import(
+      pathToFileURL(join(checkout, 'src/runtime/dist/index.js')).href
+    )) as typeof import('../../src/runtime/index.js');
+    const webhookRuntime = (await import(
+      pathToFileURL(join(checkout, 'src/runtime/dist/webhook/index.js')).href
+    )) as typeof import('../../src/runtime/webhook/index.js');
+    const scaffolded = (await import(pathToFileURL(file).href)) as {
+      setupDeploymentWebhookWithManager(mgr: unknown): void;
+    };
     const mgr = new runtime.Manager({
       kubeConfig: env.kubeConfig,
       log: logs.log,
-      webhookServer: new webhookRuntime.WebhookServer({ host: serving.localServingHost, port: serving.localServingPort, certDir: serving.localServingCertDir }),
+      webhookServer: new webhookRuntime.WebhookServer({
+        host: serving.localServingHost,
+        port: serving.localServingPort,
+        certDir: serving.localServingCertDir,
+      }),
     });
     scaffolded.setupDeploymentWebhookWithManager(mgr);
     running = mgr.start(stop.signal);
     await mgr.getWebhookServer().ready();
     client = newClient(env.kubeConfig);
     // The API server loads webhook configurations asynchronously: wait until a dry run comes back defaulted.
-    await eventually(async () => (await client.create(Deployments, deployment('probe', 1), { dryRun: true })).metadata?.labels?.[LABEL] === 'true', { what: 'the API server to call the defaulting webhook', diagnose: () => logs.tail() });
+    await eventually(
+      async () =>
+        (await client.create(Deployments, deployment('probe', 1), { dryRun: true })).metadata?.labels?.[LABEL] ===
+        'true',
+      { what: 'the API server to call the defaulting webhook', diagnose: () => logs.tail() },
+    );
   });
 
   afterAll(async () => {
@@ -101,11 +135,15 @@ describe('a scaffolded webhook for apps/v1 Deployment, filled in, on a real cont
   it('defaults a Deployment through the API server', async () => {
     const created = await client.create(Deployments, deployment('web', 3));
     expect(created.metadata?.labels?.[LABEL]).toBe('true');
-    expect((await client.get(Deployments, { name: 'web', namespace: 'default' })).metadata?.labels?.[LABEL]).toBe('true');
+    expect((await client.get(Deployments, { name: 'web', namespace: 'default' })).metadata?.labels?.[LABEL]).toBe(
+      'true',
+    );
   });
 
   it('rejects a Deployment the validator refuses, and stores nothing', async () => {
-    await expect(client.create(Deployments, deployment('too-big', 10))).rejects.toThrow(/vdeployment-v1\.kb\.io.*denied the request.*spec\.replicas.*must be at most 5/s);
+    await expect(client.create(Deployments, deployment('too-big', 10))).rejects.toThrow(
+      /vdeployment-v1\.kb\.io.*denied the request.*spec\.replicas.*must be at most 5/s,
+    );
     await expect(client.get(Deployments, { name: 'too-big', namespace: 'default' })).rejects.toThrow(/not found/i);
   });
 });

@@ -14,7 +14,9 @@ export async function bundleForNode(entry: string, outfile: string): Promise<voi
     format: 'esm',
     conditions: ['kubescaffold-source'],
     // Bundled CommonJS modules (prom-client) require() Node's own modules, which an ES module must create itself.
-    banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __bundleCreateRequire } from 'node:module';\nconst require = __bundleCreateRequire(import.meta.url);",
+    },
     logLevel: 'error',
   });
 }

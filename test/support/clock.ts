@@ -67,7 +67,11 @@ export class FakeClock implements Clock {
   }
 
   /** Advances in steps of `stepMs` until `cond` holds; fails after `limitMs` of fake time. Returns the time it took. */
-  async advanceUntil(cond: () => boolean, what: string, opts: { stepMs?: number; limitMs?: number } = {}): Promise<number> {
+  async advanceUntil(
+    cond: () => boolean,
+    what: string,
+    opts: { stepMs?: number; limitMs?: number } = {},
+  ): Promise<number> {
     const start = this.t;
     const step = opts.stepMs ?? 100;
     const limit = opts.limitMs ?? 120_000;

@@ -6,11 +6,15 @@ import type { KubeObject, Resource } from '../../src/runtime/rest/index.js';
 /** The namespace's most recent Events, one a line: when, type, reason, object, message. */
 export async function recentEvents(client: RestClient, namespace: string, limit = 30): Promise<string> {
   const list = await client.list(CoreEvents, { namespace });
-  const when = (e: (typeof list.items)[number]): string => String(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '');
+  const when = (e: (typeof list.items)[number]): string =>
+    String(e.lastTimestamp ?? e.eventTime ?? e.metadata.creationTimestamp ?? '');
   const lines = list.items
     .sort((a, b) => when(a).localeCompare(when(b)))
     .slice(-limit)
-    .map((e) => `${when(e)} ${e.type ?? ''} ${e.reason ?? ''} ${e.involvedObject?.kind ?? ''}/${e.involvedObject?.name ?? ''}: ${e.message ?? ''}`);
+    .map(
+      (e) =>
+        `${when(e)} ${e.type ?? ''} ${e.reason ?? ''} ${e.involvedObject?.kind ?? ''}/${e.involvedObject?.name ?? ''}: ${e.message ?? ''}`,
+    );
   return [`--- last ${lines.length} of ${list.items.length} events in ${namespace} ---`, ...lines].join('\n');
 }
 
@@ -23,12 +27,21 @@ export interface ObjectHistory<T> {
 }
 
 /** Starts recording the changes of the object `name` in `namespace` (a Lease, say). */
-export function recordHistory<T extends KubeObject>(client: RestClient, res: Resource<T>, namespace: string, name: string): ObjectHistory<T> {
+export function recordHistory<T extends KubeObject>(
+  client: RestClient,
+  res: Resource<T>,
+  namespace: string,
+  name: string,
+): ObjectHistory<T> {
   const ac = new AbortController();
   const versions: ObjectHistory<T>['versions'] = [];
   void (async () => {
     try {
-      for await (const ev of client.watch(res, { namespace, fieldSelector: `metadata.name=${name}`, signal: ac.signal })) {
+      for await (const ev of client.watch(res, {
+        namespace,
+        fieldSelector: `metadata.name=${name}`,
+        signal: ac.signal,
+      })) {
         versions.push({ at: new Date().toISOString(), type: ev.type, object: ev.object as T });
       }
     } catch {
@@ -38,7 +51,10 @@ export function recordHistory<T extends KubeObject>(client: RestClient, res: Res
   return {
     versions,
     describe: (summarize) =>
-      [`--- ${versions.length} changes of ${res.kind} ${namespace}/${name} ---`, ...versions.map((v) => `${v.at} ${v.type} ${summarize(v.object)}`)].join('\n'),
+      [
+        `--- ${versions.length} changes of ${res.kind} ${namespace}/${name} ---`,
+        ...versions.map((v) => `${v.at} ${v.type} ${summarize(v.object)}`),
+      ].join('\n'),
     stop: () => ac.abort(),
   };
 }

@@ -11,7 +11,12 @@ export interface CommandResult {
 }
 
 /** Runs a command to its end, as CI would (CI=true, NO_COLOR=1), with extra environment variables if given. */
-export function runCommand(cwd: string, command: string, args: string[], options: { timeout?: number; env?: NodeJS.ProcessEnv } = {}): CommandResult {
+export function runCommand(
+  cwd: string,
+  command: string,
+  args: string[],
+  options: { timeout?: number; env?: NodeJS.ProcessEnv } = {},
+): CommandResult {
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',

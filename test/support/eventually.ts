@@ -16,7 +16,10 @@ export interface EventuallyOptions {
 }
 
 /** Resolves once `check` returns true; a check that throws counts as not yet. */
-export async function eventually(check: () => boolean | Promise<boolean>, options: EventuallyOptions | string = 'the condition to hold'): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  options: EventuallyOptions | string = 'the condition to hold',
+): Promise<void> {
   const opts = typeof options === 'string' ? { what: options } : options;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const deadline = performance.now() + timeoutMs;
@@ -32,7 +35,8 @@ export async function eventually(check: () => boolean | Promise<boolean>, option
     await new Promise((resolve) => setTimeout(resolve, opts.intervalMs ?? 50));
   }
   let message = `timed out after ${timeoutMs} ms waiting for ${opts.what}`;
-  if (lastError !== undefined) message += `\nlast error: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
+  if (lastError !== undefined)
+    message += `\nlast error: ${lastError instanceof Error ? lastError.message : String(lastError)}`;
   if (opts.diagnose) {
     try {
       message += `\n${await opts.diagnose()}`;

@@ -2,11 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { FuzzFailure, Random, fuzz, fuzzSeed, mutateText, mutateValues } from './fuzz.js';
 
 const run = (env: NodeJS.ProcessEnv, check: (input: string) => void) =>
-  fuzz<string>({ name: 'test', iterations: 50, budgetMs: 10_000, callLimitMs: 2_000, env, generate: (r) => mutateText(r, 'abc=def'), check });
+  fuzz<string>({
+    name: 'test',
+    iterations: 50,
+    budgetMs: 10_000,
+    callLimitMs: 2_000,
+    env,
+    generate: (r) => mutateText(r, 'abc=def'),
+    check,
+  });
 
 describe('the fuzz helper', () => {
   it('draws the same inputs from the same seed', () => {
-    const draw = (seed: number) => Array.from({ length: 20 }, (_, i) => mutateText(new Random(seed + i), 'name=value,other'));
+    const draw = (seed: number) =>
+      Array.from({ length: 20 }, (_, i) => mutateText(new Random(seed + i), 'name=value,other'));
     expect(draw(7)).toEqual(draw(7));
     expect(draw(7)).not.toEqual(draw(8));
     expect(fuzzSeed({ FUZZ_SEED: '0x10' })).toBe(16);
@@ -28,7 +37,9 @@ describe('the fuzz helper', () => {
       if (seen.length === 3) throw new TypeError('boom');
     }).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(FuzzFailure);
-    expect((failure as Error).message).toContain('test: case 2 (replay: FUZZ_SEED=5 FUZZ_CASE=2) failed: TypeError: boom');
+    expect((failure as Error).message).toContain(
+      'test: case 2 (replay: FUZZ_SEED=5 FUZZ_CASE=2) failed: TypeError: boom',
+    );
     expect((failure as Error).message).toContain(`input: ${JSON.stringify(seen[2])}`);
     const replayed: string[] = [];
     expect((await run({ FUZZ_SEED: '5', FUZZ_CASE: '2' }, (input) => void replayed.push(input))).cases).toBe(1);

@@ -49,17 +49,81 @@ export class Random {
 
 /** Tokens that mean something to the parsers under test, or that parsers often get wrong. */
 export const INTERESTING_TOKENS: readonly string[] = [
-  '=', ';', ',', ':', '{', '}', '[', ']', '(', ')', '"', "'", '`', '\\', '*', '&', '!!', '%', '#', '-', '+', '|', '>', '?', '<<',
-  '\0', '\t', '\n', '\r\n', ' ', '\u2028', '\uFEFF', '\uD800', '\uDFFF', '😀', 'é', '\u0085',
-  '0', '-1', '1e999', '0x', '0b2', '9007199254740993', 'NaN', 'true', 'null', '~', '__proto__', 'constructor',
-  '\\u', '\\x', '\\777', '"\\', '${', '*/', '/*', '//', '---', '...',
+  '=',
+  ';',
+  ',',
+  ':',
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  '"',
+  "'",
+  '`',
+  '\\',
+  '*',
+  '&',
+  '!!',
+  '%',
+  '#',
+  '-',
+  '+',
+  '|',
+  '>',
+  '?',
+  '<<',
+  '\0',
+  '\t',
+  '\n',
+  '\r\n',
+  ' ',
+  '\u2028',
+  '\uFEFF',
+  '\uD800',
+  '\uDFFF',
+  '😀',
+  'é',
+  '\u0085',
+  '0',
+  '-1',
+  '1e999',
+  '0x',
+  '0b2',
+  '9007199254740993',
+  'NaN',
+  'true',
+  'null',
+  '~',
+  '__proto__',
+  'constructor',
+  '\\u',
+  '\\x',
+  '\\777',
+  '"\\',
+  '${',
+  '*/',
+  '/*',
+  '//',
+  '---',
+  '...',
 ];
 
 /** Byte sequences that are not valid UTF-8: a lone continuation byte, overlong forms, a cut sequence, surrogates. */
-const INVALID_UTF8: readonly number[][] = [[0x80], [0xff], [0xc0, 0xaf], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xfe]];
+const INVALID_UTF8: readonly number[][] = [
+  [0x80],
+  [0xff],
+  [0xc0, 0xaf],
+  [0xe2, 0x82],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xfe],
+];
 
 /** Inserts a run of one token, `count` times (long runs), at `at`. */
-const repeatAt = (s: string, at: number, token: string, count: number): string => s.slice(0, at) + token.repeat(count) + s.slice(at);
+const repeatAt = (s: string, at: number, token: string, count: number): string =>
+  s.slice(0, at) + token.repeat(count) + s.slice(at);
 
 /**
  * One mutation of `text`: a character flipped, a token spliced in, a slice deleted or duplicated, a long run, deep
@@ -70,7 +134,9 @@ export function mutateOnce(r: Random, text: string, donor = ''): string {
   const end = Math.min(text.length, at + r.length(64));
   switch (r.int(9)) {
     case 0: // flip one character to any code unit
-      return text.length === 0 ? String.fromCharCode(r.int(0x10000)) : text.slice(0, at) + String.fromCharCode(r.int(r.chance(0.7) ? 128 : 0x10000)) + text.slice(at + 1);
+      return text.length === 0
+        ? String.fromCharCode(r.int(0x10000))
+        : text.slice(0, at) + String.fromCharCode(r.int(r.chance(0.7) ? 128 : 0x10000)) + text.slice(at + 1);
     case 1:
     case 2:
       return text.slice(0, at) + r.pick(INTERESTING_TOKENS) + text.slice(at);
@@ -81,7 +147,14 @@ export function mutateOnce(r: Random, text: string, donor = ''): string {
     case 5:
       return repeatAt(text, at, r.pick(INTERESTING_TOKENS), r.chance(0.5) ? 1 + r.int(300) : 1 + r.int(20_000));
     case 6: {
-      const [open, close] = r.pick([['{', '}'], ['[', ']'], ['(', ')'], ['{a:', '}'], ['- ', ''], ['[{"a":', '}]']]);
+      const [open, close] = r.pick([
+        ['{', '}'],
+        ['[', ']'],
+        ['(', ')'],
+        ['{a:', '}'],
+        ['- ', ''],
+        ['[{"a":', '}]'],
+      ]);
       const depth = r.chance(0.5) ? 1 + r.int(64) : 1 + r.int(5_000);
       return text.slice(0, at) + open.repeat(depth) + (r.chance(0.5) ? close.repeat(depth) : '') + text.slice(at);
     }
@@ -91,7 +164,11 @@ export function mutateOnce(r: Random, text: string, donor = ''): string {
       return text.slice(0, at) + donor.slice(from, from + r.length(80)) + text.slice(end);
     }
     default: // swap the case of a slice: names and keywords are case-sensitive
-      return text.slice(0, at) + [...text.slice(at, end)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('') + text.slice(end);
+      return (
+        text.slice(0, at) +
+        [...text.slice(at, end)].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('') +
+        text.slice(end)
+      );
   }
 }
 
@@ -159,7 +236,18 @@ export function interestingValue(r: Random): unknown {
     case 14:
       return { a: 'b' };
     default:
-      return r.pick(['https://', 'http://[::1', 'socks5://p:1080', 'client.authentication.k8s.io/v1', 'CREATE', 'DELETE', 'admission.k8s.io/v1', 'Never', 'AdmissionReview', 'Captain']);
+      return r.pick([
+        'https://',
+        'http://[::1',
+        'socks5://p:1080',
+        'client.authentication.k8s.io/v1',
+        'CREATE',
+        'DELETE',
+        'admission.k8s.io/v1',
+        'Never',
+        'AdmissionReview',
+        'Captain',
+      ]);
   }
 }
 
@@ -185,7 +273,8 @@ function valueAt(doc: unknown, path: ValuePath): unknown {
 }
 
 type Container = Record<string | number, unknown>;
-const shallowCopy = (v: unknown): Container => (Array.isArray(v) ? [...(v as unknown[])] : { ...(v as Container) }) as Container;
+const shallowCopy = (v: unknown): Container =>
+  (Array.isArray(v) ? [...(v as unknown[])] : { ...(v as Container) }) as Container;
 
 /**
  * `doc` changed at one path: its value replaced by an {@link interestingValue}, removed, wrapped in a list, or given a
@@ -214,7 +303,16 @@ export function mutateValue(r: Random, doc: unknown): { value: unknown; path: Va
     case 2: {
       const target = parent[key];
       if (target !== null && typeof target === 'object' && !Array.isArray(target)) {
-        const member = r.pick(['name', 'kind', 'value', 'uid', 'metadata', 'spec', 'extra', r.pick(INTERESTING_TOKENS)]);
+        const member = r.pick([
+          'name',
+          'kind',
+          'value',
+          'uid',
+          'metadata',
+          'spec',
+          'extra',
+          r.pick(INTERESTING_TOKENS),
+        ]);
         parent[key] = { ...target, [member]: interestingValue(r) };
         break;
       }
@@ -347,7 +445,10 @@ export async function fuzz<T>(opts: FuzzOptions<T>): Promise<FuzzStats> {
       }
       const ms = performance.now() - t0;
       slowestMs = Math.max(slowestMs, ms);
-      if (ms > opts.callLimitMs) throw new FuzzFailure(`${replay} took ${Math.round(ms)} ms, over the ${opts.callLimitMs} ms bound\ninput: ${describeInput(input)}`);
+      if (ms > opts.callLimitMs)
+        throw new FuzzFailure(
+          `${replay} took ${Math.round(ms)} ms, over the ${opts.callLimitMs} ms bound\ninput: ${describeInput(input)}`,
+        );
       cases++;
     }
   } finally {
@@ -396,7 +497,10 @@ class Watchdog {
   private readonly worker: Worker;
 
   constructor(limitMs: number) {
-    this.worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { state: this.state, text: this.text, limitMs } });
+    this.worker = new Worker(WATCHDOG_SOURCE, {
+      eval: true,
+      workerData: { state: this.state, text: this.text, limitMs },
+    });
     this.worker.unref();
   }
 

@@ -36,16 +36,27 @@ export async function findHelm(): Promise<string> {
     const work = join(dir, `.build-${process.pid}`);
     try {
       // The version is stamped as helm's Makefile does, so that `helm version` names it.
-      await run('go', ['install', '-ldflags', `-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}`, `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`], {
-        cwd: dir,
-        env: { ...goEnv(), GOFLAGS: '', GOBIN: work },
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      await run(
+        'go',
+        [
+          'install',
+          '-ldflags',
+          `-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}`,
+          `helm.sh/helm/v3/cmd/helm@${HELM_VERSION}`,
+        ],
+        {
+          cwd: dir,
+          env: { ...goEnv(), GOFLAGS: '', GOBIN: work },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
       renameSync(join(work, 'helm'), binary);
       return binary;
     } catch (err) {
       const e = err as { stderr?: string; message: string };
-      throw new Error(`building helm ${HELM_VERSION} from the Go module proxy failed: ${e.stderr?.trim() || e.message}`);
+      throw new Error(
+        `building helm ${HELM_VERSION} from the Go module proxy failed: ${e.stderr?.trim() || e.message}`,
+      );
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -55,7 +66,12 @@ export async function findHelm(): Promise<string> {
 }
 
 /** Runs helm with `args` in `cwd`; rejects with its output when it fails. */
-export async function helm(binary: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function helm(
+  binary: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   try {
     const { stdout } = await run(binary, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
     return stdout;

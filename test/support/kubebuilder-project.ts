@@ -14,7 +14,10 @@ export interface KubebuilderRecipe {
 
 export function readRecipe(file: string): KubebuilderRecipe {
   const recipe = JSON.parse(readFileSync(file, 'utf8')) as Partial<KubebuilderRecipe>;
-  const ok = typeof recipe.module === 'string' && Array.isArray(recipe.commands) && recipe.commands.every((c) => Array.isArray(c) && c.every((a) => typeof a === 'string'));
+  const ok =
+    typeof recipe.module === 'string' &&
+    Array.isArray(recipe.commands) &&
+    recipe.commands.every((c) => Array.isArray(c) && c.every((a) => typeof a === 'string'));
   if (!ok) throw new Error(`${file}: expected { "module": string, "commands": string[][] }`);
   return recipe as KubebuilderRecipe;
 }
@@ -35,9 +38,18 @@ export function generateKubebuilderProject(kubebuilder: string, recipe: Kubebuil
  */
 export function runControllerGen(controllerGen: string, dir: string): string {
   const out = join(dir, 'out');
-  runWithGoEnv(controllerGen, [
-    'rbac:roleName=manager-role', 'crd', 'webhook', 'paths=./...',
-    `output:crd:artifacts:config=${out}/config/crd/bases`, `output:rbac:artifacts:config=${out}/config/rbac`, `output:webhook:artifacts:config=${out}/config/webhook`,
-  ], dir);
+  runWithGoEnv(
+    controllerGen,
+    [
+      'rbac:roleName=manager-role',
+      'crd',
+      'webhook',
+      'paths=./...',
+      `output:crd:artifacts:config=${out}/config/crd/bases`,
+      `output:rbac:artifacts:config=${out}/config/rbac`,
+      `output:webhook:artifacts:config=${out}/config/webhook`,
+    ],
+    dir,
+  );
   return out;
 }

@@ -38,8 +38,16 @@ export function findKubebuilder(): string {
     // kubebuilder's go.mod has replace directives, so `go install pkg@version` is refused; a tool dependency of a
     // throwaway module builds it instead.
     writeFileSync(join(work.path, 'go.mod'), 'module example.com/kubebuilder-tool\n\ngo 1.24\n');
-    execFileSync('go', ['get', '-tool', `sigs.k8s.io/kubebuilder/v4@${KUBEBUILDER_VERSION}`], { cwd: work.path, env, stdio: 'pipe' });
-    execFileSync('go', ['build', '-o', join(work.path, 'kubebuilder'), 'sigs.k8s.io/kubebuilder/v4'], { cwd: work.path, env, stdio: 'pipe' });
+    execFileSync('go', ['get', '-tool', `sigs.k8s.io/kubebuilder/v4@${KUBEBUILDER_VERSION}`], {
+      cwd: work.path,
+      env,
+      stdio: 'pipe',
+    });
+    execFileSync('go', ['build', '-o', join(work.path, 'kubebuilder'), 'sigs.k8s.io/kubebuilder/v4'], {
+      cwd: work.path,
+      env,
+      stdio: 'pipe',
+    });
     mkdirSync(dir, { recursive: true });
     renameSync(join(work.path, 'kubebuilder'), binary);
     return binary;

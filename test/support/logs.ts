@@ -15,7 +15,10 @@ export interface CapturedLog {
 export function captureLog(label: string): CapturedLog {
   const lines: string[] = [];
   const echo = process.env.TEST_LOG_LEVEL !== undefined;
-  const level = process.env.TEST_LOG_LEVEL === 'info' || process.env.TEST_LOG_LEVEL === 'error' ? process.env.TEST_LOG_LEVEL : 'debug';
+  const level =
+    process.env.TEST_LOG_LEVEL === 'info' || process.env.TEST_LOG_LEVEL === 'error'
+      ? process.env.TEST_LOG_LEVEL
+      : 'debug';
   const log = newLogger({
     level,
     sink: (line) => {
@@ -23,6 +26,9 @@ export function captureLog(label: string): CapturedLog {
       if (echo) console.log(`[${label}] ${line}`);
     },
   });
-  const tail = (n = 60): string => [`--- last ${Math.min(n, lines.length)} of ${lines.length} log lines of ${label} ---`, ...lines.slice(-n)].join('\n');
+  const tail = (n = 60): string =>
+    [`--- last ${Math.min(n, lines.length)} of ${lines.length} log lines of ${label} ---`, ...lines.slice(-n)].join(
+      '\n',
+    );
   return { log, lines, tail, onFailure: { report: () => tail(), reset: () => void lines.splice(0) } };
 }

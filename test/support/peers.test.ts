@@ -25,7 +25,7 @@ describe('requirePeer', () => {
     );
   });
 
-  it('prints a SKIPPED line and throws the finder\'s error on locally', async () => {
+  it("prints a SKIPPED line and throws the finder's error on locally", async () => {
     delete process.env.REQUIRE_PARITY;
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     await expect(requirePeer('the helm checks', missing)).rejects.toThrow(/^helm is neither cached nor buildable$/);

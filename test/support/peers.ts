@@ -9,7 +9,10 @@ import { spawnSync } from 'node:child_process';
 export function peerAvailable(what: string, missing: string | undefined): boolean {
   if (missing === undefined) return true;
   const message = `${what} cannot run: ${missing}`;
-  if (process.env.REQUIRE_PARITY === '1') throw new Error(`${message} (REQUIRE_PARITY=1 is set, as in CI: install it, or unset REQUIRE_PARITY to skip locally)`);
+  if (process.env.REQUIRE_PARITY === '1')
+    throw new Error(
+      `${message} (REQUIRE_PARITY=1 is set, as in CI: install it, or unset REQUIRE_PARITY to skip locally)`,
+    );
   console.warn(`SKIPPED: ${message}`);
   return false;
 }

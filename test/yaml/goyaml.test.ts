@@ -11,8 +11,19 @@ describe('strings yaml.v2 quotes', () => {
   });
 
   it('quotes numbers as strconv reads them once underscores are dropped, and not what Go would reject', () => {
-    const doc = { a: '10_', b: '1_000.5', c: '.5_0', d: '1e400', e: '0xFFFFFFFFFFFFFFFFFFFF', f: '0x7FFFFFFFFFFFFFFF', g: '08', h: '0o8' };
-    expect(toYamlDocument(doc)).toBe('a: "10_"\nb: "1_000.5"\nc: ".5_0"\nd: 1e400\ne: 0xFFFFFFFFFFFFFFFFFFFF\nf: "0x7FFFFFFFFFFFFFFF"\ng: "08"\nh: 0o8\n');
+    const doc = {
+      a: '10_',
+      b: '1_000.5',
+      c: '.5_0',
+      d: '1e400',
+      e: '0xFFFFFFFFFFFFFFFFFFFF',
+      f: '0x7FFFFFFFFFFFFFFF',
+      g: '08',
+      h: '0o8',
+    };
+    expect(toYamlDocument(doc)).toBe(
+      'a: "10_"\nb: "1_000.5"\nc: ".5_0"\nd: 1e400\ne: 0xFFFFFFFFFFFFFFFFFFFF\nf: "0x7FFFFFFFFFFFFFFF"\ng: "08"\nh: 0o8\n',
+    );
   });
 
   it('quotes timestamps only in the layouts and ranges Go time.Parse accepts', () => {
@@ -45,7 +56,9 @@ describe('strings yaml.v2 quotes', () => {
 describe('numbers', () => {
   it('writes an int while it fits in 64 bits, and other numbers as strconv.FormatFloat(f, g, -1, 64)', () => {
     const doc = { a: 1, b: 0.5, c: 1234567.5, d: 0.00001, e: 1e21, f: 2e19, g: -1e19, h: 1e19 };
-    expect(toYamlDocument(doc)).toBe('a: 1\nb: 0.5\nc: 1.2345675e+06\nd: 1e-05\ne: 1e+21\nf: 2e+19\ng: -1e+19\nh: 10000000000000000000\n');
+    expect(toYamlDocument(doc)).toBe(
+      'a: 1\nb: 0.5\nc: 1.2345675e+06\nd: 1e-05\ne: 1e+21\nf: 2e+19\ng: -1e+19\nh: 10000000000000000000\n',
+    );
   });
 });
 
@@ -53,19 +66,37 @@ describe('key order', () => {
   it('compares letters by code point and digit runs by their int64 value, as keyList.Less does', () => {
     const keys = ['b10', 'b9', 'a', 'B', '_x', 'a1', 'a01', '𝐀', 'ﬀ', 'a2', 'a12345678901234567890', 'a٣', 'a1000'];
     // 12345678901234567890 overflows int64 to a negative number; '٣' counts as 0x663 - '0'.
-    expect([...keys].sort(compareYamlKeys)).toEqual(['_x', 'B', 'a', 'a1', 'a12345678901234567890', 'a01', 'a2', 'a1000', 'a٣', 'b9', 'b10', 'ﬀ', '𝐀']);
+    expect([...keys].sort(compareYamlKeys)).toEqual([
+      '_x',
+      'B',
+      'a',
+      'a1',
+      'a12345678901234567890',
+      'a01',
+      'a2',
+      'a1000',
+      'a٣',
+      'b9',
+      'b10',
+      'ﬀ',
+      '𝐀',
+    ]);
   });
 });
 
 describe('layout', () => {
   it('writes a key longer than 128 bytes or with a line break as "? key", its value after ": "', () => {
     const long = 'k'.repeat(130);
-    expect(toYamlDocument({ [long]: ['a', 'b'], 'c\rd': { x: 1 }, z: 1 })).toBe(`? "c\\rd"\n: x: 1\n? ${long}\n: - a\n  - b\nz: 1\n`);
+    expect(toYamlDocument({ [long]: ['a', 'b'], 'c\rd': { x: 1 }, z: 1 })).toBe(
+      `? "c\\rd"\n: x: 1\n? ${long}\n: - a\n  - b\nz: 1\n`,
+    );
   });
 
   it('indents the continuation lines of a scalar at the root', () => {
     const words = 'a long string of words that yaml.v2 folds at the first space past column eighty, also at the root';
-    expect(toYamlDocument(words)).toBe('a long string of words that yaml.v2 folds at the first space past column eighty, also\n  at the root\n');
+    expect(toYamlDocument(words)).toBe(
+      'a long string of words that yaml.v2 folds at the first space past column eighty, also\n  at the root\n',
+    );
     expect(toYamlDocument('one\ntwo\n')).toBe('|\n  one\n  two\n');
   });
 

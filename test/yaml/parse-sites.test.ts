@@ -25,31 +25,63 @@ const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n';
 
 /** The parse sites, each given the bomb's text and returning what it made of it. */
 const SITES: Array<[name: string, file: RegExp, parse: (bomb: string) => unknown]> = [
-  ['PROJECT (parseProject)', /PROJECT/, (bomb) => {
-    const r = parseProject(bomb);
-    if (typeof r === 'string') throw new Error(r);
-  }],
-  ['PROJECT (loadProject)', /PROJECT/, (bomb) => {
-    writeFileSync(join(dir.path, 'PROJECT'), bomb);
-    return loadProject(dir.path);
-  }],
-  ['a kustomization', /kustomization\.yaml/, (bomb) => {
-    writeTree(dir.path, { 'kustomization.yaml': bomb });
-    return kustomizeBuild(dir.path);
-  }],
-  ['a resource (a sample, a CRD)', /crd\.yaml/, (bomb) => {
-    writeTree(dir.path, { 'kustomization.yaml': 'resources:\n- crd.yaml\n', 'crd.yaml': bomb });
-    return kustomizeBuild(dir.path);
-  }],
-  ['a patch', /patch\.yaml/, (bomb) => {
-    writeTree(dir.path, { 'kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: patch.yaml\n', 'cm.yaml': cm, 'patch.yaml': bomb });
-    return kustomizeBuild(dir.path);
-  }],
-  ['the kustomization `--img` edits', /kustomization\.yaml/, (bomb) => {
-    writeTree(dir.path, { 'kustomization.yaml': bomb });
-    return setKustomizationImage(dir.path, parseImageArgument('controller=example.com/op:v1'));
-  }],
-  ['the grafana custom-metrics config', /grafana\/custom-metrics\/config\.yaml/, (bomb) => parseCustomMetrics(bomb, 'grafana/custom-metrics/config.yaml')],
+  [
+    'PROJECT (parseProject)',
+    /PROJECT/,
+    (bomb) => {
+      const r = parseProject(bomb);
+      if (typeof r === 'string') throw new Error(r);
+    },
+  ],
+  [
+    'PROJECT (loadProject)',
+    /PROJECT/,
+    (bomb) => {
+      writeFileSync(join(dir.path, 'PROJECT'), bomb);
+      return loadProject(dir.path);
+    },
+  ],
+  [
+    'a kustomization',
+    /kustomization\.yaml/,
+    (bomb) => {
+      writeTree(dir.path, { 'kustomization.yaml': bomb });
+      return kustomizeBuild(dir.path);
+    },
+  ],
+  [
+    'a resource (a sample, a CRD)',
+    /crd\.yaml/,
+    (bomb) => {
+      writeTree(dir.path, { 'kustomization.yaml': 'resources:\n- crd.yaml\n', 'crd.yaml': bomb });
+      return kustomizeBuild(dir.path);
+    },
+  ],
+  [
+    'a patch',
+    /patch\.yaml/,
+    (bomb) => {
+      writeTree(dir.path, {
+        'kustomization.yaml': 'resources:\n- cm.yaml\npatches:\n- path: patch.yaml\n',
+        'cm.yaml': cm,
+        'patch.yaml': bomb,
+      });
+      return kustomizeBuild(dir.path);
+    },
+  ],
+  [
+    'the kustomization `--img` edits',
+    /kustomization\.yaml/,
+    (bomb) => {
+      writeTree(dir.path, { 'kustomization.yaml': bomb });
+      return setKustomizationImage(dir.path, parseImageArgument('controller=example.com/op:v1'));
+    },
+  ],
+  [
+    'the grafana custom-metrics config',
+    /grafana\/custom-metrics\/config\.yaml/,
+    (bomb) => parseCustomMetrics(bomb, 'grafana/custom-metrics/config.yaml'),
+  ],
   ["the helm plugin's installer", /dist\/install\.yaml/, (bomb) => parseInstaller(bomb, 'dist/install.yaml', 'p')],
 ];
 
@@ -87,8 +119,15 @@ describe.skipIf(!built)('the CLI given a bomb', () => {
 
   it('refuses a deeply nested sample in `scaffold build`', () => {
     mkdirSync(join(dir.path, 'config', 'samples'), { recursive: true });
-    writeTree(dir.path, { 'config/samples/kustomization.yaml': 'resources:\n- sample.yaml\n', 'config/samples/sample.yaml': BOMBS[2]![1]() });
-    const r = spawnSync(process.execPath, [bin, 'build', 'config/samples'], { cwd: dir.path, encoding: 'utf8', timeout: 30_000 });
+    writeTree(dir.path, {
+      'config/samples/kustomization.yaml': 'resources:\n- sample.yaml\n',
+      'config/samples/sample.yaml': BOMBS[2]![1](),
+    });
+    const r = spawnSync(process.execPath, [bin, 'build', 'config/samples'], {
+      cwd: dir.path,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/config\/samples\/sample\.yaml is nested more than \d+ levels deep/);
     expect(r.stderr).not.toMatch(/\n\s+at /);

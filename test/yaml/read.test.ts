@@ -57,6 +57,8 @@ describe('readYamlDocuments', () => {
   });
 
   it('refuses more than one document where one is expected', () => {
-    expect(() => readYamlDocument('a: 1\n---\nb: 2\n', 'PROJECT')).toThrow('PROJECT holds 2 YAML documents; one is expected');
+    expect(() => readYamlDocument('a: 1\n---\nb: 2\n', 'PROJECT')).toThrow(
+      'PROJECT holds 2 YAML documents; one is expected',
+    );
   });
 });

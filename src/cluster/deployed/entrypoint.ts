@@ -23,6 +23,7 @@ export function entrypointNodeFlags(file: string): string[] {
 export function supportedNodeFlags(node: string, flags: string[]): { supported: string[]; unsupported: string[] } {
   const supported: string[] = [];
   const unsupported: string[] = [];
-  for (const flag of flags) (spawnSync(node, [flag, '-e', '0'], { stdio: 'ignore' }).status === 0 ? supported : unsupported).push(flag);
+  for (const flag of flags)
+    (spawnSync(node, [flag, '-e', '0'], { stdio: 'ignore' }).status === 0 ? supported : unsupported).push(flag);
   return { supported, unsupported };
 }

@@ -18,7 +18,12 @@ interface TokenRequestStatus {
 }
 
 /** Requests a token for `namespace/serviceAccount`; says plainly when the cluster has no TokenRequest API. */
-export async function requestToken(client: RestClient, namespace: string, serviceAccount: string, seconds = TOKEN_SECONDS): Promise<{ token: string; expires: Date }> {
+export async function requestToken(
+  client: RestClient,
+  namespace: string,
+  serviceAccount: string,
+  seconds = TOKEN_SECONDS,
+): Promise<{ token: string; expires: Date }> {
   let res: TokenRequestStatus;
   try {
     res = await client.transport.requestJson<TokenRequestStatus>({
@@ -28,16 +33,24 @@ export async function requestToken(client: RestClient, namespace: string, servic
     });
   } catch (e) {
     if (e instanceof ApiError && (e.code === 404 || e.code === 405)) {
-      throw new ClusterError(`the cluster does not offer the TokenRequest API (serviceaccounts/token, ${e.code}), so the manager cannot be given its ServiceAccount's identity; it needs Kubernetes 1.22 or later`, { cause: e });
+      throw new ClusterError(
+        `the cluster does not offer the TokenRequest API (serviceaccounts/token, ${e.code}), so the manager cannot be given its ServiceAccount's identity; it needs Kubernetes 1.22 or later`,
+        { cause: e },
+      );
     }
     if (e instanceof ApiError && e.code === 403) {
-      throw new ClusterError(`your kubeconfig's user may not create tokens for ServiceAccount ${namespace}/${serviceAccount} (create serviceaccounts/token is forbidden); use an admin kubeconfig`, { cause: e });
+      throw new ClusterError(
+        `your kubeconfig's user may not create tokens for ServiceAccount ${namespace}/${serviceAccount} (create serviceaccounts/token is forbidden); use an admin kubeconfig`,
+        { cause: e },
+      );
     }
     throw e;
   }
   const token = res.status?.token;
   if (!token) throw new ClusterError(`the TokenRequest for ${namespace}/${serviceAccount} returned no token`);
-  const expires = res.status?.expirationTimestamp ? new Date(res.status.expirationTimestamp) : new Date(Date.now() + seconds * 1000);
+  const expires = res.status?.expirationTimestamp
+    ? new Date(res.status.expirationTimestamp)
+    : new Date(Date.now() + seconds * 1000);
   return { token, expires };
 }
 

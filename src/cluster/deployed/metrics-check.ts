@@ -15,10 +15,14 @@ function get(url: string, token?: string): Promise<number> {
   const lib = url.startsWith('https:') ? https : http;
   return new Promise((resolve, reject) => {
     // The manager's certificate is self-signed here (no cert-manager Secret is mounted): its identity is not checked.
-    const req = lib.get(url, { rejectUnauthorized: false, headers: token ? { Authorization: `Bearer ${token}` } : {}, timeout: 10_000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = lib.get(
+      url,
+      { rejectUnauthorized: false, headers: token ? { Authorization: `Bearer ${token}` } : {}, timeout: 10_000 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
     req.on('error', reject);
   });
@@ -35,7 +39,12 @@ async function exists(fn: () => Promise<unknown>): Promise<boolean> {
 }
 
 /** The outcome of the check, one line each. */
-export async function checkMetrics(client: RestClient, url: string, namespace: string, metricsReaderRole: string | undefined): Promise<string[]> {
+export async function checkMetrics(
+  client: RestClient,
+  url: string,
+  namespace: string,
+  metricsReaderRole: string | undefined,
+): Promise<string[]> {
   const lines: string[] = [];
   const anonymous = await get(url);
   lines.push(
@@ -44,7 +53,9 @@ export async function checkMetrics(client: RestClient, url: string, namespace: s
       : `metrics without a token: HTTP ${anonymous}; anyone who reaches the port can read them (config/default serves them with authentication: --metrics-bind-address=:8443 and --metrics-secure)`,
   );
   if (!metricsReaderRole) {
-    lines.push('metrics with a token: not checked, config/default renders no ClusterRole granting GET /metrics (kubebuilder names it metrics-reader)');
+    lines.push(
+      'metrics with a token: not checked, config/default renders no ClusterRole granting GET /metrics (kubebuilder names it metrics-reader)',
+    );
     return lines;
   }
   const bindingName = `${CHECK_ACCOUNT}-${namespace}`;
@@ -52,7 +63,12 @@ export async function checkMetrics(client: RestClient, url: string, namespace: s
   const hadBinding = await exists(() => client.get(ClusterRoleBindings, { name: bindingName }));
   const apply = { type: 'apply' as const, fieldManager: FIELD_MANAGER, force: true };
   try {
-    await client.patch(ServiceAccounts, { namespace, name: CHECK_ACCOUNT }, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: CHECK_ACCOUNT, namespace } }, apply);
+    await client.patch(
+      ServiceAccounts,
+      { namespace, name: CHECK_ACCOUNT },
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: CHECK_ACCOUNT, namespace } },
+      apply,
+    );
     await client.patch(
       ClusterRoleBindings,
       { name: bindingName },

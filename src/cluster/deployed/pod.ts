@@ -67,13 +67,22 @@ function probe(spec: ManagerContainer['livenessProbe']): HttpProbe | undefined {
 }
 
 interface DeploymentObject extends ManifestObject {
-  spec?: { template?: { metadata?: { labels?: Record<string, string> }; spec?: { containers?: ManagerContainer[]; serviceAccountName?: string; terminationGracePeriodSeconds?: number } } };
+  spec?: {
+    template?: {
+      metadata?: { labels?: Record<string, string> };
+      spec?: { containers?: ManagerContainer[]; serviceAccountName?: string; terminationGracePeriodSeconds?: number };
+    };
+  };
 }
 
 /** Finds the manager's Deployment in the rendered config/default and what its pod needs. */
 export function planPod(rendered: ManifestObject[], source: string): PodPlan {
-  const deployments = rendered.filter((o): o is DeploymentObject => o.kind === 'Deployment' && o.apiVersion === 'apps/v1');
-  const deployment = deployments.find((d) => d.spec?.template?.metadata?.labels?.['control-plane'] === 'controller-manager') ?? (deployments.length === 1 ? deployments[0] : undefined);
+  const deployments = rendered.filter(
+    (o): o is DeploymentObject => o.kind === 'Deployment' && o.apiVersion === 'apps/v1',
+  );
+  const deployment =
+    deployments.find((d) => d.spec?.template?.metadata?.labels?.['control-plane'] === 'controller-manager') ??
+    (deployments.length === 1 ? deployments[0] : undefined);
   if (!deployment) {
     throw new ClusterError(
       deployments.length === 0
@@ -86,10 +95,17 @@ export function planPod(rendered: ManifestObject[], source: string): PodPlan {
   const container = containers.find((c) => c.name === 'manager') ?? containers[0];
   if (!container) throw new ClusterError(`Deployment ${deployment.metadata.name} in ${source} has no containers`);
   const namespace = deployment.metadata.namespace;
-  if (!namespace) throw new ClusterError(`Deployment ${deployment.metadata.name} in ${source} has no namespace; config/default's kustomization.yaml sets one with namespace:`);
+  if (!namespace)
+    throw new ClusterError(
+      `Deployment ${deployment.metadata.name} in ${source} has no namespace; config/default's kustomization.yaml sets one with namespace:`,
+    );
   const limits = container.resources?.limits ?? {};
   const metricsReader = rendered.find(
-    (o) => o.kind === 'ClusterRole' && ((o as { rules?: Array<{ nonResourceURLs?: string[] }> }).rules ?? []).some((r) => r.nonResourceURLs?.includes('/metrics')),
+    (o) =>
+      o.kind === 'ClusterRole' &&
+      ((o as { rules?: Array<{ nonResourceURLs?: string[] }> }).rules ?? []).some((r) =>
+        r.nonResourceURLs?.includes('/metrics'),
+      ),
   );
   return {
     deployment: deployment.metadata.name,
@@ -112,5 +128,7 @@ export function probePort(plan: PodPlan, port: number | string): number {
   const named = plan.container.ports?.find((p) => p.name === port);
   if (named) return named.containerPort;
   if (/^\d+$/.test(port)) return Number(port);
-  throw new ClusterError(`a probe of container ${plan.container.name} uses port "${port}", which is not one of its named ports`);
+  throw new ClusterError(
+    `a probe of container ${plan.container.name} uses port "${port}", which is not one of its named ports`,
+  );
 }

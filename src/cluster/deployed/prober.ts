@@ -45,7 +45,13 @@ export class Prober {
       return { ok: res.status >= 200 && res.status < 400, detail: `HTTP ${res.status}` };
     } catch (e) {
       const cause = (e as { cause?: { code?: string } }).cause?.code;
-      return { ok: false, detail: (e as Error).name === 'TimeoutError' ? `no answer within ${this.opts.probe.timeoutSeconds}s` : (cause ?? (e as Error).message) };
+      return {
+        ok: false,
+        detail:
+          (e as Error).name === 'TimeoutError'
+            ? `no answer within ${this.opts.probe.timeoutSeconds}s`
+            : (cause ?? (e as Error).message),
+      };
     }
   }
 
@@ -60,9 +66,11 @@ export class Prober {
     } else {
       this.successes = 0;
       this.failures++;
-      if (this.state !== 'failing' && this.failures >= probe.failureThreshold) this.change('failing', `${detail}, ${this.failures} checks in a row`);
+      if (this.state !== 'failing' && this.failures >= probe.failureThreshold)
+        this.change('failing', `${detail}, ${this.failures} checks in a row`);
     }
-    if (!this.stopped) this.timer = setTimeout(() => void this.tick(), probe.periodSeconds * (this.opts.secondMs ?? 1000));
+    if (!this.stopped)
+      this.timer = setTimeout(() => void this.tick(), probe.periodSeconds * (this.opts.secondMs ?? 1000));
   }
 
   private change(state: ProbeState, detail: string): void {

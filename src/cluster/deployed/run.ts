@@ -46,7 +46,9 @@ function withoutConversionWebhooks(objects: ManifestObject[], report: (line: str
   return objects.map((o) => {
     const spec = (o as { spec?: { conversion?: { strategy?: string } } }).spec;
     if (!isCRD(o) || spec?.conversion?.strategy !== 'Webhook') return o;
-    report(`CRD ${o.metadata.name}: applied with conversion strategy None; its conversion webhook needs the deployed Service`);
+    report(
+      `CRD ${o.metadata.name}: applied with conversion strategy None; its conversion webhook needs the deployed Service`,
+    );
     return { ...o, spec: { ...spec, conversion: { strategy: 'None' } } };
   });
 }
@@ -70,8 +72,12 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
   const cluster = await connect(opts);
   const cleanups: Array<() => void | Promise<void>> = [() => cluster.close()];
   try {
-    report(`preparing ${plan.namespace}/${plan.deployment} on ${cluster.server} (context ${cluster.context}): namespace, ServiceAccount, RBAC and CRDs, server-side applied as kubescaffold`);
-    await applyManifests(cluster, withoutConversionWebhooks(plan.prerequisites, report), { log: (line) => report(`  ${line}`) });
+    report(
+      `preparing ${plan.namespace}/${plan.deployment} on ${cluster.server} (context ${cluster.context}): namespace, ServiceAccount, RBAC and CRDs, server-side applied as kubescaffold`,
+    );
+    await applyManifests(cluster, withoutConversionWebhooks(plan.prerequisites, report), {
+      log: (line) => report(`  ${line}`),
+    });
     const mount = await ServiceAccountMount.create({
       client: cluster.client,
       kubeConfig: cluster.kubeConfig,
@@ -80,7 +86,10 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
       onRenewError: (e) => report(`renewing the ServiceAccount token failed: ${(e as Error).message}`),
     });
     cleanups.push(() => mount.stop());
-    const { supported, unsupported } = supportedNodeFlags(process.execPath, entrypointNodeFlags(join(root, 'Dockerfile')));
+    const { supported, unsupported } = supportedNodeFlags(
+      process.execPath,
+      entrypointNodeFlags(join(root, 'Dockerfile')),
+    );
     const settings = await localSettings({
       plan,
       server: new URL(cluster.server),
@@ -90,15 +99,28 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
       baseEnv: process.env,
       nodeFlags: supported,
     });
-    report(`identity: ServiceAccount ${plan.namespace}/${plan.serviceAccountName} (a ${TOKEN_SECONDS / 60}-minute TokenRequest token, renewed at 80% of its life), never your kubeconfig's user`);
+    report(
+      `identity: ServiceAccount ${plan.namespace}/${plan.serviceAccountName} (a ${TOKEN_SECONDS / 60}-minute TokenRequest token, renewed at 80% of its life), never your kubeconfig's user`,
+    );
     for (const note of settings.notes) report(note);
     if (supported.length > 0) report(`node flags from the Dockerfile's ENTRYPOINT: ${supported.join(' ')}`);
-    if (unsupported.length > 0) report(`not passed, this Node (${process.version}) does not know them: ${unsupported.join(' ')} (from the Dockerfile's ENTRYPOINT)`);
+    if (unsupported.length > 0)
+      report(
+        `not passed, this Node (${process.version}) does not know them: ${unsupported.join(' ')} (from the Dockerfile's ENTRYPOINT)`,
+      );
     report(`args: ${settings.args.join(' ') || '(none)'}`);
     const { memory, cpu } = limits(plan, report);
     if (memory) cleanups.push(() => memory.remove());
     if (cpu) cleanups.push(() => cpu.remove());
-    return await supervise(root, plan, settings, { memory, cpu }, { ...opts, report, output, second }, cluster.client, cleanups);
+    return await supervise(
+      root,
+      plan,
+      settings,
+      { memory, cpu },
+      { ...opts, report, output, second },
+      cluster.client,
+      cleanups,
+    );
   } finally {
     for (const cleanup of cleanups.reverse()) {
       try {
@@ -119,19 +141,29 @@ interface Limits {
 function limits(plan: PodPlan, report: (line: string) => void): Limits {
   const out: Limits = {};
   if (plan.memoryLimitBytes === undefined) {
-    report('no memory limit in the Deployment: nothing to enforce (set resources.limits.memory in config/manager/manager.yaml)');
+    report(
+      'no memory limit in the Deployment: nothing to enforce (set resources.limits.memory in config/manager/manager.yaml)',
+    );
   } else {
     try {
       out.memory = createMemoryCgroup(`kubescaffold-run-${process.pid}`, plan.memoryLimitBytes);
       report(`memory limit ${plan.memoryLimitBytes / MiB} MiB: enforced by cgroup ${out.memory.path}`);
     } catch (e) {
-      report(`memory limit ${plan.memoryLimitBytes / MiB} MiB: NOT enforced here (${(e as Error).message}); the process's RSS is watched against it instead`);
+      report(
+        `memory limit ${plan.memoryLimitBytes / MiB} MiB: NOT enforced here (${(e as Error).message}); the process's RSS is watched against it instead`,
+      );
     }
   }
   if (plan.cpuLimit !== undefined) {
     try {
-      out.cpu = createCpuCgroup(`kubescaffold-run-${process.pid}`, parseQuantity(plan.cpuLimit), out.memory?.version === 2 ? out.memory.path : undefined);
-      report(`CPU limit ${plan.cpuLimit}: enforced by cgroup ${out.cpu.path} (a quota of ${out.cpu.quotaUs / 1000} ms per 100 ms)`);
+      out.cpu = createCpuCgroup(
+        `kubescaffold-run-${process.pid}`,
+        parseQuantity(plan.cpuLimit),
+        out.memory?.version === 2 ? out.memory.path : undefined,
+      );
+      report(
+        `CPU limit ${plan.cpuLimit}: enforced by cgroup ${out.cpu.path} (a quota of ${out.cpu.quotaUs / 1000} ms per 100 ms)`,
+      );
     } catch (e) {
       report(`CPU limit ${plan.cpuLimit}: NOT enforced here (${(e as Error).message})`);
     }
@@ -174,7 +206,9 @@ async function supervise(
     const exited = new Promise<number | null>((resolve) => c.once('exit', (code) => resolve(code)));
     c.kill('SIGTERM');
     const timer = setTimeout(() => {
-      report(`the manager did not stop within terminationGracePeriodSeconds (${plan.terminationGracePeriodSeconds}); killing it, as the kubelet would`);
+      report(
+        `the manager did not stop within terminationGracePeriodSeconds (${plan.terminationGracePeriodSeconds}); killing it, as the kubelet would`,
+      );
       c.kill('SIGKILL');
     }, graceMs);
     const code = await exited;
@@ -184,7 +218,11 @@ async function supervise(
 
   const startProbes = () => {
     for (const p of probers.splice(0)) p.stop();
-    const probe = (name: string, spec: HttpProbe | undefined, onChange: (state: ProbeState, detail: string) => void) => {
+    const probe = (
+      name: string,
+      spec: HttpProbe | undefined,
+      onChange: (state: ProbeState, detail: string) => void,
+    ) => {
       if (!spec) {
         report(`no ${name} probe in the Deployment`);
         return;
@@ -192,15 +230,26 @@ async function supervise(
       const containerPort = probePort(plan, spec.port);
       const local = settings.ports.get(containerPort);
       if (local === undefined) {
-        report(`the ${name} probe asks port ${containerPort}, on which the manager's args listen nowhere (check --health-probe-bind-address in config/manager/manager.yaml)`);
+        report(
+          `the ${name} probe asks port ${containerPort}, on which the manager's args listen nowhere (check --health-probe-bind-address in config/manager/manager.yaml)`,
+        );
         return;
       }
-      const prober = new Prober({ probe: spec, url: `http://127.0.0.1:${local}${spec.path}`, onChange, secondMs: second });
+      const prober = new Prober({
+        probe: spec,
+        url: `http://127.0.0.1:${local}${spec.path}`,
+        onChange,
+        secondMs: second,
+      });
       probers.push(prober);
       prober.start();
     };
     probe('readiness', plan.readiness, (state, detail) => {
-      report(state === 'passing' ? `ready (${plan.readiness!.path}: ${detail})` : `NOT ready: ${plan.readiness!.path} ${detail}`);
+      report(
+        state === 'passing'
+          ? `ready (${plan.readiness!.path}: ${detail})`
+          : `NOT ready: ${plan.readiness!.path} ${detail}`,
+      );
       if (state === 'passing' && !metricsChecked && settings.metrics) {
         metricsChecked = true;
         checkMetrics(client, settings.metrics.url, plan.namespace, plan.metricsReaderRole).then(
@@ -225,7 +274,12 @@ async function supervise(
     let command = { command: process.execPath, args: [...settings.nodeFlags, 'dist/cmd/main.js', ...settings.args] };
     if (cgroup) command = cgroup.wrap(command.command, command.args);
     if (cpu) command = cpu.wrap(command.command, command.args);
-    const c = spawn(command.command, command.args, { cwd: root, env: settings.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+    const c = spawn(command.command, command.args, {
+      cwd: root,
+      env: settings.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
     child = c;
     if (restarts > 0) report(`restart ${restarts}`);
     const onOutput = (chunk: Buffer) => {
@@ -238,12 +292,17 @@ async function supervise(
     c.once('exit', (code, signal) => {
       if (c !== child) return;
       const oom = cgroup ? cgroup.oomKills() > 0 : false;
-      if (oom) report(`OOMKilled: the manager needed more than its ${plan.memoryLimitBytes! / MiB} MiB limit; raise resources.limits.memory in config/manager/manager.yaml (and the request with it)`);
+      if (oom)
+        report(
+          `OOMKilled: the manager needed more than its ${plan.memoryLimitBytes! / MiB} MiB limit; raise resources.limits.memory in config/manager/manager.yaml (and the request with it)`,
+        );
       if (stopping) return;
       if (code === 0 || signal === 'SIGTERM') return;
       // A pod's container that exits is restarted with back-off; here the run ends and says why.
       for (const p of probers.splice(0)) p.stop();
-      report(`the manager exited (${signal ?? `code ${code}`}); in the cluster the kubelet would restart it with back-off (CrashLoopBackOff)`);
+      report(
+        `the manager exited (${signal ?? `code ${code}`}); in the cluster the kubelet would restart it with back-off (CrashLoopBackOff)`,
+      );
       finish(code ?? 1);
     });
     startProbes();
@@ -255,7 +314,9 @@ async function supervise(
       const rss = child?.pid !== undefined ? rssBytes(child.pid) : undefined;
       if (rss === undefined || overLimitReported || rss <= limit) return;
       overLimitReported = true;
-      report(`RSS ${(rss / MiB).toFixed(1)} MiB is over the container's ${limit / MiB} MiB memory limit: in the cluster it would be OOM-killed; raise resources.limits.memory in config/manager/manager.yaml`);
+      report(
+        `RSS ${(rss / MiB).toFixed(1)} MiB is over the container's ${limit / MiB} MiB memory limit: in the cluster it would be OOM-killed; raise resources.limits.memory in config/manager/manager.yaml`,
+      );
     }, RSS_POLL_MS);
     timer.unref();
     cleanups.push(() => clearInterval(timer));
@@ -264,7 +325,9 @@ async function supervise(
   const onSignal = () => {
     if (stopping) return;
     stopping = true;
-    report(`stopping: SIGTERM, then up to ${plan.terminationGracePeriodSeconds}s (terminationGracePeriodSeconds) before SIGKILL; the applied RBAC and CRDs stay (make undeploy / make uninstall remove them)`);
+    report(
+      `stopping: SIGTERM, then up to ${plan.terminationGracePeriodSeconds}s (terminationGracePeriodSeconds) before SIGKILL; the applied RBAC and CRDs stay (make undeploy / make uninstall remove them)`,
+    );
     for (const p of probers.splice(0)) p.stop();
     void stopChild().then((code) => finish(code ?? 0));
   };

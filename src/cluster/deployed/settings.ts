@@ -52,7 +52,9 @@ export async function localSettings(input: SettingsInput): Promise<LocalSettings
   const notes: string[] = [];
   const ports = new Map<number, number>();
   const args = plan.container.args ?? [];
-  const listening = args.map((a) => BIND_FLAG.exec(a)).filter((m): m is RegExpExecArray => m !== null && portOf(m[2]!) !== undefined);
+  const listening = args
+    .map((a) => BIND_FLAG.exec(a))
+    .filter((m): m is RegExpExecArray => m !== null && portOf(m[2]!) !== undefined);
   const webhooks = plan.container.ports?.some((p) => p.containerPort === WEBHOOK_PORT) ?? false;
   // freePort never hands out the same port twice in a while, so these are distinct.
   const free: number[] = [];
@@ -70,7 +72,9 @@ export async function localSettings(input: SettingsInput): Promise<LocalSettings
       if (bind[1] === 'metrics') metrics = { url: `${secure ? 'https' : 'http'}://127.0.0.1:${local}/metrics`, secure };
       notes.push(`${bind[1] === 'metrics' ? 'metrics' : 'health probes'} on 127.0.0.1:${local} (:${port} in the pod)`);
     } else if (CERT_PATH_FLAG.test(arg)) {
-      notes.push(`dropped ${arg}: it names a Secret volume that is mounted only in the cluster (the manager makes a self-signed certificate instead)`);
+      notes.push(
+        `dropped ${arg}: it names a Secret volume that is mounted only in the cluster (the manager makes a self-signed certificate instead)`,
+      );
     } else {
       out.push(arg);
     }
@@ -79,12 +83,22 @@ export async function localSettings(input: SettingsInput): Promise<LocalSettings
     const local = free.shift()!;
     ports.set(WEBHOOK_PORT, local);
     out.push(`--webhook-port=${local}`);
-    notes.push(`webhook server on 127.0.0.1:${local} (:${WEBHOOK_PORT} in the pod; the API server's webhook configurations still point at the Service)`);
+    notes.push(
+      `webhook server on 127.0.0.1:${local} (:${WEBHOOK_PORT} in the pod; the API server's webhook configurations still point at the Service)`,
+    );
   }
 
-  const env = resolveContainerEnv(plan.container, { name: input.podName, namespace: plan.namespace, serviceAccountName: plan.serviceAccountName });
+  const env = resolveContainerEnv(plan.container, {
+    name: input.podName,
+    namespace: plan.namespace,
+    serviceAccountName: plan.serviceAccountName,
+  });
   if (env.NODE_OPTIONS !== undefined && plan.memoryLimitBytes !== undefined) {
-    env.NODE_OPTIONS = nodeOptionsForLocalRun(env.NODE_OPTIONS, plan.memoryLimitBytes, input.nodeSupportsHeapPercentage);
+    env.NODE_OPTIONS = nodeOptionsForLocalRun(
+      env.NODE_OPTIONS,
+      plan.memoryLimitBytes,
+      input.nodeSupportsHeapPercentage,
+    );
   }
   const port = input.server.port || (input.server.protocol === 'https:' ? '443' : '80');
   return {

@@ -22,7 +22,8 @@ export function pack(roots: Record<string, JSONSchemaProps>): PackedSchemas {
   const visit = (s: JSONSchemaProps): number => {
     const node: Node = { ...s };
     if (s.properties) node.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, visit(v)]));
-    if (s.additionalProperties !== undefined && typeof s.additionalProperties === 'object') node.additionalProperties = visit(s.additionalProperties);
+    if (s.additionalProperties !== undefined && typeof s.additionalProperties === 'object')
+      node.additionalProperties = visit(s.additionalProperties);
     for (const k of single) if (s[k]) node[k] = visit(s[k]);
     for (const k of lists) if (s[k]) node[k] = s[k].map(visit);
     const key = JSON.stringify(node);
@@ -43,7 +44,10 @@ export function pack(roots: Record<string, JSONSchemaProps>): PackedSchemas {
 export function unpack(packed: PackedSchemas, i: number): JSONSchemaProps {
   const node = packed.nodes[i]!;
   const s = { ...node } as JSONSchemaProps & Node;
-  if (node.properties) s.properties = Object.fromEntries(Object.entries(node.properties as Record<string, number>).map(([k, v]) => [k, unpack(packed, v)]));
+  if (node.properties)
+    s.properties = Object.fromEntries(
+      Object.entries(node.properties as Record<string, number>).map(([k, v]) => [k, unpack(packed, v)]),
+    );
   if (typeof node.additionalProperties === 'number') s.additionalProperties = unpack(packed, node.additionalProperties);
   for (const k of single) if (typeof node[k] === 'number') s[k] = unpack(packed, node[k] as number);
   for (const k of lists) if (Array.isArray(node[k])) s[k] = (node[k] as number[]).map((j) => unpack(packed, j));

@@ -101,37 +101,65 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
       return result;
     };
 
-    const goVersion = await step('Checking the Go toolchain', async () => (await run(tmp!, ['env', 'GOVERSION'])).trim());
+    const goVersion = await step('Checking the Go toolchain', async () =>
+      (await run(tmp!, ['env', 'GOVERSION'])).trim(),
+    );
 
     const kubeMod = await step(`Reading the go.mod of k8s.io/kubernetes@v${version}`, async () => {
-      const info = JSON.parse(await run(tmp!, ['mod', 'download', '-json', `k8s.io/kubernetes@v${version}`])) as { GoMod?: string; Error?: string };
+      const info = JSON.parse(await run(tmp!, ['mod', 'download', '-json', `k8s.io/kubernetes@v${version}`])) as {
+        GoMod?: string;
+        Error?: string;
+      };
       if (!info.GoMod) throw new Error(`go mod download k8s.io/kubernetes@v${version}: ${info.Error ?? 'no go.mod'}`);
       const mod = parseKubernetesGoMod(await readFile(info.GoMod, 'utf8'));
       if (!goSatisfies(goVersion, mod.goVersion)) {
-        throw new Error(`Kubernetes ${version} needs Go ${mod.goVersion} or newer, but this machine has ${goVersion}; install a newer Go or pick an older Kubernetes version`);
+        throw new Error(
+          `Kubernetes ${version} needs Go ${mod.goVersion} or newer, but this machine has ${goVersion}; install a newer Go or pick an older Kubernetes version`,
+        );
       }
       logOut.write(`staging modules (${mod.stagingModules.length}): ${mod.stagingModules.join(' ')}\n`);
       return mod;
     });
 
-    await step(`Resolving kube-apiserver's dependencies (${kubeMod.stagingModules.length} staging modules at v0.${k8s.minor}.${k8s.patch})`, async () => {
-      await writeFile(join(apiDir, 'go.mod'), apiserverWrapperGoMod(k8s, kubeMod));
-      await run(apiDir, ['get', `k8s.io/kubernetes/cmd/kube-apiserver@v${version}`]);
-    });
+    await step(
+      `Resolving kube-apiserver's dependencies (${kubeMod.stagingModules.length} staging modules at v0.${k8s.minor}.${k8s.patch})`,
+      async () => {
+        await writeFile(join(apiDir, 'go.mod'), apiserverWrapperGoMod(k8s, kubeMod));
+        await run(apiDir, ['get', `k8s.io/kubernetes/cmd/kube-apiserver@v${version}`]);
+      },
+    );
 
     await step('Compiling kube-apiserver (minutes when the Go build cache is cold)', async () => {
       const x = (pkg: string, key: string, value: string) => `-X ${pkg}/version.${key}=${value}`;
       const ldflags = ['-s', '-w'];
       for (const pkg of ['k8s.io/component-base', 'k8s.io/client-go/pkg']) {
-        ldflags.push(x(pkg, 'gitVersion', `v${version}`), x(pkg, 'gitMajor', String(k8s.major)), x(pkg, 'gitMinor', String(k8s.minor)));
+        ldflags.push(
+          x(pkg, 'gitVersion', `v${version}`),
+          x(pkg, 'gitMajor', String(k8s.major)),
+          x(pkg, 'gitMinor', String(k8s.minor)),
+        );
       }
-      const args = ['build', '-v', '-trimpath', '-tags=grpcnotrace', `-ldflags=${ldflags.join(' ')}`, '-o', join(outDir, KUBE_APISERVER), 'k8s.io/kubernetes/cmd/kube-apiserver'];
-      await withHeartbeat('kube-apiserver', opts.heartbeatSeconds ?? 30, progress, (onLine) => run(apiDir, args, onLine));
+      const args = [
+        'build',
+        '-v',
+        '-trimpath',
+        '-tags=grpcnotrace',
+        `-ldflags=${ldflags.join(' ')}`,
+        '-o',
+        join(outDir, KUBE_APISERVER),
+        'k8s.io/kubernetes/cmd/kube-apiserver',
+      ];
+      await withHeartbeat('kube-apiserver', opts.heartbeatSeconds ?? 30, progress, (onLine) =>
+        run(apiDir, args, onLine),
+      );
     });
 
     await step(`Building etcd v${etcdVersion}`, async () => {
-      const info = JSON.parse(await run(etcdDir, ['mod', 'download', '-json', `go.etcd.io/etcd/server/v3@v${etcdVersion}`])) as { GoMod?: string; Error?: string };
-      if (!info.GoMod) throw new Error(`go mod download go.etcd.io/etcd/server/v3@v${etcdVersion}: ${info.Error ?? 'no go.mod'}`);
+      const info = JSON.parse(
+        await run(etcdDir, ['mod', 'download', '-json', `go.etcd.io/etcd/server/v3@v${etcdVersion}`]),
+      ) as { GoMod?: string; Error?: string };
+      if (!info.GoMod)
+        throw new Error(`go mod download go.etcd.io/etcd/server/v3@v${etcdVersion}: ${info.Error ?? 'no go.mod'}`);
       const etcdGo = goDirective(await readFile(info.GoMod, 'utf8')) ?? '1.23.0';
       await writeFile(join(etcdDir, 'go.mod'), etcdWrapperGoMod(etcdGo, etcdVersion));
       await run(etcdDir, ['get', `go.etcd.io/etcd/server/v3@v${etcdVersion}`]);
@@ -140,11 +168,14 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
     });
 
     await step('Verifying the binaries (--version) and moving them into the cache', async () => {
-      const exec = (bin: string) => runLogged(join(outDir, bin), ['--version'], { cwd: outDir, env, log: logOut, signal: opts.signal });
+      const exec = (bin: string) =>
+        runLogged(join(outDir, bin), ['--version'], { cwd: outDir, env, log: logOut, signal: opts.signal });
       const apiVersion = parseApiserverVersionOutput(await exec(KUBE_APISERVER));
-      if (apiVersion !== version) throw new Error(`built kube-apiserver reports version ${apiVersion ?? '(none)'}, expected ${version}`);
+      if (apiVersion !== version)
+        throw new Error(`built kube-apiserver reports version ${apiVersion ?? '(none)'}, expected ${version}`);
       const etcdReported = parseEtcdVersionOutput(await exec(ETCD));
-      if (etcdReported !== etcdVersion) throw new Error(`built etcd reports version ${etcdReported ?? '(none)'}, expected ${etcdVersion}`);
+      if (etcdReported !== etcdVersion)
+        throw new Error(`built etcd reports version ${etcdReported ?? '(none)'}, expected ${etcdVersion}`);
       const info = {
         kubernetes: version,
         etcd: etcdVersion,
@@ -164,7 +195,9 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
     });
     const seconds = (Date.now() - started) / 1000;
     logOut.write(`\n### built in ${seconds.toFixed(1)}s\n`);
-    progress(`Kubernetes ${version} control plane binaries are in ${finalDir} (built in ${fmtSeconds(seconds * 1000)})`);
+    progress(
+      `Kubernetes ${version} control plane binaries are in ${finalDir} (built in ${fmtSeconds(seconds * 1000)})`,
+    );
     return { dir: finalDir, logFile, seconds, goVersion };
   } catch (err) {
     if (!log || opts.signal?.aborted) throw err;
@@ -198,7 +231,10 @@ async function withHeartbeat<T>(
 ): Promise<T> {
   let packages = 0;
   const t0 = Date.now();
-  const timer = setInterval(() => progress(`      … compiling ${what}: ${packages} packages compiled, ${fmtSeconds(Date.now() - t0)}`), seconds * 1000);
+  const timer = setInterval(
+    () => progress(`      … compiling ${what}: ${packages} packages compiled, ${fmtSeconds(Date.now() - t0)}`),
+    seconds * 1000,
+  );
   try {
     return await fn((line) => {
       if (/^[\w.-]+(\/[\w.@~-]+)+$/.test(line) || /^[\w]+$/.test(line)) packages++;
@@ -214,4 +250,3 @@ async function removeStaleBuildDirs(root: string, version: string): Promise<void
     if (name.startsWith(`.build-${version}-`)) await rm(join(root, name), { recursive: true, force: true });
   }
 }
-

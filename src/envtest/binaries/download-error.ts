@@ -16,7 +16,14 @@ export class DownloadError extends EnvtestError {
 }
 
 /** Network error codes a new connection may well not hit again. */
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ECONNABORTED', 'EAI_AGAIN', 'ERR_STREAM_PREMATURE_CLOSE']);
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ECONNABORTED',
+  'EAI_AGAIN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
 /** Codes that mean the network (or the host) is not there at all. */
 const UNREACHABLE_CODES = new Set(['ENOTFOUND', 'ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
@@ -33,5 +40,10 @@ export function networkError(url: string, err: unknown, via?: string): DownloadE
   } else if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
     hint = ' (for a private certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file)';
   }
-  return new DownloadError(`could not fetch ${url}${proxy}: ${e?.message ?? String(err)}${hint}`, url, TRANSIENT_CODES.has(code), { cause: err });
+  return new DownloadError(
+    `could not fetch ${url}${proxy}: ${e?.message ?? String(err)}${hint}`,
+    url,
+    TRANSIENT_CODES.has(code),
+    { cause: err },
+  );
 }

@@ -48,7 +48,11 @@ export async function downloadFile(url: string, dest: string, opts: DownloadFile
 /** Fetches a small text (the index) whole, with the same timeouts and retries. */
 export async function fetchText(url: string, opts: DownloadNetworkOptions = {}): Promise<string> {
   return withRetries(opts, async () => {
-    const res = await openUrl(url, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal, env: opts.env ?? process.env });
+    const res = await openUrl(url, {
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      signal: opts.signal,
+      env: opts.env ?? process.env,
+    });
     if (res.status !== 200) {
       res.body.resume();
       throw statusError(url, res.status, res.statusText);
@@ -63,7 +67,10 @@ export async function fetchText(url: string, opts: DownloadNetworkOptions = {}):
   });
 }
 
-async function withRetries<T>(opts: DownloadNetworkOptions & { onRetry?: (err: DownloadError, retry: number) => void }, attempt: () => Promise<T>): Promise<T> {
+async function withRetries<T>(
+  opts: DownloadNetworkOptions & { onRetry?: (err: DownloadError, retry: number) => void },
+  attempt: () => Promise<T>,
+): Promise<T> {
   const attempts = Math.max(1, opts.attempts ?? DEFAULT_ATTEMPTS);
   const delay = opts.retryDelayMs ?? ((n: number) => 1000 * 2 ** (n - 1));
   for (let n = 1; ; n++) {
@@ -83,7 +90,11 @@ async function withRetries<T>(opts: DownloadNetworkOptions & { onRetry?: (err: D
 }
 
 async function downloadOnce(url: string, dest: string, opts: DownloadFileOptions): Promise<void> {
-  const res = await openUrl(url, { timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: opts.signal, env: opts.env ?? process.env });
+  const res = await openUrl(url, {
+    timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: opts.signal,
+    env: opts.env ?? process.env,
+  });
   if (res.status !== 200) {
     res.body.resume();
     throw statusError(url, res.status, res.statusText);
@@ -104,14 +115,26 @@ async function downloadOnce(url: string, dest: string, opts: DownloadFileOptions
     await pipeline(res.body, meter, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOSPC') {
-      throw new DownloadError(`no space left on the device while writing ${dest} (downloading ${url}); free some space and try again`, url, false, { cause: err });
+      throw new DownloadError(
+        `no space left on the device while writing ${dest} (downloading ${url}); free some space and try again`,
+        url,
+        false,
+        { cause: err },
+      );
     }
     if (err && (err as NodeJS.ErrnoException).syscall && (err as NodeJS.ErrnoException).path === dest) {
-      throw new DownloadError(`could not write ${dest} (downloading ${url}): ${(err as Error).message}`, url, false, { cause: err });
+      throw new DownloadError(`could not write ${dest} (downloading ${url}): ${(err as Error).message}`, url, false, {
+        cause: err,
+      });
     }
     const e = asDownloadError(url, err, opts.signal);
     if (e === err || opts.signal?.aborted) throw e;
-    throw new DownloadError(`${e.message} after ${received}${total !== undefined ? ` of ${total}` : ''} bytes`, url, true, { cause: err });
+    throw new DownloadError(
+      `${e.message} after ${received}${total !== undefined ? ` of ${total}` : ''} bytes`,
+      url,
+      true,
+      { cause: err },
+    );
   }
   if (total !== undefined && received !== total) {
     throw new DownloadError(`the download of ${url} ended after ${received} of ${total} bytes`, url, true);
@@ -136,5 +159,7 @@ function statusError(url: string, status: number, statusText: string): DownloadE
 function asDownloadError(url: string, err: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
   if (err instanceof DownloadError) return err;
-  return new DownloadError(`the download of ${url} broke off: ${(err as Error)?.message ?? String(err)}`, url, true, { cause: err });
+  return new DownloadError(`the download of ${url} broke off: ${(err as Error)?.message ?? String(err)}`, url, true, {
+    cause: err,
+  });
 }

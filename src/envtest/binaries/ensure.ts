@@ -120,49 +120,85 @@ export async function ensureBinaries(opts: EnsureBinariesOptions = {}): Promise<
       releases = parseReleaseIndex(await fetchText(indexUrl, net), indexUrl);
     } catch (err) {
       if (opts.signal?.aborted || !(err instanceof DownloadError || err instanceof ReleaseIndexError)) throw err;
-      const problem = err instanceof DownloadError ? `the envtest release index could not be read: ${err.message}` : err.message;
+      const problem =
+        err instanceof DownloadError ? `the envtest release index could not be read: ${err.message}` : err.message;
       // An index the user chose must work; the default one may simply be out of reach (CI without internet).
       if (chosenIndex) throw err;
       if (cached) {
         say(`${problem}; using the cached Kubernetes ${cached}`);
         return fromCache(cached);
       }
-      if (build === 'never') throw new BinariesNotFoundError(`No kube-apiserver/etcd for ${wanted} in ${cacheRoot}, and ${problem}`);
+      if (build === 'never')
+        throw new BinariesNotFoundError(`No kube-apiserver/etcd for ${wanted} in ${cacheRoot}, and ${problem}`);
       buildReason = problem;
     }
     if (releases) {
       const platform = opts.platform ?? hostPlatform();
       const release = pickRelease(releases, request, platform);
-      if (release && cached && compareVersions(parseVersion(cached), parseVersion(release.version)) >= 0) return fromCache(cached);
+      if (release && cached && compareVersions(parseVersion(cached), parseVersion(release.version)) >= 0)
+        return fromCache(cached);
       if (release) {
-        say(`Kubernetes ${release.version} (${formatPlatform(platform)}) is not in the cache ${cacheRoot}: downloading it from the envtest release index ${indexUrl}`);
+        say(
+          `Kubernetes ${release.version} (${formatPlatform(platform)}) is not in the cache ${cacheRoot}: downloading it from the envtest release index ${indexUrl}`,
+        );
         const terminal = opts.terminal ?? (opts.progress || !process.stderr.isTTY ? undefined : process.stderr);
-        const { dir } = await installRelease(release, { ...net, cacheRoot, indexUrl, output: { line: say, terminal }, now: opts.now });
+        const { dir } = await installRelease(release, {
+          ...net,
+          cacheRoot,
+          indexUrl,
+          output: { line: say, terminal },
+          now: opts.now,
+        });
         say(`Kubernetes ${release.version} control plane binaries are in ${dir}`);
         return withVersion(cacheEntry(cacheRoot, release.version, 'download'));
       }
       if (cached) return fromCache(cached);
-      buildReason = noReleaseReason(releases, request.kind === 'selector' ? request.version : undefined, platform, indexUrl);
-      if (build === 'never') throw new BinariesNotFoundError(`No kube-apiserver/etcd for ${wanted} in ${cacheRoot}, and ${buildReason}.`);
+      buildReason = noReleaseReason(
+        releases,
+        request.kind === 'selector' ? request.version : undefined,
+        platform,
+        indexUrl,
+      );
+      if (build === 'never')
+        throw new BinariesNotFoundError(`No kube-apiserver/etcd for ${wanted} in ${cacheRoot}, and ${buildReason}.`);
     }
   }
 
-  if (!lookPath('go', env)) throw new BinariesNotFoundError(`No kube-apiserver/etcd for ${wanted} in ${cacheRoot}: ${buildReason}, and there is no \`go\` on PATH to build them from source.`);
+  if (!lookPath('go', env))
+    throw new BinariesNotFoundError(
+      `No kube-apiserver/etcd for ${wanted} in ${cacheRoot}: ${buildReason}, and there is no \`go\` on PATH to build them from source.`,
+    );
   const version = await buildVersion(request, env);
   if (build !== 'prefer') {
     const confirm = opts.confirmBuild ?? ((q: string) => confirmOnTerminal(q, opts.signal));
     say(`${capitalize(buildReason)}.`);
     const question = `Build kube-apiserver ${version} and etcd from the Go module proxy instead? It takes 6–11 minutes.`;
-    if (!(await confirm(question))) throw new BinariesNotFoundError(`Not building Kubernetes ${version} from source: declined.`);
+    if (!(await confirm(question)))
+      throw new BinariesNotFoundError(`Not building Kubernetes ${version} from source: declined.`);
   }
-  const result = await buildBinaries({ kubernetesVersion: version, etcdVersion: opts.etcdVersion, cacheRoot, signal: opts.signal, progress: say, env });
+  const result = await buildBinaries({
+    kubernetesVersion: version,
+    etcdVersion: opts.etcdVersion,
+    cacheRoot,
+    signal: opts.signal,
+    progress: say,
+    env,
+  });
   return withVersion({ ...cacheEntry(cacheRoot, version, 'build'), dir: result.dir });
 }
 
 /** The default request takes DEFAULT_KUBERNETES_VERSION when the index has it, else the newest release. */
-function pickRelease(releases: readonly EnvtestRelease[], request: VersionRequest, platform: Platform): EnvtestRelease | undefined {
+function pickRelease(
+  releases: readonly EnvtestRelease[],
+  request: VersionRequest,
+  platform: Platform,
+): EnvtestRelease | undefined {
   if (request.kind === 'selector') return selectRelease(releases, request.version, platform);
-  if (request.kind === 'default') return selectRelease(releases, parseVersion(DEFAULT_KUBERNETES_VERSION), platform) ?? selectRelease(releases, undefined, platform);
+  if (request.kind === 'default')
+    return (
+      selectRelease(releases, parseVersion(DEFAULT_KUBERNETES_VERSION), platform) ??
+      selectRelease(releases, undefined, platform)
+    );
   return selectRelease(releases, undefined, platform);
 }
 
@@ -187,7 +223,9 @@ async function buildVersion(request: VersionRequest, env: NodeJS.ProcessEnv): Pr
   }
   const fallback = parseVersion(DEFAULT_KUBERNETES_VERSION);
   if (fallback.major === v.major && fallback.minor === v.minor) return DEFAULT_KUBERNETES_VERSION;
-  throw new Error(`the Go module proxy lists no release for ${query}; pass an exact version such as ${DEFAULT_KUBERNETES_VERSION}`);
+  throw new Error(
+    `the Go module proxy lists no release for ${query}; pass an exact version such as ${DEFAULT_KUBERNETES_VERSION}`,
+  );
 }
 
 /** The path of an executable on PATH, like `which`. */

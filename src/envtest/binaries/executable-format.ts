@@ -7,7 +7,8 @@ import { open } from 'node:fs/promises';
 import type { Platform } from './platform.js';
 
 /** What the header says: a platform, a script (#!, runs anywhere it has its interpreter), or unknown. */
-export type ExecutableFormat = { kind: 'binary'; platform: Platform } | { kind: 'script' } | { kind: 'unknown'; detail: string };
+export type ExecutableFormat =
+  { kind: 'binary'; platform: Platform } | { kind: 'script' } | { kind: 'unknown'; detail: string };
 
 const ELF_MACHINES: Record<number, string> = { 0x3e: 'amd64', 0xb7: 'arm64', 0x15: 'ppc64le', 0x16: 's390x' };
 const MACHO_CPUS: Record<number, string> = { 0x01000007: 'amd64', 0x0100000c: 'arm64' };
@@ -19,16 +20,21 @@ export function executableFormat(header: Buffer): ExecutableFormat {
     const little = header[5] === 1;
     const machine = little ? header.readUInt16LE(18) : header.readUInt16BE(18);
     const arch = ELF_MACHINES[machine];
-    return arch ? { kind: 'binary', platform: { os: 'linux', arch } } : { kind: 'unknown', detail: `an ELF program for machine type 0x${machine.toString(16)}` };
+    return arch
+      ? { kind: 'binary', platform: { os: 'linux', arch } }
+      : { kind: 'unknown', detail: `an ELF program for machine type 0x${machine.toString(16)}` };
   }
   if (header.length >= 8) {
     const magicLE = header.readUInt32LE(0);
     if (magicLE === 0xfeedfacf || magicLE === 0xfeedface) {
       const arch = MACHO_CPUS[header.readUInt32LE(4)];
-      return arch ? { kind: 'binary', platform: { os: 'darwin', arch } } : { kind: 'unknown', detail: 'a Mach-O program for another CPU' };
+      return arch
+        ? { kind: 'binary', platform: { os: 'darwin', arch } }
+        : { kind: 'unknown', detail: 'a Mach-O program for another CPU' };
     }
     if (header.readUInt32BE(0) === 0xcafebabe) return { kind: 'unknown', detail: 'a universal Mach-O program' };
-    if (header[0] === 0x4d && header[1] === 0x5a) return { kind: 'binary', platform: { os: 'windows', arch: 'unknown' } };
+    if (header[0] === 0x4d && header[1] === 0x5a)
+      return { kind: 'binary', platform: { os: 'windows', arch: 'unknown' } };
   }
   return { kind: 'unknown', detail: 'neither an ELF nor a Mach-O program nor a script' };
 }

@@ -23,7 +23,8 @@ import {
 } from '../versions.js';
 
 /** Where the binaries came from. */
-export type BinariesSource = 'KUBEBUILDER_ASSETS' | 'TEST_ASSET' | 'binaryAssetsDirectory' | 'cache' | 'download' | 'build';
+export type BinariesSource =
+  'KUBEBUILDER_ASSETS' | 'TEST_ASSET' | 'binaryAssetsDirectory' | 'cache' | 'download' | 'build';
 
 /** kube-apiserver and etcd found or obtained, with their version and where they came from. */
 export interface Binaries {
@@ -126,33 +127,69 @@ export function hasBinaries(probe: DirectoryProbe, dir: string): boolean {
 }
 
 /** The sources that name binaries directly (1–3 above): found, invalid, or undefined when none is set. */
-export function resolveExplicit(input: Omit<ResolveInput, 'version' | 'cacheRoot'>, probe: DirectoryProbe): Resolution | undefined {
+export function resolveExplicit(
+  input: Omit<ResolveInput, 'version' | 'cacheRoot'>,
+  probe: DirectoryProbe,
+): Resolution | undefined {
   const { env } = input;
   const api = env[TEST_ASSET_KUBE_APISERVER];
   const etcd = env[TEST_ASSET_ETCD];
   if (env.KUBEBUILDER_ASSETS) {
     const dir = resolve(env.KUBEBUILDER_ASSETS);
-    if (!hasBinaries(probe, dir)) return { kind: 'invalid', message: `KUBEBUILDER_ASSETS=${dir} does not contain executable ${KUBE_APISERVER} and ${ETCD}.` };
+    if (!hasBinaries(probe, dir))
+      return {
+        kind: 'invalid',
+        message: `KUBEBUILDER_ASSETS=${dir} does not contain executable ${KUBE_APISERVER} and ${ETCD}.`,
+      };
     const ignored = [api && TEST_ASSET_KUBE_APISERVER, etcd && TEST_ASSET_ETCD].filter(Boolean);
     const notes = ignored.length ? [`${ignored.join(' and ')} ignored: KUBEBUILDER_ASSETS is set and comes first`] : [];
-    return { kind: 'found', binaries: { dir, kubeApiserver: join(dir, KUBE_APISERVER), etcd: join(dir, ETCD), source: 'KUBEBUILDER_ASSETS' }, notes };
+    return {
+      kind: 'found',
+      binaries: { dir, kubeApiserver: join(dir, KUBE_APISERVER), etcd: join(dir, ETCD), source: 'KUBEBUILDER_ASSETS' },
+      notes,
+    };
   }
   if (api || etcd) {
     if (!api || !etcd) {
-      const [set, unset] = api ? [TEST_ASSET_KUBE_APISERVER, TEST_ASSET_ETCD] : [TEST_ASSET_ETCD, TEST_ASSET_KUBE_APISERVER];
-      return { kind: 'invalid', message: `${set} is set but ${unset} is not: set both, or set KUBEBUILDER_ASSETS to a directory holding both binaries.` };
+      const [set, unset] = api
+        ? [TEST_ASSET_KUBE_APISERVER, TEST_ASSET_ETCD]
+        : [TEST_ASSET_ETCD, TEST_ASSET_KUBE_APISERVER];
+      return {
+        kind: 'invalid',
+        message: `${set} is set but ${unset} is not: set both, or set KUBEBUILDER_ASSETS to a directory holding both binaries.`,
+      };
     }
-    for (const [name, path] of [[TEST_ASSET_KUBE_APISERVER, api], [TEST_ASSET_ETCD, etcd]] as const) {
-      if (!probe.isExecutable(resolve(path))) return { kind: 'invalid', message: `${name}=${resolve(path)} is not an executable file.` };
+    for (const [name, path] of [
+      [TEST_ASSET_KUBE_APISERVER, api],
+      [TEST_ASSET_ETCD, etcd],
+    ] as const) {
+      if (!probe.isExecutable(resolve(path)))
+        return { kind: 'invalid', message: `${name}=${resolve(path)} is not an executable file.` };
     }
     const [a, e] = [resolve(api), resolve(etcd)];
-    const dir = dirname(a) === dirname(e) && a === join(dirname(a), KUBE_APISERVER) && e === join(dirname(e), ETCD) ? dirname(a) : undefined;
+    const dir =
+      dirname(a) === dirname(e) && a === join(dirname(a), KUBE_APISERVER) && e === join(dirname(e), ETCD)
+        ? dirname(a)
+        : undefined;
     return { kind: 'found', binaries: { dir, kubeApiserver: a, etcd: e, source: 'TEST_ASSET' }, notes: [] };
   }
   if (input.binaryAssetsDirectory) {
     const dir = resolve(input.binaryAssetsDirectory);
-    if (!hasBinaries(probe, dir)) return { kind: 'invalid', message: `binaryAssetsDirectory ${dir} does not contain executable ${KUBE_APISERVER} and ${ETCD}.` };
-    return { kind: 'found', binaries: { dir, kubeApiserver: join(dir, KUBE_APISERVER), etcd: join(dir, ETCD), source: 'binaryAssetsDirectory' }, notes: [] };
+    if (!hasBinaries(probe, dir))
+      return {
+        kind: 'invalid',
+        message: `binaryAssetsDirectory ${dir} does not contain executable ${KUBE_APISERVER} and ${ETCD}.`,
+      };
+    return {
+      kind: 'found',
+      binaries: {
+        dir,
+        kubeApiserver: join(dir, KUBE_APISERVER),
+        etcd: join(dir, ETCD),
+        source: 'binaryAssetsDirectory',
+      },
+      notes: [],
+    };
   }
   return undefined;
 }
@@ -175,7 +212,8 @@ export function cachedVersions(cacheRoot: string, probe: DirectoryProbe): string
  */
 export function pickCached(request: VersionRequest, cached: readonly string[]): string | undefined {
   if (request.kind === 'selector') return newestMatching(request.version, cached);
-  if (request.kind === 'default') return newestMatching(parseVersion(DEFAULT_KUBERNETES_VERSION), cached) ?? newestMatching(undefined, cached);
+  if (request.kind === 'default')
+    return newestMatching(parseVersion(DEFAULT_KUBERNETES_VERSION), cached) ?? newestMatching(undefined, cached);
   return newestMatching(undefined, cached);
 }
 
@@ -226,9 +264,11 @@ export class BinariesNotFoundError extends EnvtestError {
         '  1. run `scaffold envtest use` to download them from the envtest release index into the cache\n' +
         '     (~/.cache/kubescaffold/envtest/<version>); behind a proxy set HTTPS_PROXY, or point --index (or\n' +
         '     KUBESCAFFOLD_ENVTEST_INDEX) at a mirror of envtest-releases.yaml;\n' +
-        '  2. set KUBEBUILDER_ASSETS to a directory that holds them (for example from kubebuilder\'s setup-envtest:\n' +
+        "  2. set KUBEBUILDER_ASSETS to a directory that holds them (for example from kubebuilder's setup-envtest:\n" +
         '     export KUBEBUILDER_ASSETS="$(setup-envtest use -p path)"), or TEST_ASSET_KUBE_APISERVER and TEST_ASSET_ETCD;\n' +
-        '  3. install Go (https://go.dev/dl/, 1.26 or newer for Kubernetes ' + DEFAULT_KUBERNETES_VERSION + ') and run\n' +
+        '  3. install Go (https://go.dev/dl/, 1.26 or newer for Kubernetes ' +
+        DEFAULT_KUBERNETES_VERSION +
+        ') and run\n' +
         '     `scaffold envtest use --build` to build them from the Go module proxy (6–11 minutes).',
     );
     this.name = 'BinariesNotFoundError';
@@ -255,12 +295,19 @@ export async function withVersion(local: LocalBinaries): Promise<Binaries> {
 export async function findBinaries(opts: FindBinariesOptions = {}): Promise<Binaries> {
   const cacheRoot = opts.cacheRoot ?? defaultCacheRoot(opts.env);
   const r = resolveBinaries(
-    { env: opts.env ?? process.env, version: opts.version, binaryAssetsDirectory: opts.binaryAssetsDirectory, cacheRoot },
+    {
+      env: opts.env ?? process.env,
+      version: opts.version,
+      binaryAssetsDirectory: opts.binaryAssetsDirectory,
+      cacheRoot,
+    },
     fsProbe,
   );
   if (r.kind === 'invalid') throw new BinariesNotFoundError(r.message);
   if (r.kind === 'missing') {
-    throw new BinariesNotFoundError(`No kube-apiserver/etcd for Kubernetes ${describeRequest(r.request)} in ${r.cacheRoot}, and KUBEBUILDER_ASSETS is not set.`);
+    throw new BinariesNotFoundError(
+      `No kube-apiserver/etcd for Kubernetes ${describeRequest(r.request)} in ${r.cacheRoot}, and KUBEBUILDER_ASSETS is not set.`,
+    );
   }
   return withVersion(r.binaries);
 }

@@ -50,7 +50,8 @@ export function runLogged(cmd: string, args: string[], opts: RunOptions): Promis
     child.on('close', (code, sig) => {
       opts.signal?.removeEventListener('abort', onAbort);
       if (killTimer) clearTimeout(killTimer);
-      if (opts.signal?.aborted) return reject(opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
+      if (opts.signal?.aborted)
+        return reject(opts.signal.reason instanceof Error ? opts.signal.reason : new Error('aborted'));
       if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
       if (partial) tail.push(partial);
       reject(new Error(`${cmd} ${args[0] ?? ''} failed (${sig ?? `exit ${code}`}):\n${tail.join('\n')}`));

@@ -63,5 +63,12 @@ export function goDirective(text: string): string | undefined {
 
 /** The go.mod of the wrapper module that builds go.etcd.io/etcd/server/v3 (its own go.mod needs no replaces). */
 export function etcdWrapperGoMod(goVersion: string, etcdVersion: string): string {
-  return ['module example.local/etcd-build', '', `go ${goVersion}`, '', `require go.etcd.io/etcd/server/v3 v${etcdVersion}`, ''].join('\n');
+  return [
+    'module example.local/etcd-build',
+    '',
+    `go ${goVersion}`,
+    '',
+    `require go.etcd.io/etcd/server/v3 v${etcdVersion}`,
+    '',
+  ].join('\n');
 }

@@ -41,7 +41,8 @@ export async function installRelease(release: EnvtestRelease, opts: InstallOptio
   await mkdir(opts.cacheRoot, { recursive: true });
   const unlock = await acquireLock(join(opts.cacheRoot, `.install-${release.version}.lock`), {
     signal: opts.signal,
-    onWait: (pid) => opts.output.line(`Another process (pid ${pid}) is installing Kubernetes ${release.version}; waiting for it…`),
+    onWait: (pid) =>
+      opts.output.line(`Another process (pid ${pid}) is installing Kubernetes ${release.version}; waiting for it…`),
   });
   let tmp: string | undefined;
   try {
@@ -107,21 +108,29 @@ async function checkRunsHere(dir: string, release: EnvtestRelease): Promise<void
   for (const bin of [KUBE_APISERVER, ETCD]) {
     const format = await readExecutableFormat(join(dir, bin));
     const what = `${bin} from ${release.url}`;
-    if (format.kind === 'unknown') throw new ArchiveError(`${what} does not run here (${here}): it is ${format.detail}; nothing was cached`);
+    if (format.kind === 'unknown')
+      throw new ArchiveError(`${what} does not run here (${here}): it is ${format.detail}; nothing was cached`);
     if (format.kind === 'binary' && (format.platform.os !== host.os || format.platform.arch !== host.arch)) {
-      throw new ArchiveError(`${what} does not run here: it is a ${formatPlatform(format.platform)} program and this machine is ${here}; nothing was cached`);
+      throw new ArchiveError(
+        `${what} does not run here: it is a ${formatPlatform(format.platform)} program and this machine is ${here}; nothing was cached`,
+      );
     }
     let stdout: string;
     try {
       ({ stdout } = await execFileAsync(join(dir, bin), ['--version'], { timeout: 30_000 }));
     } catch (err) {
       const e = err as Error & { stderr?: string };
-      throw new ArchiveError(`${what} does not run here (${here}): \`${bin} --version\` failed: ${e.stderr?.trim() || e.message}; nothing was cached`, { cause: err });
+      throw new ArchiveError(
+        `${what} does not run here (${here}): \`${bin} --version\` failed: ${e.stderr?.trim() || e.message}; nothing was cached`,
+        { cause: err },
+      );
     }
     if (bin === KUBE_APISERVER) {
       const reported = parseApiserverVersionOutput(stdout);
       if (reported !== release.version) {
-        throw new ArchiveError(`${what} reports version ${reported ?? '(none)'}, but the index lists it as ${release.version}; nothing was cached`);
+        throw new ArchiveError(
+          `${what} reports version ${reported ?? '(none)'}, but the index lists it as ${release.version}; nothing was cached`,
+        );
       }
     }
   }
@@ -133,4 +142,3 @@ async function removeStaleDownloads(root: string, version: string): Promise<void
     if (name.startsWith(`.download-${version}-`)) await rm(join(root, name), { recursive: true, force: true });
   }
 }
-

@@ -5,7 +5,13 @@ import { cachedVersions, fsProbe } from './find.js';
 import { fetchText, type DownloadNetworkOptions } from './download.js';
 import { defaultCacheRoot } from './paths.js';
 import { hostPlatform, type Platform } from './platform.js';
-import { DEFAULT_INDEX_URL, INDEX_ENV, parseReleaseIndex, selectRelease, type EnvtestRelease } from './release-index.js';
+import {
+  DEFAULT_INDEX_URL,
+  INDEX_ENV,
+  parseReleaseIndex,
+  selectRelease,
+  type EnvtestRelease,
+} from './release-index.js';
 import { compareVersions, matchesVersion, parseVersion, type Version } from '../versions.js';
 
 /** One complete version directory in the cache. */
@@ -61,12 +67,19 @@ export async function listVersions(opts: ListOptions = {}): Promise<Listing> {
     .sort((a, b) => compareVersions(parseVersion(b), parseVersion(a)))
     .map((version): InstalledVersion => {
       const dir = join(cacheRoot, version);
-      const origin = existsSync(join(dir, 'download-info.json')) ? 'download' : existsSync(join(dir, 'build-info.json')) ? 'build' : 'unknown';
+      const origin = existsSync(join(dir, 'download-info.json'))
+        ? 'download'
+        : existsSync(join(dir, 'build-info.json'))
+          ? 'build'
+          : 'unknown';
       return { version, dir, origin };
     });
   if (opts.installedOnly) return { cacheRoot, installed, indexUrl };
   const platform = opts.platform ?? hostPlatform();
-  const releases = parseReleaseIndex(await fetchText(indexUrl, { ...opts.network, env, signal: opts.signal }), indexUrl);
+  const releases = parseReleaseIndex(
+    await fetchText(indexUrl, { ...opts.network, env, signal: opts.signal }),
+    indexUrl,
+  );
   const available = releases.filter((r) => selectRelease([r], opts.selector, platform) !== undefined);
   return { cacheRoot, installed, available, indexUrl };
 }

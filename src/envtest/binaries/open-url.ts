@@ -53,7 +53,14 @@ async function openFile(parsed: URL, url: string): Promise<OpenedUrl> {
   } catch (err) {
     if (err instanceof DownloadError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { status: 404, statusText: 'Not Found (no such file)', contentLength: undefined, body: emptyBody(), via: undefined };
+    if (code === 'ENOENT')
+      return {
+        status: 404,
+        statusText: 'Not Found (no such file)',
+        contentLength: undefined,
+        body: emptyBody(),
+        via: undefined,
+      };
     throw new DownloadError(`could not read ${url}: ${(err as Error).message}`, url, false, { cause: err });
   }
 }
@@ -90,14 +97,22 @@ async function openHttp(parsed: URL, url: string, opts: OpenUrlOptions): Promise
     const arm = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        const what = body ? `no data for ${opts.timeoutMs} ms while reading the body` : `no response within ${opts.timeoutMs} ms`;
-        fail(new DownloadError(`timed out fetching ${url}${via ? ` through the proxy ${via}` : ''}: ${what}`, url, true));
+        const what = body
+          ? `no data for ${opts.timeoutMs} ms while reading the body`
+          : `no response within ${opts.timeoutMs} ms`;
+        fail(
+          new DownloadError(`timed out fetching ${url}${via ? ` through the proxy ${via}` : ''}: ${what}`, url, true),
+        );
       }, opts.timeoutMs);
     };
     const onAbort = () => fail(opts.signal!.reason instanceof Error ? opts.signal!.reason : new Error('aborted'));
     opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-    const req = request(parsed, { method: 'GET', agent, headers: { 'user-agent': 'kubescaffold-envtest', accept: '*/*' } });
+    const req = request(parsed, {
+      method: 'GET',
+      agent,
+      headers: { 'user-agent': 'kubescaffold-envtest', accept: '*/*' },
+    });
     req.on('error', (err) => fail(err instanceof DownloadError ? err : networkError(url, err, via)));
     req.on('response', (response) => {
       // The body is read through a pass-through that restarts the timer; a connection cut before

@@ -67,7 +67,8 @@ export function formatStatus(p: DownloadProgress, seconds: number): string {
 export function formatBar(name: string, p: DownloadProgress, seconds: number, columns: number): string {
   const status = formatStatus(p, seconds);
   const room = columns - name.length - status.length - 5;
-  if (p.total === undefined || p.total === 0 || room < 10) return `${name} ${status}`.slice(0, Math.max(0, columns - 1));
+  if (p.total === undefined || p.total === 0 || room < 10)
+    return `${name} ${status}`.slice(0, Math.max(0, columns - 1));
   const width = Math.min(30, room);
   const filled = Math.min(width, Math.floor((p.received / p.total) * width));
   return `${name} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${status}`;

@@ -13,7 +13,12 @@ function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
 
 /** The proxy URL to use for `target`, or undefined to connect directly. */
 export function proxyForUrl(target: URL, env: NodeJS.ProcessEnv): string | undefined {
-  const proxy = target.protocol === 'https:' ? envValue(env, 'https_proxy') : target.protocol === 'http:' ? envValue(env, 'http_proxy') : undefined;
+  const proxy =
+    target.protocol === 'https:'
+      ? envValue(env, 'https_proxy')
+      : target.protocol === 'http:'
+        ? envValue(env, 'http_proxy')
+        : undefined;
   if (!proxy) return undefined;
   const host = target.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');

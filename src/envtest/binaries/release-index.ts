@@ -16,7 +16,8 @@ import { compareVersions, formatVersion, isExact, matchesVersion, parseVersion, 
 import { EnvtestError } from '../errors.js';
 
 /** setup-envtest's default index (its remote.DefaultIndexURL). */
-export const DEFAULT_INDEX_URL = 'https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml';
+export const DEFAULT_INDEX_URL =
+  'https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml';
 /** Environment variable naming another index, e.g. a mirror; `--index` takes precedence. */
 export const INDEX_ENV = 'KUBESCAFFOLD_ENVTEST_INDEX';
 
@@ -56,15 +57,22 @@ export function parseReleaseIndex(text: string, indexUrl: string): EnvtestReleas
   try {
     doc = parse(text);
   } catch (err) {
-    throw new ReleaseIndexError(indexUrl, `the envtest release index ${indexUrl} is not valid YAML: ${(err as Error).message}`);
+    throw new ReleaseIndexError(
+      indexUrl,
+      `the envtest release index ${indexUrl} is not valid YAML: ${(err as Error).message}`,
+    );
   }
   const releases = isRecord(doc) ? doc.releases : undefined;
   if (!isRecord(releases)) {
-    throw new ReleaseIndexError(indexUrl, `the envtest release index ${indexUrl} has no "releases" map; is it an envtest-releases.yaml?`);
+    throw new ReleaseIndexError(
+      indexUrl,
+      `the envtest release index ${indexUrl} has no "releases" map; is it an envtest-releases.yaml?`,
+    );
   }
   const out: EnvtestRelease[] = [];
   for (const [version, archives] of Object.entries(releases)) {
-    if (!isRecord(archives)) throw new ReleaseIndexError(indexUrl, `${indexUrl}: releases.${version} is not a map of archives`);
+    if (!isRecord(archives))
+      throw new ReleaseIndexError(indexUrl, `${indexUrl}: releases.${version} is not a map of archives`);
     for (const [archiveName, archive] of Object.entries(archives)) {
       const m = ARCHIVE_RE.exec(archiveName);
       if (!m) continue;
@@ -79,14 +87,24 @@ export function parseReleaseIndex(text: string, indexUrl: string): EnvtestReleas
       } catch {
         throw new ReleaseIndexError(indexUrl, `${where}: "selfLink" ${archive.selfLink} is not a URL`);
       }
-      out.push({ version: m[1]!, platform: { os: m[2]!, arch: m[3]! }, archiveName, sha512: archive.hash.toLowerCase(), url });
+      out.push({
+        version: m[1]!,
+        platform: { os: m[2]!, arch: m[3]! },
+        archiveName,
+        sha512: archive.hash.toLowerCase(),
+        url,
+      });
     }
   }
   return out.sort((a, b) => compareVersions(parseVersion(b.version), parseVersion(a.version)));
 }
 
 /** The newest release for `platform` that `selector` selects (any version when undefined). */
-export function selectRelease(releases: readonly EnvtestRelease[], selector: Version | undefined, platform: Platform): EnvtestRelease | undefined {
+export function selectRelease(
+  releases: readonly EnvtestRelease[],
+  selector: Version | undefined,
+  platform: Platform,
+): EnvtestRelease | undefined {
   let best: EnvtestRelease | undefined;
   for (const r of releases) {
     if (r.platform.os !== platform.os || r.platform.arch !== platform.arch) continue;
@@ -98,11 +116,24 @@ export function selectRelease(releases: readonly EnvtestRelease[], selector: Ver
 }
 
 /** Why `selectRelease` found nothing, for the message that says so. */
-export function noReleaseReason(releases: readonly EnvtestRelease[], selector: Version | undefined, platform: Platform, indexUrl: string): string {
-  const wanted = selector ? (isExact(selector) ? formatVersion(selector) : `${formatVersion(selector)}.x`) : 'any version';
+export function noReleaseReason(
+  releases: readonly EnvtestRelease[],
+  selector: Version | undefined,
+  platform: Platform,
+  indexUrl: string,
+): string {
+  const wanted = selector
+    ? isExact(selector)
+      ? formatVersion(selector)
+      : `${formatVersion(selector)}.x`
+    : 'any version';
   const forPlatform = releases.filter((r) => r.platform.os === platform.os && r.platform.arch === platform.arch);
-  if (forPlatform.length === 0) return `the envtest release index ${indexUrl} has no archive for ${formatPlatform(platform)}`;
-  const newest = forPlatform.slice(0, 3).map((r) => r.version).join(', ');
+  if (forPlatform.length === 0)
+    return `the envtest release index ${indexUrl} has no archive for ${formatPlatform(platform)}`;
+  const newest = forPlatform
+    .slice(0, 3)
+    .map((r) => r.version)
+    .join(', ');
   return `the envtest release index ${indexUrl} has no ${wanted} for ${formatPlatform(platform)} (newest: ${newest})`;
 }
 

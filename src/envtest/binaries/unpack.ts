@@ -34,23 +34,35 @@ export async function unpackEnvtestArchive(archive: string, outDir: string, labe
         cwd: staging,
         strict: true,
         // Only regular files named like the binaries: nothing else in the archive reaches the disk.
-        filter: (path, entry) => 'type' in entry && entry.type === 'File' && (ARCHIVE_BINARIES as readonly string[]).includes(basename(path)),
+        filter: (path, entry) =>
+          'type' in entry && entry.type === 'File' && (ARCHIVE_BINARIES as readonly string[]).includes(basename(path)),
       });
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      if (e.code === 'ENOSPC') throw new ArchiveError(`no space left on the device while unpacking ${label} into ${staging}; free some space and try again`, { cause: err });
-      throw new ArchiveError(`could not unpack ${label}: ${e.message} (the archive is damaged or not a .tar.gz)`, { cause: err });
+      if (e.code === 'ENOSPC')
+        throw new ArchiveError(
+          `no space left on the device while unpacking ${label} into ${staging}; free some space and try again`,
+          { cause: err },
+        );
+      throw new ArchiveError(`could not unpack ${label}: ${e.message} (the archive is damaged or not a .tar.gz)`, {
+        cause: err,
+      });
     }
     const found = new Map<string, string>();
     for (const rel of await readdir(staging, { recursive: true })) {
       const name = basename(rel);
       if (!(ARCHIVE_BINARIES as readonly string[]).includes(name)) continue;
-      if (found.has(name)) throw new ArchiveError(`${label} holds ${name} twice (${relative(staging, found.get(name)!)} and ${rel}); which one to use is unclear`);
+      if (found.has(name))
+        throw new ArchiveError(
+          `${label} holds ${name} twice (${relative(staging, found.get(name)!)} and ${rel}); which one to use is unclear`,
+        );
       found.set(name, join(staging, rel));
     }
     const missing = REQUIRED.filter((n) => !found.has(n));
     if (missing.length) {
-      throw new ArchiveError(`${label} holds no ${missing.join(' or ')} (expected controller-tools/envtest/{${ARCHIVE_BINARIES.join(',')}}); nothing was cached`);
+      throw new ArchiveError(
+        `${label} holds no ${missing.join(' or ')} (expected controller-tools/envtest/{${ARCHIVE_BINARIES.join(',')}}); nothing was cached`,
+      );
     }
     await mkdir(outDir, { recursive: true });
     for (const [name, path] of found) {

@@ -78,7 +78,12 @@ export class APIServer {
   /** Starts kube-apiserver and waits until /healthz answers 200 to the admin user. */
   static async start(c: APIServerConfig, admin: AdminClient, timeoutMs: number): Promise<APIServer> {
     const args = apiserverArgs(c, advertiseAddressIfNeeded());
-    const proc = SupervisedProcess.spawn({ name: 'kube-apiserver', command: c.binary, args, attachOutput: c.attachOutput });
+    const proc = SupervisedProcess.spawn({
+      name: 'kube-apiserver',
+      command: c.binary,
+      args,
+      attachOutput: c.attachOutput,
+    });
     try {
       await pollUntil(async () => (await admin.request('GET', '/healthz', undefined, 2000)).status === 200, {
         what: `kube-apiserver at https://127.0.0.1:${c.port}/healthz`,

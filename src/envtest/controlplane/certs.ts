@@ -24,7 +24,12 @@ export function generateControlPlaneCerts(): ControlPlaneCerts {
   const sa = newKeyPair();
   return {
     servingCA: servingCA.certPem,
-    serving: servingCA.issue({ commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1', '::1'], usage: 'server' }),
+    serving: servingCA.issue({
+      commonName: 'localhost',
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1', '::1'],
+      usage: 'server',
+    }),
     clientCA: clientCA.certPem,
     admin: clientCA.issue({ commonName: 'admin', organizations: ['system:masters'], usage: 'client' }),
     serviceAccount: { keyPem: sa.privateKeyPem, publicKeyPem: sa.publicKeyPem },

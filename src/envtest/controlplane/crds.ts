@@ -38,12 +38,16 @@ export function asCRD(obj: unknown, source: string): CustomResourceDefinition {
   const o = obj as Partial<CustomResourceDefinition> | null;
   if (!o || typeof o !== 'object') throw new Error(`${source}: not an object`);
   if (o.apiVersion && o.apiVersion !== 'apiextensions.k8s.io/v1') {
-    throw new Error(`${source}: CustomResourceDefinition ${o.metadata?.name ?? ''} has apiVersion ${o.apiVersion}; only apiextensions.k8s.io/v1 is served`);
+    throw new Error(
+      `${source}: CustomResourceDefinition ${o.metadata?.name ?? ''} has apiVersion ${o.apiVersion}; only apiextensions.k8s.io/v1 is served`,
+    );
   }
   const name = o.metadata?.name;
   const spec = o.spec;
   if (!name || !spec?.group || !spec.names?.plural || !Array.isArray(spec.versions) || spec.versions.length === 0) {
-    throw new Error(`${source}: CustomResourceDefinition needs metadata.name, spec.group, spec.names.plural and spec.versions`);
+    throw new Error(
+      `${source}: CustomResourceDefinition needs metadata.name, spec.group, spec.names.plural and spec.versions`,
+    );
   }
   return { ...o, apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' } as CustomResourceDefinition;
 }
@@ -66,7 +70,8 @@ export function parseCRDs(text: string, source: string): CustomResourceDefinitio
 export async function readCRDs(paths: readonly string[], errorIfMissing: boolean): Promise<CustomResourceDefinition[]> {
   const out: CustomResourceDefinition[] = [];
   for (const p of paths) {
-    for (const f of await manifestFiles(p, !errorIfMissing, 'CRDs')) out.push(...parseCRDs(await readFile(f, 'utf8'), f));
+    for (const f of await manifestFiles(p, !errorIfMissing, 'CRDs'))
+      out.push(...parseCRDs(await readFile(f, 'utf8'), f));
   }
   return out;
 }
@@ -86,7 +91,11 @@ export async function installCRDs(client: AdminClient, crds: readonly CustomReso
  * resource's watch cache has initialised, lists and watches get 429 "storage is (re)initializing",
  * which client-go retries transparently but @kubernetes/client-node does not.
  */
-export async function waitForCRDs(client: AdminClient, crds: readonly CustomResourceDefinition[], timeoutMs: number): Promise<void> {
+export async function waitForCRDs(
+  client: AdminClient,
+  crds: readonly CustomResourceDefinition[],
+  timeoutMs: number,
+): Promise<void> {
   const wanted = new Map<string, Set<string>>(); // "group/version" -> plurals
   for (const crd of crds) {
     for (const v of crd.spec.versions) {
@@ -101,7 +110,9 @@ export async function waitForCRDs(client: AdminClient, crds: readonly CustomReso
         async () => {
           const res = await client.request('GET', `/apis/${gv}`);
           if (res.status !== 200) return false;
-          const served = new Set(((res.body as { resources?: Array<{ name: string }> }).resources ?? []).map((r) => r.name));
+          const served = new Set(
+            ((res.body as { resources?: Array<{ name: string }> }).resources ?? []).map((r) => r.name),
+          );
           return [...plurals].every((p) => served.has(p));
         },
         { what: `discovery to serve ${[...plurals].join(', ')} in ${gv}`, timeoutMs, intervalMs: 100 },

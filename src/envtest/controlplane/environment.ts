@@ -117,7 +117,12 @@ export class TestEnvironment {
    * The API server as started (controller-runtime's ControlPlane.APIServer): its URL, the CA that signed its serving
    * certificate (PEM: what clients trust), the directory of its certificates and keys, and its command-line flags.
    */
-  readonly apiServerInfo: { readonly url: string; readonly caPem: string; readonly certDir: string; readonly flags: readonly string[] };
+  readonly apiServerInfo: {
+    readonly url: string;
+    readonly caPem: string;
+    readonly certDir: string;
+    readonly flags: readonly string[];
+  };
 
   private apiServer: APIServer | undefined;
   private stopping: Promise<void> | undefined;
@@ -141,14 +146,20 @@ export class TestEnvironment {
     this.server = creds.server;
     this.kubeConfig = toKubeConfig(creds);
     this.etcdURL = etcd.url;
-    this.apiServerInfo = { url: creds.server, caPem: creds.caPem, certDir: apiServerConfig.certDir, flags: apiServer.args };
+    this.apiServerInfo = {
+      url: creds.server,
+      caPem: creds.caPem,
+      certDir: apiServerConfig.certDir,
+      flags: apiServer.args,
+    };
   }
 
   /** Starts etcd and kube-apiserver, waits until they serve, and installs the CRDs. */
   static async start(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
     const startTimeout = options.startTimeout ?? 60_000;
     const stopTimeout = options.stopTimeout ?? 20_000;
-    const attachOutput = options.attachControlPlaneOutput ?? process.env.KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT === 'true';
+    const attachOutput =
+      options.attachControlPlaneOutput ?? process.env.KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT === 'true';
     const binaries = await ensureBinaries({ binaryAssetsDirectory: options.binaryAssetsDirectory, build: 'never' });
     // Read CRDs first: a bad manifest should fail before any process starts.
     const crds = [
@@ -165,24 +176,51 @@ export class TestEnvironment {
       const certs = generateControlPlaneCerts();
       await writeCerts(certDir, certs);
       // Webhooks (webhooks.ts): serving certificate and port for the test's webhook server; conversion webhooks on CRDs.
-      const webhooks = options.webhookInstallOptions ? await WebhookInstaller.prepare(options.webhookInstallOptions, dir) : undefined;
+      const webhooks = options.webhookInstallOptions
+        ? await WebhookInstaller.prepare(options.webhookInstallOptions, dir)
+        : undefined;
       if (webhooks) crds.splice(0, crds.length, ...webhooks.withConversionWebhooks(crds));
       for (let attempt = 1; ; attempt++) {
         const [clientPort, peerPort, port] = [await freePort(), await freePort(), await freePort()];
         const etcdDataDir = join(dir, 'etcd');
         await rm(etcdDataDir, { recursive: true, force: true });
-        const creds: AdminCredentials = { server: `https://127.0.0.1:${port}`, caPem: certs.servingCA, certPem: certs.admin.certPem, keyPem: certs.admin.keyPem };
+        const creds: AdminCredentials = {
+          server: `https://127.0.0.1:${port}`,
+          caPem: certs.servingCA,
+          certPem: certs.admin.certPem,
+          keyPem: certs.admin.keyPem,
+        };
         admin = new AdminClient(creds);
         try {
-          const etcd = await Etcd.start({ binary: binaries.etcd, dataDir: etcdDataDir, clientPort, peerPort, attachOutput, removeOnOrphan: dir }, startTimeout);
+          const etcd = await Etcd.start(
+            { binary: binaries.etcd, dataDir: etcdDataDir, clientPort, peerPort, attachOutput, removeOnOrphan: dir },
+            startTimeout,
+          );
           started.push(etcd);
-          const apiConfig: APIServerConfig = { binary: binaries.kubeApiserver, certDir, port, etcdURL: etcd.url, flags: options.apiServerFlags, attachOutput };
+          const apiConfig: APIServerConfig = {
+            binary: binaries.kubeApiserver,
+            certDir,
+            port,
+            etcdURL: etcd.url,
+            flags: options.apiServerFlags,
+            attachOutput,
+          };
           const apiServer = await APIServer.start(apiConfig, admin, startTimeout);
           started.push(apiServer);
           await waitForDefaultNamespace(admin, apiServer, startTimeout);
           await installAndWait(admin, crds, startTimeout);
           await webhooks?.install(admin, startTimeout);
-          const env = new TestEnvironment(binaries, dir, etcd, apiServer, apiConfig, creds, admin, { startTimeout, stopTimeout }, forgetOnExit);
+          const env = new TestEnvironment(
+            binaries,
+            dir,
+            etcd,
+            apiServer,
+            apiConfig,
+            creds,
+            admin,
+            { startTimeout, stopTimeout },
+            forgetOnExit,
+          );
           env.remember(crds);
           env.webhookInstallOptions = webhooks?.options;
           return env;
@@ -282,14 +320,21 @@ async function writeCerts(certDir: string, certs: ControlPlaneCerts): Promise<vo
 
 /** The bootstrap controller creates `default` shortly after /healthz; envtest waits for it too. */
 async function waitForDefaultNamespace(admin: AdminClient, api: APIServer, timeoutMs: number): Promise<void> {
-  await pollUntil(async () => (await admin.request('GET', '/api/v1/namespaces/default', undefined, 2000)).status === 200, {
-    what: 'namespace "default"',
-    timeoutMs,
-    process: api.process,
-  });
+  await pollUntil(
+    async () => (await admin.request('GET', '/api/v1/namespaces/default', undefined, 2000)).status === 200,
+    {
+      what: 'namespace "default"',
+      timeoutMs,
+      process: api.process,
+    },
+  );
 }
 
-async function installAndWait(admin: AdminClient, crds: readonly CustomResourceDefinition[], timeoutMs: number): Promise<void> {
+async function installAndWait(
+  admin: AdminClient,
+  crds: readonly CustomResourceDefinition[],
+  timeoutMs: number,
+): Promise<void> {
   if (crds.length === 0) return;
   await installCRDs(admin, crds);
   await waitForCRDs(admin, crds, timeoutMs);

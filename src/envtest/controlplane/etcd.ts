@@ -51,7 +51,13 @@ export class Etcd {
 
   /** Starts etcd and waits until /health reports healthy. */
   static async start(c: EtcdConfig, timeoutMs: number): Promise<Etcd> {
-    const proc = SupervisedProcess.spawn({ name: 'etcd', command: c.binary, args: etcdArgs(c), attachOutput: c.attachOutput, removeOnOrphan: c.removeOnOrphan });
+    const proc = SupervisedProcess.spawn({
+      name: 'etcd',
+      command: c.binary,
+      args: etcdArgs(c),
+      attachOutput: c.attachOutput,
+      removeOnOrphan: c.removeOnOrphan,
+    });
     const etcd = new Etcd(`http://127.0.0.1:${c.clientPort}`, proc);
     try {
       await pollUntil(() => healthy(etcd.url), { what: `etcd at ${etcd.url}/health`, timeoutMs, process: proc });

@@ -27,7 +27,12 @@ export function kubeconfigYaml(c: AdminCredentials): string {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: KUBECONFIG_NAME, cluster: { server: c.server, 'certificate-authority-data': b64(c.caPem) } }],
-    users: [{ name: `${KUBECONFIG_NAME}-admin`, user: { 'client-certificate-data': b64(c.certPem), 'client-key-data': b64(c.keyPem) } }],
+    users: [
+      {
+        name: `${KUBECONFIG_NAME}-admin`,
+        user: { 'client-certificate-data': b64(c.certPem), 'client-key-data': b64(c.keyPem) },
+      },
+    ],
     contexts: [{ name: KUBECONFIG_NAME, context: { cluster: KUBECONFIG_NAME, user: `${KUBECONFIG_NAME}-admin` } }],
     'current-context': KUBECONFIG_NAME,
     preferences: {},

@@ -31,7 +31,12 @@ interface Named {
  * Creates `body` in `collection`, or replaces the existing object of its name (re-reading its resourceVersion on
  * update conflicts, five times at most). `what` names the object in errors, e.g. "CRD widgets.example.com".
  */
-export async function createOrReplace(client: AdminClient, collection: string, body: Named, what: string): Promise<void> {
+export async function createOrReplace(
+  client: AdminClient,
+  collection: string,
+  body: Named,
+  what: string,
+): Promise<void> {
   const created = await client.request('POST', collection, body);
   if (created.status === 201 || created.status === 200) return;
   if (created.status !== 409) throw apiError(`creating ${what}`, created);

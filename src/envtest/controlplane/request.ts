@@ -28,9 +28,16 @@ export class AdminClient {
   async request(method: HttpMethod, path: string, body?: unknown, timeoutMs = 10_000): Promise<Response> {
     let res: { status: number; text: string };
     try {
-      res = await this.transport.requestRaw({ method, path, body, signal: AbortSignal.timeout(timeoutMs), idleTimeoutMs: timeoutMs });
+      res = await this.transport.requestRaw({
+        method,
+        path,
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+        idleTimeoutMs: timeoutMs,
+      });
     } catch (err) {
-      if ((err as Error).name === 'TimeoutError') throw new Error(`${method} ${path}: timed out after ${timeoutMs} ms`, { cause: err });
+      if ((err as Error).name === 'TimeoutError')
+        throw new Error(`${method} ${path}: timed out after ${timeoutMs} ms`, { cause: err });
       throw err;
     }
     let parsed: unknown = res.text;

@@ -105,7 +105,9 @@ export async function readWebhookConfigurations(
 
 function checked(cfg: WebhookConfiguration, source: string): WebhookConfiguration {
   if (cfg.apiVersion !== 'admissionregistration.k8s.io/v1') {
-    throw new Error(`${source}: ${cfg.kind} ${cfg.metadata?.name ?? ''} has apiVersion ${cfg.apiVersion}; only admissionregistration.k8s.io/v1 is served`);
+    throw new Error(
+      `${source}: ${cfg.kind} ${cfg.metadata?.name ?? ''} has apiVersion ${cfg.apiVersion}; only admissionregistration.k8s.io/v1 is served`,
+    );
   }
   if (!cfg.metadata?.name) throw new Error(`${source}: ${cfg.kind} needs metadata.name`);
   return cfg;
@@ -168,10 +170,18 @@ export class WebhookInstaller {
       localServingCertDir: certDir,
       localServingCAData: ca.certPem,
       mutatingWebhooks: [...read.mutating, ...(opts.mutatingWebhooks ?? [])].map((c) =>
-        pointAtLocalServer({ ...c, apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' }, base, caBundle),
+        pointAtLocalServer(
+          { ...c, apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration' },
+          base,
+          caBundle,
+        ),
       ),
       validatingWebhooks: [...read.validating, ...(opts.validatingWebhooks ?? [])].map((c) =>
-        pointAtLocalServer({ ...c, apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' }, base, caBundle),
+        pointAtLocalServer(
+          { ...c, apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration' },
+          base,
+          caBundle,
+        ),
       ),
     };
     return new WebhookInstaller(options, opts.conversionCRDs ? new Set(opts.conversionCRDs) : undefined);
@@ -186,7 +196,10 @@ export class WebhookInstaller {
   /** The CRDs, those that convert by webhook copied with their conversion pointed at the local server's /convert. */
   withConversionWebhooks(crds: readonly CustomResourceDefinition[]): CustomResourceDefinition[] {
     const { localServingHost: host, localServingPort: port, localServingCAData: ca } = this.options;
-    const clientConfig = { url: `https://${hostPort(host, port)}/convert`, caBundle: Buffer.from(ca).toString('base64') };
+    const clientConfig = {
+      url: `https://${hostPort(host, port)}/convert`,
+      caBundle: Buffer.from(ca).toString('base64'),
+    };
     return crds.map((crd) => {
       if (!this.wantsConversion(crd)) return crd;
       return {
@@ -208,14 +221,20 @@ export class WebhookInstaller {
   /** Creates (or replaces) the webhook configurations, then waits until the API server returns each. */
   async install(admin: AdminClient, timeoutMs: number): Promise<void> {
     const all = [...this.options.mutatingWebhooks, ...this.options.validatingWebhooks];
-    for (const cfg of all) await createOrReplace(admin, PATHS[cfg.kind as keyof typeof PATHS], cfg, `${cfg.kind} ${cfg.metadata.name}`);
+    for (const cfg of all)
+      await createOrReplace(admin, PATHS[cfg.kind as keyof typeof PATHS], cfg, `${cfg.kind} ${cfg.metadata.name}`);
     await Promise.all(
       all.map((cfg) =>
-        pollUntil(async () => (await admin.request('GET', `${PATHS[cfg.kind as keyof typeof PATHS]}/${cfg.metadata.name}`)).status === 200, {
-          what: `${cfg.kind} ${cfg.metadata.name}`,
-          timeoutMs,
-          intervalMs: 100,
-        }),
+        pollUntil(
+          async () =>
+            (await admin.request('GET', `${PATHS[cfg.kind as keyof typeof PATHS]}/${cfg.metadata.name}`)).status ===
+            200,
+          {
+            what: `${cfg.kind} ${cfg.metadata.name}`,
+            timeoutMs,
+            intervalMs: 100,
+          },
+        ),
       ),
     );
   }

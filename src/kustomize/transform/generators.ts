@@ -12,7 +12,9 @@ const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 
 function checkKey(key: string, where: string): void {
   if (key.length > 253 || !CONFIG_MAP_KEY.test(key) || key === '.' || key === '..' || key.startsWith('..')) {
-    throw new KustomizeError(`${where}: "${key}" is not a valid key name: a valid key must consist of alphanumeric characters, '-', '_' or '.'`);
+    throw new KustomizeError(
+      `${where}: "${key}" is not a valid key name: a valid key must consist of alphanumeric characters, '-', '_' or '.'`,
+    );
   }
 }
 
@@ -33,7 +35,8 @@ function loadPairs(args: GeneratorArgs, loader: Loader, where: string): Array<{ 
       if (line === '' || line.startsWith('#')) return;
       const eq = line.indexOf('=');
       const key = eq < 0 ? line : line.slice(0, eq);
-      if (!ENV_VAR_NAME.test(key)) throw new KustomizeError(`${where}: ${env} line ${n + 1}: "${key}" is not a valid environment variable name`);
+      if (!ENV_VAR_NAME.test(key))
+        throw new KustomizeError(`${where}: ${env} line ${n + 1}: "${key}" is not a valid environment variable name`);
       pairs.push({ key, value: Buffer.from(eq < 0 ? '' : line.slice(eq + 1)) });
     });
   }
@@ -58,13 +61,17 @@ function loadPairs(args: GeneratorArgs, loader: Loader, where: string): Array<{ 
     } else {
       [key, path] = src.split('=') as [string, string];
     }
-    if (loader.isDirectory(path)) throw new KustomizeError(`${where}: file source "${path}" is a directory; name each file`);
+    if (loader.isDirectory(path))
+      throw new KustomizeError(`${where}: file source "${path}" is a directory; name each file`);
     pairs.push({ key, value: loader.readBytes(path, 'file source') });
   }
   const seen = new Set<string>();
   for (const p of pairs) {
     checkKey(p.key, where);
-    if (seen.has(p.key)) throw new KustomizeError(`${where}: ${args.kind.toLowerCase()} ${args.name} illegally repeats the key \`${p.key}\``);
+    if (seen.has(p.key))
+      throw new KustomizeError(
+        `${where}: ${args.kind.toLowerCase()} ${args.name} illegally repeats the key \`${p.key}\``,
+      );
     seen.add(p.key);
   }
   return pairs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -89,7 +96,10 @@ function encodeBase64(b: Buffer): string {
 }
 
 function generate(args: GeneratorArgs, loader: Loader, where: string): Resource {
-  if (args.name === '') throw new KustomizeError(`${where}: a ${args.kind === 'ConfigMap' ? 'configmap' : 'secret'} generator needs a name`);
+  if (args.name === '')
+    throw new KustomizeError(
+      `${where}: a ${args.kind === 'ConfigMap' ? 'configmap' : 'secret'} generator needs a name`,
+    );
   const metadata: JSONObject = { name: args.name };
   if (args.namespace) metadata.namespace = args.namespace;
   const obj: JSONObject = { apiVersion: 'v1', kind: args.kind, metadata };
@@ -111,10 +121,14 @@ function generate(args: GeneratorArgs, loader: Loader, where: string): Resource 
     const labels = Object.keys(opts.labels).sort();
     if (labels.length > 0) metadata.labels = Object.fromEntries(labels.map((k) => [k, opts.labels[k]!]));
     const annotations = Object.keys(opts.annotations).sort();
-    if (annotations.length > 0) metadata.annotations = Object.fromEntries(annotations.map((k) => [k, opts.annotations[k]!]));
+    if (annotations.length > 0)
+      metadata.annotations = Object.fromEntries(annotations.map((k) => [k, opts.annotations[k]!]));
     if (opts.immutable) obj.immutable = true;
   }
-  const res = new Resource(obj, `${displayPath(loader.kustomizationFile)} (${args.kind === 'ConfigMap' ? 'configMapGenerator' : 'secretGenerator'} ${args.name})`);
+  const res = new Resource(
+    obj,
+    `${displayPath(loader.kustomizationFile)} (${args.kind === 'ConfigMap' ? 'configMapGenerator' : 'secretGenerator'} ${args.name})`,
+  );
   res.needsHashSuffix = !opts?.disableNameSuffixHash;
   res.behavior = args.behavior || 'create';
   return res;
@@ -125,7 +139,12 @@ function stringMap(v: JSONValue | undefined): Record<string, JSONValue> {
 }
 
 /** Runs the generators and adds their output, merging into or replacing existing objects when behavior says so. */
-export function runGenerators(resources: Resource[], generators: GeneratorArgs[], loader: Loader, file: string): Resource[] {
+export function runGenerators(
+  resources: Resource[],
+  generators: GeneratorArgs[],
+  loader: Loader,
+  file: string,
+): Resource[] {
   const out = [...resources];
   generators.forEach((args) => {
     const where = `${file}: ${args.kind === 'ConfigMap' ? 'configMapGenerator' : 'secretGenerator'} ${args.name || '(unnamed)'}`;
@@ -133,13 +152,18 @@ export function runGenerators(resources: Resource[], generators: GeneratorArgs[]
     const id = res.curId();
     const matches = out.filter((r) => r.allIds().some((x) => idEquals(x, id)));
     if (matches.length === 0) {
-      if (res.behavior !== 'create') throw new KustomizeError(`${where}: behavior ${res.behavior} needs an existing ${describeId(id)} to ${res.behavior}, and there is none`);
+      if (res.behavior !== 'create')
+        throw new KustomizeError(
+          `${where}: behavior ${res.behavior} needs an existing ${describeId(id)} to ${res.behavior}, and there is none`,
+        );
       out.push(res);
       return;
     }
-    if (matches.length > 1) throw new KustomizeError(`${where}: found several objects that could accept ${describeId(id)}`);
+    if (matches.length > 1)
+      throw new KustomizeError(`${where}: found several objects that could accept ${describeId(id)}`);
     const old = matches[0]!;
-    if (res.behavior === 'create') throw new KustomizeError(`${where}: ${describeId(id)} already exists; set behavior: merge or replace`);
+    if (res.behavior === 'create')
+      throw new KustomizeError(`${where}: ${describeId(id)} already exists; set behavior: merge or replace`);
     // CopyMergeMetaDataFieldsFrom: labels and annotations merge (new wins), name, namespace and history come from the old one.
     const md = res.metadata();
     const labels = { ...old.labels(), ...stringMap(md.labels) };
@@ -167,11 +191,17 @@ export function runGenerators(resources: Resource[], generators: GeneratorArgs[]
 function goJson(v: JSONValue): string {
   if (v === null) return 'null';
   if (typeof v === 'string') {
-    return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return JSON.stringify(v).replace(
+      /[<>&\u2028\u2029]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   }
   if (typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(goJson).join(',')}]`;
-  return `{${Object.keys(v).sort().map((k) => `${goJson(k)}:${goJson(v[k]!)}`).join(',')}}`;
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${goJson(k)}:${goJson(v[k]!)}`)
+    .join(',')}}`;
 }
 
 /** kustomize's name hash: the first ten hex digits of a SHA-256, with 0,1,3,a,e swapped for letters. */
@@ -191,7 +221,12 @@ export function contentHash(res: Resource): string {
     return encodeHash(goJson(m));
   }
   if (res.kind === 'Secret') {
-    const m: JSONObject = { kind: 'Secret', type: typeof obj.type === 'string' ? obj.type : '', name: '', data: isObject(obj.data) ? obj.data : '' };
+    const m: JSONObject = {
+      kind: 'Secret',
+      type: typeof obj.type === 'string' ? obj.type : '',
+      name: '',
+      data: isObject(obj.data) ? obj.data : '',
+    };
     if (isObject(obj.stringData)) m.stringData = obj.stringData;
     return encodeHash(goJson(m));
   }

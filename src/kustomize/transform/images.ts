@@ -71,7 +71,8 @@ function updateContainerLists(v: JSONValue, spec: ImageSpec): void {
     updateContainerLists(value, spec);
     if ((key === 'containers' || key === 'initContainers') && Array.isArray(value)) {
       for (const c of value) {
-        if (isObject(c) && 'image' in c && c.image !== null) updateImage({ get: () => c.image, set: (x) => (c.image = x) }, spec);
+        if (isObject(c) && 'image' in c && c.image !== null)
+          updateImage({ get: () => c.image, set: (x) => (c.image = x) }, spec);
       }
     }
   }

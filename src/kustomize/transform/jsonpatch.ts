@@ -16,12 +16,15 @@ export function decodeJsonPatch(doc: JSONValue, where: string): JsonPatchOp[] {
     if (!isObject(raw)) throw new KustomizeError(`${where}: operation ${i} must be a mapping with op and path`);
     const op = raw.op;
     if (op !== 'add' && op !== 'remove' && op !== 'replace' && op !== 'move' && op !== 'copy' && op !== 'test') {
-      throw new KustomizeError(`${where}: operation ${i} has unknown op ${JSON.stringify(op ?? null)} (use add, remove, replace, move, copy or test)`);
+      throw new KustomizeError(
+        `${where}: operation ${i} has unknown op ${JSON.stringify(op ?? null)} (use add, remove, replace, move, copy or test)`,
+      );
     }
     if (typeof raw.path !== 'string') throw new KustomizeError(`${where}: operation ${i} (${op}) needs a string path`);
     const out: JsonPatchOp = { op, path: raw.path };
     if (op === 'move' || op === 'copy') {
-      if (typeof raw.from !== 'string') throw new KustomizeError(`${where}: operation ${i} (${op}) needs a string from`);
+      if (typeof raw.from !== 'string')
+        throw new KustomizeError(`${where}: operation ${i} (${op}) needs a string from`);
       out.from = raw.from;
     }
     if (op === 'add' || op === 'replace' || op === 'test') {
@@ -35,7 +38,10 @@ export function decodeJsonPatch(doc: JSONValue, where: string): JsonPatchOp[] {
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw new Error(`path "${pointer}" must start with /`);
-  return pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 type Container = JSONObject | JSONValue[];
@@ -52,17 +58,20 @@ function parentOf(doc: JSONValue, parts: string[], op: string, pointer: string):
     }
     cur = next;
   }
-  if (!Array.isArray(cur) && !isObject(cur)) throw new Error(`${op} operation does not apply: doc is missing path: "${pointer}"`);
+  if (!Array.isArray(cur) && !isObject(cur))
+    throw new Error(`${op} operation does not apply: doc is missing path: "${pointer}"`);
   return { parent: cur, key: parts[parts.length - 1]! };
 }
 
 function arrayIndex(part: string, length: number, forInsert: boolean, op: string, pointer: string): number {
-  if (!/^-?\d+$/.test(part)) throw new Error(`${op} operation does not apply: "${pointer}" indexes a list with "${part}"`);
+  if (!/^-?\d+$/.test(part))
+    throw new Error(`${op} operation does not apply: "${pointer}" indexes a list with "${part}"`);
   let i = Number(part);
   // evanphx/json-patch accepts negative indices, counted from the end.
   if (i < 0) i += length;
   const max = forInsert ? length : length - 1;
-  if (i < 0 || i > max) throw new Error(`${op} operation does not apply: index ${part} is out of bounds in "${pointer}"`);
+  if (i < 0 || i > max)
+    throw new Error(`${op} operation does not apply: index ${part} is out of bounds in "${pointer}"`);
   return i;
 }
 
@@ -95,7 +104,8 @@ function remove(doc: JSONValue, pointer: string, op: string): JSONValue {
   if (Array.isArray(parent)) {
     parent.splice(arrayIndex(key, parent.length, false, op, pointer), 1);
   } else {
-    if (!Object.hasOwn(parent, key)) throw new Error(`${op} operation does not apply: doc is missing key: "${pointer}"`);
+    if (!Object.hasOwn(parent, key))
+      throw new Error(`${op} operation does not apply: doc is missing key: "${pointer}"`);
     delete parent[key];
   }
   return doc;
@@ -120,7 +130,8 @@ export function applyJsonPatch(docIn: JSONValue, ops: JsonPatchOp[]): JSONValue 
             doc = structuredClone(op.value!);
           } else {
             const { parent, key } = parentOf(doc, parts, 'replace', op.path);
-            if (Array.isArray(parent)) parent[arrayIndex(key, parent.length, false, 'replace', op.path)] = structuredClone(op.value!);
+            if (Array.isArray(parent))
+              parent[arrayIndex(key, parent.length, false, 'replace', op.path)] = structuredClone(op.value!);
             else parent[key] = structuredClone(op.value!);
           }
           break;

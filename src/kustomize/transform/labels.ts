@@ -10,11 +10,17 @@ export function addMapEntries(resources: Resource[], entries: Record<string, str
   for (const r of resources) {
     for (const key of keys) {
       for (const fs of specs) {
-        applyFieldSpec(r.obj, fs, (ref) => {
-          const m = ref.get();
-          if (!isObject(m)) throw new KustomizeError(`${r.describe()}: ${fs.path} must be a mapping to add "${key}" to it`);
-          m[key] = entries[key]!;
-        }, 'map');
+        applyFieldSpec(
+          r.obj,
+          fs,
+          (ref) => {
+            const m = ref.get();
+            if (!isObject(m))
+              throw new KustomizeError(`${r.describe()}: ${fs.path} must be a mapping to add "${key}" to it`);
+            m[key] = entries[key]!;
+          },
+          'map',
+        );
       }
     }
   }

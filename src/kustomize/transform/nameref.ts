@@ -33,7 +33,8 @@ function possibleReferrals(all: Resource[], referrer: Resource): Resource[] {
   const subjectNamespaces = new Set<string>();
   if (referrer.kind === 'RoleBinding' && Array.isArray(referrer.obj.subjects)) {
     for (const s of referrer.obj.subjects) {
-      if (isObject(s) && s.kind === 'ServiceAccount' && typeof s.namespace === 'string') subjectNamespaces.add(s.namespace);
+      if (isObject(s) && s.kind === 'ServiceAccount' && typeof s.namespace === 'string')
+        subjectNamespaces.add(s.namespace);
     }
   }
   return all.filter((t) => {
@@ -55,7 +56,9 @@ class ReferenceFixer {
     try {
       applyFieldSpec(this.referrer.obj, spec, (ref) => this.set(ref), undefined);
     } catch (e) {
-      throw new KustomizeError(`updating name reference in '${this.spec.path}' field of ${this.referrer.describe()}: ${(e as Error).message}`);
+      throw new KustomizeError(
+        `updating name reference in '${this.spec.path}' field of ${this.referrer.describe()}: ${(e as Error).message}`,
+      );
     }
   }
 
@@ -85,7 +88,9 @@ class ReferenceFixer {
   private setMapping(node: JSONObject): void {
     if (!('name' in node)) throw new KustomizeError("path config error; no 'name' field in node");
     const old = typeof node.name === 'string' ? node.name : String(node.name);
-    const referral = this.select(old, this.byNamespace(node), (rs) => rs.every((r) => r.name === rs[0]!.name && r.namespace === rs[0]!.namespace));
+    const referral = this.select(old, this.byNamespace(node), (rs) =>
+      rs.every((r) => r.name === rs[0]!.name && r.namespace === rs[0]!.namespace),
+    );
     if (!referral) return;
     if (referral.name === old && referral.namespace === '') return;
     node.name = referral.name;
@@ -110,24 +115,32 @@ class ReferenceFixer {
   private roleRefGvk(): Partial<Gvk> | undefined {
     if (!this.spec.path.endsWith('roleRef/name')) return undefined;
     const roleRef = this.referrer.obj.roleRef;
-    if (!isObject(roleRef) || typeof roleRef.apiGroup !== 'string' || typeof roleRef.kind !== 'string') return undefined;
+    if (!isObject(roleRef) || typeof roleRef.apiGroup !== 'string' || typeof roleRef.kind !== 'string')
+      return undefined;
     return { group: roleRef.apiGroup, kind: roleRef.kind };
   }
 
-  private select(oldName: string, candidatesIn: Resource[], identical: (rs: Resource[]) => boolean): Resource | undefined {
+  private select(
+    oldName: string,
+    candidatesIn: Resource[],
+    identical: (rs: Resource[]) => boolean,
+  ): Resource | undefined {
     const roleRef = this.roleRefGvk();
     const rid = this.referrer.curId();
     let c = candidatesIn.filter((r) => r.prevIds().some((id) => id.name === oldName));
     c = c.filter((r) => r.prevIds().some((id) => gvkSelected(id.gvk, this.target)));
     if (roleRef) c = c.filter((r) => r.prevIds().some((id) => gvkSelected(id.gvk, roleRef)));
-    if (!rid.clusterScoped) c = c.filter((r) => r.curId().clusterScoped || r.kind === 'ServiceAccount' || nsEquals(rid, r.curId()));
+    if (!rid.clusterScoped)
+      c = c.filter((r) => r.curId().clusterScoped || r.kind === 'ServiceAccount' || nsEquals(rid, r.curId()));
     if (c.length === 1) return c[0];
     c = c.filter((r) => affixesEqual(r, this.referrer, true));
     if (c.length > 1) c = c.filter((r) => affixesEqual(r, this.referrer, false));
     if (c.length === 1) return c[0];
     if (c.length === 0) return undefined;
     if (identical(c)) return c[0];
-    throw new KustomizeError(`found multiple possible referrals for "${oldName}": ${c.map((r) => r.describe()).join(', ')}`);
+    throw new KustomizeError(
+      `found multiple possible referrals for "${oldName}": ${c.map((r) => r.describe()).join(', ')}`,
+    );
   }
 }
 

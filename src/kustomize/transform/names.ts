@@ -11,7 +11,12 @@ const NEVER_RENAMED: Array<Partial<Gvk>> = [
 ];
 
 /** namePrefix / nameSuffix: rewrites names and remembers the old ones so references can follow. */
-export function addNameAffix(resources: Resource[], affix: string, specs: FieldSpec[], where: 'prefix' | 'suffix'): void {
+export function addNameAffix(
+  resources: Resource[],
+  affix: string,
+  specs: FieldSpec[],
+  where: 'prefix' | 'suffix',
+): void {
   for (const r of resources) {
     const org = r.orgId();
     if (NEVER_RENAMED.some((s) => gvkSelected(org.gvk, s))) continue;
@@ -21,7 +26,12 @@ export function addNameAffix(resources: Resource[], affix: string, specs: FieldS
         (where === 'prefix' ? r.prefixes : r.suffixes).push(affix);
         r.storePreviousId();
       }
-      applyFieldSpec(r.obj, fs, (ref) => ref.set(where === 'prefix' ? affix + scalarText(ref.get()) : scalarText(ref.get()) + affix), 'scalar');
+      applyFieldSpec(
+        r.obj,
+        fs,
+        (ref) => ref.set(where === 'prefix' ? affix + scalarText(ref.get()) : scalarText(ref.get()) + affix),
+        'scalar',
+      );
     }
   }
 }

@@ -23,12 +23,17 @@ export function setNamespaces(resources: Resource[], ns: string, specs: FieldSpe
     const apiVersion = r.apiVersion;
     const gvk = r.gvk();
     // metadata.namespace is handled here and not by the specs, so cluster-scoped kinds are left alone.
-    let list = specs.filter((s) => s.path !== 'metadata/namespace' && (apiVersion === 'v1' || s.path !== 'metadata/name'));
+    let list = specs.filter(
+      (s) => s.path !== 'metadata/namespace' && (apiVersion === 'v1' || s.path !== 'metadata/name'),
+    );
     if (!r.curId().clusterScoped) {
       applyFieldSpec(r.obj, { gvk: {}, path: 'metadata/namespace', create: true }, setNamespace(ns), 'scalar');
     }
     if (gvk.kind === 'RoleBinding' || gvk.kind === 'ClusterRoleBinding') {
-      list = list.filter((s) => !((s.gvk.kind === 'RoleBinding' || s.gvk.kind === 'ClusterRoleBinding') && s.path === 'subjects/namespace'));
+      list = list.filter(
+        (s) =>
+          !((s.gvk.kind === 'RoleBinding' || s.gvk.kind === 'ClusterRoleBinding') && s.path === 'subjects/namespace'),
+      );
       const subjects = r.obj.subjects;
       if (Array.isArray(subjects)) {
         for (const subject of subjects) {
@@ -39,7 +44,9 @@ export function setNamespaces(resources: Resource[], ns: string, specs: FieldSpe
     for (const fs of list) applyFieldSpec(r.obj, fs, setNamespace(ns), 'scalar');
     const id = r.curId();
     if (resources.filter((o) => idEquals(o.curId(), id)).length !== 1) {
-      throw new KustomizeError(`${file}: namespace ${ns} makes two resources the same: ${r.kind}/${r.name}; rename one of them`);
+      throw new KustomizeError(
+        `${file}: namespace ${ns} makes two resources the same: ${r.kind}/${r.name}; rename one of them`,
+      );
     }
   }
 }

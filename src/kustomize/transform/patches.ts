@@ -10,7 +10,8 @@ import { selectResources } from './select.js';
 import { strategicMerge } from './smp.js';
 
 /** A patch file or inline patch once read: strategic-merge patch objects, or JSON 6902 operations. */
-export type LoadedPatch = { kind: 'smp'; patches: Resource[]; source: string } | { kind: 'json'; ops: JsonPatchOp[]; source: string };
+export type LoadedPatch =
+  { kind: 'smp'; patches: Resource[]; source: string } | { kind: 'json'; ops: JsonPatchOp[]; source: string };
 
 function tryStrategicMerge(text: string, source: string): Resource[] | Error {
   try {
@@ -36,15 +37,19 @@ function tryJsonPatch(text: string, source: string): JsonPatchOp[] | Error {
 export function loadPatch(spec: PatchSpec, loader: Loader, where: string): LoadedPatch {
   const inline = spec.patch.trim();
   if (inline === '' && spec.path === '') throw new KustomizeError(`${where}: must specify one of patch and path`);
-  if (inline !== '' && spec.path !== '') throw new KustomizeError(`${where}: patch and path can't be set at the same time`);
+  if (inline !== '' && spec.path !== '')
+    throw new KustomizeError(`${where}: patch and path can't be set at the same time`);
   const text = inline !== '' ? inline : loader.readFile(spec.path, 'patch');
   const source = inline !== '' ? `${where} (inline patch)` : displayPath(loader.resolvePath(spec.path));
   const sm = tryStrategicMerge(text, source);
   const json = tryJsonPatch(text.trim(), source);
-  if (!(sm instanceof Error) && !(json instanceof Error)) throw new KustomizeError(`${source} qualifies as both a strategic-merge and a JSON patch`);
+  if (!(sm instanceof Error) && !(json instanceof Error))
+    throw new KustomizeError(`${source} qualifies as both a strategic-merge and a JSON patch`);
   if (sm instanceof Error && json instanceof Error) {
     const looksJson = text.trimStart().startsWith('-') || text.trimStart().startsWith('[');
-    throw new KustomizeError(`${where}: unable to parse ${source} as a strategic-merge or JSON 6902 patch: ${(looksJson ? json : sm).message}`);
+    throw new KustomizeError(
+      `${where}: unable to parse ${source} as a strategic-merge or JSON 6902 patch: ${(looksJson ? json : sm).message}`,
+    );
   }
   if (!(sm instanceof Error)) {
     for (const p of sm) {
@@ -93,9 +98,13 @@ export function patchTarget(resources: Resource[], patch: Resource, where: strin
   const matches = resources.filter((r) => r.allIds().some((x) => idEquals(x, id)));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0) {
-    throw new KustomizeError(`${where}: no resource matches the strategic-merge patch for ${describeId(id)} (apiVersion ${patch.apiVersion}); check its kind, name and namespace, or give the patch a target`);
+    throw new KustomizeError(
+      `${where}: no resource matches the strategic-merge patch for ${describeId(id)} (apiVersion ${patch.apiVersion}); check its kind, name and namespace, or give the patch a target`,
+    );
   }
-  throw new KustomizeError(`${where}: the strategic-merge patch for ${describeId(id)} matches ${matches.length} resources; give it a target or a namespace`);
+  throw new KustomizeError(
+    `${where}: the strategic-merge patch for ${describeId(id)} matches ${matches.length} resources; give it a target or a namespace`,
+  );
 }
 
 /** Applies one `patches:` entry to the resources; returns the resources left (a patch can delete some). */
@@ -103,9 +112,16 @@ export function applyPatch(resources: Resource[], spec: PatchSpec, loaded: Loade
   if (loaded.kind === 'smp') {
     if (spec.target) {
       if (loaded.patches.length > 1) {
-        throw new KustomizeError(`${where}: a patches entry with a target may hold only one strategic-merge patch, ${loaded.source} holds ${loaded.patches.length}`);
+        throw new KustomizeError(
+          `${where}: a patches entry with a target may hold only one strategic-merge patch, ${loaded.source} holds ${loaded.patches.length}`,
+        );
       }
-      return applyToSelected(resources, selectResources(resources, spec.target, where), loaded.patches[0]!, loaded.source);
+      return applyToSelected(
+        resources,
+        selectResources(resources, spec.target, where),
+        loaded.patches[0]!,
+        loaded.source,
+      );
     }
     for (const patch of loaded.patches) {
       const target = patchTarget(resources, patch, where);
@@ -114,7 +130,10 @@ export function applyPatch(resources: Resource[], spec: PatchSpec, loaded: Loade
     }
     return resources;
   }
-  if (!spec.target) throw new KustomizeError(`${where}: the JSON patch ${loaded.source} needs a target (kind, name, ...) to say which resources it applies to`);
+  if (!spec.target)
+    throw new KustomizeError(
+      `${where}: the JSON patch ${loaded.source} needs a target (kind, name, ...) to say which resources it applies to`,
+    );
   for (const res of selectResources(resources, spec.target, where)) {
     res.storePreviousId();
     let out: JSONValue;
@@ -123,14 +142,21 @@ export function applyPatch(resources: Resource[], spec: PatchSpec, loaded: Loade
     } catch (e) {
       throw new KustomizeError(`${where}: applying ${loaded.source} to ${res.describe()}: ${(e as Error).message}`);
     }
-    if (!isObject(out)) throw new KustomizeError(`${where}: ${loaded.source} turned ${res.describe()} into something that is not an object`);
+    if (!isObject(out))
+      throw new KustomizeError(
+        `${where}: ${loaded.source} turned ${res.describe()} into something that is not an object`,
+      );
     res.obj = out;
   }
   return resources;
 }
 
 /** `patchesStrategicMerge:` entries: each is inline patch text or, failing that, a file. */
-export function loadStrategicMergeEntries(entries: string[], loader: Loader, where: string): Array<{ patch: Resource; source: string }> {
+export function loadStrategicMergeEntries(
+  entries: string[],
+  loader: Loader,
+  where: string,
+): Array<{ patch: Resource; source: string }> {
   const out: Array<{ patch: Resource; source: string }> = [];
   entries.forEach((entry, i) => {
     const inline = tryStrategicMerge(entry, `${where}[${i}]`);

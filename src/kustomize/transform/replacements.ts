@@ -16,7 +16,13 @@ function isEmptySelectorId(s: Selector): boolean {
 }
 
 function describeSelector(s: { gvk: Selector['gvk']; name: string; namespace?: string }): string {
-  const parts = [s.gvk.group && `group ${s.gvk.group}`, s.gvk.version && `version ${s.gvk.version}`, s.gvk.kind && `kind ${s.gvk.kind}`, s.name && `name ${s.name}`, s.namespace && `namespace ${s.namespace}`];
+  const parts = [
+    s.gvk.group && `group ${s.gvk.group}`,
+    s.gvk.version && `version ${s.gvk.version}`,
+    s.gvk.kind && `kind ${s.gvk.kind}`,
+    s.name && `name ${s.name}`,
+    s.namespace && `namespace ${s.namespace}`,
+  ];
   return parts.filter(Boolean).join(', ') || 'an empty selector';
 }
 
@@ -60,23 +66,39 @@ interface TrackedRef extends FieldRef {
 
 function sourceValue(resources: Resource[], r: Replacement, where: string): JSONValue {
   const sel = r.source;
-  const matches = resources.filter((res) => [res.curId(), ...res.prevIds()].some((id) => idSelectedBy(id, selectorId(sel))));
-  if (matches.length > 1) throw new KustomizeError(`${where}: the source (${describeSelector(sel)}) matches ${matches.length} resources: ${matches.map((m) => `${m.kind}/${m.name}`).join(', ')}; add a kind, name or namespace`);
-  if (matches.length === 0) throw new KustomizeError(`${where}: nothing is selected by the source (${describeSelector(sel)})`);
+  const matches = resources.filter((res) =>
+    [res.curId(), ...res.prevIds()].some((id) => idSelectedBy(id, selectorId(sel))),
+  );
+  if (matches.length > 1)
+    throw new KustomizeError(
+      `${where}: the source (${describeSelector(sel)}) matches ${matches.length} resources: ${matches.map((m) => `${m.kind}/${m.name}`).join(', ')}; add a kind, name or namespace`,
+    );
+  if (matches.length === 0)
+    throw new KustomizeError(`${where}: nothing is selected by the source (${describeSelector(sel)})`);
   const fieldPath = sel.fieldPath || 'metadata.name';
   const value = lookup(matches[0]!.obj, splitFieldPath(fieldPath));
-  if (value === undefined || value === null || (isObject(value) && Object.keys(value).length === 0) || (Array.isArray(value) && value.length === 0)) {
-    throw new KustomizeError(`${where}: fieldPath \`${fieldPath}\` is missing for replacement source ${matches[0]!.kind}/${matches[0]!.name}`);
+  if (
+    value === undefined ||
+    value === null ||
+    (isObject(value) && Object.keys(value).length === 0) ||
+    (Array.isArray(value) && value.length === 0)
+  ) {
+    throw new KustomizeError(
+      `${where}: fieldPath \`${fieldPath}\` is missing for replacement source ${matches[0]!.kind}/${matches[0]!.name}`,
+    );
   }
   return refine(sel.options, value, where);
 }
 
 function refine(options: FieldOptions | undefined, value: JSONValue, where: string): JSONValue {
   if (!options || options.delimiter === '') return value;
-  if (typeof value === 'object') throw new KustomizeError(`${where}: the delimiter option can only be used with scalar values`);
+  if (typeof value === 'object')
+    throw new KustomizeError(`${where}: the delimiter option can only be used with scalar values`);
   const parts = scalarText(value).split(options.delimiter);
   if (options.index >= parts.length || options.index < 0) {
-    throw new KustomizeError(`${where}: options.index ${options.index} is out of bounds for value ${scalarText(value)}`);
+    throw new KustomizeError(
+      `${where}: options.index ${options.index} is out of bounds for value ${scalarText(value)}`,
+    );
   }
   // The source keeps its type: only the text changes.
   return retype(value, parts[options.index]!, where);
@@ -86,11 +108,13 @@ function refine(options: FieldOptions | undefined, value: JSONValue, where: stri
 function retype(like: JSONValue, text: string, where: string): JSONValue {
   if (typeof like === 'number') {
     const n = Number(text);
-    if (text.trim() === '' || Number.isNaN(n)) throw new KustomizeError(`${where}: cannot write "${text}" into a number field`);
+    if (text.trim() === '' || Number.isNaN(n))
+      throw new KustomizeError(`${where}: cannot write "${text}" into a number field`);
     return n;
   }
   if (typeof like === 'boolean') {
-    if (text !== 'true' && text !== 'false') throw new KustomizeError(`${where}: cannot write "${text}" into a boolean field`);
+    if (text !== 'true' && text !== 'false')
+      throw new KustomizeError(`${where}: cannot write "${text}" into a boolean field`);
     return text === 'true';
   }
   return text;
@@ -118,10 +142,22 @@ function setTarget(ref: TrackedRef, value: JSONValue, options: FieldOptions | un
   ref.set(structuredClone(value));
 }
 
-function applyToTarget(res: Resource, value: JSONValue, target: ReplacementTarget, created: CreatedScalars, where: string): void {
+function applyToTarget(
+  res: Resource,
+  value: JSONValue,
+  target: ReplacementTarget,
+  created: CreatedScalars,
+  where: string,
+): void {
   const fieldPaths = target.fieldPaths.length > 0 ? target.fieldPaths : ['metadata.name'];
   for (const fp of fieldPaths) {
-    const createKind = target.options?.create ? (Array.isArray(value) ? 'seq' : isObject(value) ? 'map' : 'scalar') : undefined;
+    const createKind = target.options?.create
+      ? Array.isArray(value)
+        ? 'seq'
+        : isObject(value)
+          ? 'map'
+          : 'scalar'
+      : undefined;
     const root: FieldRef = { get: () => res.obj, set: () => undefined };
     let refs: FieldRef[];
     try {
@@ -129,13 +165,20 @@ function applyToTarget(res: Resource, value: JSONValue, target: ReplacementTarge
         if (ref.container && ref.key !== undefined) created.add(ref.container, ref.key);
       });
     } catch (e) {
-      throw new KustomizeError(`${where}: unable to ${createKind ? 'find or create' : 'find'} field "${fp}" in ${res.describe()}: ${(e as Error).message}`);
+      throw new KustomizeError(
+        `${where}: unable to ${createKind ? 'find or create' : 'find'} field "${fp}" in ${res.describe()}: ${(e as Error).message}`,
+      );
     }
     if (refs.length === 0) {
-      throw new KustomizeError(`${where}: unable to ${createKind ? 'find or create' : 'find'} field "${fp}" in replacement target ${res.describe()}${createKind ? '' : ' (set options.create: true to add it)'}`);
+      throw new KustomizeError(
+        `${where}: unable to ${createKind ? 'find or create' : 'find'} field "${fp}" in replacement target ${res.describe()}${createKind ? '' : ' (set options.create: true to add it)'}`,
+      );
     }
     for (const ref of refs) {
-      const tracked: TrackedRef = { ...ref, created: ref.container !== undefined && ref.key !== undefined && created.has(ref.container, ref.key) };
+      const tracked: TrackedRef = {
+        ...ref,
+        created: ref.container !== undefined && ref.key !== undefined && created.has(ref.container, ref.key),
+      };
       setTarget(tracked, value, target.options, where);
     }
   }
@@ -152,8 +195,15 @@ export function applyReplacements(resources: Resource[], replacements: Replaceme
       for (const res of resources) {
         const ids: ResId[] = [res.curId(), ...res.prevIds()];
         if (!matchesLabelAndAnnotationSelectors(res, t.select, tw)) continue;
-        if (t.reject.some((rej) => (rej.labelSelector || rej.annotationSelector) && matchesLabelAndAnnotationSelectors(res, rej, tw))) continue;
-        const rejected = t.reject.some((rej) => !isEmptySelectorId(rej) && ids.some((id) => idSelectedBy(id, selectorId(rej))));
+        if (
+          t.reject.some(
+            (rej) => (rej.labelSelector || rej.annotationSelector) && matchesLabelAndAnnotationSelectors(res, rej, tw),
+          )
+        )
+          continue;
+        const rejected = t.reject.some(
+          (rej) => !isEmptySelectorId(rej) && ids.some((id) => idSelectedBy(id, selectorId(rej))),
+        );
         if (rejected) continue;
         if (ids.some((id) => idSelectedBy(id, selectorId(t.select)))) applyToTarget(res, value, t, created, tw);
       }

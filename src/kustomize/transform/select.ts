@@ -45,7 +45,9 @@ export function parseLabelSelector(text: string, where: string): Requirement {
         i++;
         const n = Number(next());
         if (!Number.isInteger(n)) fail(`expected an integer after ${op}`);
-        reqs.push((l) => key in l && Number.isInteger(Number(l[key])) && (op === '>' ? Number(l[key]) > n : Number(l[key]) < n));
+        reqs.push(
+          (l) => key in l && Number.isInteger(Number(l[key])) && (op === '>' ? Number(l[key]) > n : Number(l[key]) < n),
+        );
       } else {
         fail(`unexpected "${op}" after ${key}`);
       }

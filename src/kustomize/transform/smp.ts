@@ -42,7 +42,8 @@ function directiveOf(patch: Value, path: string[]): Directive {
   if (isObject(patch)) {
     if (!('$patch' in patch) || patch.$patch === null) return 'merge';
     const v = nodeText(patch.$patch);
-    if (v !== 'delete' && v !== 'replace' && v !== 'merge') throw new KustomizeError(`unknown patch strategy '${v}' at ${path.join('.') || 'the top level'}`);
+    if (v !== 'delete' && v !== 'replace' && v !== 'merge')
+      throw new KustomizeError(`unknown patch strategy '${v}' at ${path.join('.') || 'the top level'}`);
     delete patch.$patch;
     return v;
   }
@@ -50,7 +51,8 @@ function directiveOf(patch: Value, path: string[]): Directive {
     const el = patch.find((e) => isObject(e) && '$patch' in e);
     if (!isObject(el) || Object.keys(el).length > 1) return 'merge';
     const v = nodeText(el.$patch);
-    if (v !== 'delete' && v !== 'replace' && v !== 'merge') throw new KustomizeError(`unknown patch strategy '${v}' at ${path.join('.')}`);
+    if (v !== 'delete' && v !== 'replace' && v !== 'merge')
+      throw new KustomizeError(`unknown patch strategy '${v}' at ${path.join('.')}`);
     setElement(patch, undefined, ['$patch'], [v]);
     return v;
   }
@@ -74,7 +76,9 @@ function walk(dest: Value, origin: Value, schemaIn: SchemaNode | undefined, path
   for (const s of [dest, origin]) {
     const k = kindOf(s);
     if (k !== undefined && k !== kind) {
-      throw new KustomizeError(`the patch has a ${k === 'seq' ? 'list' : k === 'map' ? 'mapping' : 'scalar'} at ${path.join('.')}, where the resource has a ${kind === 'seq' ? 'list' : kind === 'map' ? 'mapping' : 'scalar'}`);
+      throw new KustomizeError(
+        `the patch has a ${k === 'seq' ? 'list' : k === 'map' ? 'mapping' : 'scalar'} at ${path.join('.')}, where the resource has a ${kind === 'seq' ? 'list' : kind === 'map' ? 'mapping' : 'scalar'}`,
+      );
     }
   }
   if (kind === 'seq') {
@@ -277,7 +281,14 @@ function appendListNode(dst: JSONValue[], src: JSONValue[], keys: string[]): JSO
   return dst;
 }
 
-function setElements(valuesListIn: string[][], keys: string[], d: JSONValue[], o: JSONValue[] | undefined, itemSchema: SchemaNode | undefined, path: string[]): JSONValue[] {
+function setElements(
+  valuesListIn: string[][],
+  keys: string[],
+  d: JSONValue[],
+  o: JSONValue[] | undefined,
+  itemSchema: SchemaNode | undefined,
+  path: string[],
+): JSONValue[] {
   const items: JSONValue[] = [];
   const valuesList = keys.length > 1 ? mergeValues(valuesListIn) : valuesListIn;
   let validKeys: string[] = [];
@@ -286,7 +297,10 @@ function setElements(valuesListIn: string[][], keys: string[], d: JSONValue[], o
     if (values.length === 0) continue;
     [validKeys, validValues] = validateKeys(valuesList, values, keys);
     const [k2, v2] = validateKeys([validValues], validValues, validKeys);
-    const val = walk(findElement(d, k2, v2), findElement(o, k2, v2), itemSchema, [...path, `[${validKeys.map((k, i) => `${k}=${validValues[i]}`).join(',')}]`]);
+    const val = walk(findElement(d, k2, v2), findElement(o, k2, v2), itemSchema, [
+      ...path,
+      `[${validKeys.map((k, i) => `${k}=${validValues[i]}`).join(',')}]`,
+    ]);
     if (!val || val.v === null || isEmptyMap(val.v)) {
       setElement(d, undefined, validKeys, validValues);
       continue;

@@ -12,7 +12,11 @@ export interface SchemaNode {
   keys?: string[];
 }
 
-const mergeList = (keys: string[], items?: SchemaNode, strategy = 'merge'): SchemaNode => ({ strategy, keys, ...(items ? { items } : {}) });
+const mergeList = (keys: string[], items?: SchemaNode, strategy = 'merge'): SchemaNode => ({
+  strategy,
+  keys,
+  ...(items ? { items } : {}),
+});
 
 const objectMeta: SchemaNode = { fields: { finalizers: mergeList([]), ownerReferences: mergeList(['uid']) } };
 const conditions = mergeList(['type']);
@@ -59,8 +63,12 @@ const SCHEMAS: Record<string, SchemaNode> = {
   'apps/v1 ReplicaSet': workload,
   'apps/v1 StatefulSet': workload,
   'batch/v1 Job': workload,
-  'batch/v1 CronJob': root({ fields: { jobTemplate: { fields: { metadata: objectMeta, spec: { fields: { template: podTemplate } } } } } }),
-  'batch/v1beta1 CronJob': root({ fields: { jobTemplate: { fields: { metadata: objectMeta, spec: { fields: { template: podTemplate } } } } } }),
+  'batch/v1 CronJob': root({
+    fields: { jobTemplate: { fields: { metadata: objectMeta, spec: { fields: { template: podTemplate } } } } },
+  }),
+  'batch/v1beta1 CronJob': root({
+    fields: { jobTemplate: { fields: { metadata: objectMeta, spec: { fields: { template: podTemplate } } } } },
+  }),
   'admissionregistration.k8s.io/v1 MutatingWebhookConfiguration': webhooks,
   'admissionregistration.k8s.io/v1 ValidatingWebhookConfiguration': webhooks,
   'admissionregistration.k8s.io/v1beta1 MutatingWebhookConfiguration': webhooks,
@@ -69,14 +77,34 @@ const SCHEMAS: Record<string, SchemaNode> = {
 
 // Other built-in kinds are known to the schema too; only their metadata lists merge.
 const METADATA_ONLY = [
-  'v1 ConfigMap', 'v1 Secret', 'v1 Endpoints', 'v1 Event', 'v1 LimitRange', 'v1 ResourceQuota', 'v1 PersistentVolume',
-  'apps/v1 ControllerRevision', 'rbac.authorization.k8s.io/v1 Role', 'rbac.authorization.k8s.io/v1 ClusterRole',
-  'rbac.authorization.k8s.io/v1 RoleBinding', 'rbac.authorization.k8s.io/v1 ClusterRoleBinding', 'networking.k8s.io/v1 NetworkPolicy',
-  'networking.k8s.io/v1 Ingress', 'networking.k8s.io/v1 IngressClass', 'policy/v1 PodDisruptionBudget', 'policy/v1beta1 PodDisruptionBudget',
-  'autoscaling/v1 HorizontalPodAutoscaler', 'autoscaling/v2beta1 HorizontalPodAutoscaler', 'autoscaling/v2beta2 HorizontalPodAutoscaler',
-  'coordination.k8s.io/v1 Lease', 'scheduling.k8s.io/v1 PriorityClass', 'storage.k8s.io/v1 StorageClass',
-  'apiextensions.k8s.io/v1 CustomResourceDefinition', 'apiregistration.k8s.io/v1 APIService', 'certificates.k8s.io/v1 CertificateSigningRequest',
-  'node.k8s.io/v1 RuntimeClass', 'discovery.k8s.io/v1 EndpointSlice',
+  'v1 ConfigMap',
+  'v1 Secret',
+  'v1 Endpoints',
+  'v1 Event',
+  'v1 LimitRange',
+  'v1 ResourceQuota',
+  'v1 PersistentVolume',
+  'apps/v1 ControllerRevision',
+  'rbac.authorization.k8s.io/v1 Role',
+  'rbac.authorization.k8s.io/v1 ClusterRole',
+  'rbac.authorization.k8s.io/v1 RoleBinding',
+  'rbac.authorization.k8s.io/v1 ClusterRoleBinding',
+  'networking.k8s.io/v1 NetworkPolicy',
+  'networking.k8s.io/v1 Ingress',
+  'networking.k8s.io/v1 IngressClass',
+  'policy/v1 PodDisruptionBudget',
+  'policy/v1beta1 PodDisruptionBudget',
+  'autoscaling/v1 HorizontalPodAutoscaler',
+  'autoscaling/v2beta1 HorizontalPodAutoscaler',
+  'autoscaling/v2beta2 HorizontalPodAutoscaler',
+  'coordination.k8s.io/v1 Lease',
+  'scheduling.k8s.io/v1 PriorityClass',
+  'storage.k8s.io/v1 StorageClass',
+  'apiextensions.k8s.io/v1 CustomResourceDefinition',
+  'apiregistration.k8s.io/v1 APIService',
+  'certificates.k8s.io/v1 CertificateSigningRequest',
+  'node.k8s.io/v1 RuntimeClass',
+  'discovery.k8s.io/v1 EndpointSlice',
 ];
 
 /** The schema kustomize would use for an object of this apiVersion and kind, or undefined (lists are replaced). */

@@ -9,7 +9,10 @@ import type { Resource } from '../resource.js';
  */
 export function sortResources(resources: Resource[], options: SortOptions | undefined): Resource[] {
   if (options?.order === 'fifo') return resources;
-  const orders = options?.orderFirst || options?.orderLast ? legacyTypeOrders(options.orderFirst ?? [], options.orderLast ?? []) : legacyTypeOrders();
+  const orders =
+    options?.orderFirst || options?.orderLast
+      ? legacyTypeOrders(options.orderFirst ?? [], options.orderLast ?? [])
+      : legacyTypeOrders();
   const gvkLess = (a: Gvk, b: Gvk): number => {
     const ia = orders.get(a.kind) ?? 0;
     const ib = orders.get(b.kind) ?? 0;
@@ -22,7 +25,9 @@ export function sortResources(resources: Resource[], options: SortOptions | unde
   };
   const idSortString = (r: Resource) => {
     const id = r.curId();
-    return [idString({ ...id, name: '', namespace: '' }).split('/')[0], id.namespace || '~X', id.name || '~N'].join('|');
+    return [idString({ ...id, name: '', namespace: '' }).split('/')[0], id.namespace || '~X', id.name || '~N'].join(
+      '|',
+    );
   };
   return [...resources].sort((a, b) => {
     const ga = a.gvk();

@@ -14,19 +14,32 @@ const version = (apply: VersionEffect['apply']): VersionEffect => ({ on: 'versio
 export const resource: MarkerDefinition<CRDEffect> = {
   name: 'kubebuilder:resource',
   targets: TYPE,
-  shape: struct({ path: opt(string), shortName: opt(strings), categories: opt(strings), singular: opt(string), scope: opt(string) }),
+  shape: struct({
+    path: opt(string),
+    shortName: opt(strings),
+    categories: opt(strings),
+    singular: opt(string),
+    scope: opt(string),
+  }),
   help: 'resource names and scope, e.g. +kubebuilder:resource:scope=Cluster,shortName=cap',
   effect: {
     on: 'crd',
     sameOnEveryVersion: true,
     apply(crd, value, report) {
-      const r = value as { path?: string; singular?: string; shortName?: string[]; categories?: string[]; scope?: string };
+      const r = value as {
+        path?: string;
+        singular?: string;
+        shortName?: string[];
+        categories?: string[];
+        scope?: string;
+      };
       if (r.path) crd.spec.names.plural = r.path;
       if (r.singular) crd.spec.names.singular = r.singular;
       if (r.shortName && r.shortName.length > 0) crd.spec.names.shortNames = r.shortName;
       if (r.categories && r.categories.length > 0) crd.spec.names.categories = r.categories;
       if (r.scope) {
-        if (r.scope !== 'Namespaced' && r.scope !== 'Cluster') report(`+kubebuilder:resource:scope must be Namespaced or Cluster, not ${JSON.stringify(r.scope)}`);
+        if (r.scope !== 'Namespaced' && r.scope !== 'Cluster')
+          report(`+kubebuilder:resource:scope must be Namespaced or Cluster, not ${JSON.stringify(r.scope)}`);
         crd.spec.scope = r.scope;
       }
     },
@@ -111,7 +124,10 @@ const definitions: readonly MarkerDefinition[] = [
     help: 'enables the scale subresource, e.g. +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas',
     effect: version((ver, value) => {
       const x = value as { specpath: string; statuspath: string; selectorpath?: string };
-      const scale: NonNullable<CRDVersion['subresources']>['scale'] = { specReplicasPath: x.specpath, statusReplicasPath: x.statuspath };
+      const scale: NonNullable<CRDVersion['subresources']>['scale'] = {
+        specReplicasPath: x.specpath,
+        statusReplicasPath: x.statuspath,
+      };
       if (x.selectorpath !== undefined) scale.labelSelectorPath = x.selectorpath;
       (ver.subresources ??= {}).scale = scale;
     }),
@@ -119,12 +135,27 @@ const definitions: readonly MarkerDefinition[] = [
   {
     name: 'kubebuilder:printcolumn',
     targets: TYPE,
-    shape: struct({ name: string, type: string, JSONPath: string, description: opt(string), format: opt(string), priority: opt(int) }),
+    shape: struct({
+      name: string,
+      type: string,
+      JSONPath: string,
+      description: opt(string),
+      format: opt(string),
+      priority: opt(int),
+    }),
     help: 'a kubectl column, e.g. +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`',
     effect: version((ver, value, report) => {
-      const x = value as { name: string; type: string; JSONPath: string; description?: string; format?: string; priority?: number };
+      const x = value as {
+        name: string;
+        type: string;
+        JSONPath: string;
+        description?: string;
+        format?: string;
+        priority?: number;
+      };
       const types = ['integer', 'number', 'string', 'boolean', 'date'];
-      if (!types.includes(x.type)) report(`printcolumn type must be one of ${types.join(', ')}, not ${JSON.stringify(x.type)}`);
+      if (!types.includes(x.type))
+        report(`printcolumn type must be one of ${types.join(', ')}, not ${JSON.stringify(x.type)}`);
       ver.subresources ??= {}; // controller-gen's quirk: a printer column always brings `subresources: {}`
       (ver.additionalPrinterColumns ??= []).push({
         name: x.name,

@@ -4,10 +4,21 @@
  */
 import type { JSONValue } from '@kubescaffold/runtime/json';
 import { anyValue, string, type MarkerValue } from '../grammar.js';
-import { anon, FIELD, FIELD_TYPE, flag, opt, schemaEffect, struct, type MarkerDefinition, type MarkerGroup } from './define.js';
+import {
+  anon,
+  FIELD,
+  FIELD_TYPE,
+  flag,
+  opt,
+  schemaEffect,
+  struct,
+  type MarkerDefinition,
+  type MarkerGroup,
+} from './define.js';
 import type { SchemaEffect } from './effect.js';
 
-const isEmptyObject = (v: MarkerValue): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+const isEmptyObject = (v: MarkerValue): boolean =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
 /** Go's name for the type of a parsed value, as controller-gen's messages say it. */
 function goTypeName(v: MarkerValue): string {
@@ -80,7 +91,8 @@ const definitions: ReadonlyArray<MarkerDefinition<SchemaEffect>> = [
     effect: schemaEffect((s, value) => {
       const x = value as Record<string, MarkerValue>;
       const url = x.url as string;
-      if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\S+$|^\/\S*$/.test(url)) return `invalid url ${JSON.stringify(url)} in kubebuilder:externalDocs marker`;
+      if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\S+$|^\/\S*$/.test(url))
+        return `invalid url ${JSON.stringify(url)} in kubebuilder:externalDocs marker`;
       s.externalDocs = x.description ? { url, description: x.description as string } : { url };
       return undefined;
     }),

@@ -36,7 +36,9 @@ export const anon = (type: ArgType, optional = false): MarkerShape => ({ kind: '
 export const struct = (args: Record<string, ArgType | [ArgType, 'optional']>): MarkerShape => ({
   kind: 'struct',
   args: Object.fromEntries(
-    Object.entries(args).map(([k, v]): [string, ArgSpec] => (Array.isArray(v) ? [k, { type: v[0], optional: true }] : [k, { type: v }])),
+    Object.entries(args).map(([k, v]): [string, ArgSpec] =>
+      Array.isArray(v) ? [k, { type: v[0], optional: true }] : [k, { type: v }],
+    ),
   ),
 });
 
@@ -56,4 +58,9 @@ export const FIELD: readonly MarkerTarget[] = ['field'];
 export const FIELD_TYPE: readonly MarkerTarget[] = ['field', 'type'];
 
 /** A schema effect of the given priority (controller-gen's default is 10). */
-export const schemaEffect = (apply: SchemaEffect['apply'], priority = 10): SchemaEffect => ({ on: 'schema', priority, items: false, apply });
+export const schemaEffect = (apply: SchemaEffect['apply'], priority = 10): SchemaEffect => ({
+  on: 'schema',
+  priority,
+  items: false,
+  apply,
+});

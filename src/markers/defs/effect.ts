@@ -107,4 +107,5 @@ export interface Accepted {
 }
 
 /** Every kind of effect a marker can have. */
-export type MarkerEffect = SchemaEffect | CRDEffect | VersionEffect | RbacEffect | WebhookEffect | ReadElsewhere | Accepted;
+export type MarkerEffect =
+  SchemaEffect | CRDEffect | VersionEffect | RbacEffect | WebhookEffect | ReadElsewhere | Accepted;

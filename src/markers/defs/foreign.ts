@@ -8,4 +8,10 @@
 export const OWN_NAMESPACE = 'kubebuilder';
 
 /** `+kubebuilder:` markers that other tools own. */
-export const foreignPrefixes: readonly string[] = ['kubebuilder:scaffold:', 'kubebuilder:ac:', 'kubebuilder:docs-gen:', 'kubebuilder:informers:', 'kubebuilder:conversion:'];
+export const foreignPrefixes: readonly string[] = [
+  'kubebuilder:scaffold:',
+  'kubebuilder:ac:',
+  'kubebuilder:docs-gen:',
+  'kubebuilder:informers:',
+  'kubebuilder:conversion:',
+];

@@ -20,7 +20,15 @@ interface RbacMarkerValue {
 export const rbac: MarkerDefinition<RbacEffect> = {
   name: 'kubebuilder:rbac',
   targets: PKG,
-  shape: struct({ groups: opt(strings), resources: opt(strings), resourceNames: opt(strings), verbs: strings, urls: opt(strings), namespace: opt(string), roleName: opt(string) }),
+  shape: struct({
+    groups: opt(strings),
+    resources: opt(strings),
+    resourceNames: opt(strings),
+    verbs: strings,
+    urls: opt(strings),
+    namespace: opt(string),
+    roleName: opt(string),
+  }),
   help: 'an RBAC rule, e.g. +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch',
   effect: {
     on: 'rbac',

@@ -7,7 +7,12 @@ import { flag, FIELD, type MarkerDefinition, type MarkerGroup, type MarkerTarget
 import type { ReadElsewhere } from './effect.js';
 
 const read = (reads: string): ReadElsewhere => ({ on: 'read', by: 'crd/schema.ts', reads });
-const fieldRequirement = (name: string, targets: readonly MarkerTarget[], help: string, reads: string): MarkerDefinition<ReadElsewhere> => ({
+const fieldRequirement = (
+  name: string,
+  targets: readonly MarkerTarget[],
+  help: string,
+  reads: string,
+): MarkerDefinition<ReadElsewhere> => ({
   name,
   targets,
   shape: flag,
@@ -23,15 +28,40 @@ export const validationOptional = fieldRequirement(
   'the field is left out of `required`, before any other marker',
 );
 /** `+kubebuilder:validation:Required`: the field is required. */
-export const validationRequired = fieldRequirement('kubebuilder:validation:Required', ['package', 'field'], 'on a field: the field is required', 'the field is listed in `required`');
+export const validationRequired = fieldRequirement(
+  'kubebuilder:validation:Required',
+  ['package', 'field'],
+  'on a field: the field is required',
+  'the field is listed in `required`',
+);
 /** `+optional`: the field is optional. */
-export const optional = fieldRequirement('optional', FIELD, 'the field is optional', 'the field is left out of `required`');
+export const optional = fieldRequirement(
+  'optional',
+  FIELD,
+  'the field is optional',
+  'the field is left out of `required`',
+);
 /** `+required`: the field is required. */
-export const required = fieldRequirement('required', FIELD, 'the field is required', 'the field is listed in `required`');
+export const required = fieldRequirement(
+  'required',
+  FIELD,
+  'the field is required',
+  'the field is listed in `required`',
+);
 /** `+k8s:optional`: the field is optional. */
-export const k8sOptional = fieldRequirement('k8s:optional', FIELD, 'the field is optional', 'the field is left out of `required`');
+export const k8sOptional = fieldRequirement(
+  'k8s:optional',
+  FIELD,
+  'the field is optional',
+  'the field is left out of `required`',
+);
 /** `+k8s:required`: the field is required. */
-export const k8sRequired = fieldRequirement('k8s:required', FIELD, 'the field is required', 'the field is listed in `required`');
+export const k8sRequired = fieldRequirement(
+  'k8s:required',
+  FIELD,
+  'the field is required',
+  'the field is listed in `required`',
+);
 
 /** Every spelling of "optional", in controller-gen's precedence among them. */
 export const optionalMarkers: readonly MarkerDefinition[] = [validationOptional, optional, k8sOptional];

@@ -28,7 +28,8 @@ const listMapKey = (name: string): MarkerDefinition<SchemaEffect> => ({
   help: 'a key of an associative list (with listType=map); repeatable',
   effect: schemaEffect((s, value) => {
     if (s.type !== 'array') return `must apply listMapKey to an array, found ${typeOf(s)}`;
-    if (s['x-kubernetes-list-type'] !== 'map') return 'must apply listMapKey to an associative-list (add +listType=map)';
+    if (s['x-kubernetes-list-type'] !== 'map')
+      return 'must apply listMapKey to an associative-list (add +listType=map)';
     s['x-kubernetes-list-map-keys'] = [...(s['x-kubernetes-list-map-keys'] ?? []), value as string];
     return undefined;
   }),
@@ -57,7 +58,8 @@ const definitions: ReadonlyArray<MarkerDefinition<SchemaEffect>> = [
     shape: anon(string),
     help: 'x-kubernetes-map-type of a struct: granular or atomic',
     effect: schemaEffect((s, value) => {
-      if (s.type !== 'object' && s.type !== undefined) return 'must apply structType to an object; either explicitly set or defaulted through an empty schema type';
+      if (s.type !== 'object' && s.type !== undefined)
+        return 'must apply structType to an object; either explicitly set or defaulted through an empty schema type';
       if (value !== 'atomic' && value !== 'granular') return `StructType must be either "granular" or "atomic"`;
       s['x-kubernetes-map-type'] = value;
       return undefined;

@@ -7,7 +7,20 @@
 import type { JSONValue } from '@kubescaffold/runtime/json';
 import { anyValue, bool, int, number, sliceOf, string, type MarkerShape, type MarkerValue } from '../grammar.js';
 import type { ValidationRule } from '../apiextensions.js';
-import { anon, FIELD, FIELD_TYPE, flag, opt, schemaEffect, strings, struct, TYPE, type MarkerDefinition, type MarkerGroup, type MarkerTarget } from './define.js';
+import {
+  anon,
+  FIELD,
+  FIELD_TYPE,
+  flag,
+  opt,
+  schemaEffect,
+  strings,
+  struct,
+  TYPE,
+  type MarkerDefinition,
+  type MarkerGroup,
+  type MarkerTarget,
+} from './define.js';
 import type { ReadElsewhere, SchemaEffect } from './effect.js';
 import { patternProblem } from './go-regexp.js';
 import { addRule, isNumeric, isTextual, typeOf } from './schema-type.js';
@@ -19,7 +32,14 @@ export const ITEMS_PREFIX = 'kubebuilder:validation:items:';
 
 type Apply = SchemaEffect['apply'];
 
-const validation = (name: string, targets: readonly MarkerTarget[], shape: MarkerShape, help: string, apply: Apply, priority?: number): MarkerDefinition<SchemaEffect> => ({
+const validation = (
+  name: string,
+  targets: readonly MarkerTarget[],
+  shape: MarkerShape,
+  help: string,
+  apply: Apply,
+  priority?: number,
+): MarkerDefinition<SchemaEffect> => ({
   name: VALIDATION_PREFIX + name,
   targets,
   shape,
@@ -41,7 +61,8 @@ const numericBound =
   (s, value) => {
     const num = value as number;
     if (!isNumeric(s)) return `must apply ${key.toLowerCase()} to a numeric value, found ${typeOf(s)}`;
-    if (s.type === 'integer' && !Number.isInteger(num)) return `cannot apply non-integral ${key.toLowerCase()} validation (${num}) to integer value`;
+    if (s.type === 'integer' && !Number.isInteger(num))
+      return `cannot apply non-integral ${key.toLowerCase()} validation (${num}) to integer value`;
     s[key] = num;
     return undefined;
   };
@@ -67,7 +88,8 @@ const length =
 const pattern: Apply = (s, value) => {
   if (!isTextual(s)) return `must apply pattern to a textual value, found type "${s.type ?? ''}"`;
   const problem = patternProblem(value as string);
-  if (problem) return `invalid regular expression ${JSON.stringify(value)}: ${problem}; patterns use Go's RE2 syntax, as the API server checks them`;
+  if (problem)
+    return `invalid regular expression ${JSON.stringify(value)}: ${problem}; patterns use Go's RE2 syntax, as the API server checks them`;
   s.pattern = value as string;
   return undefined;
 };
@@ -96,7 +118,9 @@ const propertyCount =
   };
 
 const set =
-  <K extends 'x-kubernetes-preserve-unknown-fields' | 'x-kubernetes-embedded-resource' | 'x-kubernetes-int-or-string'>(key: K): Apply =>
+  <K extends 'x-kubernetes-preserve-unknown-fields' | 'x-kubernetes-embedded-resource' | 'x-kubernetes-int-or-string'>(
+    key: K,
+  ): Apply =>
   (s) => {
     s[key] = true;
     return undefined;
@@ -122,12 +146,48 @@ const xValidation: Apply = (s, value) => {
 /** The validation markers that have an `items:` twin, for fields and types. */
 const withItems: ReadonlyArray<MarkerDefinition<SchemaEffect>> = [
   validation('Maximum', FIELD_TYPE, anon(number), 'the maximum numeric value', numericBound('maximum')),
-  validation('Minimum', FIELD_TYPE, anon(number), 'the minimum numeric value (negative numbers are supported)', numericBound('minimum')),
-  validation('ExclusiveMaximum', FIELD_TYPE, anon(bool), 'whether the maximum is exclusive', exclusive('exclusiveMaximum')),
-  validation('ExclusiveMinimum', FIELD_TYPE, anon(bool), 'whether the minimum is exclusive', exclusive('exclusiveMinimum')),
-  validation('MultipleOf', FIELD_TYPE, anon(number), 'the value must be a multiple of this number', numericBound('multipleOf')),
-  validation('MinProperties', FIELD_TYPE, anon(int), 'the minimum number of properties of an object', propertyCount('minProperties')),
-  validation('MaxProperties', FIELD_TYPE, anon(int), 'the maximum number of properties of an object', propertyCount('maxProperties')),
+  validation(
+    'Minimum',
+    FIELD_TYPE,
+    anon(number),
+    'the minimum numeric value (negative numbers are supported)',
+    numericBound('minimum'),
+  ),
+  validation(
+    'ExclusiveMaximum',
+    FIELD_TYPE,
+    anon(bool),
+    'whether the maximum is exclusive',
+    exclusive('exclusiveMaximum'),
+  ),
+  validation(
+    'ExclusiveMinimum',
+    FIELD_TYPE,
+    anon(bool),
+    'whether the minimum is exclusive',
+    exclusive('exclusiveMinimum'),
+  ),
+  validation(
+    'MultipleOf',
+    FIELD_TYPE,
+    anon(number),
+    'the value must be a multiple of this number',
+    numericBound('multipleOf'),
+  ),
+  validation(
+    'MinProperties',
+    FIELD_TYPE,
+    anon(int),
+    'the minimum number of properties of an object',
+    propertyCount('minProperties'),
+  ),
+  validation(
+    'MaxProperties',
+    FIELD_TYPE,
+    anon(int),
+    'the maximum number of properties of an object',
+    propertyCount('maxProperties'),
+  ),
   validation('MaxLength', FIELD_TYPE, anon(int), 'the maximum length of a string', length('maxLength')),
   validation('MinLength', FIELD_TYPE, anon(int), 'the minimum length of a string', length('minLength')),
   validation('Pattern', FIELD_TYPE, anon(string), 'a regular expression the string must match', pattern),
@@ -161,18 +221,39 @@ const withItems: ReadonlyArray<MarkerDefinition<SchemaEffect>> = [
     'x-kubernetes-preserve-unknown-fields: true (use kubebuilder:pruning:PreserveUnknownFields)',
     set('x-kubernetes-preserve-unknown-fields'),
   ),
-  validation('XEmbeddedResource', FIELD_TYPE, flag, 'x-kubernetes-embedded-resource: true', set('x-kubernetes-embedded-resource')),
-  validation('XIntOrString', FIELD_TYPE, flag, 'x-kubernetes-int-or-string: true', set('x-kubernetes-int-or-string'), 9),
+  validation(
+    'XEmbeddedResource',
+    FIELD_TYPE,
+    flag,
+    'x-kubernetes-embedded-resource: true',
+    set('x-kubernetes-embedded-resource'),
+  ),
+  validation(
+    'XIntOrString',
+    FIELD_TYPE,
+    flag,
+    'x-kubernetes-int-or-string: true',
+    set('x-kubernetes-int-or-string'),
+    9,
+  ),
   validation(
     'XValidation',
     FIELD_TYPE,
-    struct({ rule: string, message: opt(string), messageExpression: opt(string), reason: opt(string), fieldPath: opt(string), optionalOldSelf: opt(bool) }),
+    struct({
+      rule: string,
+      message: opt(string),
+      messageExpression: opt(string),
+      reason: opt(string),
+      fieldPath: opt(string),
+      optionalOldSelf: opt(bool),
+    }),
     'a CEL validation rule, e.g. XValidation:rule="self.a <= self.b",message="a must not exceed b"',
     xValidation,
   ),
 ];
 
-const byName = (name: string): MarkerDefinition<SchemaEffect> => withItems.find((d) => d.name === VALIDATION_PREFIX + name)!;
+const byName = (name: string): MarkerDefinition<SchemaEffect> =>
+  withItems.find((d) => d.name === VALIDATION_PREFIX + name)!;
 
 /** `+kubebuilder:validation:Type`: also lets an `any`/`unknown` property or alias through the schema generator. */
 export const validationType = byName('Type');
@@ -210,7 +291,8 @@ const oneOf = (kind: OneOf, help: string, priority: number): MarkerDefinition<Sc
       const nested = fields.filter((f) => f.includes('.'));
       if (nested.length > 0) return `cannot reference nested fields: ${nested.join(',')}`;
       const missing = fields.filter((f) => !(f in (s.properties ?? {})));
-      if (missing.length > 0) return `no property ${missing.join(', ')} in this type; list property names of the type the marker stands on`;
+      if (missing.length > 0)
+        return `no property ${missing.join(', ')} in this type; list property names of the type the marker stands on`;
       addRule(s, oneOfRule(kind, fields));
       return undefined;
     },
@@ -267,12 +349,21 @@ const others: ReadonlyArray<MarkerDefinition> = [
     help: 'the type is an enum of its values',
     effect: schemaEffect((s, _value, target) => {
       if (target === 'field') return 'k8s:enum must be set on a type, not a field';
-      if (!s.enum || s.type !== 'string') return 'enum type must be a string: use it on a string-literal union or a string enum';
-      s.enum = [...s.enum].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0));
+      if (!s.enum || s.type !== 'string')
+        return 'enum type must be a string: use it on a string-literal union or a string enum';
+      s.enum = [...s.enum].sort((a, b) =>
+        JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0,
+      );
       return undefined;
     }),
   },
-  validation('EmbeddedResource', FIELD, flag, 'x-kubernetes-embedded-resource: true', set('x-kubernetes-embedded-resource')),
+  validation(
+    'EmbeddedResource',
+    FIELD,
+    flag,
+    'x-kubernetes-embedded-resource: true',
+    set('x-kubernetes-embedded-resource'),
+  ),
   schemaless,
   immutable,
   preserveUnknownFields,
@@ -282,4 +373,7 @@ const others: ReadonlyArray<MarkerDefinition> = [
 export const validationMarkers: MarkerGroup = { title: 'Validation', definitions: [...withItems, ...others] };
 
 /** The `items:` validation markers, as the marker reference lists them. */
-export const itemsValidationMarkers: MarkerGroup = { title: 'Validation of array items', definitions: withItems.map(itemsTwin) };
+export const itemsValidationMarkers: MarkerGroup = {
+  title: 'Validation of array items',
+  definitions: withItems.map(itemsTwin),
+};

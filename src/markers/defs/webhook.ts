@@ -31,7 +31,8 @@ interface WebhookMarker {
   patch?: string;
 }
 
-const caseFold = (value: string, known: readonly string[]): string => known.find((k) => k.toLowerCase() === value.toLowerCase()) ?? value;
+const caseFold = (value: string, known: readonly string[]): string =>
+  known.find((k) => k.toLowerCase() === value.toLowerCase()) ?? value;
 
 /** The configuration entry of one marker, or undefined after reporting why there is none. */
 function toWebhook(w: WebhookMarker, report: (message: string) => void): Record<string, JSONValue> | undefined {
@@ -66,18 +67,26 @@ function toWebhook(w: WebhookMarker, report: (message: string) => void): Record<
   };
   if (w.matchPolicy) {
     const mp = caseFold(w.matchPolicy, ['Exact', 'Equivalent']);
-    if (mp !== 'Exact' && mp !== 'Equivalent') return fail(`unknown value ${JSON.stringify(w.matchPolicy)} for matchPolicy; use Exact or Equivalent`);
+    if (mp !== 'Exact' && mp !== 'Equivalent')
+      return fail(`unknown value ${JSON.stringify(w.matchPolicy)} for matchPolicy; use Exact or Equivalent`);
     out.matchPolicy = mp;
   }
   const se = w.sideEffects ? caseFold(w.sideEffects, ['None', 'NoneOnDryRun', 'Some', 'Unknown']) : undefined;
-  if (se === undefined) return fail('SideEffects is required for creating v1 {Mutating,Validating}WebhookConfiguration; add sideEffects=None');
-  if (se !== 'None' && se !== 'NoneOnDryRun') return fail('SideEffects should not be set to `Some` or `Unknown` for v1 {Mutating,Validating}WebhookConfiguration; use None or NoneOnDryRun');
+  if (se === undefined)
+    return fail(
+      'SideEffects is required for creating v1 {Mutating,Validating}WebhookConfiguration; add sideEffects=None',
+    );
+  if (se !== 'None' && se !== 'NoneOnDryRun')
+    return fail(
+      'SideEffects should not be set to `Some` or `Unknown` for v1 {Mutating,Validating}WebhookConfiguration; use None or NoneOnDryRun',
+    );
   out.sideEffects = se;
   if (w.timeoutSeconds !== undefined && w.timeoutSeconds !== 0) {
     if (w.timeoutSeconds < 1 || w.timeoutSeconds > 30) return fail('TimeoutSeconds must be between 1 and 30 seconds');
     out.timeoutSeconds = w.timeoutSeconds;
   }
-  if (w.admissionReviewVersions.length === 0) return fail('AdmissionReviewVersions is mandatory for v1 {Mutating,Validating}WebhookConfiguration');
+  if (w.admissionReviewVersions.length === 0)
+    return fail('AdmissionReviewVersions is mandatory for v1 {Mutating,Validating}WebhookConfiguration');
   if (w.reinvocationPolicy) {
     const rp = caseFold(w.reinvocationPolicy, ['Never', 'IfNeeded']);
     if (!w.mutating) return fail('reinvocationPolicy applies to mutating webhooks only');

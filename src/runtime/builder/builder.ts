@@ -10,7 +10,12 @@ import { ConfigurationError } from '../errors.js';
 /** Options a builder may set on its controller; the rest come from the manager. */
 export type BuilderControllerOptions = Pick<
   ControllerOptions,
-  'maxConcurrentReconciles' | 'rateLimiter' | 'reconcileTimeout' | 'cacheSyncTimeout' | 'needLeaderElection' | 'recordMetrics'
+  | 'maxConcurrentReconciles'
+  | 'rateLimiter'
+  | 'reconcileTimeout'
+  | 'cacheSyncTimeout'
+  | 'needLeaderElection'
+  | 'recordMetrics'
 >;
 
 interface Watch {
@@ -40,7 +45,12 @@ export interface BuilderWatchOptions<T extends KubeObject> {
  */
 export class Builder {
   private forWatch: Watch | undefined;
-  private readonly ownWatches: { resource: Resource; onlyController: boolean; predicates: Predicate[]; onlyMetadata: boolean }[] = [];
+  private readonly ownWatches: {
+    resource: Resource;
+    onlyController: boolean;
+    predicates: Predicate[];
+    onlyMetadata: boolean;
+  }[] = [];
   private readonly otherWatches: Watch[] = [];
   private readonly rawSources: Source[] = [];
   private readonly globalPredicates: Predicate[] = [];
@@ -52,7 +62,11 @@ export class Builder {
   /** The kind this controller reconciles; its events enqueue the object itself. Call once. */
   for<T extends KubeObject>(res: Resource<T>, opts: { predicates?: Predicate<T>[] } = {}): this {
     if (this.forWatch) throw new ConfigurationError('for() should only be called once');
-    this.forWatch = { resource: res, handler: enqueueRequestForObject(), predicates: (opts.predicates ?? []) as Predicate[] };
+    this.forWatch = {
+      resource: res,
+      handler: enqueueRequestForObject(),
+      predicates: (opts.predicates ?? []) as Predicate[],
+    };
     return this;
   }
 
@@ -110,13 +124,17 @@ export class Builder {
   }
 
   build(reconciler: Reconciler): Controller {
-    if (!reconciler || typeof reconciler.reconcile !== 'function') throw new ConfigurationError('must provide a non-nil Reconciler');
+    if (!reconciler || typeof reconciler.reconcile !== 'function')
+      throw new ConfigurationError('must provide a non-nil Reconciler');
     const forRes = this.forWatch?.resource;
-    if (!forRes && this.ownWatches.length > 0) throw new ConfigurationError('owns() can only be used together with for()');
+    if (!forRes && this.ownWatches.length > 0)
+      throw new ConfigurationError('owns() can only be used together with for()');
     const name = this.name ?? forRes?.kind.toLowerCase();
     if (!name) throw new ConfigurationError('one of for() or named() must be called');
     if (!forRes && this.otherWatches.length === 0 && this.rawSources.length === 0) {
-      throw new ConfigurationError('there are no watches configured, controller will never get triggered. Use for(), owns(), watches() or watchesRawSource() to set them up');
+      throw new ConfigurationError(
+        'there are no watches configured, controller will never get triggered. Use for(), owns(), watches() or watchesRawSource() to set them up',
+      );
     }
     this.mgr.registerControllerName(name);
     const ctrl = new Controller({

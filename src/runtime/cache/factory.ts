@@ -13,7 +13,10 @@ import { ConfigurationError } from '../errors.js';
 export type ListerWatcherFactory = <T extends KubeObject>(res: Resource<T>, scope: ListWatchScope) => ListerWatcher<T>;
 
 /** Builds the metadata-only ListerWatcher for a resource and scope. */
-export type MetadataListerWatcherFactory = (res: Resource, scope: ListWatchScope) => ListerWatcher<PartialObjectMetadata>;
+export type MetadataListerWatcherFactory = (
+  res: Resource,
+  scope: ListWatchScope,
+) => ListerWatcher<PartialObjectMetadata>;
 
 /** Options of a SharedInformerFactory: default resync period, namespace, object transform, and reflector settings. */
 export interface SharedInformerFactoryOptions {
@@ -95,7 +98,8 @@ export class SharedInformerFactory {
   ) {
     this.lwFactory = source instanceof RestClient ? (res, scope) => newListWatch(source, res, scope) : source;
     this.metadataLwFactory =
-      opts.metadataListerWatcher ?? (source instanceof RestClient ? (res, scope) => newMetadataListWatch(source, res, scope) : undefined);
+      opts.metadataListerWatcher ??
+      (source instanceof RestClient ? (res, scope) => newMetadataListWatch(source, res, scope) : undefined);
     this.log = opts.logger ?? rootLog.withName('informers');
   }
 
@@ -134,7 +138,8 @@ export class SharedInformerFactory {
     const informer = new SharedIndexInformer<T>(makeLw(scope), {
       name,
       resyncPeriodMs: req.resyncPeriodMs ?? this.opts.defaultResyncMs ?? 0,
-      transform: (req.transform !== undefined ? req.transform : this.opts.transform) as TransformFunc<T> | null | undefined,
+      transform: (req.transform !== undefined ? req.transform : this.opts.transform) as
+        TransformFunc<T> | null | undefined,
       reflector: this.opts.reflector,
       logger: this.log.withValues({ informer: name }),
     });
@@ -151,7 +156,9 @@ export class SharedInformerFactory {
   start(signal: AbortSignal): void {
     for (const e of this.informers.values()) {
       if (e.run || signal.aborted) continue;
-      e.run = e.informer.run(signal).catch((err: unknown) => this.log.error(err, 'informer stopped with an error', { informer: e.name }));
+      e.run = e.informer
+        .run(signal)
+        .catch((err: unknown) => this.log.error(err, 'informer stopped with an error', { informer: e.name }));
     }
   }
 

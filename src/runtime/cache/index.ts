@@ -35,7 +35,13 @@ export {
   type PopProcessFunc,
   type TransformFunc,
 } from './delta-fifo.js';
-export { newListWatch, newMetadataListWatch, type ListWatchScope, type ListerWatcher, type ListerWatcherListOptions } from './listwatch.js';
+export {
+  newListWatch,
+  newMetadataListWatch,
+  type ListWatchScope,
+  type ListerWatcher,
+  type ListerWatcherListOptions,
+} from './listwatch.js';
 export { Backoff, sleep } from './backoff.js';
 export { Reflector, isNetworkError, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 export { ProcessorListener, SharedProcessor, type Notification, type ResourceEventHandler } from './listener.js';
@@ -65,4 +71,10 @@ export {
   type ManagedFieldsSharerOptions,
   type StringInternerOptions,
 } from './transforms.js';
-export { InformerCache, KindInformer, CacheNotStartedError, type InformerCacheOptions, type ByObject } from './informer-cache.js';
+export {
+  InformerCache,
+  KindInformer,
+  CacheNotStartedError,
+  type InformerCacheOptions,
+  type ByObject,
+} from './informer-cache.js';

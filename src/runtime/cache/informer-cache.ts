@@ -212,7 +212,12 @@ export class InformerCache {
       const scopes = res.namespaced && namespaces ? namespaces : [''];
       for (const ns of scopes) {
         const req = ns === '' ? request : { ...request, namespace: ns };
-        informers.set(ns, (metadataOnly ? this.factory.metadataInformerFor(res, req) : this.factory.informerFor(res, req)) as SharedIndexInformer<T>);
+        informers.set(
+          ns,
+          (metadataOnly
+            ? this.factory.metadataInformerFor(res, req)
+            : this.factory.informerFor(res, req)) as SharedIndexInformer<T>,
+        );
       }
       kind = new KindInformer(res, informers);
       this.kinds.set(key, kind as unknown as KindInformer<KubeObject>);
@@ -229,7 +234,8 @@ export class InformerCache {
   indexField<T extends KubeObject>(res: Resource<T>, field: string, extract: (obj: T) => string[]): void {
     const id = resourceId(res);
     const fields = this.fieldIndexes.get(id) ?? new Map<string, (obj: KubeObject) => string[]>();
-    if (fields.has(field)) throw new ConfigurationError(`indexer conflict: field ${field} of ${res.kind} is already indexed`);
+    if (fields.has(field))
+      throw new ConfigurationError(`indexer conflict: field ${field} of ${res.kind} is already indexed`);
     fields.set(field, extract as (obj: KubeObject) => string[]);
     this.fieldIndexes.set(id, fields);
     for (const key of [id, `${id}|metadata`]) {
@@ -238,7 +244,11 @@ export class InformerCache {
     }
   }
 
-  private addFieldIndex<T extends KubeObject>(kind: KindInformer<T>, field: string, extract: (obj: T) => string[]): void {
+  private addFieldIndex<T extends KubeObject>(
+    kind: KindInformer<T>,
+    field: string,
+    extract: (obj: T) => string[],
+  ): void {
     const indexFunc: IndexFunc<T> = (obj) => {
       const ns = obj.metadata?.namespace ?? '';
       const raw = extract(obj);
@@ -283,7 +293,8 @@ export class InformerCache {
     const kind = await this.synced(res, metadataOnly);
     const ns = res.namespaced ? (key.namespace ?? '') : '';
     const informer = kind.informerFor(ns);
-    if (!informer) throw new ConfigurationError(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
+    if (!informer)
+      throw new ConfigurationError(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
     const obj = informer.getIndexer().getByKey(ns === '' ? key.name : `${ns}/${key.name}`);
     if (obj === undefined) throw notFound(res, key.name);
     return this.copyOut(res, obj, metadataOnly);
@@ -302,7 +313,11 @@ export class InformerCache {
     return this.readList(res as Resource<PartialObjectMetadata>, opts, true);
   }
 
-  private async readList<T extends KubeObject>(res: Resource<T>, opts: ListOptions, metadataOnly: boolean): Promise<ObjectList<T>> {
+  private async readList<T extends KubeObject>(
+    res: Resource<T>,
+    opts: ListOptions,
+    metadataOnly: boolean,
+  ): Promise<ObjectList<T>> {
     const kind = await this.synced(res, metadataOnly);
     const ns = res.namespaced ? (opts.namespace ?? '') : '';
     let informers: SharedIndexInformer<T>[];
@@ -319,7 +334,9 @@ export class InformerCache {
     const rest = fields.filter((f) => f !== indexed);
     for (const f of rest) {
       if (f.field !== 'metadata.name' && f.field !== 'metadata.namespace') {
-        throw new SelectorParseError(`field selector ${f.field}${f.operator}${f.value} needs a field index (mgr.getFieldIndexer().indexField)`);
+        throw new SelectorParseError(
+          `field selector ${f.field}${f.operator}${f.value} needs a field index (mgr.getFieldIndexer().indexField)`,
+        );
       }
     }
     const items: T[] = [];

@@ -133,7 +133,9 @@ export class ProcessorListener<T> {
       return undefined;
     }
     if (result && typeof (result as Promise<void>).then === 'function') {
-      return (result as Promise<void>).then(undefined, (e: unknown) => this.log.error(e, 'event handler failed', { event: n.kind }));
+      return (result as Promise<void>).then(undefined, (e: unknown) =>
+        this.log.error(e, 'event handler failed', { event: n.kind }),
+      );
     }
     return undefined;
   }

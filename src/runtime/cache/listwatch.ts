@@ -26,19 +26,41 @@ export interface ListWatchScope {
 }
 
 /** A ListerWatcher over the API for one resource, optionally scoped. */
-export function newListWatch<T extends KubeObject>(client: RestClient, res: Resource<T>, scope: ListWatchScope = {}): ListerWatcher<T> {
+export function newListWatch<T extends KubeObject>(
+  client: RestClient,
+  res: Resource<T>,
+  scope: ListWatchScope = {},
+): ListerWatcher<T> {
   const namespace = res.namespaced ? scope.namespace || undefined : undefined;
   return {
-    list: (opts) => client.list(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
-    watch: (opts) => client.watch(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
+    list: (opts) =>
+      client.list(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
+    watch: (opts) =>
+      client.watch(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
   };
 }
 
 /** A ListerWatcher of metadata only (client-go's metadata informers): objects arrive as PartialObjectMetadata. */
-export function newMetadataListWatch(client: RestClient, res: Resource, scope: ListWatchScope = {}): ListerWatcher<PartialObjectMetadata> {
+export function newMetadataListWatch(
+  client: RestClient,
+  res: Resource,
+  scope: ListWatchScope = {},
+): ListerWatcher<PartialObjectMetadata> {
   const namespace = res.namespaced ? scope.namespace || undefined : undefined;
   return {
-    list: (opts) => client.listMetadata(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
-    watch: (opts) => client.watchMetadata(res, { ...opts, namespace, labelSelector: scope.labelSelector, fieldSelector: scope.fieldSelector }),
+    list: (opts) =>
+      client.listMetadata(res, {
+        ...opts,
+        namespace,
+        labelSelector: scope.labelSelector,
+        fieldSelector: scope.fieldSelector,
+      }),
+    watch: (opts) =>
+      client.watchMetadata(res, {
+        ...opts,
+        namespace,
+        labelSelector: scope.labelSelector,
+        fieldSelector: scope.fieldSelector,
+      }),
   };
 }

@@ -56,8 +56,18 @@ const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 // Errors of the connection rather than of the request: the watch resumes from the last resourceVersion.
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
-  'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'EIDLETIMEOUT', 'UND_ERR_SOCKET',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'EIDLETIMEOUT',
+  'UND_ERR_SOCKET',
 ]);
 
 /**
@@ -181,7 +191,10 @@ export class Reflector<T extends KubeObject> {
     this.log.debug('listed', { items: result.items.length, resourceVersion: result.resourceVersion });
   }
 
-  private async pagedList(resourceVersion: string, signal: AbortSignal): Promise<{ items: T[]; resourceVersion: string; paginated: boolean }> {
+  private async pagedList(
+    resourceVersion: string,
+    signal: AbortSignal,
+  ): Promise<{ items: T[]; resourceVersion: string; paginated: boolean }> {
     // client-go: page unless a specific resourceVersion is asked for, which the watch cache serves only unpaginated.
     let limit: number | undefined = this.opts.pageSize > 0 ? this.opts.pageSize : undefined;
     if (!this.paginatedResult && resourceVersion !== '' && resourceVersion !== '0') limit = undefined;
@@ -284,7 +297,10 @@ export class Reflector<T extends KubeObject> {
       }
       if (signal.aborted) return;
       if (events === 0 && performance.now() - started < 1000) {
-        throw new TransportError('very short watch: the watch closed within a second without any events', 'BadResponse');
+        throw new TransportError(
+          'very short watch: the watch closed within a second without any events',
+          'BadResponse',
+        );
       }
     }
   }
@@ -333,7 +349,12 @@ export class Reflector<T extends KubeObject> {
     }
     // A list or watch the ServiceAccount may not make fails on every retry: logged once, then at debug level.
     const missing = this.permissionLog.note(e);
-    if (missing && !missing.first) this.log.debug(msg, { error: (e as Error).message, resourceVersion: this.lastSyncRV });
-    else this.log.error(e, msg, { resourceVersion: this.lastSyncRV, ...(missing ? { permission: missing.permission } : {}) });
+    if (missing && !missing.first)
+      this.log.debug(msg, { error: (e as Error).message, resourceVersion: this.lastSyncRV });
+    else
+      this.log.error(e, msg, {
+        resourceVersion: this.lastSyncRV,
+        ...(missing ? { permission: missing.permission } : {}),
+      });
   }
 }

@@ -79,7 +79,8 @@ export class SharedIndexInformer<T extends KubeObject> {
     this.indexer = new Cache<T>(this.keyFunc, { [NAMESPACE_INDEX]: metaNamespaceIndexFunc, ...opts.indexers });
     this.defaultResyncMs = opts.resyncPeriodMs ?? 0;
     this.resyncCheckPeriodMs = this.defaultResyncMs;
-    this.transform = opts.transform === undefined ? compactObjects<T>({ stripManagedFields: false }) : (opts.transform ?? undefined);
+    this.transform =
+      opts.transform === undefined ? compactObjects<T>({ stripManagedFields: false }) : (opts.transform ?? undefined);
     this.log = opts.logger ?? rootLog.withName('informer').withValues({ informer: this.name });
   }
 
@@ -88,7 +89,8 @@ export class SharedIndexInformer<T extends KubeObject> {
    * object (isInInitialList true). A handler that throws is logged and keeps receiving events.
    */
   addEventHandler(handler: ResourceEventHandler<T>, hopts: HandlerOptions = {}): ResourceEventHandlerRegistration {
-    if (this.stopped) throw new LifecycleError(`informer ${this.name} has stopped; handlers can no longer be added`, 'Stopped');
+    if (this.stopped)
+      throw new LifecycleError(`informer ${this.name} has stopped; handlers can no longer be added`, 'Stopped');
     let resync = hopts.resyncPeriodMs ?? this.defaultResyncMs;
     if (resync > 0 && resync < MINIMUM_RESYNC_PERIOD_MS) resync = MINIMUM_RESYNC_PERIOD_MS;
     if (resync > 0 && resync < this.resyncCheckPeriodMs) {
@@ -170,7 +172,12 @@ export class SharedIndexInformer<T extends KubeObject> {
   async run(signal: AbortSignal): Promise<void> {
     if (this.started) throw new LifecycleError(`informer ${this.name} has already been started`, 'AlreadyStarted');
     this.started = true;
-    const fifo = new DeltaFIFO<T>({ keyFunction: this.keyFunc, knownObjects: this.indexer, emitDeltaTypeReplaced: true, transformer: this.transform });
+    const fifo = new DeltaFIFO<T>({
+      keyFunction: this.keyFunc,
+      knownObjects: this.indexer,
+      emitDeltaTypeReplaced: true,
+      transformer: this.transform,
+    });
     this.fifo = fifo;
     const reflector = new Reflector<T>(this.lw, fifo, {
       ...this.opts.reflector,
@@ -232,7 +239,9 @@ export class SharedIndexInformer<T extends KubeObject> {
         // A Replaced delta with an unchanged resourceVersion is a resync in disguise: only due handlers hear it.
         const isSync =
           d.type === 'Sync' ||
-          (d.type === 'Replaced' && old.metadata?.resourceVersion !== undefined && old.metadata.resourceVersion === cur.metadata?.resourceVersion);
+          (d.type === 'Replaced' &&
+            old.metadata?.resourceVersion !== undefined &&
+            old.metadata.resourceVersion === cur.metadata?.resourceVersion);
         this.processor.distribute({ kind: 'update', oldObj: old, newObj: cur }, isSync);
       } else {
         this.indexer.add(cur);
@@ -241,4 +250,3 @@ export class SharedIndexInformer<T extends KubeObject> {
     }
   }
 }
-

@@ -255,7 +255,9 @@ export class Cache<T> implements Indexer<T> {
 }
 
 /** A Store keyed by keyFunc (metaNamespaceKeyFunc by default). */
-export function newStore<T extends KubeObject>(keyFunc: KeyFunc<T | DeletedFinalStateUnknown<T>> = metaNamespaceKeyFunc): Store<T> {
+export function newStore<T extends KubeObject>(
+  keyFunc: KeyFunc<T | DeletedFinalStateUnknown<T>> = metaNamespaceKeyFunc,
+): Store<T> {
   return new Cache<T>(keyFunc);
 }
 

@@ -5,4 +5,11 @@
  *
  * @module @kubescaffold/runtime/certs
  */
-export { TinyCA, newKeyPair, selfSignedCert, type CertAndKey, type CertificateName, type LeafOptions } from './tinyca.js';
+export {
+  TinyCA,
+  newKeyPair,
+  selfSignedCert,
+  type CertAndKey,
+  type CertificateName,
+  type LeafOptions,
+} from './tinyca.js';

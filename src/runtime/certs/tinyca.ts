@@ -128,7 +128,10 @@ export class TinyCA {
       publicKey,
       signingKey: this.key,
       validDays: opts.validDays ?? 365,
-      extensions: [...leafExtensions(opts), extension(OID.authorityKeyIdentifier, false, sequence(implicitPrimitive(0, this.keyId)))],
+      extensions: [
+        ...leafExtensions(opts),
+        extension(OID.authorityKeyIdentifier, false, sequence(implicitPrimitive(0, this.keyId))),
+      ],
     });
     return { certPem: pem('CERTIFICATE', der), keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
   }
@@ -150,14 +153,21 @@ export function selfSignedCert(opts: LeafOptions): CertAndKey {
 }
 
 function leafExtensions(opts: LeafOptions): Der[] {
-  const purposes = opts.usage === 'server' ? [OID.serverAuth] : opts.usage === 'client' ? [OID.clientAuth] : [OID.serverAuth, OID.clientAuth];
+  const purposes =
+    opts.usage === 'server'
+      ? [OID.serverAuth]
+      : opts.usage === 'client'
+        ? [OID.clientAuth]
+        : [OID.serverAuth, OID.clientAuth];
   const out = [
     extension(OID.basicConstraints, true, sequence()),
     extension(OID.keyUsage, true, namedBits([DIGITAL_SIGNATURE, KEY_ENCIPHERMENT])),
     extension(OID.extKeyUsage, false, sequence(...purposes.map(oid))),
   ];
   const names = [
-    ...[...new Set(opts.dnsNames ?? [])].filter((n) => n !== '').map((n) => implicitPrimitive(2, Buffer.from(n, 'ascii'))),
+    ...[...new Set(opts.dnsNames ?? [])]
+      .filter((n) => n !== '')
+      .map((n) => implicitPrimitive(2, Buffer.from(n, 'ascii'))),
     ...[...new Set(opts.ipAddresses ?? [])].map((ip) => implicitPrimitive(7, ipBytes(ip))),
   ];
   if (names.length > 0) out.push(extension(OID.subjectAltName, false, sequence(...names)));
@@ -202,7 +212,11 @@ function encodeName(n: CertificateName): Der {
 // RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey bits (the uncompressed EC point).
 function subjectKeyId(publicKey: KeyObject): Buffer {
   const jwk = publicKey.export({ format: 'jwk' });
-  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x ?? '', 'base64url'), Buffer.from(jwk.y ?? '', 'base64url')]);
+  const point = Buffer.concat([
+    Buffer.from([4]),
+    Buffer.from(jwk.x ?? '', 'base64url'),
+    Buffer.from(jwk.y ?? '', 'base64url'),
+  ]);
   return createHash('sha1').update(point).digest();
 }
 
@@ -219,9 +233,12 @@ export function ipBytes(ip: string): Buffer {
   if (family === 4) return Buffer.from(ip.split('.').map(Number));
   if (family !== 6) throw new ConfigurationError(`not an IP address: ${ip}`);
   // An embedded IPv4 tail (::ffff:1.2.3.4) becomes its two hex words, then '::' expands to the missing zeros.
-  const text = ip.replace(/%.*$/, '').replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
-    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
-  );
+  const text = ip
+    .replace(/%.*$/, '')
+    .replace(
+      /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+      (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+    );
   const parse = (s: string): number[] => (s === '' ? [] : s.split(':').map((h) => parseInt(h, 16)));
   const [head = '', tail] = text.split('::') as [string, string | undefined];
   const left = parse(head);

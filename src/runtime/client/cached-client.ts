@@ -57,7 +57,9 @@ export class CachedClient implements Client {
 
   /** The metadata of a kind's objects, from its metadata-only informer (or the API server when uncached). */
   listMetadata(res: Resource, opts?: ListOptions): Promise<ObjectList<PartialObjectMetadata>> {
-    return this.uncached.has(resourceId(res)) ? this.writer.listMetadata(res, opts) : this.cache.listMetadata(res, opts);
+    return this.uncached.has(resourceId(res))
+      ? this.writer.listMetadata(res, opts)
+      : this.cache.listMetadata(res, opts);
   }
 
   create<T extends KubeObject>(res: Resource<T>, obj: T, opts?: CreateOptions): Promise<T> {

@@ -1,7 +1,17 @@
 // controller-runtime's client.Client: the interface reconcilers and generated code are written against. RestClient
 // (rest), CachedClient and FakeClient implement it. The per-call option types are metav1's and stay with rest, whose
 // RestClient sends them; this module sits above rest and rest never imports it.
-import type { CreateOptions, DeleteOptions, KubeObject, ListOptions, ObjectKey, ObjectList, PatchOptions, Resource, UpdateOptions } from '../rest/types.js';
+import type {
+  CreateOptions,
+  DeleteOptions,
+  KubeObject,
+  ListOptions,
+  ObjectKey,
+  ObjectList,
+  PatchOptions,
+  Resource,
+  UpdateOptions,
+} from '../rest/types.js';
 
 /** Writes to one subresource (status) of objects. */
 export interface SubResourceWriter {

@@ -27,7 +27,12 @@ function fillInPlace<T extends KubeObject>(obj: T, src: T): void {
 }
 
 /** Reads the object named by `obj` into it; when there is none, applies `fn` and creates it instead (true). */
-async function createIfMissing<T extends KubeObject>(client: Client, res: Resource<T>, obj: T, fn: MutateFn<T>): Promise<boolean> {
+async function createIfMissing<T extends KubeObject>(
+  client: Client,
+  res: Resource<T>,
+  obj: T,
+  fn: MutateFn<T>,
+): Promise<boolean> {
   let current: T;
   try {
     current = await client.get(res, keyOf(obj));

@@ -47,7 +47,10 @@ export interface FinalizerReconcile<T extends KubeObject> {
  * the first apply, calls apply while the object lives, and on deletion calls cleanup then removes the finalizer.
  * Finalizer writes are merge patches with an optimistic lock, so a concurrent change fails with 409 and is retried.
  */
-export async function reconcileWithFinalizer<T extends KubeObject>(client: Client, r: FinalizerReconcile<T>): Promise<Result | void> {
+export async function reconcileWithFinalizer<T extends KubeObject>(
+  client: Client,
+  r: FinalizerReconcile<T>,
+): Promise<Result | void> {
   const { resource, object: obj, finalizer } = r;
   const deleting = obj.metadata?.deletionTimestamp !== undefined && obj.metadata?.deletionTimestamp !== null;
   if (deleting) {

@@ -18,7 +18,18 @@ export type {
   Preconditions,
   UpdateOptions,
 } from '../rest/types.js';
-export type { int32, int64, Condition, Quantity, IntOrString, Time, MicroTime, Duration, JSONValue, RawExtension } from './apitypes.js';
+export type {
+  int32,
+  int64,
+  Condition,
+  Quantity,
+  IntOrString,
+  Time,
+  MicroTime,
+  Duration,
+  JSONValue,
+  RawExtension,
+} from './apitypes.js';
 export {
   setStatusCondition,
   findStatusCondition,
@@ -27,7 +38,15 @@ export {
   isStatusConditionFalse,
   type NewCondition,
 } from './conditions.js';
-export { createMergePatch, mergeFrom, patchFrom, jsonPointerEscape, keyOf, type MergeFromOptions, type JsonPatchOperation } from './patch.js';
+export {
+  createMergePatch,
+  mergeFrom,
+  patchFrom,
+  jsonPointerEscape,
+  keyOf,
+  type MergeFromOptions,
+  type JsonPatchOperation,
+} from './patch.js';
 export { retryOnConflict, onError as retryOnError, defaultRetry, defaultBackoff, type RetryBackoff } from './retry.js';
 export {
   addFinalizer,

@@ -6,7 +6,10 @@ import { InvalidObjectError } from '../errors.js';
 
 /** The object already has a controller owner other than the one being set (controllerutil.AlreadyOwnedError). */
 export class AlreadyOwnedError extends Error {
-  constructor(readonly object: KubeObject, readonly owner: V1OwnerReference) {
+  constructor(
+    readonly object: KubeObject,
+    readonly owner: V1OwnerReference,
+  ) {
     super(
       `Object ${object.metadata?.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata?.name ?? ''} is already owned by another ${owner.kind} controller ${owner.name}`,
     );
@@ -44,13 +47,23 @@ function validateOwner(owner: KubeObject, object: KubeObject): void {
   const ownerNs = owner.metadata?.namespace ?? '';
   if (ownerNs === '') return;
   const objNs = object.metadata?.namespace ?? '';
-  if (objNs === '') throw new InvalidObjectError(`cluster-scoped resource must not have a namespace-scoped owner, owner's namespace ${ownerNs}`);
-  if (objNs !== ownerNs) throw new InvalidObjectError(`cross-namespace owner references are disallowed, owner's namespace ${ownerNs}, obj's namespace ${objNs}`);
+  if (objNs === '')
+    throw new InvalidObjectError(
+      `cluster-scoped resource must not have a namespace-scoped owner, owner's namespace ${ownerNs}`,
+    );
+  if (objNs !== ownerNs)
+    throw new InvalidObjectError(
+      `cross-namespace owner references are disallowed, owner's namespace ${ownerNs}, obj's namespace ${objNs}`,
+    );
 }
 
 // Same owner: same group, kind and name (the version may differ).
 function sameOwner(a: V1OwnerReference, b: V1OwnerReference): boolean {
-  return a.kind === b.kind && a.name === b.name && parseApiVersion(a.apiVersion).group === parseApiVersion(b.apiVersion).group;
+  return (
+    a.kind === b.kind &&
+    a.name === b.name &&
+    parseApiVersion(a.apiVersion).group === parseApiVersion(b.apiVersion).group
+  );
 }
 
 function upsert(object: KubeObject, ref: V1OwnerReference): void {
@@ -66,7 +79,11 @@ function upsert(object: KubeObject, ref: V1OwnerReference): void {
  * deletes `object` with its owner, and enqueueRequestForOwner({onlyController}) maps events back to the owner.
  */
 export function setControllerReference(owner: KubeObject, object: KubeObject, opts: OwnerReferenceOptions = {}): void {
-  const ref: V1OwnerReference = { ...referenceTo(owner, opts), blockOwnerDeletion: opts.blockOwnerDeletion ?? true, controller: true };
+  const ref: V1OwnerReference = {
+    ...referenceTo(owner, opts),
+    blockOwnerDeletion: opts.blockOwnerDeletion ?? true,
+    controller: true,
+  };
   validateOwner(owner, object);
   const existing = getControllerOf(object);
   if (existing && !sameOwner(existing, ref)) throw new AlreadyOwnedError(object, existing);

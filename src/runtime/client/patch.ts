@@ -38,11 +38,16 @@ export interface MergeFromOptions {
 }
 
 /** The merge patch from `original` to `modified` (controller-runtime's client.MergeFrom). */
-export function mergeFrom<T extends KubeObject>(original: T, modified: T, opts: MergeFromOptions = {}): Record<string, unknown> {
+export function mergeFrom<T extends KubeObject>(
+  original: T,
+  modified: T,
+  opts: MergeFromOptions = {},
+): Record<string, unknown> {
   const patch = createMergePatch(original, modified) as Record<string, unknown>;
   if (opts.optimisticLock) {
     const rv = original.metadata?.resourceVersion;
-    if (rv === undefined || rv === '') throw new InvalidObjectError('optimistic lock needs the original object to have a resourceVersion');
+    if (rv === undefined || rv === '')
+      throw new InvalidObjectError('optimistic lock needs the original object to have a resourceVersion');
     const meta = isPlainObject(patch.metadata) ? patch.metadata : {};
     patch.metadata = { ...meta, resourceVersion: rv };
   }
@@ -58,7 +63,10 @@ export function patchFrom<T extends KubeObject>(
   opts: MergeFromOptions & Omit<PatchOptions, 'type'> = {},
 ): Promise<T> {
   const { optimisticLock, ...patchOpts } = opts;
-  return client.patch(res, keyOf(modified), mergeFrom(original, modified, { optimisticLock }), { ...patchOpts, type: 'merge' });
+  return client.patch(res, keyOf(modified), mergeFrom(original, modified, { optimisticLock }), {
+    ...patchOpts,
+    type: 'merge',
+  });
 }
 
 /** An RFC 6902 JSON patch operation. */

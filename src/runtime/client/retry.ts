@@ -18,7 +18,12 @@ export interface RetryBackoff {
 /** client-go's retry.DefaultRetry: 5 attempts, 10 ms apart, 10% jitter. */
 export const defaultRetry: Readonly<RetryBackoff> = Object.freeze({ steps: 5, duration: 10, factor: 1.0, jitter: 0.1 });
 /** client-go's retry.DefaultBackoff: 4 attempts, 10 ms growing ×5, for calls that may hit a busy server. */
-export const defaultBackoff: Readonly<RetryBackoff> = Object.freeze({ steps: 4, duration: 10, factor: 5.0, jitter: 0.1 });
+export const defaultBackoff: Readonly<RetryBackoff> = Object.freeze({
+  steps: 4,
+  duration: 10,
+  factor: 5.0,
+  jitter: 0.1,
+});
 
 /** Runs `fn` until it succeeds, throws an error `retriable` rejects, or the backoff's steps run out (then rethrows). */
 export async function onError<T>(
@@ -44,6 +49,9 @@ export async function onError<T>(
  * Runs `fn` again while it fails with 409 Conflict (client-go's retry.RetryOnConflict). `fn` must re-read the
  * object each time, so the update it makes is based on the latest version.
  */
-export function retryOnConflict<T>(fn: () => Promise<T>, opts: { backoff?: RetryBackoff; signal?: AbortSignal } = {}): Promise<T> {
+export function retryOnConflict<T>(
+  fn: () => Promise<T>,
+  opts: { backoff?: RetryBackoff; signal?: AbortSignal } = {},
+): Promise<T> {
   return onError(opts.backoff ?? defaultRetry, isConflict, fn, opts.signal);
 }

@@ -39,7 +39,10 @@ export function inClusterConfig(opts: InClusterConfigOptions = {}): KubeConfig {
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
   if (!host || !port) {
-    throw new KubeConfigError('not running in a cluster: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set', 'NoConfiguration');
+    throw new KubeConfigError(
+      'not running in a cluster: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set',
+      'NoConfiguration',
+    );
   }
   const dir = serviceAccountDir(env);
   const tokenFile = join(dir, 'token');
@@ -47,7 +50,11 @@ export function inClusterConfig(opts: InClusterConfigOptions = {}): KubeConfig {
     if (statSync(tokenFile).isDirectory()) throw new KubeConfigError(`${tokenFile} is a directory`);
     readFileSync(tokenFile);
   } catch (e) {
-    throw new KubeConfigError(`the service account token ${tokenFile} cannot be read: ${(e as Error).message}`, 'Invalid', { cause: e });
+    throw new KubeConfigError(
+      `the service account token ${tokenFile} cannot be read: ${(e as Error).message}`,
+      'Invalid',
+      { cause: e },
+    );
   }
   const caFile = join(dir, 'ca.crt');
   let namespace = env.POD_NAMESPACE || undefined;

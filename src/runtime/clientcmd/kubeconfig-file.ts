@@ -3,7 +3,16 @@
 // a KubeConfig with absolute paths.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, sep } from 'node:path';
-import type { ExecAPIVersion, ExecConfig, ExecEnvVar, ExecInteractiveMode, Impersonation, KubeConfig, KubeConfigAuth, KubeConfigTLS } from './kubeconfig-types.js';
+import type {
+  ExecAPIVersion,
+  ExecConfig,
+  ExecEnvVar,
+  ExecInteractiveMode,
+  Impersonation,
+  KubeConfig,
+  KubeConfigAuth,
+  KubeConfigTLS,
+} from './kubeconfig-types.js';
 import { KubeConfigError } from './kubeconfig-error.js';
 // js-yaml, not the `yaml` package the CLI uses: loading that costs an operator 8–10 MiB of RSS, js-yaml under 1, and a
 // kubeconfig needs no more than js-yaml reads and writes. A static import, so that a bundler sees it.
@@ -13,7 +22,10 @@ import { MAX_KUBECONFIG_BYTES, yamlBoundsProblem } from './yaml-bounds.js';
 /** The cluster extension whose value exec plugins receive as spec.cluster.config (client-go's clusterExtensionKey). */
 export const EXEC_CLUSTER_EXTENSION = 'client.authentication.k8s.io/exec';
 
-const EXEC_API_VERSIONS: readonly string[] = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'];
+const EXEC_API_VERSIONS: readonly string[] = [
+  'client.authentication.k8s.io/v1',
+  'client.authentication.k8s.io/v1beta1',
+];
 const INTERACTIVE_MODES: readonly string[] = ['Never', 'IfAvailable', 'Always'];
 const PROXY_SCHEMES = ['http:', 'https:', 'socks5:'];
 
@@ -53,7 +65,9 @@ function mergeFile(into: Merged, file: string): void {
     throw new KubeConfigError(`kubeconfig ${file}: cannot be read: ${(e as Error).message}`, 'Invalid', { cause: e });
   }
   if (Buffer.byteLength(text) > MAX_KUBECONFIG_BYTES) {
-    throw new KubeConfigError(`kubeconfig ${file}: larger than ${MAX_KUBECONFIG_BYTES / 1048576} MiB, which no kubeconfig is; check that KUBECONFIG names the right file`);
+    throw new KubeConfigError(
+      `kubeconfig ${file}: larger than ${MAX_KUBECONFIG_BYTES / 1048576} MiB, which no kubeconfig is; check that KUBECONFIG names the right file`,
+    );
   }
   let doc: unknown;
   try {
@@ -66,7 +80,10 @@ function mergeFile(into: Merged, file: string): void {
   const unbounded = yamlBoundsProblem(doc);
   if (unbounded !== undefined) throw new KubeConfigError(`kubeconfig ${file}: refused: ${unbounded}`);
   if (doc === null || doc === undefined) return; // An empty file is an empty configuration, as in client-go.
-  if (!isObj(doc)) throw new KubeConfigError(`kubeconfig ${file}: not a kubeconfig (expected a mapping with clusters, users and contexts)`);
+  if (!isObj(doc))
+    throw new KubeConfigError(
+      `kubeconfig ${file}: not a kubeconfig (expected a mapping with clusters, users and contexts)`,
+    );
   const lists: Array<[keyof Omit<Merged, 'currentContext'>, string]> = [
     ['clusters', 'cluster'],
     ['users', 'user'],
@@ -78,7 +95,8 @@ function mergeFile(into: Merged, file: string): void {
     if (!Array.isArray(entries)) throw new KubeConfigError(`kubeconfig ${file}: ${list} is not a list`);
     const seen = new Set<string>();
     entries.forEach((e: unknown, i) => {
-      if (!isObj(e) || typeof e.name !== 'string' || e.name === '') throw new KubeConfigError(`kubeconfig ${file}: ${list}[${i}] has no name`);
+      if (!isObj(e) || typeof e.name !== 'string' || e.name === '')
+        throw new KubeConfigError(`kubeconfig ${file}: ${list}[${i}] has no name`);
       const body = e[item] ?? {};
       if (!isObj(body)) throw new KubeConfigError(`kubeconfig ${file}: ${item} "${e.name}": ${item} is not a mapping`);
       // client-go's conversion refuses a name listed twice in one file.
@@ -104,7 +122,9 @@ function resolveContext(m: Merged, fileCount: number, requested: string | undefi
   }
   const contextName = requested || m.currentContext;
   if (!contextName) {
-    throw new KubeConfigError(`${source}: no context chosen: current-context is not set; choose one of the contexts (${names(m.contexts)})`);
+    throw new KubeConfigError(
+      `${source}: no context chosen: current-context is not set; choose one of the contexts (${names(m.contexts)})`,
+    );
   }
   const ctx = m.contexts.get(contextName);
   if (!ctx) {
@@ -124,12 +144,16 @@ function resolveContext(m: Merged, fileCount: number, requested: string | undefi
   if (!clusterName) problems.push(`${ctxPrefix} names no cluster (field cluster)`);
   if (!userName) problems.push(`${ctxPrefix} names no user (field user)`);
   if (namespace && !isDNS1123Label(namespace)) {
-    problems.push(`${ctxPrefix} has namespace "${namespace}", which is not a valid namespace name (a DNS-1123 label: lower case letters, digits and '-', at most 63)`);
+    problems.push(
+      `${ctxPrefix} has namespace "${namespace}", which is not a valid namespace name (a DNS-1123 label: lower case letters, digits and '-', at most 63)`,
+    );
   }
   const cluster = clusterName ? m.clusters.get(clusterName) : undefined;
   const user = userName ? m.users.get(userName) : undefined;
-  if (clusterName && !cluster) problems.push(`${ctxPrefix} names cluster "${clusterName}", which ${fileDoesNot} (clusters: ${names(m.clusters)})`);
-  if (userName && !user) problems.push(`${ctxPrefix} names user "${userName}", which ${fileDoesNot} (users: ${names(m.users)})`);
+  if (clusterName && !cluster)
+    problems.push(`${ctxPrefix} names cluster "${clusterName}", which ${fileDoesNot} (clusters: ${names(m.clusters)})`);
+  if (userName && !user)
+    problems.push(`${ctxPrefix} names user "${userName}", which ${fileDoesNot} (users: ${names(m.users)})`);
 
   const server = cluster ? clusterInfo(at(cluster)) : undefined;
   const auth = user ? userInfo(at(user), server?.execConfig) : undefined;
@@ -248,16 +272,21 @@ function clusterInfo(f: Fields): ClusterInfo | undefined {
     const scheme = URL.canParse(proxy) ? new URL(proxy).protocol : undefined;
     if (!scheme) f.problem(`cluster "${name}" has proxy-url "${proxy}", which is not a URL`);
     else if (!PROXY_SCHEMES.includes(scheme)) {
-      f.problem(`cluster "${name}" has proxy-url "${proxy}" with the unsupported scheme "${scheme.slice(0, -1)}"; use http, https or socks5`);
+      f.problem(
+        `cluster "${name}" has proxy-url "${proxy}" with the unsupported scheme "${scheme.slice(0, -1)}"; use http, https or socks5`,
+      );
     }
   }
   const caFile = f.path('certificate-authority', label('certificate-authority'));
   const caData = f.data('certificate-authority-data', label('certificate-authority-data'));
-  if (caFile && caData) f.problem(`cluster "${name}" sets both certificate-authority and certificate-authority-data; keep one`);
+  if (caFile && caData)
+    f.problem(`cluster "${name}" sets both certificate-authority and certificate-authority-data; keep one`);
   if (caFile) f.readable(caFile, label('certificate-authority'));
   const insecure = f.bool('insecure-skip-tls-verify', undefined, label('insecure-skip-tls-verify'));
   if (insecure && (caFile || caData)) {
-    f.problem(`cluster "${name}" sets insecure-skip-tls-verify together with ${caFile ? 'certificate-authority' : 'certificate-authority-data'}; a CA cannot be used with the insecure flag, remove one`);
+    f.problem(
+      `cluster "${name}" sets insecure-skip-tls-verify together with ${caFile ? 'certificate-authority' : 'certificate-authority-data'}; a CA cannot be used with the insecure flag, remove one`,
+    );
   }
   const serverName = f.str('tls-server-name', undefined, label('tls-server-name'));
   let execConfig: unknown;
@@ -310,7 +339,8 @@ function userInfo(f: Fields, execClusterConfig?: unknown): UserInfo {
   const username = f.str('username', undefined, label('username'));
   const password = f.str('password', undefined, label('password'));
   const methods = [...(token || tokenFile ? ['token'] : []), ...(username || password ? ['basicAuth'] : [])];
-  if (methods.length > 1) problem(`has more than one authentication method (${methods.join(', ')}); only one is allowed`);
+  if (methods.length > 1)
+    problem(`has more than one authentication method (${methods.join(', ')}); only one is allowed`);
   if (tokenFile && !token) f.readable(tokenFile, label('tokenFile'));
 
   const as = f.str('as', undefined, label('as'));
@@ -319,11 +349,15 @@ function userInfo(f: Fields, execClusterConfig?: unknown): UserInfo {
   const rawExtra = body['as-user-extra'];
   let asExtra: Record<string, string[]> | undefined;
   if (rawExtra !== undefined && rawExtra !== null) {
-    if (!isObj(rawExtra) || Object.values(rawExtra).some((v) => !Array.isArray(v) || v.some((s) => typeof s !== 'string'))) {
+    if (
+      !isObj(rawExtra) ||
+      Object.values(rawExtra).some((v) => !Array.isArray(v) || v.some((s) => typeof s !== 'string'))
+    ) {
       problem('has as-user-extra that is not a mapping of names to lists of strings');
     } else if (Object.keys(rawExtra).length > 0) asExtra = rawExtra as Record<string, string[]>;
   }
-  if (!as && (asUid || asGroups?.length || asExtra)) problem('sets as-uid, as-groups or as-user-extra without as (the user to impersonate)');
+  if (!as && (asUid || asGroups?.length || asExtra))
+    problem('sets as-uid, as-groups or as-user-extra without as (the user to impersonate)');
   const impersonate: Impersonation | undefined = as
     ? prune({ user: as, uid: asUid, groups: asGroups?.length ? asGroups : undefined, extra: asExtra })
     : undefined;
@@ -350,8 +384,12 @@ function execInfo(f: Fields, raw: Obj, clusterConfig: unknown): ExecConfig | und
   // A command with a path separator is a path, relative to the kubeconfig's directory; else it is looked up on $PATH.
   if (command?.includes(sep)) command = resolveAgainst(f.entry.file, command);
   const apiVersion = f.str('apiVersion', raw, label('apiVersion'));
-  if (!apiVersion) problem(`has an exec plugin without an apiVersion (field exec.apiVersion: ${EXEC_API_VERSIONS.join(' or ')})`);
-  else if (!EXEC_API_VERSIONS.includes(apiVersion)) problem(`has an exec plugin with the unsupported apiVersion "${apiVersion}" (use ${EXEC_API_VERSIONS.join(' or ')})`);
+  if (!apiVersion)
+    problem(`has an exec plugin without an apiVersion (field exec.apiVersion: ${EXEC_API_VERSIONS.join(' or ')})`);
+  else if (!EXEC_API_VERSIONS.includes(apiVersion))
+    problem(
+      `has an exec plugin with the unsupported apiVersion "${apiVersion}" (use ${EXEC_API_VERSIONS.join(' or ')})`,
+    );
   const args = f.strings('args', raw, label('args'));
   let env: ExecEnvVar[] | undefined;
   const rawEnv = raw.env;
@@ -363,8 +401,14 @@ function execInfo(f: Fields, raw: Obj, clusterConfig: unknown): ExecConfig | und
         if (!isObj(e) || typeof e.name !== 'string' || e.name === '') problem(`has exec.env[${i}] without a name`);
         // A scalar reads as its text (`value: 5` is "5"); a list or mapping has none, and String() of a mapping
         // with its own toString member threw a TypeError.
-        else if (typeof e.value === 'object' && e.value !== null) problem(`has exec.env[${i}] (${e.name}) whose value is not a string`);
-        else env!.push({ name: e.name, value: typeof e.value === 'string' ? e.value : e.value === undefined || e.value === null ? '' : String(e.value) });
+        else if (typeof e.value === 'object' && e.value !== null)
+          problem(`has exec.env[${i}] (${e.name}) whose value is not a string`);
+        else
+          env!.push({
+            name: e.name,
+            value:
+              typeof e.value === 'string' ? e.value : e.value === undefined || e.value === null ? '' : String(e.value),
+          });
       });
     }
   }
@@ -372,10 +416,14 @@ function execInfo(f: Fields, raw: Obj, clusterConfig: unknown): ExecConfig | und
   if (!interactiveMode && apiVersion === 'client.authentication.k8s.io/v1beta1') interactiveMode = 'IfAvailable'; // client-go's defaulting
   if (!interactiveMode) {
     if (apiVersion !== undefined && EXEC_API_VERSIONS.includes(apiVersion)) {
-      problem(`has an exec plugin without interactiveMode, which ${apiVersion} requires (field exec.interactiveMode: Never, IfAvailable or Always)`);
+      problem(
+        `has an exec plugin without interactiveMode, which ${apiVersion} requires (field exec.interactiveMode: Never, IfAvailable or Always)`,
+      );
     }
   } else if (!INTERACTIVE_MODES.includes(interactiveMode)) {
-    problem(`has an exec plugin with the invalid interactiveMode "${interactiveMode}" (use Never, IfAvailable or Always)`);
+    problem(
+      `has an exec plugin with the invalid interactiveMode "${interactiveMode}" (use Never, IfAvailable or Always)`,
+    );
   }
   const installHint = f.str('installHint', raw, label('installHint'));
   const provideClusterInfo = f.bool('provideClusterInfo', raw, label('provideClusterInfo'));

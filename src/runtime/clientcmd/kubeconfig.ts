@@ -48,9 +48,13 @@ export function loadKubeConfig(opts: LoadKubeConfigOptions = {}): KubeConfig {
     const files = [...new Set(listed.split(delimiter).filter((f) => f !== ''))].map((f) => resolve(f));
     const present = files.filter((f) => existsSync(f));
     if (present.length === 0) {
-      throw new KubeConfigError(`no Kubernetes configuration found: none of the files in $KUBECONFIG exists (${files.join(', ')})`, 'NoConfiguration');
+      throw new KubeConfigError(
+        `no Kubernetes configuration found: none of the files in $KUBECONFIG exists (${files.join(', ')})`,
+        'NoConfiguration',
+      );
     }
-    const source = present.length === 1 ? `kubeconfig ${present[0]}` : `kubeconfig ${present.join(', ')} (merged from $KUBECONFIG)`;
+    const source =
+      present.length === 1 ? `kubeconfig ${present[0]}` : `kubeconfig ${present.join(', ')} (merged from $KUBECONFIG)`;
     return loadKubeconfigFiles(present, opts.context, source);
   }
   let inClusterProblem = '';
@@ -64,7 +68,8 @@ export function loadKubeConfig(opts: LoadKubeConfigOptions = {}): KubeConfig {
   }
   const home = env.HOME || homedir();
   const defaultFile = home ? join(home, '.kube', 'config') : undefined;
-  if (defaultFile && existsSync(defaultFile)) return loadKubeconfigFiles([defaultFile], opts.context, `kubeconfig ${defaultFile}`);
+  if (defaultFile && existsSync(defaultFile))
+    return loadKubeconfigFiles([defaultFile], opts.context, `kubeconfig ${defaultFile}`);
   throw new KubeConfigError(
     `no Kubernetes configuration found: set KUBECONFIG, create ~/.kube/config, or run inside a cluster${inClusterProblem}`,
     'NoConfiguration',
@@ -85,7 +90,8 @@ export function currentNamespace(kc: KubeConfig): string {
 export function kubeConfigToYaml(kc: KubeConfig): string {
   const name = kc.contextName || 'default';
   const abs = (p: string | undefined): string | undefined => (p ? resolve(p) : undefined);
-  const b64 = (s: string | undefined): string | undefined => (s === undefined ? undefined : Buffer.from(s, 'utf8').toString('base64'));
+  const b64 = (s: string | undefined): string | undefined =>
+    s === undefined ? undefined : Buffer.from(s, 'utf8').toString('base64');
   const tls = kc.tls ?? {};
   const auth = kc.auth ?? {};
   const exec = auth.exec;
@@ -96,7 +102,8 @@ export function kubeConfigToYaml(kc: KubeConfig): string {
     'insecure-skip-tls-verify': tls.insecureSkipTLSVerify || undefined,
     'tls-server-name': tls.serverName,
     'proxy-url': kc.proxyURL,
-    extensions: exec?.clusterConfig !== undefined ? [{ name: EXEC_CLUSTER_EXTENSION, extension: exec.clusterConfig }] : undefined,
+    extensions:
+      exec?.clusterConfig !== undefined ? [{ name: EXEC_CLUSTER_EXTENSION, extension: exec.clusterConfig }] : undefined,
   });
   const imp = auth.impersonate;
   const user = compact({

@@ -19,9 +19,11 @@ export function yamlBoundsProblem(doc: unknown): string | undefined {
   const stack: Array<[unknown, number]> = [[doc, 0]];
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
-    if (++values > MAX_EXPANDED_VALUES) return `excessive aliasing: the document expands to more than ${MAX_EXPANDED_VALUES} values`;
+    if (++values > MAX_EXPANDED_VALUES)
+      return `excessive aliasing: the document expands to more than ${MAX_EXPANDED_VALUES} values`;
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_DEPTH) return `nested more than ${MAX_DEPTH} levels deep (or an alias refers to a mapping that holds it)`;
+    if (depth >= MAX_DEPTH)
+      return `nested more than ${MAX_DEPTH} levels deep (or an alias refers to a mapping that holds it)`;
     for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
   }
   return undefined;

@@ -1,4 +1,3 @@
-
 import { randomUUID } from 'node:crypto';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { ControllerMetrics } from '../metrics/controller.js';
@@ -82,7 +81,8 @@ export class Controller {
   constructor(opts: ControllerOptions) {
     if (opts.name === '') throw new ConfigurationError('a controller needs a name');
     const workers = opts.maxConcurrentReconciles ?? 1;
-    if (!Number.isInteger(workers) || workers < 1) throw new ConfigurationError(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 1)
+      throw new ConfigurationError(`maxConcurrentReconciles must be a positive integer, got ${workers}`);
     this.name = opts.name;
     this.reconciler = opts.reconciler;
     this.maxConcurrentReconciles = workers;
@@ -164,7 +164,10 @@ export class Controller {
       for (const s of this.sources) {
         const synced = await s.waitForSync(either);
         if (signal.aborted) return;
-        if (!synced) throw new TimeoutError(`controller ${this.name}: timed out after ${this.cacheSyncTimeout} ms waiting for ${String(s)} to sync`);
+        if (!synced)
+          throw new TimeoutError(
+            `controller ${this.name}: timed out after ${this.cacheSyncTimeout} ms waiting for ${String(s)} to sync`,
+          );
       }
     } finally {
       clearTimeout(timer);
@@ -181,7 +184,9 @@ export class Controller {
     try {
       const finished = await Promise.race([workers.then(() => true), timedOut.then(() => false)]);
       if (!finished) {
-        this.log.info('Graceful shutdown timed out; aborting in-flight reconciles', { timeoutMs: this.gracefulShutdownTimeout });
+        this.log.info('Graceful shutdown timed out; aborting in-flight reconciles', {
+          timeoutMs: this.gracefulShutdownTimeout,
+        });
         this.hardStop.abort(new TimeoutError('graceful shutdown timed out'));
         await workers;
       }
@@ -241,7 +246,8 @@ export class Controller {
       }
       // A missing RBAC permission fails every retry the same way: say so once, with what is missing.
       const missing = this.permissionLog.note(error);
-      if (missing && !missing.first) log.debug('Reconciler error (missing permission, logged before)', { error: (error as Error).message });
+      if (missing && !missing.first)
+        log.debug('Reconciler error (missing permission, logged before)', { error: (error as Error).message });
       else log.error(error, 'Reconciler error', missing ? { permission: missing.permission } : undefined);
       return;
     }
@@ -275,7 +281,12 @@ export class Controller {
             ac.abort(new TimeoutError(`reconcile timed out after ${this.reconcileTimeout} ms`));
           }, this.reconcileTimeout)
         : undefined;
-    const ctx: ReconcileContext = { signal: ac.signal, log: ids.log, reconcileID: ids.reconcileID, controller: this.name };
+    const ctx: ReconcileContext = {
+      signal: ac.signal,
+      log: ids.log,
+      reconcileID: ids.reconcileID,
+      controller: this.name,
+    };
     try {
       const out = await this.reconciler.reconcile(req, ctx);
       return { result: out ?? {}, timedOut };

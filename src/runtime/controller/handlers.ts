@@ -63,7 +63,8 @@ export type MapFunc<T extends KubeObject = KubeObject> = (obj: T) => Request[] |
  */
 export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(
   map: MapFunc<T>,
-  onError: (err: unknown) => void = (err) => log.withName('handler').error(err, 'map function failed; its requests were dropped'),
+  onError: (err: unknown) => void = (err) =>
+    log.withName('handler').error(err, 'map function failed; its requests were dropped'),
 ): EventHandler<T> {
   const enqueue = (q: RequestQueue, ...objs: T[]): void => {
     const seen = new Set<string>();

@@ -27,8 +27,18 @@ export {
   or,
   not,
 } from './predicates.js';
-export { enqueueRequestForObject, enqueueRequestForOwner, enqueueRequestsFromMapFunc, type MapFunc } from './handlers.js';
+export {
+  enqueueRequestForObject,
+  enqueueRequestForOwner,
+  enqueueRequestsFromMapFunc,
+  type MapFunc,
+} from './handlers.js';
 export { KindSource, GenericSource, type InformerProvider } from './source.js';
 export { TerminalError, isTerminalError, reconcilerFunc, requestKey } from '../reconcile/index.js';
 export type { Request, Result, ReconcileContext, Reconciler } from '../reconcile/index.js';
-export { Builder, newControllerManagedBy, type BuilderControllerOptions, type BuilderWatchOptions } from '../builder/index.js';
+export {
+  Builder,
+  newControllerManagedBy,
+  type BuilderControllerOptions,
+  type BuilderWatchOptions,
+} from '../builder/index.js';

@@ -50,7 +50,11 @@ export const annotationChangedPredicate: Predicate = predicateFuncs({
 /** Passes events whose object's labels match the selector (a metav1.LabelSelector or a selector string). */
 export function labelSelectorPredicate(selector: LabelSelector | string | Selector): Predicate {
   const sel =
-    typeof selector === 'string' ? parseSelector(selector) : 'matches' in selector ? selector : selectorFromLabelSelector(selector);
+    typeof selector === 'string'
+      ? parseSelector(selector)
+      : 'matches' in selector
+        ? selector
+        : selectorFromLabelSelector(selector);
   return objectPredicate((obj) => sel.matches(obj.metadata?.labels ?? {}));
 }
 

@@ -1,4 +1,8 @@
-import { isDeletedFinalStateUnknown, type ResourceEventHandler, type ResourceEventHandlerRegistration } from '../cache/index.js';
+import {
+  isDeletedFinalStateUnknown,
+  type ResourceEventHandler,
+  type ResourceEventHandlerRegistration,
+} from '../cache/index.js';
 import { waitForCacheSync } from '../cache/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import type { EventHandler, Predicate, RequestQueue, Source } from './events.js';
@@ -7,7 +11,9 @@ import { LifecycleError } from '../errors.js';
 /** What a kind source needs from the cache: the kind's (possibly per-namespace) informer. */
 export interface InformerProvider {
   /** The informer(s) of the resource, created on first request; the source adds its event handler to it. */
-  getInformer<T extends KubeObject>(res: Resource<T>): {
+  getInformer<T extends KubeObject>(
+    res: Resource<T>,
+  ): {
     addEventHandler(h: ResourceEventHandler<T>): ResourceEventHandlerRegistration;
   };
 }

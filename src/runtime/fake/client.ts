@@ -36,9 +36,22 @@ export interface Interceptors {
   /** Runs instead of delete. */
   delete?(client: FakeClient, res: Resource, key: ObjectKey, opts?: DeleteOptions): Promise<void>;
   /** status().update. */
-  subResourceUpdate?(client: FakeClient, subResource: 'status', res: Resource, obj: KubeObject, opts?: UpdateOptions): Promise<KubeObject>;
+  subResourceUpdate?(
+    client: FakeClient,
+    subResource: 'status',
+    res: Resource,
+    obj: KubeObject,
+    opts?: UpdateOptions,
+  ): Promise<KubeObject>;
   /** status().patch. */
-  subResourcePatch?(client: FakeClient, subResource: 'status', res: Resource, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<KubeObject>;
+  subResourcePatch?(
+    client: FakeClient,
+    subResource: 'status',
+    res: Resource,
+    key: ObjectKey,
+    patch: unknown,
+    opts: PatchOptions,
+  ): Promise<KubeObject>;
 }
 
 /** What a fake client starts with (controller-runtime's fake.ClientBuilder). */
@@ -119,7 +132,8 @@ export class FakeClient implements Client {
 
   constructor(opts: FakeClientOptions = {}, tracker?: ObjectTracker) {
     const withStatus = new Set((opts.statusSubresource ?? []).map(resourceId));
-    const hasStatus = (res: Resource): boolean => withStatus.has(resourceId(res)) || BUILTIN_STATUS.has(`${res.group}/${res.kind}`);
+    const hasStatus = (res: Resource): boolean =>
+      withStatus.has(resourceId(res)) || BUILTIN_STATUS.has(`${res.group}/${res.kind}`);
     this.tracker =
       tracker ??
       new ObjectTracker({
@@ -135,7 +149,10 @@ export class FakeClient implements Client {
       const scheme = opts.scheme ?? newScheme();
       for (const obj of opts.objects ?? []) {
         const res = scheme.resourceForObject(obj);
-        if (!res) throw new ConfigurationError(`fake client: no resource for ${obj.apiVersion ?? '(no apiVersion)'} ${obj.kind ?? '(no kind)'} ${obj.metadata?.name ?? ''}; add its descriptor to the scheme option`);
+        if (!res)
+          throw new ConfigurationError(
+            `fake client: no resource for ${obj.apiVersion ?? '(no apiVersion)'} ${obj.kind ?? '(no kind)'} ${obj.metadata?.name ?? ''}; add its descriptor to the scheme option`,
+          );
         const { resourceVersion: _rv, ...metadata } = obj.metadata ?? {};
         this.tracker.create(res, { ...obj, metadata });
         // Initial objects keep the status they were given, as controller-runtime's WithObjects does.
@@ -181,11 +198,18 @@ export class FakeClient implements Client {
   status(): SubResourceWriter {
     return {
       update: <T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T> => {
-        if (this.interceptors.subResourceUpdate) return this.interceptors.subResourceUpdate(this.plain, 'status', res, obj, opts) as Promise<T>;
+        if (this.interceptors.subResourceUpdate)
+          return this.interceptors.subResourceUpdate(this.plain, 'status', res, obj, opts) as Promise<T>;
         return this.settle(() => this.tracker.updateStatus(res, obj, opts));
       },
-      patch: <T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T> => {
-        if (this.interceptors.subResourcePatch) return this.interceptors.subResourcePatch(this.plain, 'status', res, key, patch, opts) as Promise<T>;
+      patch: <T extends KubeObject>(
+        res: Resource<T>,
+        key: ObjectKey,
+        patch: unknown,
+        opts: PatchOptions,
+      ): Promise<T> => {
+        if (this.interceptors.subResourcePatch)
+          return this.interceptors.subResourcePatch(this.plain, 'status', res, key, patch, opts) as Promise<T>;
         return this.settle(() => this.tracker.patch(res, key, patch, opts, 'status'));
       },
     };
@@ -203,7 +227,11 @@ export class FakeClient implements Client {
     return {
       apiVersion: 'meta.k8s.io/v1',
       kind: 'PartialObjectMetadataList',
-      items: list.items.map((o) => ({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: o.metadata ?? {} })),
+      items: list.items.map((o) => ({
+        apiVersion: 'meta.k8s.io/v1',
+        kind: 'PartialObjectMetadata',
+        metadata: o.metadata ?? {},
+      })),
       metadata: list.metadata,
     };
   }

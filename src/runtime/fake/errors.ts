@@ -28,7 +28,11 @@ export function alreadyExists(res: Resource, name: string): ApiError {
   return failure(res, name, 409, 'AlreadyExists', `${qualified(res)} "${name}" already exists`);
 }
 
-export function conflict(res: Resource, name: string, why = 'the object has been modified; please apply your changes to the latest version and try again'): ApiError {
+export function conflict(
+  res: Resource,
+  name: string,
+  why = 'the object has been modified; please apply your changes to the latest version and try again',
+): ApiError {
   return failure(res, name, 409, 'Conflict', `Operation cannot be fulfilled on ${qualified(res)} "${name}": ${why}`);
 }
 
@@ -42,5 +46,11 @@ export function badRequest(res: Resource, name: string, message: string): ApiErr
 
 /** A subresource the kind does not have: the server's 404 for an unknown path. */
 export function noSuchSubresource(res: Resource, name: string, sub: string): ApiError {
-  return failure(res, name, 404, 'NotFound', `the server could not find the requested resource (${sub} of ${qualified(res)} "${name}")`);
+  return failure(
+    res,
+    name,
+    404,
+    'NotFound',
+    `the server could not find the requested resource (${sub} of ${qualified(res)} "${name}")`,
+  );
 }

@@ -17,7 +17,13 @@ function applyConfiguration(target: JSONValue, applied: JSONValue): JSONValue {
 }
 
 /** The object after `patch` of `type`, or the server's error for a patch that cannot apply. */
-export function applyPatch(res: Resource, name: string, current: JSONObject, patch: unknown, type: PatchType): JSONObject {
+export function applyPatch(
+  res: Resource,
+  name: string,
+  current: JSONObject,
+  patch: unknown,
+  type: PatchType,
+): JSONObject {
   let out: JSONValue;
   switch (type) {
     case 'merge':
@@ -31,15 +37,25 @@ export function applyPatch(res: Resource, name: string, current: JSONObject, pat
     case 'json':
       if (!Array.isArray(patch)) throw badRequest(res, name, 'a JSON patch must be an array of operations');
       try {
-        out = jsonpatch.applyPatch(structuredClone(current), patch as jsonpatch.Operation[], true, false).newDocument as JSONValue;
+        out = jsonpatch.applyPatch(structuredClone(current), patch as jsonpatch.Operation[], true, false)
+          .newDocument as JSONValue;
       } catch (err) {
         const op = err instanceof jsonpatch.JsonPatchError ? err.operation : undefined;
-        throw invalid(res, name, op ? `patch ${JSON.stringify(op)}` : 'patch', err instanceof Error ? err.message.split('\n')[0]! : String(err));
+        throw invalid(
+          res,
+          name,
+          op ? `patch ${JSON.stringify(op)}` : 'patch',
+          err instanceof Error ? err.message.split('\n')[0]! : String(err),
+        );
       }
       break;
     case 'strategic':
       // Strategic merge needs each built-in type's merge keys; a merge patch or apply is what controllers send.
-      throw badRequest(res, name, 'the fake client does not apply strategic merge patches: send a merge patch (mergeFrom) or server-side apply, or test on envtest');
+      throw badRequest(
+        res,
+        name,
+        'the fake client does not apply strategic merge patches: send a merge patch (mergeFrom) or server-side apply, or test on envtest',
+      );
   }
   if (!isObject(out)) throw badRequest(res, name, 'the patch did not leave an object');
   return out;

@@ -31,7 +31,11 @@ export interface FieldIndex {
 }
 
 /** A field index of one kind, typed by it: `fieldIndex(Captains, 'spec.ship', (c) => [c.spec.ship])`. */
-export function fieldIndex<T extends KubeObject>(resource: Resource<T>, field: string, extract: (obj: T) => string[]): FieldIndex {
+export function fieldIndex<T extends KubeObject>(
+  resource: Resource<T>,
+  field: string,
+  extract: (obj: T) => string[],
+): FieldIndex {
   return { resource, field, extract: extract as (obj: KubeObject) => string[] };
 }
 
@@ -82,7 +86,8 @@ export class ObjectTracker {
   constructor(private readonly opts: TrackerOptions) {
     for (const ix of opts.indexes) {
       const fields = this.indexes.get(resourceId(ix.resource)) ?? new Map<string, (obj: KubeObject) => string[]>();
-      if (fields.has(ix.field)) throw new ConfigurationError(`indexer conflict: field ${ix.field} of ${ix.resource.kind} is already indexed`);
+      if (fields.has(ix.field))
+        throw new ConfigurationError(`indexer conflict: field ${ix.field} of ${ix.resource.kind} is already indexed`);
       fields.set(ix.field, ix.extract);
       this.indexes.set(resourceId(ix.resource), fields);
     }
@@ -108,7 +113,9 @@ export class ObjectTracker {
     const indexed = this.indexes.get(resourceId(res));
     for (const f of fields) {
       if (f.field !== 'metadata.name' && f.field !== 'metadata.namespace' && !indexed?.has(f.field)) {
-        throw new SelectorParseError(`field selector ${f.field}${f.operator}${f.value} needs a field index (the fake client's indexes option)`);
+        throw new SelectorParseError(
+          `field selector ${f.field}${f.operator}${f.value} needs a field index (the fake client's indexes option)`,
+        );
       }
     }
     const ns = res.namespaced ? opts.namespace : undefined;
@@ -118,14 +125,24 @@ export class ObjectTracker {
       .filter((o) =>
         fields.every((f) => {
           const values =
-            f.field === 'metadata.name' ? [o.metadata.name] : f.field === 'metadata.namespace' ? [String(o.metadata.namespace ?? '')] : indexed!.get(f.field)!(o);
+            f.field === 'metadata.name'
+              ? [o.metadata.name]
+              : f.field === 'metadata.namespace'
+                ? [String(o.metadata.namespace ?? '')]
+                : indexed!.get(f.field)!(o);
           return values.includes(f.value) === (f.operator === '=');
         }),
       )
-      .sort((a, b) => keyString(a.metadata.namespace as string, a.metadata.name).localeCompare(keyString(b.metadata.namespace as string, b.metadata.name)));
+      .sort((a, b) =>
+        keyString(a.metadata.namespace as string, a.metadata.name).localeCompare(
+          keyString(b.metadata.namespace as string, b.metadata.name),
+        ),
+      );
     // limit/continue: the continue token is the key of the last item returned.
     const after = opts.continue ? Buffer.from(opts.continue, 'base64url').toString() : undefined;
-    const start = after ? items.findIndex((o) => keyString(o.metadata.namespace as string, o.metadata.name) > after) : 0;
+    const start = after
+      ? items.findIndex((o) => keyString(o.metadata.namespace as string, o.metadata.name) > after)
+      : 0;
     const rest = start < 0 ? [] : items.slice(start);
     const page = opts.limit && opts.limit > 0 ? rest.slice(0, opts.limit) : rest;
     const last = page.at(-1);
@@ -136,7 +153,13 @@ export class ObjectTracker {
       items: page.map((o) => this.out(o)),
       metadata: {
         resourceVersion: String(this.revision),
-        ...(more ? { continue: Buffer.from(keyString(last.metadata.namespace as string, last.metadata.name)).toString('base64url') } : {}),
+        ...(more
+          ? {
+              continue: Buffer.from(keyString(last.metadata.namespace as string, last.metadata.name)).toString(
+                'base64url',
+              ),
+            }
+          : {}),
       },
     };
   }
@@ -154,7 +177,12 @@ export class ObjectTracker {
     }
     if (name === '') throw invalid(res, '', 'metadata.name', 'Required value: name or generateName is required');
     if (meta.resourceVersion) throw badRequest(res, name, 'resourceVersion should not be set on objects to be created');
-    if (res.namespaced && !meta.namespace) throw badRequest(res, name, 'the namespace of the provided object does not match the namespace sent on the request');
+    if (res.namespaced && !meta.namespace)
+      throw badRequest(
+        res,
+        name,
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
     if (!res.namespaced) delete meta.namespace;
     const objects = this.objectsOf(res);
     const key = keyString(meta.namespace as string | undefined, name);
@@ -202,21 +230,41 @@ export class ObjectTracker {
    * Applies a merge, JSON, strategic or apply patch to the object or (subresource 'status') to its status; apply
    * creates a missing object.
    */
-  patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions, subresource?: 'status'): T {
+  patch<T extends KubeObject>(
+    res: Resource<T>,
+    key: ObjectKey,
+    patch: unknown,
+    opts: PatchOptions,
+    subresource?: 'status',
+  ): T {
     if (subresource && !this.hasStatusSubresource(res)) throw noSuchSubresource(res, key.name, subresource);
-    const current = this.kinds.get(resourceId(res))?.get(keyString(res.namespaced ? key.namespace : undefined, key.name));
+    const current = this.kinds
+      .get(resourceId(res))
+      ?.get(keyString(res.namespaced ? key.namespace : undefined, key.name));
     if (!current) {
       // Server-side apply creates what does not exist yet.
       if (opts.type === 'apply' && !subresource && isObject(patch)) {
         const meta = isObject(patch.metadata) ? patch.metadata : {};
-        return this.create(res, { ...patch, metadata: { ...meta, name: key.name, ...(res.namespaced ? { namespace: key.namespace } : {}) } } as unknown as T, { dryRun: opts.dryRun });
+        return this.create(
+          res,
+          {
+            ...patch,
+            metadata: { ...meta, name: key.name, ...(res.namespaced ? { namespace: key.namespace } : {}) },
+          } as unknown as T,
+          { dryRun: opts.dryRun },
+        );
       }
       throw notFound(res, key.name);
     }
     const patched = applyPatch(res, key.name, jsonClone(current), patch, opts.type);
     const meta = isObject(patched.metadata) ? patched.metadata : {};
     // A patch that names a resourceVersion is a precondition (MergeFromWithOptimisticLock).
-    this.checkResourceVersion(res, current, typeof meta.resourceVersion === 'string' ? meta.resourceVersion : undefined, false);
+    this.checkResourceVersion(
+      res,
+      current,
+      typeof meta.resourceVersion === 'string' ? meta.resourceVersion : undefined,
+      false,
+    );
     let next: JSONObject = patched;
     if (subresource) {
       next = { ...jsonClone(current) };
@@ -234,10 +282,18 @@ export class ObjectTracker {
     const current = this.find(res, key);
     const pre = opts.preconditions;
     if (pre?.uid && pre.uid !== current.metadata.uid) {
-      throw conflict(res, key.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(current.metadata.uid)}`);
+      throw conflict(
+        res,
+        key.name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(current.metadata.uid)}`,
+      );
     }
     if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
-      throw conflict(res, key.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(current.metadata.resourceVersion)}`);
+      throw conflict(
+        res,
+        key.name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${String(current.metadata.resourceVersion)}`,
+      );
     }
     if (opts.dryRun) return;
     const finalizers = current.metadata.finalizers;
@@ -253,12 +309,26 @@ export class ObjectTracker {
     this.objectsOf(res).delete(keyString(current.metadata.namespace as string | undefined, current.metadata.name));
   }
 
-  private write<T extends KubeObject>(res: Resource<T>, current: Stored, candidate: JSONObject, dryRun: boolean | undefined): T {
+  private write<T extends KubeObject>(
+    res: Resource<T>,
+    current: Stored,
+    candidate: JSONObject,
+    dryRun: boolean | undefined,
+  ): T {
     const cur = current.metadata;
     const meta: JSONObject = isObject(candidate.metadata) ? { ...candidate.metadata } : {};
     const name = cur.name;
     // What the server keeps whatever the client sends.
-    for (const k of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion']) {
+    for (const k of [
+      'name',
+      'namespace',
+      'uid',
+      'creationTimestamp',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'generation',
+      'resourceVersion',
+    ]) {
       if (cur[k] === undefined) delete meta[k];
       else meta[k] = cur[k];
     }
@@ -266,16 +336,24 @@ export class ObjectTracker {
     if (cur.deletionTimestamp !== undefined) {
       const before = new Set((cur.finalizers as string[] | undefined) ?? []);
       const added = ((meta.finalizers as string[] | undefined) ?? []).filter((f) => !before.has(f));
-      if (added.length > 0) throw invalid(res, name, 'metadata.finalizers', `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`);
+      if (added.length > 0)
+        throw invalid(
+          res,
+          name,
+          'metadata.finalizers',
+          `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+        );
     }
     // An update that changes nothing is not written: the resourceVersion stays.
     if (deepEqual(next, current)) return this.out(current);
-    if (this.opts.generation(res) && !deepEqual(specOf(next), specOf(current))) meta.generation = (Number(cur.generation) || 0) + 1;
+    if (this.opts.generation(res) && !deepEqual(specOf(next), specOf(current)))
+      meta.generation = (Number(cur.generation) || 0) + 1;
     if (dryRun) return this.out(next);
     meta.resourceVersion = this.nextRevision();
     const key = keyString(cur.namespace as string | undefined, name);
     const finalizers = meta.finalizers as string[] | undefined;
-    if (meta.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0)) this.objectsOf(res).delete(key);
+    if (meta.deletionTimestamp !== undefined && (!finalizers || finalizers.length === 0))
+      this.objectsOf(res).delete(key);
     else this.objectsOf(res).set(key, next);
     return this.out(next);
   }
@@ -283,7 +361,13 @@ export class ObjectTracker {
   private checkResourceVersion(res: Resource, current: Stored, rv: string | undefined, required: boolean): void {
     if (rv === undefined || rv === '') {
       // Custom resources refuse an update without a resourceVersion; most built-in kinds allow it.
-      if (required && !this.builtin(res)) throw invalid(res, current.metadata.name, 'metadata.resourceVersion', 'Invalid value: 0x0: must be specified for an update');
+      if (required && !this.builtin(res))
+        throw invalid(
+          res,
+          current.metadata.name,
+          'metadata.resourceVersion',
+          'Invalid value: 0x0: must be specified for an update',
+        );
       return;
     }
     if (rv !== current.metadata.resourceVersion) throw conflict(res, current.metadata.name);

@@ -3,7 +3,8 @@
  * define), `MissingValue` (a non-boolean flag last, with no value), `InvalidValue` (a value its type cannot parse),
  * `BadSyntax` (`---x`, `-=x`) or `UnexpectedArgument` (an argument after the flags, where the program takes none).
  */
-export type FlagErrorReason = 'Help' | 'Undefined' | 'MissingValue' | 'InvalidValue' | 'BadSyntax' | 'UnexpectedArgument';
+export type FlagErrorReason =
+  'Help' | 'Undefined' | 'MissingValue' | 'InvalidValue' | 'BadSyntax' | 'UnexpectedArgument';
 
 /**
  * A command line that parseFlags refused, with Go's flag package's message (`flag provided but not defined: -foo`,

@@ -12,7 +12,11 @@ import { flagUsage } from './usage.js';
  * @param definitions - the flags, by name: their type, default and help
  * @param argv - the arguments, without Node and the script; default `process.argv.slice(2)`
  */
-export function parseFlagsOrExit<const D extends FlagDefinitions>(definitions: D, argv: readonly string[] = process.argv.slice(2), options: ParseFlagsOptions = {}): ParsedFlags<D> {
+export function parseFlagsOrExit<const D extends FlagDefinitions>(
+  definitions: D,
+  argv: readonly string[] = process.argv.slice(2),
+  options: ParseFlagsOptions = {},
+): ParsedFlags<D> {
   try {
     return parseFlags(definitions, argv, options);
   } catch (err) {

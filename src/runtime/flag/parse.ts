@@ -41,7 +41,11 @@ export interface ParsedFlags<D extends FlagDefinitions> {
  *   --help not defined as flags, one whose reason is `Help`; for an argument after the flags, unless allowArgs, one
  *   whose reason is `UnexpectedArgument`.
  */
-export function parseFlags<const D extends FlagDefinitions>(definitions: D, argv: readonly string[] = process.argv.slice(2), options: ParseFlagsOptions = {}): ParsedFlags<D> {
+export function parseFlags<const D extends FlagDefinitions>(
+  definitions: D,
+  argv: readonly string[] = process.argv.slice(2),
+  options: ParseFlagsOptions = {},
+): ParsedFlags<D> {
   const values: Record<string, boolean | string | number> = {};
   for (const [name, def] of Object.entries(definitions)) values[name] = def.default;
 
@@ -57,7 +61,8 @@ export function parseFlags<const D extends FlagDefinitions>(definitions: D, argv
       break;
     }
     const body = arg.slice(arg.startsWith('--') ? 2 : 1);
-    if (body === '' || body.startsWith('-') || body.startsWith('=')) throw new FlagError(`bad flag syntax: ${arg}`, 'BadSyntax');
+    if (body === '' || body.startsWith('-') || body.startsWith('='))
+      throw new FlagError(`bad flag syntax: ${arg}`, 'BadSyntax');
     // The name ends at the first `=` after its first character (Go's rule, so `-=x` was bad syntax above).
     const eq = body.indexOf('=');
     const name = eq < 0 ? body : body.slice(0, eq);
@@ -81,7 +86,12 @@ export function parseFlags<const D extends FlagDefinitions>(definitions: D, argv
         continue;
       }
       const parsed = parseBool(inline);
-      if (!parsed.ok) throw new FlagError(`invalid boolean value ${goQuote(inline)} for -${name}: ${parsed.reason}`, 'InvalidValue', name);
+      if (!parsed.ok)
+        throw new FlagError(
+          `invalid boolean value ${goQuote(inline)} for -${name}: ${parsed.reason}`,
+          'InvalidValue',
+          name,
+        );
       values[name] = parsed.value;
       continue;
     }
@@ -95,7 +105,12 @@ export function parseFlags<const D extends FlagDefinitions>(definitions: D, argv
       values[name] = value;
     } else {
       const parsed = parseInt(value);
-      if (!parsed.ok) throw new FlagError(`invalid value ${goQuote(value)} for flag -${name}: ${parsed.reason}`, 'InvalidValue', name);
+      if (!parsed.ok)
+        throw new FlagError(
+          `invalid value ${goQuote(value)} for flag -${name}: ${parsed.reason}`,
+          'InvalidValue',
+          name,
+        );
       values[name] = parsed.value;
     }
   }
@@ -104,8 +119,14 @@ export function parseFlags<const D extends FlagDefinitions>(definitions: D, argv
   if (args.length > 0 && !options.allowArgs) {
     const first = args[0]!;
     // The trap Go's own parser leaves open: `-leader-elect false` sets the flag and ignores "false".
-    const hint = bareBool !== undefined && parseBool(first).ok ? ` (a boolean flag takes its value after "=": -${bareBool}=${first})` : '';
-    throw new FlagError(`unexpected argument ${goQuote(first)}: ${programName(options)} takes flags only${hint}`, 'UnexpectedArgument');
+    const hint =
+      bareBool !== undefined && parseBool(first).ok
+        ? ` (a boolean flag takes its value after "=": -${bareBool}=${first})`
+        : '';
+    throw new FlagError(
+      `unexpected argument ${goQuote(first)}: ${programName(options)} takes flags only${hint}`,
+      'UnexpectedArgument',
+    );
   }
   return { values: values as FlagValues<D>, args };
 }

@@ -44,11 +44,22 @@ export function parseInt(text: string): Parsed<number> {
   const digits = rest.replaceAll('_', '');
   const magnitude = base === 10 ? BigInt(digits) : BigInt(`0${{ 16: 'x', 8: 'o', 2: 'b' }[base]}${digits}`);
   const value = sign * magnitude;
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) return { ok: false, reason: 'value out of range' };
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
+    return { ok: false, reason: 'value out of range' };
   return { ok: true, value: Number(value) };
 }
 
-const ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
+const ESCAPES: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
+};
 
 /** Go's %q of a string: double quotes, with Go's escapes for quotes, backslashes and control characters. */
 export function goQuote(text: string): string {

@@ -55,7 +55,12 @@ export class HealthzHandler {
   }
 
   private async serveAggregated(res: ServerResponse, url: URL): Promise<void> {
-    const excluded = new Set(url.searchParams.getAll('exclude').flatMap((v) => v.split(',')).map((v) => v.trim()));
+    const excluded = new Set(
+      url.searchParams
+        .getAll('exclude')
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim()),
+    );
     const entries = [...this.checks.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const statuses: CheckStatus[] = await Promise.all(
       entries.map(async ([name, check]): Promise<CheckStatus> => {

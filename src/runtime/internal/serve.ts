@@ -49,7 +49,10 @@ export interface ServeOptions {
  * Runs `server` on the bind address until the signal aborts, then closes it (and its idle and active connections)
  * and resolves. Rejects if listening fails.
  */
-export async function serveUntil(server: ListeningServer, { bindAddress, signal, log, onListening }: ServeOptions): Promise<void> {
+export async function serveUntil(
+  server: ListeningServer,
+  { bindAddress, signal, log, onListening }: ServeOptions,
+): Promise<void> {
   if (signal.aborted) return;
   const { host, port } = parseBindAddress(bindAddress);
   await new Promise<void>((resolve, reject) => {

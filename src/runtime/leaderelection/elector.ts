@@ -74,8 +74,10 @@ export class LeaderElector {
     this.clock = opts.clock ?? realClock;
     this.identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
     if (this.identity === '') throw new ConfigurationError('leader election: identity must not be empty');
-    if (!(this.leaseDuration > this.renewDeadline)) throw new ConfigurationError('leaseDuration must be greater than renewDeadline');
-    if (!(this.renewDeadline > JITTER_FACTOR * this.retryPeriod)) throw new ConfigurationError('renewDeadline must be greater than retryPeriod*1.2');
+    if (!(this.leaseDuration > this.renewDeadline))
+      throw new ConfigurationError('leaseDuration must be greater than renewDeadline');
+    if (!(this.renewDeadline > JITTER_FACTOR * this.retryPeriod))
+      throw new ConfigurationError('renewDeadline must be greater than retryPeriod*1.2');
     if (!(this.retryPeriod > 0)) throw new ConfigurationError('retryPeriod must be greater than zero');
     // One hung request must not cost the lease (controller-runtime: max(1s, renewDeadline/2)).
     this.requestTimeout = Math.max(1000, this.renewDeadline / 2);
@@ -102,7 +104,10 @@ export class LeaderElector {
    * write its clients send, so a deposed leader writes nothing more.
    */
   checkLeading(): void {
-    if (this.ledOnce && !this.isLeader()) throw new LeaderElectionLostError({ message: 'leader election lost: this manager no longer holds its lease, so the write was not sent' });
+    if (this.ledOnce && !this.isLeader())
+      throw new LeaderElectionLostError({
+        message: 'leader election lost: this manager no longer holds its lease, so the write was not sent',
+      });
   }
 
   /** Whether the last Lease this candidate observed names it as holder (its term may still have ended). */
@@ -214,7 +219,11 @@ export class LeaderElector {
     };
     try {
       const updated = await this.withTimeout(undefined, (s) =>
-        this.opts.client.update(LeaseResource, { ...this.lease!, spec: { ...this.lease!.spec, ...record } }, { signal: s }),
+        this.opts.client.update(
+          LeaseResource,
+          { ...this.lease!, spec: { ...this.lease!.spec, ...record } },
+          { signal: s },
+        ),
       );
       this.setObserved(updated);
       this.log.info('released leader lease');
@@ -239,7 +248,11 @@ export class LeaderElector {
       record.leaseTransitions = this.observedRecord.leaseTransitions;
       try {
         const updated = await this.withTimeout(signal, (s) =>
-          this.opts.client.update(LeaseResource, { ...this.lease!, spec: { ...this.lease!.spec, ...record } }, { signal: s }),
+          this.opts.client.update(
+            LeaseResource,
+            { ...this.lease!, spec: { ...this.lease!.spec, ...record } },
+            { signal: s },
+          ),
         );
         this.setObserved(updated);
         this.renewed(sent);

@@ -17,5 +17,7 @@ export function leaderElectionNamespace(configured: string | undefined, env: Env
   } catch {
     // Not in a cluster; fall through to the error.
   }
-  throw new ConfigurationError(`unable to find leader election namespace: not running in-cluster (no ${file}), please specify leaderElectionNamespace`);
+  throw new ConfigurationError(
+    `unable to find leader election namespace: not running in-cluster (no ${file}), please specify leaderElectionNamespace`,
+  );
 }

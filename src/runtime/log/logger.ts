@@ -44,7 +44,9 @@ export function parseLogLevel(value: string | undefined): LogLevel {
   if (v === 'debug' || v === 'info' || v === 'error') return v;
   if (v === 'warn' || v === 'warning') return 'info';
   if (/^\d+$/.test(v)) return Number(v) > 0 ? 'debug' : 'info';
-  throw new ConfigurationError(`invalid log level ${JSON.stringify(value)}: use debug, info, error or a verbosity number`);
+  throw new ConfigurationError(
+    `invalid log level ${JSON.stringify(value)}: use debug, info, error or a verbosity number`,
+  );
 }
 
 /** The default sink: writes each line to stderr. */

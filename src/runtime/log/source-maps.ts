@@ -58,8 +58,13 @@ function mappedFrame(frame: NodeJS.CallSite, mapOf: (file: string) => FileMap): 
   if (!file || line === null || column === null || file.startsWith('node:')) return text;
   const fileMap = mapOf(file);
   if (!fileMap) return text;
-  const entry = fileMap.map.findEntry(line - 1, column - 1) as Partial<{ originalSource: string; originalLine: number; originalColumn: number }>;
-  if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined) return text;
+  const entry = fileMap.map.findEntry(line - 1, column - 1) as Partial<{
+    originalSource: string;
+    originalLine: number;
+    originalColumn: number;
+  }>;
+  if (entry.originalSource === undefined || entry.originalLine === undefined || entry.originalColumn === undefined)
+    return text;
   const source = new URL(entry.originalSource, fileMap.base);
   const where = `${source.protocol === 'file:' ? fileURLToPath(source) : source.href}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
   const generated = `${file}:${line}:${column}`;
@@ -77,10 +82,18 @@ function readFileMap(file: string): FileMap {
     const mapUrl = new URL(comment[1]!, url);
     const payload: unknown =
       mapUrl.protocol === 'data:'
-        ? JSON.parse(Buffer.from(mapUrl.pathname.slice(mapUrl.pathname.indexOf(',') + 1), mapUrl.pathname.includes(';base64,') ? 'base64' : 'utf8').toString('utf8'))
+        ? JSON.parse(
+            Buffer.from(
+              mapUrl.pathname.slice(mapUrl.pathname.indexOf(',') + 1),
+              mapUrl.pathname.includes(';base64,') ? 'base64' : 'utf8',
+            ).toString('utf8'),
+          )
         : JSON.parse(readFileSync(mapUrl, 'utf8'));
     const sourceRoot = (payload as { sourceRoot?: unknown }).sourceRoot;
-    const base = typeof sourceRoot === 'string' && sourceRoot !== '' ? new URL(sourceRoot.endsWith('/') ? sourceRoot : `${sourceRoot}/`, mapUrl) : mapUrl;
+    const base =
+      typeof sourceRoot === 'string' && sourceRoot !== ''
+        ? new URL(sourceRoot.endsWith('/') ? sourceRoot : `${sourceRoot}/`, mapUrl)
+        : mapUrl;
     return { map: new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]), base };
   } catch {
     // An unreadable file or map leaves the frame as V8 wrote it: a stack trace must never fail to print.

@@ -6,7 +6,13 @@
  */
 export { Manager, type FieldIndexer } from './manager.js';
 export { LeaderElectionLostError, isLeaderElectionLost, ShutdownError, isShutdownError } from '../errors.js';
-export type { ManagerOptions, CacheOptions, MetricsOptions, HealthProbeOptions, LeaderElectionOptions } from './options.js';
+export type {
+  ManagerOptions,
+  CacheOptions,
+  MetricsOptions,
+  HealthProbeOptions,
+  LeaderElectionOptions,
+} from './options.js';
 export { runnableFunc, type Runnable } from './runnable.js';
 export { EventBroadcaster, type EventRecorder, type EventType } from './recorder.js';
 export { setupSignalHandler } from './signals.js';

@@ -13,7 +13,12 @@ import type { Client } from '../client/client.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { RunnableGroup } from './group.js';
 import { EventBroadcaster, type EventRecorder } from './recorder.js';
-import { DEFAULT_CACHE_SYNC_TIMEOUT, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT, DEFAULT_SYNC_PERIOD, type ManagerOptions } from './options.js';
+import {
+  DEFAULT_CACHE_SYNC_TIMEOUT,
+  DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
+  DEFAULT_SYNC_PERIOD,
+  type ManagerOptions,
+} from './options.js';
 import { ProbeServer } from './probes.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
 import { isDisabledAddress } from '../internal/serve.js';
@@ -100,7 +105,8 @@ export class Manager {
 
   constructor(opts: ManagerOptions) {
     if (!opts.kubeConfig) throw new ConfigurationError('ManagerOptions.kubeConfig is required');
-    if (opts.leaderElection?.enabled && !opts.leaderElection.id) throw new ConfigurationError('leaderElection.id must be configured when leader election is enabled');
+    if (opts.leaderElection?.enabled && !opts.leaderElection.id)
+      throw new ConfigurationError('leaderElection.id must be configured when leader election is enabled');
     this.opts = opts;
     this.log = opts.log ?? rootLog;
     this.mlog = this.log.withName('manager');
@@ -109,7 +115,10 @@ export class Manager {
     this.cacheSyncTimeout = opts.cache?.syncTimeout;
     // Clients open no connection until used; each has its own sockets. Under leader election every write is fenced:
     // once a term this manager led has ended, nothing more is sent (the elector's own client is not fenced).
-    this.apiClient = newClient(opts.kubeConfig, opts.leaderElection?.enabled ? { beforeWrite: () => this.elector?.checkLeading() } : {});
+    this.apiClient = newClient(
+      opts.kubeConfig,
+      opts.leaderElection?.enabled ? { beforeWrite: () => this.elector?.checkLeading() } : {},
+    );
     const syncPeriod = opts.cache?.syncPeriod ?? DEFAULT_SYNC_PERIOD;
     this.cache = new InformerCache({
       client: this.apiClient,
@@ -210,7 +219,9 @@ export class Manager {
   /** Reserves a controller name; names must be unique because they label metrics and logs. */
   registerControllerName(name: string): void {
     if (this.controllerNames.has(name)) {
-      throw new ConfigurationError(`controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`);
+      throw new ConfigurationError(
+        `controller with name ${name} already exists. Controller names must be unique to avoid multiple controllers reporting to the same metric`,
+      );
     }
     this.controllerNames.add(name);
   }
@@ -273,7 +284,9 @@ export class Manager {
         .waitForCacheSync(AbortSignal.any([abortOn(stopRequested), timedOut.signal]))
         .finally(() => clearTimeout(syncTimer));
       if (!synced && !stopping) {
-        throw new TimeoutError(`timed out after ${syncTimeout} ms waiting for caches to sync: ${this.cache.unsyncedKinds().join(', ')}`);
+        throw new TimeoutError(
+          `timed out after ${syncTimeout} ms waiting for caches to sync: ${this.cache.unsyncedKinds().join(', ')}`,
+        );
       }
       if (!stopping) {
         others.start();
@@ -335,7 +348,8 @@ export class Manager {
     electionClient?.close();
     this.apiClient.close();
     untrackRestClient();
-    if (!clean && !leadershipLost) this.mlog.info('graceful shutdown timed out; some runnables did not finish', { timeoutMs: budget });
+    if (!clean && !leadershipLost)
+      this.mlog.info('graceful shutdown timed out; some runnables did not finish', { timeoutMs: budget });
     this.mlog.info('Stopped');
     if (firstError !== undefined) throw firstError;
   }
@@ -343,7 +357,12 @@ export class Manager {
   private buildServers(servers: RunnableGroup): void {
     const probeAddr = this.opts.healthProbe?.bindAddress;
     if (!isDisabledAddress(probeAddr)) {
-      this.probeServer = new ProbeServer(probeAddr!, this.healthChecks, this.readyChecks, this.mlog.withName('health probe'));
+      this.probeServer = new ProbeServer(
+        probeAddr!,
+        this.healthChecks,
+        this.readyChecks,
+        this.mlog.withName('health probe'),
+      );
       servers.add(this.probeServer);
     }
     const metrics = this.opts.metrics;

@@ -26,7 +26,10 @@ export class ProbeServer implements Runnable {
 
   async start(signal: AbortSignal): Promise<void> {
     const onFailure = (endpoint: string) => (name: string, err: unknown) =>
-      this.log.info(`${endpoint} check failed`, { checker: name, error: err instanceof Error ? err.message : String(err) });
+      this.log.info(`${endpoint} check failed`, {
+        checker: name,
+        error: err instanceof Error ? err.message : String(err),
+      });
     const handlers = [
       new HealthzHandler('/healthz', this.healthz, onFailure('healthz')),
       new HealthzHandler('/readyz', this.readyz, onFailure('readyz')),
@@ -43,7 +46,12 @@ export class ProbeServer implements Runnable {
         res.end();
       });
     });
-    await serveUntil(server, { bindAddress: this.bindAddress, signal, log: this.log, onListening: (a) => (this.bound = a) });
+    await serveUntil(server, {
+      bindAddress: this.bindAddress,
+      signal,
+      log: this.log,
+      onListening: (a) => (this.bound = a),
+    });
     this.bound = undefined;
   }
 }

@@ -18,7 +18,14 @@ export interface EventRecorder {
 
 /** core/v1 Event as JSON. */
 interface CoreEvent extends KubeObject {
-  involvedObject: { apiVersion?: string; kind?: string; name?: string; namespace?: string; uid?: string; resourceVersion?: string };
+  involvedObject: {
+    apiVersion?: string;
+    kind?: string;
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+  };
   reason: string;
   message: string;
   type: EventType;
@@ -30,7 +37,13 @@ interface CoreEvent extends KubeObject {
   reportingInstance: string;
 }
 
-const CoreEvents = defineResource<CoreEvent>({ group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true });
+const CoreEvents = defineResource<CoreEvent>({
+  group: '',
+  version: 'v1',
+  kind: 'Event',
+  plural: 'events',
+  namespaced: true,
+});
 
 // client-go's defaults (tools/record/events_cache.go, event.go).
 const QUEUE_LIMIT = 1000;
@@ -78,7 +91,8 @@ export class EventBroadcaster implements Runnable {
 
   recorderFor(component: string): EventRecorder {
     return {
-      event: (obj, type, reason, message) => this.enqueue({ component, obj: structuredClone(obj), type, reason, message, at: new Date() }),
+      event: (obj, type, reason, message) =>
+        this.enqueue({ component, obj: structuredClone(obj), type, reason, message, at: new Date() }),
     };
   }
 
@@ -134,10 +148,27 @@ export class EventBroadcaster implements Runnable {
       this.log.info('cannot record an event about an object without apiVersion, kind and name', { reason: p.reason });
       return;
     }
-    const ref = { apiVersion: p.obj.apiVersion, kind: p.obj.kind, name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion };
+    const ref = {
+      apiVersion: p.obj.apiVersion,
+      kind: p.obj.kind,
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+    };
     const now = p.at.getTime();
     if (!this.allow(`${p.component}/${ref.kind}/${ref.namespace ?? ''}/${ref.name}/${ref.uid ?? ''}`, now)) return;
-    const key = JSON.stringify([p.component, ref.apiVersion, ref.kind, ref.namespace, ref.name, ref.uid, p.type, p.reason, p.message]);
+    const key = JSON.stringify([
+      p.component,
+      ref.apiVersion,
+      ref.kind,
+      ref.namespace,
+      ref.name,
+      ref.uid,
+      p.type,
+      p.reason,
+      p.message,
+    ]);
     const ts = p.at.toISOString().replace(/\.\d{3}Z$/, 'Z');
     const prior = this.seen.get(key);
     for (let attempt = 1; attempt <= MAX_TRIES && !signal.aborted; attempt++) {

@@ -20,18 +20,24 @@ interface SubjectAccessReview extends KubeObject {
 }
 
 const TokenReviews = defineResource<TokenReview>({
-  group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview', plural: 'tokenreviews', namespaced: false,
+  group: 'authentication.k8s.io',
+  version: 'v1',
+  kind: 'TokenReview',
+  plural: 'tokenreviews',
+  namespaced: false,
 });
 const SubjectAccessReviews = defineResource<SubjectAccessReview>({
-  group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview', plural: 'subjectaccessreviews', namespaced: false,
+  group: 'authorization.k8s.io',
+  version: 'v1',
+  kind: 'SubjectAccessReview',
+  plural: 'subjectaccessreviews',
+  namespaced: false,
 });
 
 /**
  * What DelegatingAuth decided about a scrape: allowed (and for whom), or the HTTP status and message to answer with.
  */
-export type AuthDecision =
-  | { allowed: true; user: string }
-  | { allowed: false; code: 401 | 403 | 500; message: string };
+export type AuthDecision = { allowed: true; user: string } | { allowed: false; code: 401 | 403 | 500; message: string };
 
 /** Results kept for a while, as the delegating authenticator/authorizer in controller-runtime's filter do. */
 class TtlCache<V> {
@@ -94,7 +100,11 @@ export class DelegatingAuth {
     const key = createHash('sha256').update(token).digest('hex');
     const cached = this.authn.get(key);
     if (cached !== undefined) return cached;
-    const review = await this.client.create(TokenReviews, { apiVersion: TokenReviews.apiVersion, kind: TokenReviews.kind, spec: { token } });
+    const review = await this.client.create(TokenReviews, {
+      apiVersion: TokenReviews.apiVersion,
+      kind: TokenReviews.kind,
+      spec: { token },
+    });
     const user = review.status?.authenticated ? (review.status.user ?? {}) : null;
     this.authn.set(key, user, AUTHN_TTL_MS);
     return user;

@@ -52,7 +52,9 @@ abstract class Family<C> implements RegistryMetric {
   /** The child for these label values, in labelNames order; the same object on every call. */
   bind(...values: string[]): C {
     if (values.length !== this.labelNames.length) {
-      throw new ConfigurationError(`${this.name}: ${values.length} label values for ${this.labelNames.length} labels (${this.labelNames.join(', ')})`);
+      throw new ConfigurationError(
+        `${this.name}: ${values.length} label values for ${this.labelNames.length} labels (${this.labelNames.join(', ')})`,
+      );
     }
     const key = values.join('\u0000');
     let entry = this.children.get(key);

@@ -1,4 +1,11 @@
-import { CounterFamily, GaugeFamily, HistogramFamily, type BoundCounter, type BoundGauge, type BoundHistogram } from './bound.js';
+import {
+  CounterFamily,
+  GaugeFamily,
+  HistogramFamily,
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
+} from './bound.js';
 import { registry } from './registry.js';
 
 // Names, labels and buckets are controller-runtime's (pkg/internal/controller/metrics), so dashboards carry over.
@@ -7,28 +14,53 @@ import { registry } from './registry.js';
  * controller_runtime_reconcile_total{controller, result}: reconciles by result (success, error, requeue,
  * requeue_after).
  */
-export const reconcileTotal = new CounterFamily({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registry });
+export const reconcileTotal = new CounterFamily({
+  name: 'controller_runtime_reconcile_total',
+  help: 'Total number of reconciliations per controller',
+  labelNames: ['controller', 'result'],
+  registry,
+});
 
 /** controller_runtime_reconcile_errors_total{controller}: reconciles that returned an error. */
-export const reconcileErrors = new CounterFamily({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registry });
+export const reconcileErrors = new CounterFamily({
+  name: 'controller_runtime_reconcile_errors_total',
+  help: 'Total number of reconciliation errors per controller',
+  labelNames: ['controller'],
+  registry,
+});
 
 /**
  * controller_runtime_terminal_reconcile_errors_total{controller}: reconciles that returned a TerminalError (not
  * retried).
  */
-export const terminalReconcileErrors = new CounterFamily({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registry });
+export const terminalReconcileErrors = new CounterFamily({
+  name: 'controller_runtime_terminal_reconcile_errors_total',
+  help: 'Total number of terminal reconciliation errors per controller',
+  labelNames: ['controller'],
+  registry,
+});
 
 /**
  * controller_runtime_reconcile_panics_total{controller}: reconciles that failed with a programming error (TypeError,
  * ReferenceError, RangeError, SyntaxError) or threw a non-Error value: JavaScript's nearest thing to a Go panic.
  */
-export const reconcilePanics = new CounterFamily({ name: 'controller_runtime_reconcile_panics_total', help: 'Total number of reconciliation panics per controller', labelNames: ['controller'], registry });
+export const reconcilePanics = new CounterFamily({
+  name: 'controller_runtime_reconcile_panics_total',
+  help: 'Total number of reconciliation panics per controller',
+  labelNames: ['controller'],
+  registry,
+});
 
 /**
  * controller_runtime_reconcile_timeouts_total{controller}: reconciles whose signal the controller's reconcileTimeout
  * aborted.
  */
-export const reconcileTimeouts = new CounterFamily({ name: 'controller_runtime_reconcile_timeouts_total', help: 'Total number of reconciliation timeouts per controller', labelNames: ['controller'], registry });
+export const reconcileTimeouts = new CounterFamily({
+  name: 'controller_runtime_reconcile_timeouts_total',
+  help: 'Total number of reconciliation timeouts per controller',
+  labelNames: ['controller'],
+  registry,
+});
 
 /**
  * controller_runtime_reconcile_time_seconds{controller}: how long reconciles took, with controller-runtime's buckets.
@@ -45,10 +77,20 @@ export const reconcileTime = new HistogramFamily({
 });
 
 /** controller_runtime_max_concurrent_reconciles{controller}: the controller's maxConcurrentReconciles. */
-export const workerCount = new GaugeFamily({ name: 'controller_runtime_max_concurrent_reconciles', help: 'Maximum number of concurrent reconciles per controller', labelNames: ['controller'], registry });
+export const workerCount = new GaugeFamily({
+  name: 'controller_runtime_max_concurrent_reconciles',
+  help: 'Maximum number of concurrent reconciles per controller',
+  labelNames: ['controller'],
+  registry,
+});
 
 /** controller_runtime_active_workers{controller}: workers reconciling right now. */
-export const activeWorkers = new GaugeFamily({ name: 'controller_runtime_active_workers', help: 'Number of currently used workers per controller', labelNames: ['controller'], registry });
+export const activeWorkers = new GaugeFamily({
+  name: 'controller_runtime_active_workers',
+  help: 'Number of currently used workers per controller',
+  labelNames: ['controller'],
+  registry,
+});
 
 /** The result label of controller_runtime_reconcile_total. */
 export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after';
@@ -70,7 +112,10 @@ export class ControllerMetrics {
   /** controller_runtime_active_workers. */
   readonly active: BoundGauge;
 
-  constructor(readonly controller: string, maxConcurrentReconciles: number) {
+  constructor(
+    readonly controller: string,
+    maxConcurrentReconciles: number,
+  ) {
     this.total = {
       success: reconcileTotal.bind(controller, 'success'),
       error: reconcileTotal.bind(controller, 'error'),

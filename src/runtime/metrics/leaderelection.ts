@@ -8,7 +8,7 @@ import { registry } from './registry.js';
  */
 export const leaderElectionMasterStatus = new Gauge({
   name: 'leader_election_master_status',
-  help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease. Please make sure to group by name.',
+  help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
   labelNames: ['name'] as const,
   registers: [registry],
 });
@@ -19,7 +19,7 @@ export const leaderElectionMasterStatus = new Gauge({
  */
 export const leaderElectionSlowpathTotal = new Counter({
   name: 'leader_election_slowpath_total',
-  help: 'Total number of slow path exercised in renewing leader leases. \'name\' is the string used to identify the lease. Please make sure to group by name.',
+  help: "Total number of slow path exercised in renewing leader leases. 'name' is the string used to identify the lease. Please make sure to group by name.",
   labelNames: ['name'] as const,
   registers: [registry],
 });

@@ -57,8 +57,16 @@ export function registerProcessCollector(registry: Registry): void {
   const registers = [registry];
   const cpu = { user: 0, system: 0 };
   const seconds = (micros: number): number => micros / 1e6;
-  const cpuUser = new Counter({ name: 'process_cpu_user_seconds_total', help: 'Total user CPU time spent in seconds.', registers });
-  const cpuSystem = new Counter({ name: 'process_cpu_system_seconds_total', help: 'Total system CPU time spent in seconds.', registers });
+  const cpuUser = new Counter({
+    name: 'process_cpu_user_seconds_total',
+    help: 'Total user CPU time spent in seconds.',
+    registers,
+  });
+  const cpuSystem = new Counter({
+    name: 'process_cpu_system_seconds_total',
+    help: 'Total system CPU time spent in seconds.',
+    registers,
+  });
   new Counter({
     name: 'process_cpu_seconds_total',
     help: 'Total user and system CPU time spent in seconds.',
@@ -76,24 +84,62 @@ export function registerProcessCollector(registry: Registry): void {
     },
   });
   const gauge = (name: string, help: string, read: () => number): void => {
-    new Gauge({ name, help, registers, collect() { this.set(read()); } });
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
   };
   // Counters read whole at each scrape: the kernel keeps the totals, so a scrape sets the counter to them.
   const netCounter = (name: string, help: string, read: () => number): void => {
-    new Counter({ name, help, registers, collect() { this.reset(); this.inc(read()); } });
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
   };
-  netCounter('process_network_receive_bytes_total', 'Number of bytes received by the process over the network.', () => networkBytes().receive);
-  netCounter('process_network_transmit_bytes_total', 'Number of bytes sent by the process over the network.', () => networkBytes().transmit);
+  netCounter(
+    'process_network_receive_bytes_total',
+    'Number of bytes received by the process over the network.',
+    () => networkBytes().receive,
+  );
+  netCounter(
+    'process_network_transmit_bytes_total',
+    'Number of bytes sent by the process over the network.',
+    () => networkBytes().transmit,
+  );
   gauge('process_start_time_seconds', 'Start time of the process since unix epoch in seconds.', () => startTimeSeconds);
   gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', () => process.memoryUsage.rss());
   gauge('process_virtual_memory_bytes', 'Virtual memory size in bytes.', virtualMemoryBytes);
-  gauge('process_virtual_memory_max_bytes', 'Maximum amount of virtual memory available in bytes.', () => limit('Max address space'));
+  gauge('process_virtual_memory_max_bytes', 'Maximum amount of virtual memory available in bytes.', () =>
+    limit('Max address space'),
+  );
   gauge('process_open_fds', 'Number of open file descriptors.', openFds);
   gauge('process_max_fds', 'Maximum number of open file descriptors.', () => limit('Max open files'));
-  gauge('nodejs_heap_size_total_bytes', 'Process heap size from Node.js in bytes.', () => process.memoryUsage().heapTotal);
-  gauge('nodejs_heap_size_used_bytes', 'Process heap size used from Node.js in bytes.', () => process.memoryUsage().heapUsed);
+  gauge(
+    'nodejs_heap_size_total_bytes',
+    'Process heap size from Node.js in bytes.',
+    () => process.memoryUsage().heapTotal,
+  );
+  gauge(
+    'nodejs_heap_size_used_bytes',
+    'Process heap size used from Node.js in bytes.',
+    () => process.memoryUsage().heapUsed,
+  );
   gauge('nodejs_external_memory_bytes', 'Node.js external memory size in bytes.', () => process.memoryUsage().external);
   const [major, minor, patch] = process.versions.node.split('.');
-  const version = new Gauge({ name: 'nodejs_version_info', help: 'Node.js version info.', labelNames: ['version', 'major', 'minor', 'patch'], registers });
+  const version = new Gauge({
+    name: 'nodejs_version_info',
+    help: 'Node.js version info.',
+    labelNames: ['version', 'major', 'minor', 'patch'],
+    registers,
+  });
   version.set({ version: process.version, major, minor, patch }, 1);
 }

@@ -54,7 +54,8 @@ export class MetricsServer {
   constructor(private readonly opts: MetricsServerOptions) {
     this.secure = opts.secureServing ?? true;
     if (this.secure) {
-      if (!opts.authClient) throw new ConfigurationError('secure metrics serving needs a client for TokenReview and SubjectAccessReview');
+      if (!opts.authClient)
+        throw new ConfigurationError('secure metrics serving needs a client for TokenReview and SubjectAccessReview');
       this.auth = new DelegatingAuth(opts.authClient);
     }
   }
@@ -87,7 +88,12 @@ export class MetricsServer {
         ? (await import('node:http2')).createSecureServer({ ...tls, allowHTTP1: true }, handler)
         : https.createServer({ ...tls, ALPNProtocols: ['http/1.1'] }, handler);
     }
-    await serveUntil(server, { bindAddress: this.opts.bindAddress, signal, log: this.opts.log, onListening: (a) => (this.bound = a) });
+    await serveUntil(server, {
+      bindAddress: this.opts.bindAddress,
+      signal,
+      log: this.opts.log,
+      onListening: (a) => (this.bound = a),
+    });
     this.bound = undefined;
   }
 
@@ -115,7 +121,10 @@ export class MetricsServer {
       const decision = await this.auth.check(req.headers.authorization, req.method ?? 'GET', path);
       if (!decision.allowed) {
         this.opts.log.debug('metrics request refused', { code: decision.code, reason: decision.message });
-        res.writeHead(decision.code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+        res.writeHead(decision.code, {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'X-Content-Type-Options': 'nosniff',
+        });
         res.end(decision.message + '\n');
         return;
       }

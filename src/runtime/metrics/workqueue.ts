@@ -8,8 +8,18 @@ import { registry } from './registry.js';
 const labelNames = ['name', 'controller'];
 const latencyBuckets = exponentialBuckets(10e-9, 10, 12);
 
-const depth = new GaugeFamily({ name: 'workqueue_depth', help: 'Current depth of workqueue by workqueue and priority', labelNames: ['name', 'controller', 'priority'], registry });
-const adds = new CounterFamily({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames, registry });
+const depth = new GaugeFamily({
+  name: 'workqueue_depth',
+  help: 'Current depth of workqueue by workqueue and priority',
+  labelNames: ['name', 'controller', 'priority'],
+  registry,
+});
+const adds = new CounterFamily({
+  name: 'workqueue_adds_total',
+  help: 'Total number of adds handled by workqueue',
+  labelNames,
+  registry,
+});
 const latency = new HistogramFamily({
   name: 'workqueue_queue_duration_seconds',
   help: 'How long in seconds an item stays in workqueue before being requested',

@@ -77,22 +77,27 @@ export class Authenticator {
     const auth = kc.auth ?? {};
     // client-go's transport refuses these combinations too (transport.Config, TLSConfigFor).
     if (tls.insecureSkipTLSVerify && (tls.caData || tls.caFile)) {
-      throw this.error('insecureSkipTLSVerify is set together with a certificate authority; a CA cannot be used with the insecure flag');
+      throw this.error(
+        'insecureSkipTLSVerify is set together with a certificate authority; a CA cannot be used with the insecure flag',
+      );
     }
     const hasToken = Boolean(auth.token || auth.tokenFile);
     const hasBasic = Boolean(auth.username || auth.password);
     if (hasToken && hasBasic) throw this.error('username/password or bearer token may be set, but not both');
     const hasCert = Boolean(tls.certData || tls.certFile);
-    if (hasCert !== Boolean(tls.keyData || tls.keyFile)) throw this.error('a client certificate needs both a certificate and a key');
+    if (hasCert !== Boolean(tls.keyData || tls.keyFile))
+      throw this.error('a client certificate needs both a certificate and a key');
     this.staticHeaders = {};
-    if (hasBasic) this.staticHeaders.Authorization = `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password ?? ''}`).toString('base64')}`;
+    if (hasBasic)
+      this.staticHeaders.Authorization = `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password ?? ''}`).toString('base64')}`;
     else if (auth.token && !auth.tokenFile) this.staticHeaders.Authorization = `Bearer ${auth.token}`;
     const imp = auth.impersonate;
     if (imp) {
       this.staticHeaders['Impersonate-User'] = imp.user;
       if (imp.uid) this.staticHeaders['Impersonate-Uid'] = imp.uid;
       if (imp.groups?.length) this.staticHeaders['Impersonate-Group'] = imp.groups.join(', ');
-      for (const [k, vs] of Object.entries(imp.extra ?? {})) this.staticHeaders[`Impersonate-Extra-${encodeURIComponent(k)}`] = vs.join(', ');
+      for (const [k, vs] of Object.entries(imp.extra ?? {}))
+        this.staticHeaders[`Impersonate-Extra-${encodeURIComponent(k)}`] = vs.join(', ');
     }
     // As in client-go, an exec plugin is used only when no token, basic auth or client certificate is configured.
     const execOpts: ExecPluginOptions = {};
@@ -148,7 +153,14 @@ export class Authenticator {
       servername: tls.serverName,
     };
     const sameTls = prev !== undefined && sameFields(prev.tls, nextTls);
-    if (prev && sameTls && sameFields(prev.headers, headers) && prev.tokenRead === tokenRead && prev.execCredentials === execCredentials) return prev;
+    if (
+      prev &&
+      sameTls &&
+      sameFields(prev.headers, headers) &&
+      prev.tokenRead === tokenRead &&
+      prev.execCredentials === execCredentials
+    )
+      return prev;
     this.material = { headers, tls: sameTls ? prev.tls : nextTls, tokenRead, execCredentials };
     return this.material;
   }

@@ -81,7 +81,11 @@ export class RestClient {
   }
 
   async get<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts: RequestOptions = {}): Promise<T> {
-    return this.transport.requestJson<T>({ method: 'GET', path: objectPath(res, key.namespace, key.name), signal: opts.signal });
+    return this.transport.requestJson<T>({
+      method: 'GET',
+      path: objectPath(res, key.namespace, key.name),
+      signal: opts.signal,
+    });
   }
 
   /** Lists one page (or everything when no limit is given); items get apiVersion and kind, which lists omit. */
@@ -105,7 +109,10 @@ export class RestClient {
   }
 
   /** Lists only the objects' metadata (PartialObjectMetadata), which is far smaller to transfer and to cache. */
-  async listMetadata(res: Resource, opts: ListOptions & RequestOptions = {}): Promise<ObjectList<PartialObjectMetadata>> {
+  async listMetadata(
+    res: Resource,
+    opts: ListOptions & RequestOptions = {},
+  ): Promise<ObjectList<PartialObjectMetadata>> {
     const list = await this.listRaw<PartialObjectMetadata>(res, opts, METADATA_LIST_ACCEPT);
     for (const item of list.items) {
       item.apiVersion ??= 'meta.k8s.io/v1';
@@ -114,7 +121,11 @@ export class RestClient {
     return list;
   }
 
-  private async listRaw<T extends KubeObject>(res: Resource, opts: ListOptions & RequestOptions, accept: string | undefined): Promise<ObjectList<T>> {
+  private async listRaw<T extends KubeObject>(
+    res: Resource,
+    opts: ListOptions & RequestOptions,
+    accept: string | undefined,
+  ): Promise<ObjectList<T>> {
     const list = await this.transport.requestList<ObjectList<T>>({
       method: 'GET',
       path: collectionPath(res, opts.namespace),
@@ -128,7 +139,10 @@ export class RestClient {
   }
 
   /** Lists every page, following continue tokens; the result carries the first page's resourceVersion. */
-  async listAll<T extends KubeObject>(res: Resource<T>, opts: ListOptions & RequestOptions = {}): Promise<ObjectList<T>> {
+  async listAll<T extends KubeObject>(
+    res: Resource<T>,
+    opts: ListOptions & RequestOptions = {},
+  ): Promise<ObjectList<T>> {
     const first = await this.list(res, opts);
     let cont = first.metadata.continue;
     while (cont) {
@@ -153,7 +167,11 @@ export class RestClient {
     return this.watchRaw<PartialObjectMetadata>(res, opts, METADATA_ACCEPT);
   }
 
-  private async *watchRaw<T extends KubeObject>(res: Resource, opts: WatchOptions, accept: string | undefined): AsyncGenerator<WatchEvent<T>> {
+  private async *watchRaw<T extends KubeObject>(
+    res: Resource,
+    opts: WatchOptions,
+    accept: string | undefined,
+  ): AsyncGenerator<WatchEvent<T>> {
     const req: HttpRequest = {
       method: 'GET',
       path: collectionPath(res, opts.namespace),
@@ -209,7 +227,11 @@ export class RestClient {
     return this.patchAt(res, key, undefined, patch, opts);
   }
 
-  async delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts: DeleteOptions & RequestOptions = {}): Promise<void> {
+  async delete<T extends KubeObject>(
+    res: Resource<T>,
+    key: ObjectKey,
+    opts: DeleteOptions & RequestOptions = {},
+  ): Promise<void> {
     await this.transport.requestText({
       method: 'DELETE',
       path: objectPath(res, key.namespace, key.name),
@@ -219,7 +241,10 @@ export class RestClient {
   }
 
   /** Deletes every object matching the selectors (in one namespace, or all for cluster-wide calls). */
-  async deleteCollection<T extends KubeObject>(res: Resource<T>, opts: DeleteCollectionOptions & RequestOptions = {}): Promise<void> {
+  async deleteCollection<T extends KubeObject>(
+    res: Resource<T>,
+    opts: DeleteCollectionOptions & RequestOptions = {},
+  ): Promise<void> {
     await this.transport.requestText({
       method: 'DELETE',
       path: collectionPath(res, opts.namespace),
@@ -252,7 +277,10 @@ export class RestClient {
   }
 
   async getScale(res: Resource, key: ObjectKey): Promise<Scale> {
-    return this.transport.requestJson<Scale>({ method: 'GET', path: objectPath(res, key.namespace, key.name, 'scale') });
+    return this.transport.requestJson<Scale>({
+      method: 'GET',
+      path: objectPath(res, key.namespace, key.name, 'scale'),
+    });
   }
 
   async updateScale(res: Resource, key: ObjectKey, scale: Scale): Promise<Scale> {
@@ -359,7 +387,8 @@ function withTypeMeta<T extends KubeObject>(res: Resource<T>, obj: T): T {
 
 function namespaceOf(res: Resource, obj: KubeObject): string | undefined {
   const ns = obj.metadata?.namespace;
-  if (res.namespaced && !ns) throw new InvalidObjectError(`${res.kind} ${obj.metadata?.name ?? ''}: metadata.namespace is required`);
+  if (res.namespaced && !ns)
+    throw new InvalidObjectError(`${res.kind} ${obj.metadata?.name ?? ''}: metadata.namespace is required`);
   return res.namespaced ? ns : undefined;
 }
 
@@ -368,7 +397,6 @@ function nameOf(res: Resource, obj: KubeObject): string {
   if (!name) throw new InvalidObjectError(`${res.kind}: metadata.name is required`);
   return name;
 }
-
 
 function isPrematureClose(e: unknown): boolean {
   const code = (e as { code?: string } | undefined)?.code;

@@ -29,7 +29,9 @@ export class ApiError extends Error {
     const parsed = tryParseStatus(body);
     const reason = reasonForCode(code);
     const message = `${method} ${path}: the server returned ${code}${body ? `: ${body.slice(0, 200).trim()}` : ''}`;
-    const error = parsed ? new ApiError(parsed, code) : new ApiError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message }, code);
+    const error = parsed
+      ? new ApiError(parsed, code)
+      : new ApiError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message }, code);
     if (code === 403) error.forbidden = requestPermission(method, path, watch);
     return error;
   }
@@ -47,22 +49,38 @@ function tryParseStatus(body: string): Status | undefined {
 
 function reasonForCode(code: number): string {
   switch (code) {
-    case 400: return 'BadRequest';
-    case 401: return 'Unauthorized';
-    case 403: return 'Forbidden';
-    case 404: return 'NotFound';
-    case 405: return 'MethodNotAllowed';
-    case 406: return 'NotAcceptable';
-    case 409: return 'Conflict';
-    case 410: return 'Expired';
-    case 413: return 'RequestEntityTooLarge';
-    case 415: return 'UnsupportedMediaType';
-    case 422: return 'Invalid';
-    case 429: return 'TooManyRequests';
-    case 500: return 'InternalError';
-    case 503: return 'ServiceUnavailable';
-    case 504: return 'Timeout';
-    default: return code >= 500 ? 'InternalError' : 'Unknown';
+    case 400:
+      return 'BadRequest';
+    case 401:
+      return 'Unauthorized';
+    case 403:
+      return 'Forbidden';
+    case 404:
+      return 'NotFound';
+    case 405:
+      return 'MethodNotAllowed';
+    case 406:
+      return 'NotAcceptable';
+    case 409:
+      return 'Conflict';
+    case 410:
+      return 'Expired';
+    case 413:
+      return 'RequestEntityTooLarge';
+    case 415:
+      return 'UnsupportedMediaType';
+    case 422:
+      return 'Invalid';
+    case 429:
+      return 'TooManyRequests';
+    case 500:
+      return 'InternalError';
+    case 503:
+      return 'ServiceUnavailable';
+    case 504:
+      return 'Timeout';
+    default:
+      return code >= 500 ? 'InternalError' : 'Unknown';
   }
 }
 

@@ -100,7 +100,10 @@ export class ExecPlugin {
     const terminal = (this.opts.isTerminal ?? (() => process.stdin.isTTY === true))();
     if (mode === 'Never') return false;
     if (mode === 'IfAvailable') return terminal;
-    if (!terminal) throw this.error('exec plugin cannot support interactive mode: standard input is not a terminal (interactiveMode is Always)');
+    if (!terminal)
+      throw this.error(
+        'exec plugin cannot support interactive mode: standard input is not a terminal (interactiveMode is Always)',
+      );
     return true;
   }
 
@@ -133,7 +136,8 @@ export class ExecPlugin {
       child.once('error', (e: NodeJS.ErrnoException) => {
         const hint = installHint ? `\n\n${installHint}` : '';
         if (e.code === 'ENOENT') reject(this.error(`exec: executable ${command} not found${hint}`, e));
-        else if (e.code === 'EACCES') reject(this.error(`exec: executable ${command} cannot be run (permission denied)${hint}`, e));
+        else if (e.code === 'EACCES')
+          reject(this.error(`exec: executable ${command} cannot be run (permission denied)${hint}`, e));
         else reject(this.error(`exec: ${command}: ${e.message}`, e));
       });
       child.once('close', (code, signal) => {
@@ -151,13 +155,19 @@ export class ExecPlugin {
     try {
       cred = JSON.parse(stdout);
     } catch (e) {
-      throw this.error(`exec plugin ${exec.command} printed no ExecCredential (decoding stdout: ${(e as Error).message})`, e);
+      throw this.error(
+        `exec plugin ${exec.command} printed no ExecCredential (decoding stdout: ${(e as Error).message})`,
+        e,
+      );
     }
     const o = (cred ?? {}) as { apiVersion?: unknown; kind?: unknown; status?: Record<string, unknown> | null };
     if (o.apiVersion !== exec.apiVersion) {
-      throw this.error(`exec plugin is configured to use API version ${exec.apiVersion}, plugin returned version ${String(o.apiVersion)}`);
+      throw this.error(
+        `exec plugin is configured to use API version ${exec.apiVersion}, plugin returned version ${String(o.apiVersion)}`,
+      );
     }
-    if (o.kind !== 'ExecCredential') throw this.error(`exec plugin ${exec.command} returned kind ${String(o.kind)}, not ExecCredential`);
+    if (o.kind !== 'ExecCredential')
+      throw this.error(`exec plugin ${exec.command} returned kind ${String(o.kind)}, not ExecCredential`);
     const status = o.status;
     if (!status || typeof status !== 'object') throw this.error("exec plugin didn't return a status field");
     const field = (k: string): string | undefined => {
@@ -175,7 +185,8 @@ export class ExecPlugin {
     let expiresAt: number | undefined;
     if (ts !== undefined) {
       expiresAt = Date.parse(ts);
-      if (Number.isNaN(expiresAt)) throw this.error(`exec plugin returned an expirationTimestamp that is not a time: ${ts}`);
+      if (Number.isNaN(expiresAt))
+        throw this.error(`exec plugin returned an expirationTimestamp that is not a time: ${ts}`);
     }
     return { token, cert, key, expiresAt };
   }

@@ -24,7 +24,11 @@ const VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'p
 
 /** The RBAC attributes of `method path?query`, or undefined for a path that names no resource (/version, /metrics). */
 export function requestPermission(method: string, path: string, watch = false): RequestPermission | undefined {
-  const parts = path.split('?')[0]!.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = path
+    .split('?')[0]!
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
   let rest: string[];
   let group: string;
   if (parts[0] === 'api' && parts.length >= 3) {
@@ -45,7 +49,17 @@ export function requestPermission(method: string, path: string, watch = false): 
   const [resource, name, subresource] = rest;
   if (!resource) return undefined;
   const verb =
-    method === 'GET' ? (watch ? 'watch' : name === undefined ? 'list' : 'get') : method === 'DELETE' ? (name === undefined ? 'deletecollection' : 'delete') : (VERBS[method] ?? method.toLowerCase());
+    method === 'GET'
+      ? watch
+        ? 'watch'
+        : name === undefined
+          ? 'list'
+          : 'get'
+      : method === 'DELETE'
+        ? name === undefined
+          ? 'deletecollection'
+          : 'delete'
+        : (VERBS[method] ?? method.toLowerCase());
   return {
     verb,
     group,

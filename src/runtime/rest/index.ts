@@ -50,7 +50,13 @@ export {
 export { requestPermission, permissionKey, type RequestPermission } from './forbidden.js';
 // The configuration newClient takes; clientcmd loads it.
 export type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
-export { TimeoutError, isTimeoutError, TransportError, isTransportError, type TransportErrorReason } from '../errors.js';
+export {
+  TimeoutError,
+  isTimeoutError,
+  TransportError,
+  isTransportError,
+  type TransportErrorReason,
+} from '../errors.js';
 export type { AuthenticatorOptions } from './auth.js';
 export type { ExecPluginOptions } from './exec.js';
 export {
@@ -67,7 +73,14 @@ export {
   type QueryValue,
   type TransportOptions,
 } from './transport.js';
-export { RestClient, newClient, type PartialObjectMetadata, type RequestOptions, type Scale, type SubResourceClient } from './client.js';
+export {
+  RestClient,
+  newClient,
+  type PartialObjectMetadata,
+  type RequestOptions,
+  type Scale,
+  type SubResourceClient,
+} from './client.js';
 export { decodeWatchStream, errorFromWatchEvent } from './watch.js';
 export { Scheme, newScheme } from './scheme.js';
 export {
@@ -86,4 +99,3 @@ export {
   type FieldRequirement,
 } from './selector.js';
 export * from './builtins.js';
-

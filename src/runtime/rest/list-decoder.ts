@@ -95,7 +95,8 @@ export class ListStreamDecoder {
         if (backslashes % 2 === 1) continue;
         this.inString = false;
         if (this.keyStart >= 0) {
-          this.lastKeyIsItems = i - this.keyStart === ITEMS_KEY.length && buf.subarray(this.keyStart, i).equals(ITEMS_KEY);
+          this.lastKeyIsItems =
+            i - this.keyStart === ITEMS_KEY.length && buf.subarray(this.keyStart, i).equals(ITEMS_KEY);
           this.keyStart = -1;
         } else if (this.inItems && this.depth === ITEMS_DEPTH && this.itemStart >= 0) {
           this.finishItem(buf, i);

@@ -46,7 +46,8 @@ export function collectionPath(res: Resource, namespace?: string): string {
 /** The object path, with an optional subresource (status, scale). */
 export function objectPath(res: Resource, namespace: string | undefined, name: string, subresource?: string): string {
   if (name === '') throw new InvalidObjectError(`${res.kind}: an object name is required`);
-  if (res.namespaced && !namespace) throw new InvalidObjectError(`${res.kind} ${name}: a namespace is required for a namespaced resource`);
+  if (res.namespaced && !namespace)
+    throw new InvalidObjectError(`${res.kind} ${name}: a namespace is required for a namespaced resource`);
   const path = `${collectionPath(res, namespace)}/${encodeURIComponent(name)}`;
   return subresource ? `${path}/${subresource}` : path;
 }

@@ -123,13 +123,18 @@ export function selectorFromSet(set: Readonly<Record<string, string>>): Selector
 /** metav1.LabelSelectorAsSelector: undefined matches nothing, {} matches everything. */
 export function selectorFromLabelSelector(ls: LabelSelector | undefined | null): Selector {
   if (ls === undefined || ls === null) return nothing();
-  const reqs: Requirement[] = Object.entries(ls.matchLabels ?? {}).map(([key, v]) => ({ key, operator: '=', values: [v] }));
+  const reqs: Requirement[] = Object.entries(ls.matchLabels ?? {}).map(([key, v]) => ({
+    key,
+    operator: '=',
+    values: [v],
+  }));
   for (const e of ls.matchExpressions ?? []) {
     const values = e.values ?? [];
     switch (e.operator) {
       case 'In':
       case 'NotIn':
-        if (values.length === 0) throw new SelectorParseError(`${e.operator} requires at least one value for key ${e.key}`);
+        if (values.length === 0)
+          throw new SelectorParseError(`${e.operator} requires at least one value for key ${e.key}`);
         reqs.push({ key: e.key, operator: e.operator === 'In' ? 'in' : 'notin', values });
         break;
       case 'Exists':

@@ -63,9 +63,10 @@ export interface TransportOptions {
 }
 
 // What to fix for the connection errors a kubeconfig causes, by Node's error code.
-const untrustedCertificate = "the server's certificate is not signed by a CA the kubeconfig trusts: set the cluster's certificate-authority (or certificate-authority-data) to the CA that signed it, or check that server names the right API server";
+const untrustedCertificate =
+  "the server's certificate is not signed by a CA the kubeconfig trusts: set the cluster's certificate-authority (or certificate-authority-data) to the CA that signed it, or check that server names the right API server";
 const connectionHints: Record<string, string> = {
-  ECONNREFUSED: 'nothing listens there: is the API server running, and is the kubeconfig\'s server address right?',
+  ECONNREFUSED: "nothing listens there: is the API server running, and is the kubeconfig's server address right?",
   ENOTFOUND: "the host name does not resolve: check the kubeconfig's server address",
   EAI_AGAIN: "the host name does not resolve: check the kubeconfig's server address",
   EHOSTUNREACH: 'the host cannot be reached from here',
@@ -75,7 +76,8 @@ const connectionHints: Record<string, string> = {
   SELF_SIGNED_CERT_IN_CHAIN: untrustedCertificate,
   DEPTH_ZERO_SELF_SIGNED_CERT: untrustedCertificate,
   CERT_HAS_EXPIRED: "the server's certificate has expired",
-  ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate is not for this host name: use the name it was issued for in the kubeconfig's server, or set tls-server-name",
+  ERR_TLS_CERT_ALTNAME_INVALID:
+    "the server's certificate is not for this host name: use the name it was issued for in the kubeconfig's server, or set tls-server-name",
 };
 
 /** Published on {@link restRetryChannel} before a request is sent again. */
@@ -201,7 +203,14 @@ export class HttpTransport {
     this.publishSize(req, res, body.length);
     const text = body.toString('utf8');
     const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) throw ApiError.fromResponse(code, text, req.method, req.path, req.query?.watch === true || req.query?.watch === 'true');
+    if (code < 200 || code >= 300)
+      throw ApiError.fromResponse(
+        code,
+        text,
+        req.method,
+        req.path,
+        req.query?.watch === true || req.query?.watch === 'true',
+      );
     return text;
   }
 
@@ -251,12 +260,23 @@ export class HttpTransport {
     const code = res.statusCode ?? 0;
     if (code >= 200 && code < 300) return res;
     const text = (await readBody(res)).toString('utf8');
-    throw ApiError.fromResponse(code, text, req.method, req.path, req.query?.watch === true || req.query?.watch === 'true');
+    throw ApiError.fromResponse(
+      code,
+      text,
+      req.method,
+      req.path,
+      req.query?.watch === true || req.query?.watch === 'true',
+    );
   }
 
   private publishSize(req: HttpRequest, res: IncomingMessage, responseBytes: number): void {
     if (!restSizeChannel.hasSubscribers) return;
-    const msg: RestSizeMessage = { method: req.method, host: this.host, requestBytes: requestSizes.get(res) ?? 0, responseBytes };
+    const msg: RestSizeMessage = {
+      method: req.method,
+      host: this.host,
+      requestBytes: requestSizes.get(res) ?? 0,
+      responseBytes,
+    };
     restSizeChannel.publish(msg);
   }
 
@@ -297,7 +317,12 @@ export class HttpTransport {
       const code = (e as { code?: string }).code;
       const idempotent = req.method === 'GET' || req.method === 'PUT' || req.method === 'DELETE';
       // A keep-alive socket the server closed just before we wrote is the usual cause; Go retries these too.
-      if (!retried && idempotent && (e as { reusedSocket?: boolean }).reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
+      if (
+        !retried &&
+        idempotent &&
+        (e as { reusedSocket?: boolean }).reusedSocket &&
+        (code === 'ECONNRESET' || code === 'EPIPE')
+      ) {
         return this.send(req, true);
       }
       throw e;

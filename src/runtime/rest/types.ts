@@ -171,8 +171,7 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 /** One event of a watch stream (watch.Event): an object, or for ERROR the server's Status. */
 export type WatchEvent<T extends KubeObject = KubeObject> =
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T }
-  | { type: 'ERROR'; object: Status };
+  { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T } | { type: 'ERROR'; object: Status };
 
 /** Options of a create call (metav1.CreateOptions): dry run, the field manager, and server-side field validation. */
 export interface CreateOptions {

@@ -39,7 +39,10 @@ export class RESTMapper {
     const find = (m: GroupMapping | undefined): Resource | undefined =>
       m && pick(m, gvk.version, (r) => r.kind === gvk.kind);
     const found = find(this.groups.get(gvk.group)) ?? find(await this.reload(gvk.group));
-    if (!found) throw new NoKindMatchError(`kind "${gvk.kind}" in version "${gvk.group ? gvk.group + '/' : ''}${gvk.version ?? '*'}"`);
+    if (!found)
+      throw new NoKindMatchError(
+        `kind "${gvk.kind}" in version "${gvk.group ? gvk.group + '/' : ''}${gvk.version ?? '*'}"`,
+      );
     return found;
   }
 
@@ -52,7 +55,8 @@ export class RESTMapper {
   /** The resource with this plural name. */
   async resourceForName(gvr: { group: string; version?: string; resource: string }): Promise<Resource> {
     const name = gvr.resource.toLowerCase();
-    const find = (m: GroupMapping | undefined): Resource | undefined => m && pick(m, gvr.version, (r) => r.plural === name);
+    const find = (m: GroupMapping | undefined): Resource | undefined =>
+      m && pick(m, gvr.version, (r) => r.plural === name);
     const found = find(this.groups.get(gvr.group)) ?? find(await this.reload(gvr.group));
     if (!found) throw new NoKindMatchError(`resource "${gvr.resource}" in group "${gvr.group}"`);
     return found;
@@ -87,7 +91,9 @@ export class RESTMapper {
       this.groups.delete(group);
       return undefined;
     }
-    const lists = await Promise.allSettled(g.versions.map((v) => this.discovery.serverResourcesForGroupVersion(v.groupVersion)));
+    const lists = await Promise.allSettled(
+      g.versions.map((v) => this.discovery.serverResourcesForGroupVersion(v.groupVersion)),
+    );
     const resources = new Map<string, Resource[]>();
     g.versions.forEach((v, i) => {
       const r = lists[i];
@@ -106,7 +112,9 @@ export class RESTMapper {
 
 function pick(m: GroupMapping, version: string | undefined, match: (r: Resource) => boolean): Resource | undefined {
   if (version) return m.resources.get(version)?.find(match);
-  const order = m.preferredVersion ? [m.preferredVersion, ...m.versions.filter((v) => v !== m.preferredVersion)] : m.versions;
+  const order = m.preferredVersion
+    ? [m.preferredVersion, ...m.versions.filter((v) => v !== m.preferredVersion)]
+    : m.versions;
   for (const v of order) {
     const r = m.resources.get(v)?.find(match);
     if (r) return r;

@@ -1,4 +1,3 @@
-
 /**
  * AdmissionReview handling as controller-runtime's pkg/webhook/admission: a defaulting handler answers with the JSON
  * patch from the object it received to the object the defaulter left; a validating handler answers allowed, or
@@ -87,7 +86,10 @@ function objectOf<T extends KubeObject>(raw: KubeObject | null | undefined): T |
 }
 
 /** The defaulting handler for `res`: DELETE is allowed untouched; CREATE/UPDATE get the defaulter's changes as a patch. */
-export function defaultingHandler<T extends KubeObject>(res: Resource<T>, defaulter: CustomDefaulter<T>): AdmissionHandler {
+export function defaultingHandler<T extends KubeObject>(
+  res: Resource<T>,
+  defaulter: CustomDefaulter<T>,
+): AdmissionHandler {
   return {
     async handle(req, ctx) {
       if (req.operation === 'DELETE') return allowed();
@@ -109,13 +111,19 @@ export function defaultingHandler<T extends KubeObject>(res: Resource<T>, defaul
 }
 
 /** The validating handler for `res`: field errors deny with an Invalid status; warnings reach the client either way. */
-export function validatingHandler<T extends KubeObject>(res: Resource<T>, validator: CustomValidator<T>): AdmissionHandler {
+export function validatingHandler<T extends KubeObject>(
+  res: Resource<T>,
+  validator: CustomValidator<T>,
+): AdmissionHandler {
   return {
     async handle(req, ctx) {
       if (req.operation === 'CONNECT') return allowed();
       const mismatch = kindMismatch(res, req);
       if (mismatch) return mismatch;
-      for (const [field, raw] of [['request.object', req.object], ['request.oldObject', req.oldObject]] as const) {
+      for (const [field, raw] of [
+        ['request.object', req.object],
+        ['request.oldObject', req.oldObject],
+      ] as const) {
         const bad = raw === null || raw === undefined ? undefined : objectDecodeProblem(raw, field);
         if (bad) return errored(400, `cannot decode the object: ${bad}`);
       }
@@ -177,8 +185,16 @@ export class AdmissionWebhook implements WebhookHandler {
   async handle(body: unknown, ctx: WebhookRequestContext): Promise<AdmissionReview> {
     const review = body as Partial<AdmissionReview> | null;
     const apiVersion = typeof review?.apiVersion === 'string' ? review.apiVersion : 'admission.k8s.io/v1';
-    if (!review || typeof review !== 'object' || review.kind !== 'AdmissionReview' || !REVIEW_VERSIONS.has(apiVersion)) {
-      return reviewOf('admission.k8s.io/v1', { uid: '', ...errored(400, `unsupported AdmissionReview: want kind AdmissionReview of admission.k8s.io/v1`) });
+    if (
+      !review ||
+      typeof review !== 'object' ||
+      review.kind !== 'AdmissionReview' ||
+      !REVIEW_VERSIONS.has(apiVersion)
+    ) {
+      return reviewOf('admission.k8s.io/v1', {
+        uid: '',
+        ...errored(400, `unsupported AdmissionReview: want kind AdmissionReview of admission.k8s.io/v1`),
+      });
     }
     const request = review.request;
     if (!request || typeof request !== 'object' || typeof request.uid !== 'string') {
@@ -186,7 +202,13 @@ export class AdmissionWebhook implements WebhookHandler {
     }
     const bad = requestDecodeProblem(request as unknown as Record<string, unknown>);
     if (bad) return reviewOf(apiVersion, { uid: request.uid, ...errored(400, `cannot decode the request: ${bad}`) });
-    const log = ctx.log.withValues({ uid: request.uid, kind: request.kind?.kind, namespace: request.namespace, name: request.name, operation: request.operation });
+    const log = ctx.log.withValues({
+      uid: request.uid,
+      kind: request.kind?.kind,
+      namespace: request.namespace,
+      name: request.name,
+      operation: request.operation,
+    });
     let result: AdmissionResult;
     try {
       result = await this.handler.handle(request, { signal: ctx.signal, log, request });

@@ -63,17 +63,24 @@ export class WebhookBuilder<T extends KubeObject> {
   complete(): void {
     if (this.completed) throw new ConfigurationError('complete() was already called');
     if (!this.defaulter && !this.validator && !this.spokes) {
-      throw new ConfigurationError(`webhook for ${this.res.kind}: give withDefaulter, withValidator or withConversion before complete()`);
+      throw new ConfigurationError(
+        `webhook for ${this.res.kind}: give withDefaulter, withValidator or withConversion before complete()`,
+      );
     }
     this.completed = true;
     const server = this.mgr.getWebhookServer();
-    if (this.defaulter) server.register(this.defaulter.path, new AdmissionWebhook(defaultingHandler(this.res, this.defaulter.impl)));
-    if (this.validator) server.register(this.validator.path, new AdmissionWebhook(validatingHandler(this.res, this.validator.impl)));
+    if (this.defaulter)
+      server.register(this.defaulter.path, new AdmissionWebhook(defaultingHandler(this.res, this.defaulter.impl)));
+    if (this.validator)
+      server.register(this.validator.path, new AdmissionWebhook(validatingHandler(this.res, this.validator.impl)));
     if (this.spokes) server.conversionWebhook().register(this.res, this.spokes);
   }
 }
 
 /** Starts a webhook builder for `res` (the hub, when conversions are given). */
-export function newWebhookManagedBy<T extends KubeObject>(mgr: WebhookServerProvider, res: Resource<T>): WebhookBuilder<T> {
+export function newWebhookManagedBy<T extends KubeObject>(
+  mgr: WebhookServerProvider,
+  res: Resource<T>,
+): WebhookBuilder<T> {
   return new WebhookBuilder(mgr, res);
 }

@@ -4,7 +4,11 @@
  * server. Entries that name a Service belong to a deployed manager (and its cert-manager CA) and are left alone.
  */
 import { isNotFound } from '../rest/errors.js';
-import { CustomResourceDefinitions, MutatingWebhookConfigurations, ValidatingWebhookConfigurations } from '../rest/builtins.js';
+import {
+  CustomResourceDefinitions,
+  MutatingWebhookConfigurations,
+  ValidatingWebhookConfigurations,
+} from '../rest/builtins.js';
 import type { Client } from '../client/client.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import type { Logger } from '../log/index.js';
@@ -60,10 +64,16 @@ export interface CABundleInjection {
  * webhook of each CRD of `conversionKinds` that does. Returns what it patched ("MutatingWebhookConfiguration/name:
  * webhook"); failures (no RBAC, no such API) are logged, never thrown: the server serves either way.
  */
-export async function injectCABundle(client: Client, { caPem, endpoint, conversionKinds, log }: CABundleInjection): Promise<string[]> {
+export async function injectCABundle(
+  client: Client,
+  { caPem, endpoint, conversionKinds, log }: CABundleInjection,
+): Promise<string[]> {
   const caBundle = Buffer.from(caPem).toString('base64');
   const patched: string[] = [];
-  for (const res of [MutatingWebhookConfigurations, ValidatingWebhookConfigurations] as Resource<WebhookConfigurationLike>[]) {
+  for (const res of [
+    MutatingWebhookConfigurations,
+    ValidatingWebhookConfigurations,
+  ] as Resource<WebhookConfigurationLike>[]) {
     let items: WebhookConfigurationLike[];
     try {
       items = (await client.list(res)).items;
@@ -103,7 +113,8 @@ export async function injectCABundle(client: Client, { caPem, endpoint, conversi
     }
     const conv = crd.spec?.conversion;
     const url = conv?.webhook?.clientConfig?.url;
-    if (conv?.strategy !== 'Webhook' || !pointsAt(url, endpoint) || conv.webhook?.clientConfig?.caBundle === caBundle) continue;
+    if (conv?.strategy !== 'Webhook' || !pointsAt(url, endpoint) || conv.webhook?.clientConfig?.caBundle === caBundle)
+      continue;
     try {
       await client.patch(
         crds,

@@ -99,7 +99,9 @@ export class CertWatcher {
     try {
       pair = await this.readPair();
     } catch (err) {
-      this.opts.log.debug('keeping the current certificate', { reason: err instanceof Error ? err.message : String(err) });
+      this.opts.log.debug('keeping the current certificate', {
+        reason: err instanceof Error ? err.message : String(err),
+      });
       return;
     }
     if (this.stopped || (pair.cert === this.currentPair?.cert && pair.key === this.currentPair?.key)) return;

@@ -22,7 +22,9 @@ export interface SpokeConversion<Hub extends KubeObject, Spoke extends KubeObjec
 }
 
 /** One SpokeConversion per spoke type, so each element's conversion is typed by its own resource. */
-export type SpokeConversions<Hub extends KubeObject, Spokes extends KubeObject[]> = { readonly [K in keyof Spokes]: SpokeConversion<Hub, Spokes[K]> };
+export type SpokeConversions<Hub extends KubeObject, Spokes extends KubeObject[]> = {
+  readonly [K in keyof Spokes]: SpokeConversion<Hub, Spokes[K]>;
+};
 
 interface KindConversions {
   hub: Resource;
@@ -60,16 +62,23 @@ export class ConversionWebhook implements WebhookHandler {
   private readonly kinds = new Map<string, KindConversions>();
 
   /** Registers `hub` and its spokes; each kind once, each spoke in the hub's group and kind, and none the hub's version. */
-  register<Hub extends KubeObject, Spokes extends KubeObject[]>(hub: Resource<Hub>, spokes: SpokeConversions<Hub, Spokes>): void {
+  register<Hub extends KubeObject, Spokes extends KubeObject[]>(
+    hub: Resource<Hub>,
+    spokes: SpokeConversions<Hub, Spokes>,
+  ): void {
     const key = qualifiedKind(hub);
     if (this.kinds.has(key)) throw new ConfigurationError(`a conversion for ${key} is already registered`);
     const entry: KindConversions = { hub, spokes: new Map() };
     for (const s of spokes) {
       if (s.resource.group !== hub.group || s.resource.kind !== hub.kind) {
-        throw new ConfigurationError(`spoke ${qualifiedKind(s.resource)} ${s.resource.version} is not a version of ${key}`);
+        throw new ConfigurationError(
+          `spoke ${qualifiedKind(s.resource)} ${s.resource.version} is not a version of ${key}`,
+        );
       }
-      if (s.resource.apiVersion === hub.apiVersion) throw new ConfigurationError(`spoke ${s.resource.apiVersion} of ${key} is the hub's own version`);
-      if (entry.spokes.has(s.resource.apiVersion)) throw new ConfigurationError(`spoke ${s.resource.apiVersion} of ${key} is registered twice`);
+      if (s.resource.apiVersion === hub.apiVersion)
+        throw new ConfigurationError(`spoke ${s.resource.apiVersion} of ${key} is the hub's own version`);
+      if (entry.spokes.has(s.resource.apiVersion))
+        throw new ConfigurationError(`spoke ${s.resource.apiVersion} of ${key} is registered twice`);
       entry.spokes.set(s.resource.apiVersion, s.conversion as unknown as Conversion<KubeObject, KubeObject>);
     }
     this.kinds.set(key, entry);
@@ -98,11 +107,15 @@ export class ConversionWebhook implements WebhookHandler {
     const known = (): string => [`${hubVersion} (hub)`, ...entry.spokes.keys()].join(', ');
     const from = obj.apiVersion === hubVersion ? undefined : entry.spokes.get(obj.apiVersion);
     if (obj.apiVersion !== hubVersion && !from) {
-      throw new ConversionError(`conversion from ${obj.apiVersion} is not supported for ${obj.kind}; known versions: ${known()}`);
+      throw new ConversionError(
+        `conversion from ${obj.apiVersion} is not supported for ${obj.kind}; known versions: ${known()}`,
+      );
     }
     const to = desiredAPIVersion === hubVersion ? undefined : entry.spokes.get(desiredAPIVersion);
     if (desiredAPIVersion !== hubVersion && !to) {
-      throw new ConversionError(`conversion to ${desiredAPIVersion} is not supported for ${obj.kind}; known versions: ${known()}`);
+      throw new ConversionError(
+        `conversion to ${desiredAPIVersion} is not supported for ${obj.kind}; known versions: ${known()}`,
+      );
     }
     const kind = obj.kind;
     // The converters may change what they are given (the request is not read again), but the source's metadata
@@ -132,7 +145,12 @@ export class ConversionWebhook implements WebhookHandler {
 
   async handle(body: unknown, ctx: WebhookRequestContext): Promise<ConversionReview> {
     const review = body as Partial<ConversionReview> | null;
-    if (!review || typeof review !== 'object' || review.kind !== 'ConversionReview' || !REVIEW_VERSIONS.has(String(review.apiVersion))) {
+    if (
+      !review ||
+      typeof review !== 'object' ||
+      review.kind !== 'ConversionReview' ||
+      !REVIEW_VERSIONS.has(String(review.apiVersion))
+    ) {
       throw new HttpError(400, 'want a ConversionReview of apiextensions.k8s.io/v1');
     }
     const req = review.request;
@@ -141,7 +159,10 @@ export class ConversionWebhook implements WebhookHandler {
     }
     const response = { uid: String(req.uid ?? ''), ...this.convert(req) };
     if (response.result.status === 'Failure') {
-      ctx.log.error(new ConversionError(response.result.message ?? ''), 'failed to convert', { uid: req.uid, desiredAPIVersion: req.desiredAPIVersion });
+      ctx.log.error(new ConversionError(response.result.message ?? ''), 'failed to convert', {
+        uid: req.uid,
+        desiredAPIVersion: req.desiredAPIVersion,
+      });
     }
     return { apiVersion: review.apiVersion!, kind: 'ConversionReview', response };
   }

@@ -22,8 +22,10 @@ function nestsDeeperThan(v: unknown, limit: number): boolean {
 }
 const MAP_FIELDS = ['labels', 'annotations'] as const;
 
-const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const typeOf = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Why `raw` (the review's `field`: request.object or request.oldObject) cannot be decoded as a Kubernetes object, in
@@ -32,13 +34,15 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 export function objectDecodeProblem(raw: unknown, field: string): string | undefined {
   if (!isPlainObject(raw)) return `${field} is ${typeOf(raw)}, not an object`;
   for (const key of ['apiVersion', 'kind'] as const) {
-    if (raw[key] !== undefined && typeof raw[key] !== 'string') return `${field}.${key} is ${typeOf(raw[key])}, not a string`;
+    if (raw[key] !== undefined && typeof raw[key] !== 'string')
+      return `${field}.${key} is ${typeOf(raw[key])}, not a string`;
   }
   const meta = raw.metadata;
   if (meta === undefined || meta === null) return undefined;
   if (!isPlainObject(meta)) return `${field}.metadata is ${typeOf(meta)}, not an object`;
   for (const key of STRING_FIELDS) {
-    if (meta[key] !== undefined && meta[key] !== null && typeof meta[key] !== 'string') return `${field}.metadata.${key} is ${typeOf(meta[key])}, not a string`;
+    if (meta[key] !== undefined && meta[key] !== null && typeof meta[key] !== 'string')
+      return `${field}.metadata.${key} is ${typeOf(meta[key])}, not a string`;
   }
   if (meta.generation !== undefined && meta.generation !== null && !Number.isInteger(meta.generation)) {
     return `${field}.metadata.generation is ${typeOf(meta.generation)}, not an integer`;
@@ -53,13 +57,17 @@ export function objectDecodeProblem(raw: unknown, field: string): string | undef
   }
   const finalizers = meta.finalizers;
   if (finalizers !== undefined && finalizers !== null) {
-    if (!Array.isArray(finalizers) || finalizers.some((f) => typeof f !== 'string')) return `${field}.metadata.finalizers is not a list of strings`;
+    if (!Array.isArray(finalizers) || finalizers.some((f) => typeof f !== 'string'))
+      return `${field}.metadata.finalizers is not a list of strings`;
   }
   const owners = meta.ownerReferences;
   if (owners !== undefined && owners !== null) {
-    if (!Array.isArray(owners) || owners.some((o) => !isPlainObject(o))) return `${field}.metadata.ownerReferences is not a list of objects`;
+    if (!Array.isArray(owners) || owners.some((o) => !isPlainObject(o)))
+      return `${field}.metadata.ownerReferences is not a list of objects`;
     for (const [i, owner] of (owners as Array<Record<string, unknown>>).entries()) {
-      const key = OWNER_STRING_FIELDS.find((k) => owner[k] !== undefined && owner[k] !== null && typeof owner[k] !== 'string');
+      const key = OWNER_STRING_FIELDS.find(
+        (k) => owner[k] !== undefined && owner[k] !== null && typeof owner[k] !== 'string',
+      );
       if (key) return `${field}.metadata.ownerReferences[${i}].${key} is ${typeOf(owner[key])}, not a string`;
     }
   }
@@ -91,12 +99,19 @@ function groupVersionProblem(v: unknown, field: string, last: 'kind' | 'resource
 export function requestDecodeProblem(req: Record<string, unknown>): string | undefined {
   const strings = notAString(req, ['subResource', 'requestSubResource', 'name', 'namespace', 'operation'], 'request');
   if (strings) return strings;
-  for (const [key, last] of [['kind', 'kind'], ['requestKind', 'kind'], ['resource', 'resource'], ['requestResource', 'resource']] as const) {
+  for (const [key, last] of [
+    ['kind', 'kind'],
+    ['requestKind', 'kind'],
+    ['resource', 'resource'],
+    ['requestResource', 'resource'],
+  ] as const) {
     const bad = groupVersionProblem(req[key], `request.${key}`, last);
     if (bad) return bad;
   }
-  if (!absent(req.dryRun) && typeof req.dryRun !== 'boolean') return `request.dryRun is ${typeOf(req.dryRun)}, not a boolean`;
-  if (!absent(req.options) && !isPlainObject(req.options)) return `request.options is ${typeOf(req.options)}, not an object`;
+  if (!absent(req.dryRun) && typeof req.dryRun !== 'boolean')
+    return `request.dryRun is ${typeOf(req.dryRun)}, not a boolean`;
+  if (!absent(req.options) && !isPlainObject(req.options))
+    return `request.options is ${typeOf(req.options)}, not an object`;
   const user = req.userInfo;
   if (absent(user)) return undefined;
   if (!isPlainObject(user)) return `request.userInfo is ${typeOf(user)}, not an object`;

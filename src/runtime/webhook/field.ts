@@ -34,7 +34,8 @@ export const field = {
     return { field: path, type: 'FieldValueDuplicate', message: '', value };
   },
   tooLong(path: string, value: unknown, maxLength: number): FieldError {
-    const detail = maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long';
+    const detail =
+      maxLength >= 0 ? `may not be more than ${maxLength} ${maxLength === 1 ? 'byte' : 'bytes'}` : 'value is too long';
     return { field: path, type: 'FieldValueTooLong', message: detail, value };
   },
 };
@@ -53,7 +54,8 @@ function formatValue(value: unknown): string {
 
 /** The error text without the field path (apimachinery's ErrorBody): `Invalid value: "bar": must be short`. */
 export function fieldErrorBody(e: FieldError): string {
-  const valueless = e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong';
+  const valueless =
+    e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong';
   let s = valueless ? TYPE_TEXT[e.type] : `${TYPE_TEXT[e.type]}: ${formatValue(e.value)}`;
   if (e.message) s += `: ${e.message}`;
   return s;

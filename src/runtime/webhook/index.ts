@@ -35,9 +35,21 @@ export {
   type AdmissionHandler,
   type AdmissionResult,
 } from './admission.js';
-export { ConversionWebhook, ConversionError, isConversionError, type SpokeConversion, type SpokeConversions } from './conversion.js';
+export {
+  ConversionWebhook,
+  ConversionError,
+  isConversionError,
+  type SpokeConversion,
+  type SpokeConversions,
+} from './conversion.js';
 export { HttpError, type WebhookHandler, type WebhookRequestContext } from './handler.js';
-export { WebhookServer, DEFAULT_WEBHOOK_PORT, CONVERSION_PATH, type WebhookServerOptions, type WebhookServerManagerLink } from './server.js';
+export {
+  WebhookServer,
+  DEFAULT_WEBHOOK_PORT,
+  CONVERSION_PATH,
+  type WebhookServerOptions,
+  type WebhookServerManagerLink,
+} from './server.js';
 export { CertWatcher, type CertWatcherOptions, type CertKeyPem } from './certwatcher.js';
 export { generateLocalServingCert, type LocalServingCert } from './certs.js';
 export { injectCABundle, type CABundleInjection, type ServingEndpoint } from './cabundle.js';

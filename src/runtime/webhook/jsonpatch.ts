@@ -6,7 +6,6 @@
 import { isObject as isPlainObject } from '../json/index.js';
 import { jsonPointerEscape, type JsonPatchOperation } from '../client/patch.js';
 
-
 /**
  * The operations that turn `original` into `current`. `original` is a JSON value (as JSON.parse returns it);
  * `current` may be one a user's code changed: it is read as JSON.stringify would write it (members that are
@@ -35,7 +34,8 @@ function diff(a: unknown, b: unknown, path: string, ops: JsonPatchOperation[]): 
   if (a === b) return;
   if (isPlainObject(a) && isPlainObject(b)) {
     for (const key of Object.keys(a)) {
-      if (!Object.hasOwn(b, key) || asJson(b[key], key) === ABSENT) ops.push({ op: 'remove', path: `${path}/${jsonPointerEscape(key)}` });
+      if (!Object.hasOwn(b, key) || asJson(b[key], key) === ABSENT)
+        ops.push({ op: 'remove', path: `${path}/${jsonPointerEscape(key)}` });
     }
     for (const key of Object.keys(b)) {
       const value = asJson(b[key], key);

@@ -171,7 +171,8 @@ export class WebhookServer implements Runnable {
     this.host = opts.host ?? '';
     this.port = opts.port ?? DEFAULT_WEBHOOK_PORT;
     this.bodyBudget = opts.maxInFlightBodyBytes ?? defaultBodyBudget();
-    if (!(this.bodyBudget >= 0)) throw new ConfigurationError(`maxInFlightBodyBytes must be 0 or more, not ${String(opts.maxInFlightBodyBytes)}`);
+    if (!(this.bodyBudget >= 0))
+      throw new ConfigurationError(`maxInFlightBodyBytes must be 0 or more, not ${String(opts.maxInFlightBodyBytes)}`);
     this.log = (opts.log ?? rootLog).withName('webhook');
     this.client = opts.client;
     // Whoever awaits ready() sees a failed start; nobody awaiting must not make it an unhandled rejection.
@@ -236,17 +237,26 @@ export class WebhookServer implements Runnable {
   /** A readiness check: fails until the server is started, then dials it over TLS (controller-runtime's StartedChecker). */
   startedChecker(): Checker {
     return () => {
-      if (!this.started || !this.bound) throw new LifecycleError('webhook server has not been started yet', 'NotStarted');
+      if (!this.started || !this.bound)
+        throw new LifecycleError('webhook server has not been started yet', 'NotStarted');
       const host = isWildcard(this.host) ? '127.0.0.1' : this.host;
       const port = this.bound.port;
       return new Promise<void>((resolve, reject) => {
-        const socket = connect({ host, port, rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], timeout: DIAL_TIMEOUT_MS });
+        const socket = connect({
+          host,
+          port,
+          rejectUnauthorized: false,
+          ALPNProtocols: ['http/1.1'],
+          timeout: DIAL_TIMEOUT_MS,
+        });
         socket.once('secureConnect', () => {
           socket.end();
           resolve();
         });
         socket.once('timeout', () => socket.destroy(new TimeoutError(`timed out after ${DIAL_TIMEOUT_MS} ms`)));
-        socket.once('error', (err) => reject(new TransportError(`webhook server is not reachable: ${err.message}`, 'Unreachable', { cause: err })));
+        socket.once('error', (err) =>
+          reject(new TransportError(`webhook server is not reachable: ${err.message}`, 'Unreachable', { cause: err })),
+        );
       });
     };
   }
@@ -288,16 +298,24 @@ export class WebhookServer implements Runnable {
       );
       srv.maxConnections = this.opts.maxConnections ?? 1000;
       srv.on('drop', (d?: { remoteAddress?: string }) =>
-        this.log.info('Refused a connection: the webhook server is at its connection limit', { maxConnections: srv.maxConnections, remoteAddress: d?.remoteAddress }),
+        this.log.info('Refused a connection: the webhook server is at its connection limit', {
+          maxConnections: srv.maxConnections,
+          remoteAddress: d?.remoteAddress,
+        }),
       );
       // A 'clientError' listener replaces Node's own answer (408 for a timeout, 400 otherwise), so it is sent here.
       srv.on('clientError', (err: NodeJS.ErrnoException, socket) => {
         const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
         if (timedOut) {
           const remoteAddress = (socket as Partial<Socket>).remoteAddress;
-          this.log.info('Dropped a request that did not arrive in time', { readHeaderTimeoutMs: srv.headersTimeout, requestTimeoutMs: srv.requestTimeout, remoteAddress });
+          this.log.info('Dropped a request that did not arrive in time', {
+            readHeaderTimeoutMs: srv.headersTimeout,
+            requestTimeoutMs: srv.requestTimeout,
+            remoteAddress,
+          });
         }
-        if (socket.writable) socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
+        if (socket.writable)
+          socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
         else socket.destroy();
       });
       server = srv;
@@ -310,13 +328,18 @@ export class WebhookServer implements Runnable {
       });
       srv.on('error', (err) => this.log.error(err, 'webhook server error'));
       this.bound = srv.address() as AddressInfo;
-      this.log.info('Starting webhook server', { address: this.bound.address, port: this.bound.port, paths: this.registeredPaths() });
+      this.log.info('Starting webhook server', {
+        address: this.bound.address,
+        port: this.bound.port,
+        paths: this.registeredPaths(),
+      });
       if (certs.caPem) await this.injectCA(certs.caPem);
       // Ready (and startedChecker passing) only once a generated CA is in place: before that the API server cannot
       // call us, and a readiness probe that passed earlier would send traffic that fails.
       this.started = true;
       this.resolveReady();
-      if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      if (!signal.aborted)
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     } catch (err) {
       this.rejectReady(err);
       throw err;
@@ -331,10 +354,18 @@ export class WebhookServer implements Runnable {
   }
 
   private endpoint(port: number): ServingEndpoint {
-    return { hosts: new Set(['localhost', '127.0.0.1', '::1', hostname(), ...(isWildcard(this.host) ? [] : [this.host])]), port };
+    return {
+      hosts: new Set(['localhost', '127.0.0.1', '::1', hostname(), ...(isWildcard(this.host) ? [] : [this.host])]),
+      port,
+    };
   }
 
-  private async certificateFiles(): Promise<{ certPath: string; keyPath: string; caPem?: string; generatedDir?: string }> {
+  private async certificateFiles(): Promise<{
+    certPath: string;
+    keyPath: string;
+    caPem?: string;
+    generatedDir?: string;
+  }> {
     const certName = this.opts.certName ?? 'tls.crt';
     const keyName = this.opts.keyName ?? 'tls.key';
     const dir = this.opts.certDir;
@@ -347,19 +378,33 @@ export class WebhookServer implements Runnable {
     const hosts = [...this.endpoint(this.port).hosts];
     const made = generateLocalServingCert(hosts);
     const generatedDir = await mkdtemp(join(tmpdir(), 'kubescaffold-webhook-certs-'));
-    this.log.info('No serving certificate found; generated a CA and a serving certificate', { certDir: dir ?? '(none)', generatedDir, hosts });
+    this.log.info('No serving certificate found; generated a CA and a serving certificate', {
+      certDir: dir ?? '(none)',
+      generatedDir,
+      hosts,
+    });
     await Promise.all([
       writeFile(join(generatedDir, certName), made.certPem, { mode: 0o600 }),
       writeFile(join(generatedDir, keyName), made.keyPem, { mode: 0o600 }),
       writeFile(join(generatedDir, 'ca.crt'), made.caPem, { mode: 0o600 }),
     ]);
     this.generatedCA = made.caPem;
-    return { certPath: join(generatedDir, certName), keyPath: join(generatedDir, keyName), caPem: made.caPem, generatedDir };
+    return {
+      certPath: join(generatedDir, certName),
+      keyPath: join(generatedDir, keyName),
+      caPem: made.caPem,
+      generatedDir,
+    };
   }
 
   private async injectCA(caPem: string): Promise<void> {
     if (!this.client || !this.bound) return;
-    const patched = await injectCABundle(this.client, { caPem, endpoint: this.endpoint(this.bound.port), conversionKinds: this.conversions?.hubs() ?? [], log: this.log });
+    const patched = await injectCABundle(this.client, {
+      caPem,
+      endpoint: this.endpoint(this.bound.port),
+      conversionKinds: this.conversions?.hubs() ?? [],
+      log: this.log,
+    });
     if (patched.length) this.log.info('Set the generated CA as caBundle', { patched });
     else this.log.info('No webhook configuration or CRD points at this server; no caBundle was set');
   }
@@ -370,7 +415,8 @@ export class WebhookServer implements Runnable {
     if (!handler) return sendText(res, 404, '404 page not found');
     // What this request may hold: its declared size, or the most a chunked body may grow to.
     const declared = Number(req.headers['content-length']);
-    const cost = Number.isSafeInteger(declared) && declared >= 0 ? declared : (handler.maxRequestBytes ?? MAX_REVIEW_BYTES);
+    const cost =
+      Number.isSafeInteger(declared) && declared >= 0 ? declared : (handler.maxRequestBytes ?? MAX_REVIEW_BYTES);
     if (this.bodyBudget > 0 && this.bodyBytesInFlight > 0 && this.bodyBytesInFlight + cost > this.bodyBudget) {
       this.refuseOverBudget(req, res, path, cost);
       return;
@@ -400,18 +446,39 @@ export class WebhookServer implements Runnable {
    */
   private refuseOverBudget(req: IncomingMessage, res: ServerResponse, path: string, cost: number): void {
     webhookRequestTotal.inc({ webhook: path, code: '429' });
-    this.log.debug('Refused a request over the in-flight body budget', { webhook: path, bytes: cost, inFlight: this.bodyBytesInFlight, budget: this.bodyBudget });
-    req.on('end', () => sendText(res, 429, `the webhook server is handling ${this.bodyBytesInFlight} bytes of requests, its budget is ${this.bodyBudget}; retry`, { 'Retry-After': '1' }));
+    this.log.debug('Refused a request over the in-flight body budget', {
+      webhook: path,
+      bytes: cost,
+      inFlight: this.bodyBytesInFlight,
+      budget: this.bodyBudget,
+    });
+    req.on('end', () =>
+      sendText(
+        res,
+        429,
+        `the webhook server is handling ${this.bodyBytesInFlight} bytes of requests, its budget is ${this.bodyBudget}; retry`,
+        { 'Retry-After': '1' },
+      ),
+    );
     req.on('error', () => res.destroy());
     req.resume();
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse, handler: WebhookHandler, ctx: { signal: AbortSignal; log: Logger }): Promise<void> {
+  private async answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    handler: WebhookHandler,
+    ctx: { signal: AbortSignal; log: Logger },
+  ): Promise<void> {
     if (req.method !== 'POST') return sendText(res, 405, `method ${req.method ?? ''} not allowed`, { Allow: 'POST' });
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (contentType !== 'application/json') return sendText(res, 400, `contentType=${contentType}, expected application/json`);
+    if (contentType !== 'application/json')
+      return sendText(res, 400, `contentType=${contentType}, expected application/json`);
     const body = await readBodyText(req, handler.maxRequestBytes);
-    if (body === undefined) return sendText(res, 413, `request body is larger than ${handler.maxRequestBytes} bytes`, { Connection: 'close' });
+    if (body === undefined)
+      return sendText(res, 413, `request body is larger than ${handler.maxRequestBytes} bytes`, {
+        Connection: 'close',
+      });
     if (body.length === 0) return sendText(res, 400, 'request body is empty');
     let parsed: unknown;
     try {

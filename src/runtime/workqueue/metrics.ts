@@ -62,7 +62,11 @@ export class QueueMetrics {
   private readonly addTimes = new Map<unknown, number>();
   private readonly processingStartTimes = new Map<unknown, number>();
 
-  constructor(name: string, provider: MetricsProvider, private readonly now: () => number = () => performance.now()) {
+  constructor(
+    name: string,
+    provider: MetricsProvider,
+    private readonly now: () => number = () => performance.now(),
+  ) {
     this.depth = provider.newDepthMetric(name);
     this.adds = provider.newAddsMetric(name);
     this.latency = provider.newLatencyMetric(name);

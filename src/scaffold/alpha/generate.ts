@@ -9,7 +9,15 @@ import { runManifests } from '../../generate/command.js';
 import { pluginSpecs, type PluginReplay, type PluginSpec } from '../plugins/registry.js';
 import { scaffoldCreateWebhook } from '../webhook.js';
 import { commandLine, replaySteps, type InitExtras, type ReplayStep } from './replay.js';
-import { KEPT_IN_PLACE, backupPath, makeStagingDir, moveEntries, removeEmptyDir, removeStagingDir, replaceableEntries } from './tree-swap.js';
+import {
+  KEPT_IN_PLACE,
+  backupPath,
+  makeStagingDir,
+  moveEntries,
+  removeEmptyDir,
+  removeStagingDir,
+  replaceableEntries,
+} from './tree-swap.js';
 
 export interface GenerateOptions extends InitExtras {
   /** The project whose PROJECT file is read. */
@@ -55,9 +63,15 @@ export async function generateFromProject(options: GenerateOptions): Promise<Gen
   const existing = replaceableEntries(outputDir);
   if (!inPlace && existing.length > 0 && !options.force) {
     const shown = existing.slice(0, 5).join(', ') + (existing.length > 5 ? ', ...' : '');
-    throw new ScaffoldError(`--output-dir ${outputDir} is not empty (${shown}); give a new or empty directory, or pass --force to move its contents to a backup next to it first`);
+    throw new ScaffoldError(
+      `--output-dir ${outputDir} is not empty (${shown}); give a new or empty directory, or pass --force to move its contents to a backup next to it first`,
+    );
   }
-  const steps = replaySteps(config, { dependencies: options.dependencies, cliVersion: options.cliVersion }, options.specs ?? pluginSpecs);
+  const steps = replaySteps(
+    config,
+    { dependencies: options.dependencies, cliVersion: options.cliVersion },
+    options.specs ?? pluginSpecs,
+  );
 
   const staging = makeStagingDir(outputDir);
   try {
@@ -108,20 +122,31 @@ async function runStep(root: string, step: ReplayStep, options: GenerateOptions)
     else await runPluginStep(root, step.spec, step.replay, options);
   } catch (err) {
     if (!isUserError(err)) throw err;
-    throw new ScaffoldError(`\`${commandLine(step.argv)}\` failed: ${err.message}\nNothing was changed: the project cannot be scaffolded again from its PROJECT file as it is`, { cause: err });
+    throw new ScaffoldError(
+      `\`${commandLine(step.argv)}\` failed: ${err.message}\nNothing was changed: the project cannot be scaffolded again from its PROJECT file as it is`,
+      { cause: err },
+    );
   }
 }
 
 /** Calls what a plugin's replay step names, in `root`: the plugin's own edit or createAPI, or the manifests generator. */
-async function runPluginStep(root: string, spec: PluginSpec, replay: PluginReplay, options: GenerateOptions): Promise<void> {
+async function runPluginStep(
+  root: string,
+  spec: PluginSpec,
+  replay: PluginReplay,
+  options: GenerateOptions,
+): Promise<void> {
   if (replay.command === 'manifests') {
     await runManifests({ root, generatorVersion: options.cliVersion });
     return;
   }
   const plugin = await spec.load();
   const result =
-    replay.command === 'edit' ? plugin.edit?.(root, replay.flags) : plugin.createAPI?.(root, replay.request, replay.flags);
-  if (result === undefined) throw new Error(`plugin ${spec.key} replays \`${replay.command}\`, which it does not implement`);
+    replay.command === 'edit'
+      ? plugin.edit?.(root, replay.flags)
+      : plugin.createAPI?.(root, replay.request, replay.flags);
+  if (result === undefined)
+    throw new Error(`plugin ${spec.key} replays \`${replay.command}\`, which it does not implement`);
   for (const note of result.notes) options.log?.(note);
 }
 
@@ -137,13 +162,21 @@ function differences(projectText: string, previousDir: string, outputDir: string
   const newProject = readFileSync(join(outputDir, 'PROJECT'), 'utf8');
   const before = parseProject(projectText);
   const after = parseProject(newProject);
-  if (typeof before === 'string' || typeof after === 'string' || stringifyProject({ ...before, cliVersion: undefined }) !== stringifyProject({ ...after, cliVersion: undefined })) {
-    notes.push(`PROJECT differs from your previous one in more than cliVersion (settings kubescaffold does not scaffold are not carried over): compare ${join(previousDir, 'PROJECT')} with ${join(outputDir, 'PROJECT')}`);
+  if (
+    typeof before === 'string' ||
+    typeof after === 'string' ||
+    stringifyProject({ ...before, cliVersion: undefined }) !== stringifyProject({ ...after, cliVersion: undefined })
+  ) {
+    notes.push(
+      `PROJECT differs from your previous one in more than cliVersion (settings kubescaffold does not scaffold are not carried over): compare ${join(previousDir, 'PROJECT')} with ${join(outputDir, 'PROJECT')}`,
+    );
   }
   const boilerplate = join('hack', 'boilerplate.txt');
   const oldHeader = readIfExists(join(previousDir, boilerplate));
   if (oldHeader !== undefined && oldHeader !== readIfExists(join(outputDir, boilerplate))) {
-    notes.push(`${boilerplate} was written from PROJECT's license and owner, and differs from yours (${join(previousDir, boilerplate)}); new files carry the new header`);
+    notes.push(
+      `${boilerplate} was written from PROJECT's license and owner, and differs from yours (${join(previousDir, boilerplate)}); new files carry the new header`,
+    );
   }
   return notes;
 }

@@ -25,15 +25,27 @@ export type InitExtras = Pick<InitOptions, 'dependencies' | 'cliVersion'>;
  * with webhooks (spokes exist by then), then the plugins' other commands. Refuses, before anything is run, what it
  * could not reproduce: a plugin no spec knows, an external API.
  */
-export function replaySteps(config: ProjectConfig, extras: InitExtras, specs: readonly PluginSpec[] = pluginSpecs): ReplayStep[] {
+export function replaySteps(
+  config: ProjectConfig,
+  extras: InitExtras,
+  specs: readonly PluginSpec[] = pluginSpecs,
+): ReplayStep[] {
   const replays = pluginReplays(config, specs);
   const steps: ReplayStep[] = [initStep(config, extras)];
   const resources = config.resources ?? [];
   for (const [i, r] of resources.entries()) checkReproducible(config, r, i);
   const placed = new Set<PluginReplay>();
-  const pluginStep = (p: SpecReplay): ReplayStep => ({ argv: replayCommandLine(p.spec, p.replay), run: 'plugin', plugin: shortKey(p.spec.key), spec: p.spec, replay: p.replay });
+  const pluginStep = (p: SpecReplay): ReplayStep => ({
+    argv: replayCommandLine(p.spec, p.replay),
+    run: 'plugin',
+    plugin: shortKey(p.spec.key),
+    spec: p.spec,
+    replay: p.replay,
+  });
   for (const r of resources) {
-    const replacing = replays.filter((p) => p.replay.command === 'create api' && sameGVK(p.replay.request, { ...r, domain: undefined }));
+    const replacing = replays.filter(
+      (p) => p.replay.command === 'create api' && sameGVK(p.replay.request, { ...r, domain: undefined }),
+    );
     if (replacing.length > 0) {
       for (const p of replacing) {
         steps.push(pluginStep(p));
@@ -44,7 +56,8 @@ export function replaySteps(config: ProjectConfig, extras: InitExtras, specs: re
     }
   }
   // A plugin's resource that PROJECT's resources do not list still gets created before the webhooks.
-  for (const p of replays.filter((p) => p.replay.command === 'create api' && !placed.has(p.replay))) steps.push(pluginStep(p));
+  for (const p of replays.filter((p) => p.replay.command === 'create api' && !placed.has(p.replay)))
+    steps.push(pluginStep(p));
   for (const r of resources) if (r.webhooks) steps.push(createWebhookStep(r));
   for (const p of replays.filter((p) => p.replay.command !== 'create api')) steps.push(pluginStep(p));
   return steps;
@@ -61,22 +74,31 @@ function pluginReplays(config: ProjectConfig, specs: readonly PluginSpec[]): Spe
   const recorded = config.plugins ?? {};
   const unknown = Object.keys(recorded).filter((key) => !specs.some((s) => s.key === key));
   if (unknown.length > 0) {
-    const known = specs.length > 0 ? `the plugins this version knows are ${specs.map((s) => s.key).join(', ')}` : 'this version of kubescaffold has no optional plugins';
+    const known =
+      specs.length > 0
+        ? `the plugins this version knows are ${specs.map((s) => s.key).join(', ')}`
+        : 'this version of kubescaffold has no optional plugins';
     throw new ScaffoldError(
       `PROJECT records plugin${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}, which kubescaffold cannot scaffold again (${known}); ` +
-        'use a kubescaffold version that has it, or remove its entry from PROJECT\'s plugins section to regenerate without it',
+        "use a kubescaffold version that has it, or remove its entry from PROJECT's plugins section to regenerate without it",
     );
   }
-  return specs.filter((s) => Object.hasOwn(recorded, s.key)).flatMap((spec) => spec.replay(recorded[spec.key]).map((replay) => ({ spec, replay })));
+  return specs
+    .filter((s) => Object.hasOwn(recorded, s.key))
+    .flatMap((spec) => spec.replay(recorded[spec.key]).map((replay) => ({ spec, replay })));
 }
 
 function checkReproducible(config: ProjectConfig, r: ProjectResource, index: number): void {
   const name = `PROJECT's resources[${index}] (${r.group ? `${r.group}/` : ''}${r.version} ${r.kind})`;
   if (r.external) {
-    throw new ScaffoldError(`${name} is an external API (external: true), which kubescaffold does not scaffold; remove the entry from PROJECT, regenerate, and add its controller again by hand`);
+    throw new ScaffoldError(
+      `${name} is an external API (external: true), which kubescaffold does not scaffold; remove the entry from PROJECT, regenerate, and add its controller again by hand`,
+    );
   }
   if (!r.core && r.domain !== undefined && r.domain !== config.domain) {
-    throw new ScaffoldError(`${name} has domain "${r.domain}", not the project's "${config.domain}"; kubescaffold creates APIs in the project's domain only`);
+    throw new ScaffoldError(
+      `${name} has domain "${r.domain}", not the project's "${config.domain}"; kubescaffold creates APIs in the project's domain only`,
+    );
   }
 }
 
@@ -143,5 +165,7 @@ function createWebhookStep(r: ProjectResource): ReplayStep {
 
 /** A step's command line as the user would type it, quoting arguments the shell would split. */
 export function commandLine(argv: readonly string[]): string {
-  return ['scaffold', ...argv].map((a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(' ');
+  return ['scaffold', ...argv]
+    .map((a) => (/^[\w./:=,@+-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`))
+    .join(' ');
 }

@@ -11,7 +11,9 @@ export const KEPT_IN_PLACE: readonly string[] = ['.git', 'node_modules'];
 /** The entries of `dir` that a new scaffold would replace: everything but KEPT_IN_PLACE (none when dir is absent). */
 export function replaceableEntries(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((entry) => !KEPT_IN_PLACE.includes(entry)).sort();
+  return readdirSync(dir)
+    .filter((entry) => !KEPT_IN_PLACE.includes(entry))
+    .sort();
 }
 
 /**
@@ -24,13 +26,19 @@ export function makeStagingDir(target: string): string {
     mkdirSync(parent, { recursive: true });
     return mkdtempSync(join(parent, `.${basename(target)}.generate-`));
   } catch (err) {
-    throw new ScaffoldError(`cannot create a working directory next to ${target}: ${(err as Error).message}; the parent directory must be writable`, { cause: err });
+    throw new ScaffoldError(
+      `cannot create a working directory next to ${target}: ${(err as Error).message}; the parent directory must be writable`,
+      { cause: err },
+    );
   }
 }
 
 /** The path for a backup of `target`: a sibling named after it and the time, that does not exist yet. */
 export function backupPath(target: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const base = join(dirname(target), `${basename(target)}.backup-${stamp}`);
   let path = base;
   for (let n = 2; existsSync(path); n++) path = `${base}-${n}`;
@@ -52,7 +60,9 @@ export function moveEntries(from: string, to: string, entries: readonly string[]
     }
   } catch (err) {
     for (const entry of moved.reverse()) renameSync(join(to, entry), join(from, entry));
-    throw new ScaffoldError(`could not move ${from} into ${to}: ${(err as Error).message}; nothing was moved`, { cause: err });
+    throw new ScaffoldError(`could not move ${from} into ${to}: ${(err as Error).message}; nothing was moved`, {
+      cause: err,
+    });
   }
 }
 

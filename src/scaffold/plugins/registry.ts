@@ -89,11 +89,19 @@ export function replayCommandLine(spec: PluginSpec, replay: PluginReplay): strin
   if (replay.command === 'edit') return ['edit', plugins, ...flagArgs];
   const { group, version, kind, plural, namespaced, force } = replay.request;
   return [
-    'create', 'api', '--group', group, '--version', version, '--kind', kind,
+    'create',
+    'api',
+    '--group',
+    group,
+    '--version',
+    version,
+    '--kind',
+    kind,
     ...(plural !== undefined ? ['--plural', plural] : []),
     ...(namespaced ? [] : ['--namespaced=false']),
     ...(force ? ['--force'] : []),
-    plugins, ...flagArgs,
+    plugins,
+    ...flagArgs,
   ];
 }
 
@@ -114,22 +122,39 @@ export function shortKey(key: string): string {
  * (grafana.kubebuilder.io/v1-alpha), a short one (grafana/v1-alpha), or a name alone (grafana) when one version has it.
  * Refuses unknown keys and plugins that do not implement the subcommand, naming the ones that do.
  */
-export function resolvePlugins(value: string, subcommand: PluginSubcommand, specs: readonly PluginSpec[] = pluginSpecs): PluginSpec[] {
-  const keys = value.split(',').map((k) => k.trim()).filter((k) => k !== '');
+export function resolvePlugins(
+  value: string,
+  subcommand: PluginSubcommand,
+  specs: readonly PluginSpec[] = pluginSpecs,
+): PluginSpec[] {
+  const keys = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
   const chosen: PluginSpec[] = [];
   const supported = specs.filter((s) => s.subcommands.includes(subcommand)).map((s) => shortKey(s.key));
-  const hint = supported.length > 0 ? `plugins for \`${subcommand}\`: ${supported.join(', ')}` : `no plugin implements \`${subcommand}\``;
+  const hint =
+    supported.length > 0
+      ? `plugins for \`${subcommand}\`: ${supported.join(', ')}`
+      : `no plugin implements \`${subcommand}\``;
   for (const key of keys) {
     if (subcommand === 'init' && matches(LAYOUT_PLUGIN_KEY, key)) continue;
     const found = specs.filter((s) => matches(s.key, key));
     if (found.length === 0) {
-      const go = /^go(\.kubebuilder\.io)?\/v\d/.test(key) ? `; this is a TypeScript project, whose layout is ${LAYOUT_PLUGIN_KEY}` : '';
+      const go = /^go(\.kubebuilder\.io)?\/v\d/.test(key)
+        ? `; this is a TypeScript project, whose layout is ${LAYOUT_PLUGIN_KEY}`
+        : '';
       throw new ScaffoldError(`unknown plugin "${key}" in --plugins${go}; ${hint}`);
     }
     const [spec] = found;
-    if (found.length > 1 || spec === undefined) throw new ScaffoldError(`plugin "${key}" in --plugins is ambiguous (${found.map((s) => s.key).join(', ')}); give its version, e.g. ${shortKey(found[0]?.key ?? '')}`);
+    if (found.length > 1 || spec === undefined)
+      throw new ScaffoldError(
+        `plugin "${key}" in --plugins is ambiguous (${found.map((s) => s.key).join(', ')}); give its version, e.g. ${shortKey(found[0]?.key ?? '')}`,
+      );
     if (!spec.subcommands.includes(subcommand)) {
-      throw new ScaffoldError(`plugin ${shortKey(spec.key)} does not implement \`${subcommand}\` (it implements ${spec.subcommands.map((s) => `\`${s}\``).join(', ')}); ${hint}`);
+      throw new ScaffoldError(
+        `plugin ${shortKey(spec.key)} does not implement \`${subcommand}\` (it implements ${spec.subcommands.map((s) => `\`${s}\``).join(', ')}); ${hint}`,
+      );
     }
     if (!chosen.includes(spec)) chosen.push(spec);
   }
@@ -167,7 +192,10 @@ export function pluginFlagValues(
       }
       // Several plugins may share a flag name (e.g. --force); it is refused only when no selected plugin takes it.
       const takenBySelected = selected.some((s) => (s.flags[subcommand] ?? []).some((f) => f.name === flag.name));
-      if (!takenBySelected) throw new ScaffoldError(`${flag.flags.split(' ')[0]} is a flag of the ${shortKey(spec.key)} plugin; add --plugins=${shortKey(spec.key)}`);
+      if (!takenBySelected)
+        throw new ScaffoldError(
+          `${flag.flags.split(' ')[0]} is a flag of the ${shortKey(spec.key)} plugin; add --plugins=${shortKey(spec.key)}`,
+        );
     }
   }
   return values;

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { newControllerManagedBy } from '../../../src/runtime/builder/index.js';
-import { GenericSource, enqueueRequestForObject, generationChangedPredicate } from '../../../src/runtime/controller/index.js';
+import {
+  GenericSource,
+  enqueueRequestForObject,
+  generationChangedPredicate,
+} from '../../../src/runtime/controller/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { Manager } from '../../../src/runtime/manager/index.js';
 import { defineResource } from '../../../src/runtime/rest/resource.js';
@@ -11,13 +15,22 @@ function mgr(): Manager {
   return new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ sink: () => {} }) });
 }
 
-const Captains = defineResource({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });
+const Captains = defineResource({
+  group: 'crew.example.com',
+  version: 'v1',
+  kind: 'Captain',
+  plural: 'captains',
+  namespaced: true,
+});
 const reconciler = { reconcile: async () => ({}) };
 
 describe('Builder', () => {
   it('names the controller after the for() kind and registers informers for every watched kind', () => {
     const m = mgr();
-    const ctrl = newControllerManagedBy(m).for(Captains, { predicates: [generationChangedPredicate] }).owns(Deployments).complete(reconciler);
+    const ctrl = newControllerManagedBy(m)
+      .for(Captains, { predicates: [generationChangedPredicate] })
+      .owns(Deployments)
+      .complete(reconciler);
     expect(ctrl.name).toBe('captain');
     expect(ctrl.needLeaderElection()).toBe(true);
     const cache = m.getCache();
@@ -38,11 +51,18 @@ describe('Builder', () => {
   it('rejects invalid wiring', () => {
     expect(() => newControllerManagedBy(mgr()).complete(reconciler)).toThrow(/for\(\) or named\(\)/);
     expect(() => newControllerManagedBy(mgr()).named('x').complete(reconciler)).toThrow(/no watches/);
-    expect(() => newControllerManagedBy(mgr()).owns(Deployments).named('x').complete(reconciler)).toThrow(/together with for/);
+    expect(() => newControllerManagedBy(mgr()).owns(Deployments).named('x').complete(reconciler)).toThrow(
+      /together with for/,
+    );
     expect(() => newControllerManagedBy(mgr()).for(Captains).for(Captains)).toThrow(/only be called once/);
     const m = mgr();
     newControllerManagedBy(m).for(Captains).complete(reconciler);
     expect(() => newControllerManagedBy(m).for(Captains).complete(reconciler)).toThrow(/must be unique/);
-    expect(() => newControllerManagedBy(m).watchesRawSource(new GenericSource(enqueueRequestForObject())).named('raw').complete(reconciler)).not.toThrow();
+    expect(() =>
+      newControllerManagedBy(m)
+        .watchesRawSource(new GenericSource(enqueueRequestForObject()))
+        .named('raw')
+        .complete(reconciler),
+    ).not.toThrow();
   });
 });

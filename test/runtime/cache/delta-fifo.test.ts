@@ -48,9 +48,17 @@ describe('DeltaFIFO', () => {
     popAll(f);
     f.add(obj('queued-gone'));
     f.replace([obj('kept', '5')], '5');
-    const byKey = new Map(popAll(f).map((p) => [(p.deltas[0]!.object as KubeObject).metadata?.name ?? (p.deltas.at(-1)!.object as DeletedFinalStateUnknown<KubeObject>).key, p.deltas]));
+    const byKey = new Map(
+      popAll(f).map((p) => [
+        (p.deltas[0]!.object as KubeObject).metadata?.name ??
+          (p.deltas.at(-1)!.object as DeletedFinalStateUnknown<KubeObject>).key,
+        p.deltas,
+      ]),
+    );
     expect(types(byKey.get('kept')!)).toEqual(['Replaced']);
-    const gone = [...byKey.values()].find((d) => d.some((x) => x.object instanceof DeletedFinalStateUnknown && x.object.key === 'ns/gone'))!;
+    const gone = [...byKey.values()].find((d) =>
+      d.some((x) => x.object instanceof DeletedFinalStateUnknown && x.object.key === 'ns/gone'),
+    )!;
     const tomb = gone.at(-1)!.object as DeletedFinalStateUnknown<KubeObject>;
     expect(tomb.obj).toEqual(obj('gone', '4'));
     const queuedGone = byKey.get('queued-gone')!;

@@ -51,7 +51,12 @@ export class FakeApi implements ListerWatcher<Obj> {
   }
 
   create(name: string, value = 0, namespace = 'ns'): Obj {
-    return this.record('ADDED', { apiVersion: 'v1', kind: 'Obj', metadata: { name, namespace, uid: `uid-${name}` }, spec: { value } });
+    return this.record('ADDED', {
+      apiVersion: 'v1',
+      kind: 'Obj',
+      metadata: { name, namespace, uid: `uid-${name}` },
+      spec: { value },
+    });
   }
 
   update(name: string, value: number, namespace = 'ns'): Obj {
@@ -74,7 +79,8 @@ export class FakeApi implements ListerWatcher<Obj> {
 
   /** Sends a bookmark to every open watch. */
   bookmark(): void {
-    for (const w of this.watchers) this.push(w, { type: 'BOOKMARK', object: { kind: 'Obj', metadata: { resourceVersion: String(this.rv) } } });
+    for (const w of this.watchers)
+      this.push(w, { type: 'BOOKMARK', object: { kind: 'Obj', metadata: { resourceVersion: String(this.rv) } } });
   }
 
   /** Fails every open watch with err (a dropped connection, say). */
@@ -125,7 +131,10 @@ export class FakeApi implements ListerWatcher<Obj> {
         if (err) throw err;
         const w: Watcher = { queue: [], closed: false };
         if (from < api.compactedRV) {
-          yield { type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' } };
+          yield {
+            type: 'ERROR',
+            object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' },
+          };
           return;
         }
         for (const h of api.history) if (h.rv > from) w.queue.push({ type: h.type, object: clone(h.obj) });
@@ -158,7 +167,6 @@ export class FakeApi implements ListerWatcher<Obj> {
     w.wake?.();
   }
 }
-
 
 export function networkError(code = 'ECONNRESET'): Error {
   return Object.assign(new Error(`connection failed: ${code}`), { code });

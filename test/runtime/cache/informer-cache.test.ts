@@ -12,7 +12,13 @@ import { FakeKindApi } from '../client/fake-lw.js';
 interface Widget extends KubeObject {
   spec?: { color?: string };
 }
-const Widgets = defineResource<Widget>({ group: 'test.io', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+const Widgets = defineResource<Widget>({
+  group: 'test.io',
+  version: 'v1',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+});
 const quiet = newLogger({ sink: () => {} });
 const w = (ns: string, name: string, color: string, labels: Record<string, string> = {}): Widget => ({
   metadata: { namespace: ns, name, labels, managedFields: [{ manager: 'x' }] },
@@ -64,7 +70,8 @@ describe('InformerCache', () => {
     api.upsert(w('b', 'c1', 'red', { tier: 'web' }));
     const { cache } = startCache(api);
     cache.indexField(Widgets, 'spec.color', (o) => (o.spec?.color ? [o.spec.color] : []));
-    const names = async (opts: Parameters<typeof cache.list>[1]) => (await cache.list(Widgets, opts)).items.map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`);
+    const names = async (opts: Parameters<typeof cache.list>[1]) =>
+      (await cache.list(Widgets, opts)).items.map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`);
     expect(await names({})).toEqual(['a/a1', 'a/b1', 'b/c1']);
     expect(await names({ namespace: 'a' })).toEqual(['a/a1', 'a/b1']);
     expect(await names({ labelSelector: 'tier=web' })).toEqual(['a/b1', 'b/c1']);

@@ -12,7 +12,13 @@ import {
   type ResourceEventHandlerRegistration,
   type SharedIndexInformer,
 } from '../../../src/runtime/cache/index.js';
-import { ConfigMaps, Namespaces, newClient, type KubeObject, type RestClient } from '../../../src/runtime/rest/index.js';
+import {
+  ConfigMaps,
+  Namespaces,
+  newClient,
+  type KubeObject,
+  type RestClient,
+} from '../../../src/runtime/rest/index.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { captureLog } from '../../support/logs.js';
 import { showOnFailure } from '../../support/failure.js';
@@ -35,7 +41,10 @@ class Recorder implements ResourceEventHandler<V1ConfigMap> {
     push(this.adds, obj.metadata!.name!, { initial: isInInitialList, rv: obj.metadata!.resourceVersion! });
   }
   onUpdate(oldObj: V1ConfigMap, newObj: V1ConfigMap): void {
-    push(this.updates, newObj.metadata!.name!, { oldRV: oldObj.metadata!.resourceVersion!, newRV: newObj.metadata!.resourceVersion! });
+    push(this.updates, newObj.metadata!.name!, {
+      oldRV: oldObj.metadata!.resourceVersion!,
+      newRV: newObj.metadata!.resourceVersion!,
+    });
   }
   onDelete(obj: V1ConfigMap | DeletedFinalStateUnknown<V1ConfigMap>): void {
     const tombstone = obj instanceof DeletedFinalStateUnknown;
@@ -67,13 +76,16 @@ function push<V>(m: Map<string, V[]>, k: string, v: V): void {
   else m.set(k, [v]);
 }
 
-
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
-const cm = (name: string, v = '0'): V1ConfigMap => ({ metadata: { name, namespace: ns, labels: { suite: 'informer-it' } }, data: { v } });
-const names = (prefix: string, n: number): string[] => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(4, '0')}`);
+const cm = (name: string, v = '0'): V1ConfigMap => ({
+  metadata: { name, namespace: ns, labels: { suite: 'informer-it' } },
+  data: { v },
+});
+const names = (prefix: string, n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(4, '0')}`);
 
 let env: TestEnvironment;
 const informerLog = captureLog('informer');
@@ -98,13 +110,21 @@ async function serverState(): Promise<Map<string, string>> {
 }
 
 function cacheState(): Map<string, string> {
-  return new Map(informer.getStore().list().map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]));
+  return new Map(
+    informer
+      .getStore()
+      .list()
+      .map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]),
+  );
 }
 
 /** Creates a marker object and waits until every handler saw it: everything written before has been delivered. */
 async function flush(tag: string): Promise<void> {
   await direct.create(ConfigMaps, cm(`sentinel-${tag}`));
-  await eventually(() => recorders.every((r) => r.adds.has(`sentinel-${tag}`)), { what: `sentinel ${tag}`, timeoutMs: EVENT_BOUND_MS });
+  await eventually(() => recorders.every((r) => r.adds.has(`sentinel-${tag}`)), {
+    what: `sentinel ${tag}`,
+    timeoutMs: EVENT_BOUND_MS,
+  });
 }
 
 beforeAll(async () => {
@@ -121,7 +141,10 @@ beforeAll(async () => {
   proxied = newClient({ ...env.kubeConfig, server: `https://127.0.0.1:${port}` });
 
   factory = new SharedInformerFactory(
-    <T extends KubeObject>(res: Parameters<typeof newListWatch<T>>[1], scope: Parameters<typeof newListWatch<T>>[2]) => {
+    <T extends KubeObject>(
+      res: Parameters<typeof newListWatch<T>>[1],
+      scope: Parameters<typeof newListWatch<T>>[2],
+    ) => {
       const lw = newListWatch(proxied, res, scope);
       return {
         list: (opts) => {
@@ -159,7 +182,9 @@ afterAll(async () => {
 
 describe('SharedIndexInformer against a real API server', () => {
   it('has all 1,000 pre-existing objects in its synced cache, delivered once to every handler', async () => {
-    expect(await waitForCacheSync(ac.signal, () => informer.hasSynced(), ...registrations.map((r) => () => r.hasSynced()))).toBe(true);
+    expect(
+      await waitForCacheSync(ac.signal, () => informer.hasSynced(), ...registrations.map((r) => () => r.hasSynced())),
+    ).toBe(true);
     expect(informer.getStore().list()).toHaveLength(INITIAL);
     expect(cacheState()).toEqual(await serverState());
     for (const r of recorders) {
@@ -201,7 +226,9 @@ describe('SharedIndexInformer against a real API server', () => {
     const updated = names('pre', INITIAL).slice(200, 220);
     const deleted = names('pre', INITIAL).slice(220, 240);
     await inBatches(created, 20, (n) => direct.create(ConfigMaps, cm(n)));
-    await inBatches(updated, 20, (n) => direct.patch(ConfigMaps, { namespace: ns, name: n }, { data: { v: '2' } }, { type: 'merge' }));
+    await inBatches(updated, 20, (n) =>
+      direct.patch(ConfigMaps, { namespace: ns, name: n }, { data: { v: '2' } }, { type: 'merge' }),
+    );
     await inBatches(deleted, 20, (n) => direct.delete(ConfigMaps, { namespace: ns, name: n }));
     await flush('restart');
 
@@ -223,12 +250,17 @@ describe('SharedIndexInformer against a real API server', () => {
     const deleted = names('pre', INITIAL).slice(300, 310);
     const updated = names('pre', INITIAL).slice(310, 320);
     await inBatches(deleted, 10, (n) => direct.delete(ConfigMaps, { namespace: ns, name: n }));
-    await inBatches(updated, 10, (n) => direct.patch(ConfigMaps, { namespace: ns, name: n }, { data: { v: '3' } }, { type: 'merge' }));
+    await inBatches(updated, 10, (n) =>
+      direct.patch(ConfigMaps, { namespace: ns, name: n }, { data: { v: '3' } }, { type: 'merge' }),
+    );
     // A fresh apiserver has no history before its start: the informer's resourceVersion is now too old to watch from.
     await env.stopAPIServer();
     await env.startAPIServer();
     proxy.restore();
-    await eventually(() => recorders.every((r) => deleted.every((n) => r.deletes.has(n)) && updated.every((n) => r.updates.has(n))), { what: 'the missed changes', timeoutMs: EVENT_BOUND_MS });
+    await eventually(
+      () => recorders.every((r) => deleted.every((n) => r.deletes.has(n)) && updated.every((n) => r.updates.has(n))),
+      { what: 'the missed changes', timeoutMs: EVENT_BOUND_MS },
+    );
 
     expect(goneWatches).toBeGreaterThan(goneBefore);
     expect(listCalls).toBeGreaterThan(listsBefore);
@@ -261,7 +293,10 @@ describe('SharedIndexInformer against a real API server', () => {
       expect(await waitForCacheSync(stop.signal, () => streamed.hasSynced())).toBe(true);
       expect(cacheOf(streamed)).toEqual(await serverState());
       await direct.create(ConfigMaps, cm('via-watchlist'));
-      await eventually(() => seen.adds.has('via-watchlist'), { what: 'the event after the initial state', timeoutMs: EVENT_BOUND_MS });
+      await eventually(() => seen.adds.has('via-watchlist'), {
+        what: 'the event after the initial state',
+        timeoutMs: EVENT_BOUND_MS,
+      });
       expect(lists).toBe(0);
     } finally {
       stop.abort();
@@ -271,5 +306,10 @@ describe('SharedIndexInformer against a real API server', () => {
 });
 
 function cacheOf(inf: Informer<V1ConfigMap>): Map<string, string> {
-  return new Map(inf.getStore().list().map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]));
+  return new Map(
+    inf
+      .getStore()
+      .list()
+      .map((o) => [o.metadata!.name!, o.metadata!.resourceVersion!]),
+  );
 }

@@ -61,7 +61,13 @@ describe('SharedIndexInformer', () => {
     const r = recorder();
     const reg = inf.addEventHandler(r.handler);
     run(inf);
-    expect(await waitForCacheSync(ac.signal, () => inf.hasSynced(), () => reg.hasSynced())).toBe(true);
+    expect(
+      await waitForCacheSync(
+        ac.signal,
+        () => inf.hasSynced(),
+        () => reg.hasSynced(),
+      ),
+    ).toBe(true);
     expect(r.events).toEqual(['add a@1 initial', 'add b@2 initial']);
     await eventually(() => api.openWatches === 1, 'the watch');
     api.create('c');
@@ -166,7 +172,10 @@ describe('SharedIndexInformer', () => {
     inf.addEventHandler(plain.handler);
     run(inf);
     // Derived from the period: the first resync is due after one period; four allow for a busy machine.
-    await eventually(() => resyncing.events.some((e) => e.startsWith('update')), { what: 'a resync', timeoutMs: 4 * resyncPeriodMs });
+    await eventually(() => resyncing.events.some((e) => e.startsWith('update')), {
+      what: 'a resync',
+      timeoutMs: 4 * resyncPeriodMs,
+    });
     expect(resyncing.events).toContain('update a@1->a@1');
     expect(plain.events).toEqual(['add a@1 initial']);
   });
@@ -248,7 +257,12 @@ describe('SharedInformerFactory', () => {
     factory.start(ac.signal);
     const synced = await factory.waitForCacheSync(ac.signal);
     expect([...synced.values()]).toEqual([true, true, true]);
-    expect(factory.listerFor(Objs, { namespace: 'x' }).list().map((o) => o.metadata?.name)).toEqual(['in-x']);
+    expect(
+      factory
+        .listerFor(Objs, { namespace: 'x' })
+        .list()
+        .map((o) => o.metadata?.name),
+    ).toEqual(['in-x']);
     expect(factory.listerFor(Objs).namespace('ns').get('in-all')?.metadata?.name).toBe('in-all');
     ac.abort();
     await factory.shutdown();

@@ -9,7 +9,10 @@ const quickBackoff = (): Backoff => new Backoff(1, 5, 60_000, 2, 0);
 let ac: AbortController;
 let running: Promise<void> | undefined;
 
-function start(api: FakeApi, opts: ReflectorOptions = {}): { store: Store<Obj>; reflector: Reflector<Obj>; errors: unknown[] } {
+function start(
+  api: FakeApi,
+  opts: ReflectorOptions = {},
+): { store: Store<Obj>; reflector: Reflector<Obj>; errors: unknown[] } {
   const store = newStore<Obj>();
   const errors: unknown[] = [];
   ac = new AbortController();
@@ -18,7 +21,11 @@ function start(api: FakeApi, opts: ReflectorOptions = {}): { store: Store<Obj>; 
   return { store, reflector, errors };
 }
 
-const names = (s: Store<Obj>): string[] => s.list().map((o) => o.metadata!.name!).sort();
+const names = (s: Store<Obj>): string[] =>
+  s
+    .list()
+    .map((o) => o.metadata!.name!)
+    .sort();
 
 afterEach(async () => {
   ac?.abort();
@@ -136,7 +143,11 @@ describe('Reflector', () => {
 
   it('backs off and relists after any other error, and never stops', async () => {
     const api = new FakeApi();
-    api.listErrors = [new Error('boom'), new ApiError({ kind: 'Status', code: 500, reason: 'InternalError' }), new Error('again')];
+    api.listErrors = [
+      new Error('boom'),
+      new ApiError({ kind: 'Status', code: 500, reason: 'InternalError' }),
+      new Error('again'),
+    ];
     api.create('a');
     const { store, errors } = start(api);
     await eventually(() => store.list().length === 1, 'the list');
@@ -183,7 +194,12 @@ describe('Reflector', () => {
         return {
           async *[Symbol.asyncIterator]() {
             for (const o of initial) yield { type: 'ADDED' as const, object: o };
-            yield { type: 'BOOKMARK' as const, object: { metadata: { resourceVersion: String(api.rv), annotations: { 'k8s.io/initial-events-end': 'true' } } } };
+            yield {
+              type: 'BOOKMARK' as const,
+              object: {
+                metadata: { resourceVersion: String(api.rv), annotations: { 'k8s.io/initial-events-end': 'true' } },
+              },
+            };
             yield* live;
           },
         };
@@ -222,7 +238,15 @@ describe('Backoff', () => {
   });
 
   it('adds up to 100% jitter', () => {
-    const b = new Backoff(800, 30_000, 120_000, 2, 1, () => 0, () => 0.5);
+    const b = new Backoff(
+      800,
+      30_000,
+      120_000,
+      2,
+      1,
+      () => 0,
+      () => 0.5,
+    );
     expect(b.next()).toBe(1200);
   });
 });

@@ -54,8 +54,18 @@ describe('Indexer', () => {
     ix.add(obj('a', 'ns1', { app: 'web' }));
     ix.add(obj('b', 'ns2', { app: 'web' }));
     ix.add(obj('c', 'ns1', { app: 'db' }));
-    expect(ix.byIndex('app', 'web').map((o) => o.metadata?.name).sort()).toEqual(['a', 'b']);
-    expect(ix.byIndex(NAMESPACE_INDEX, 'ns1').map((o) => o.metadata?.name).sort()).toEqual(['a', 'c']);
+    expect(
+      ix
+        .byIndex('app', 'web')
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
+    expect(
+      ix
+        .byIndex(NAMESPACE_INDEX, 'ns1')
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['a', 'c']);
     ix.update(obj('a', 'ns1', { app: 'db' }));
     expect(ix.indexKeys('app', 'web')).toEqual(['ns2/b']);
     expect(ix.indexKeys('app', 'db').sort()).toEqual(['ns1/a', 'ns1/c']);

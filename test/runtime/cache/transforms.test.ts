@@ -6,7 +6,9 @@ describe('transforms', () => {
     const { compactObjects } = await import('../../../src/runtime/cache/index.js');
     const compact = compactObjects<KubeObject & { spec?: { image: string } }>();
     const parse = (): KubeObject & { spec?: { image: string } } =>
-      JSON.parse('{"metadata":{"name":"a","uid":"u-1","managedFields":[{"manager":"m"}],"labels":{"app":"web"}},"spec":{"image":"nginx:1"}}');
+      JSON.parse(
+        '{"metadata":{"name":"a","uid":"u-1","managedFields":[{"manager":"m"}],"labels":{"app":"web"}},"spec":{"image":"nginx:1"}}',
+      );
     const a = compact(parse());
     const b = compact(parse());
     expect(a.metadata?.managedFields).toBeUndefined();
@@ -22,8 +24,19 @@ describe('transforms', () => {
         metadata: {
           name,
           managedFields: [
-            { manager: 'm', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { '.': {}, [field]: {} } } },
-            { manager: 'm', operation: 'Update', subresource: 'status', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } } },
+            {
+              manager: 'm',
+              operation: 'Update',
+              fieldsType: 'FieldsV1',
+              fieldsV1: { 'f:spec': { '.': {}, [field]: {} } },
+            },
+            {
+              manager: 'm',
+              operation: 'Update',
+              subresource: 'status',
+              fieldsType: 'FieldsV1',
+              fieldsV1: { 'f:status': { 'f:phase': {} } },
+            },
           ],
         },
         spec: { x: 1 },
@@ -55,7 +68,8 @@ describe('transforms', () => {
   it('compactObjects with stripManagedFields false keeps managedFields and shares their field sets', async () => {
     const { compactObjects } = await import('../../../src/runtime/cache/index.js');
     const compact = compactObjects<KubeObject>({ stripManagedFields: false });
-    const served = '{"metadata":{"name":"a","managedFields":[{"manager":"m","fieldsV1":{"f:spec":{"f:x":{}}}}]},"spec":{"x":"v"}}';
+    const served =
+      '{"metadata":{"name":"a","managedFields":[{"manager":"m","fieldsV1":{"f:spec":{"f:x":{}}}}]},"spec":{"x":"v"}}';
     const a = compact(JSON.parse(served));
     const b = compact(JSON.parse(served));
     expect(JSON.stringify(a)).toBe(served);

@@ -28,7 +28,12 @@ describe('TinyCA', () => {
   });
 
   it('issues a serving certificate with its DNS names and IPv4/IPv6 addresses, signed by the CA', () => {
-    const leaf = ca.issue({ commonName: 'localhost', dnsNames: ['localhost', 'svc.ns.svc'], ipAddresses: ['127.0.0.1', '::1'], usage: 'server' });
+    const leaf = ca.issue({
+      commonName: 'localhost',
+      dnsNames: ['localhost', 'svc.ns.svc'],
+      ipAddresses: ['127.0.0.1', '::1'],
+      usage: 'server',
+    });
     const cert = new X509Certificate(leaf.certPem);
     expect(cert.verify(caCert.publicKey)).toBe(true);
     expect(cert.checkIssued(caCert)).toBe(true);
@@ -49,12 +54,23 @@ describe('TinyCA', () => {
   });
 
   it('produces certificates that openssl verifies against the CA, with the extensions it names', () => {
-    const leaf = ca.issue({ commonName: 'web', dnsNames: ['web.example'], ipAddresses: ['10.0.0.1'], usage: 'server+client' });
+    const leaf = ca.issue({
+      commonName: 'web',
+      dnsNames: ['web.example'],
+      ipAddresses: ['10.0.0.1'],
+      usage: 'server+client',
+    });
     writeFileSync(join(dir, 'ca.pem'), ca.certPem);
     writeFileSync(join(dir, 'leaf.pem'), leaf.certPem);
-    const verify = execFileSync('openssl', ['verify', '-CAfile', join(dir, 'ca.pem'), '-purpose', 'sslserver', join(dir, 'leaf.pem')], { encoding: 'utf8' });
+    const verify = execFileSync(
+      'openssl',
+      ['verify', '-CAfile', join(dir, 'ca.pem'), '-purpose', 'sslserver', join(dir, 'leaf.pem')],
+      { encoding: 'utf8' },
+    );
     expect(verify.trim()).toBe(`${join(dir, 'leaf.pem')}: OK`);
-    const text = execFileSync('openssl', ['x509', '-noout', '-text', '-in', join(dir, 'leaf.pem')], { encoding: 'utf8' });
+    const text = execFileSync('openssl', ['x509', '-noout', '-text', '-in', join(dir, 'leaf.pem')], {
+      encoding: 'utf8',
+    });
     expect(text).toContain('Version: 3 (0x2)');
     expect(text).toContain('ecdsa-with-SHA256');
     expect(text).toMatch(/X509v3 Basic Constraints: critical\s+CA:FALSE/);
@@ -67,13 +83,22 @@ describe('TinyCA', () => {
   it('serves TLS that a client trusting only the CA accepts, and authenticates a client certificate it issued', async () => {
     const serving = ca.issue({ commonName: 'localhost', ipAddresses: ['127.0.0.1'], usage: 'server' });
     const client = ca.issue({ commonName: 'alice', usage: 'client' });
-    const server = tls.createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: true }, (s) => {
-      s.end(`hello ${s.getPeerCertificate().subject.CN}`);
-    });
+    const server = tls.createServer(
+      { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: true },
+      (s) => {
+        s.end(`hello ${s.getPeerCertificate().subject.CN}`);
+      },
+    );
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     try {
-      const socket = tls.connect({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, ca: ca.certPem, cert: client.certPem, key: client.keyPem });
+      const socket = tls.connect({
+        host: '127.0.0.1',
+        port: (server.address() as AddressInfo).port,
+        ca: ca.certPem,
+        cert: client.certPem,
+        key: client.keyPem,
+      });
       let answer = '';
       socket.setEncoding('utf8').on('data', (d: string) => (answer += d));
       await once(socket, 'end');
@@ -87,7 +112,12 @@ describe('TinyCA', () => {
 
 describe('selfSignedCert', () => {
   it('makes a serving certificate signed by its own key', () => {
-    const made = selfSignedCert({ commonName: 'host@1', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: 'server' });
+    const made = selfSignedCert({
+      commonName: 'host@1',
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+      usage: 'server',
+    });
     const cert = new X509Certificate(made.certPem);
     expect(cert.verify(cert.publicKey)).toBe(true);
     expect(cert.ca).toBe(false);

@@ -38,7 +38,10 @@ export class FakeKindApi {
       return {
         list: async (): Promise<ObjectList<T>> => {
           this.lists++;
-          return { items: [...this.objects.values()].filter(inScope).map((o) => structuredClone(o) as T), metadata: { resourceVersion: String(this.rv) } };
+          return {
+            items: [...this.objects.values()].filter(inScope).map((o) => structuredClone(o) as T),
+            metadata: { resourceVersion: String(this.rv) },
+          };
         },
         watch: (opts: WatchOptions): AsyncIterable<WatchEvent<T>> => {
           const self = this as FakeKindApi;

@@ -29,7 +29,10 @@ describe('merge patches', () => {
 
   it('adds the original resourceVersion under an optimistic lock', () => {
     const orig = { metadata: { name: 'a', resourceVersion: '7' }, spec: { x: 1 } };
-    expect(mergeFrom(orig, { ...orig, spec: { x: 2 } }, { optimisticLock: true })).toEqual({ spec: { x: 2 }, metadata: { resourceVersion: '7' } });
+    expect(mergeFrom(orig, { ...orig, spec: { x: 2 } }, { optimisticLock: true })).toEqual({
+      spec: { x: 2 },
+      metadata: { resourceVersion: '7' },
+    });
   });
 });
 
@@ -46,14 +49,25 @@ describe('finalizer helpers', () => {
 });
 
 describe('owner references', () => {
-  const owner = { apiVersion: 'apps.example.com/v1', kind: 'AppService', metadata: { name: 'app', namespace: 'ns', uid: 'u1' } };
+  const owner = {
+    apiVersion: 'apps.example.com/v1',
+    kind: 'AppService',
+    metadata: { name: 'app', namespace: 'ns', uid: 'u1' },
+  };
 
   it('sets a controller reference with blockOwnerDeletion', () => {
     const child: KubeObject = { metadata: { name: 'c', namespace: 'ns' } };
     setControllerReference(owner, child);
     setControllerReference(owner, child);
     expect(child.metadata?.ownerReferences).toEqual([
-      { apiVersion: 'apps.example.com/v1', kind: 'AppService', name: 'app', uid: 'u1', blockOwnerDeletion: true, controller: true },
+      {
+        apiVersion: 'apps.example.com/v1',
+        kind: 'AppService',
+        name: 'app',
+        uid: 'u1',
+        blockOwnerDeletion: true,
+        controller: true,
+      },
     ]);
   });
 
@@ -64,19 +78,28 @@ describe('owner references', () => {
     expect(() => setControllerReference(other, child)).toThrow(AlreadyOwnedError);
     setOwnerReference(other, child);
     expect(child.metadata?.ownerReferences).toHaveLength(2);
-    expect(() => setControllerReference(owner, { metadata: { name: 'c', namespace: 'elsewhere' } })).toThrow(/cross-namespace/);
+    expect(() => setControllerReference(owner, { metadata: { name: 'c', namespace: 'elsewhere' } })).toThrow(
+      /cross-namespace/,
+    );
     expect(() => setControllerReference(owner, { metadata: { name: 'c' } })).toThrow(/cluster-scoped/);
   });
 
   it('takes apiVersion and kind from ownerType when the owner lacks them', () => {
     const child: KubeObject = { metadata: { name: 'c', namespace: 'ns' } };
-    const res = defineResource({ group: 'apps.example.com', version: 'v1', kind: 'AppService', plural: 'appservices', namespaced: true });
+    const res = defineResource({
+      group: 'apps.example.com',
+      version: 'v1',
+      kind: 'AppService',
+      plural: 'appservices',
+      namespaced: true,
+    });
     setControllerReference({ metadata: owner.metadata }, child, { ownerType: res });
     expect(child.metadata?.ownerReferences?.[0]?.kind).toBe('AppService');
   });
 });
 
-const conflict = () => new ApiError({ kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409, message: 'conflict' });
+const conflict = () =>
+  new ApiError({ kind: 'Status', status: 'Failure', reason: 'Conflict', code: 409, message: 'conflict' });
 
 describe('retryOnConflict', () => {
   it('retries conflicts until success and rethrows other errors at once', async () => {
@@ -132,7 +155,10 @@ class MemoryClient implements Client {
   }
   async create<T extends KubeObject>(_res: Resource<T>, obj: T): Promise<T> {
     this.calls.push('create');
-    const stored = { ...structuredClone(obj), metadata: { ...obj.metadata, resourceVersion: String(this.rv++), uid: 'uid' } };
+    const stored = {
+      ...structuredClone(obj),
+      metadata: { ...obj.metadata, resourceVersion: String(this.rv++), uid: 'uid' },
+    };
     this.objects.set(this.k({ namespace: obj.metadata?.namespace, name: obj.metadata?.name ?? '' }), stored);
     return structuredClone(stored) as T;
   }
@@ -162,7 +188,11 @@ class MemoryClient implements Client {
 }
 
 const ConfigMaps = defineResource<KubeObject & { data?: Record<string, string>; status?: unknown }>({
-  group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', namespaced: true,
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  plural: 'configmaps',
+  namespaced: true,
 });
 
 describe('createOrUpdate / createOrPatch', () => {
@@ -173,12 +203,17 @@ describe('createOrUpdate / createOrPatch', () => {
     expect(obj.metadata?.resourceVersion).toBe('1');
     expect(await createOrUpdate(c, ConfigMaps, obj, (o) => void (o.data = { a: '1' }))).toBe('unchanged');
     expect(await createOrUpdate(c, ConfigMaps, obj, (o) => void (o.data = { a: '2' }))).toBe('updated');
-    await expect(createOrUpdate(c, ConfigMaps, obj, (o) => void (o.metadata!.name = 'other'))).rejects.toThrow(/cannot mutate/);
+    await expect(createOrUpdate(c, ConfigMaps, obj, (o) => void (o.metadata!.name = 'other'))).rejects.toThrow(
+      /cannot mutate/,
+    );
   });
 
   it('patches the object and its status separately', async () => {
     const c = new MemoryClient();
-    const obj = { metadata: { name: 'cm', namespace: 'ns' } } as KubeObject & { data?: Record<string, string>; status?: unknown };
+    const obj = { metadata: { name: 'cm', namespace: 'ns' } } as KubeObject & {
+      data?: Record<string, string>;
+      status?: unknown;
+    };
     await createOrPatch(c, ConfigMaps, obj, () => {});
     c.calls.length = 0;
     expect(await createOrPatch(c, ConfigMaps, obj, (o) => void (o.status = { ready: true }))).toBe('updatedStatusOnly');

@@ -45,8 +45,16 @@ current-context: x
 const cases: Array<[name: string, text: () => string, message: RegExp]> = [
   ['an alias bomb in the exec extension', bombInExecExtension, /refused: excessive aliasing/],
   ['an alias bomb at the top', billionLaughs, /refused: excessive aliasing/],
-  ['a deeply nested flow document', deepFlow, /nesting exceeded maxDepth|nested too deeply|nested more than \d+ levels/],
-  ['a deeply nested block document', deepBlock, /nesting exceeded maxDepth|nested too deeply|nested more than \d+ levels/],
+  [
+    'a deeply nested flow document',
+    deepFlow,
+    /nesting exceeded maxDepth|nested too deeply|nested more than \d+ levels/,
+  ],
+  [
+    'a deeply nested block document',
+    deepBlock,
+    /nesting exceeded maxDepth|nested too deeply|nested more than \d+ levels/,
+  ],
   ['an alias of its own ancestor', () => 'a: &a\n  b: *a\n', /nested more than \d+ levels deep/],
   ['an oversized file', () => `a: ${'x'.repeat(16 * 1024 * 1024)}\n`, /larger than 16 MiB/],
 ];

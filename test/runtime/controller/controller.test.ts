@@ -3,7 +3,12 @@ import { Controller, type ControllerOptions } from '../../../src/runtime/control
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { ApiError } from '../../../src/runtime/rest/errors.js';
 import { registry } from '../../../src/runtime/metrics/registry.js';
-import { TerminalError, type ReconcileContext, type Request, type Result } from '../../../src/runtime/reconcile/index.js';
+import {
+  TerminalError,
+  type ReconcileContext,
+  type Request,
+  type Result,
+} from '../../../src/runtime/reconcile/index.js';
 import { FakeSource, RecordingRateLimiter, deferred } from './fakes.js';
 import { eventually, settle } from '../../support/eventually.js';
 
@@ -20,7 +25,13 @@ function setup(fn: ReconcileFn, opts: Partial<ControllerOptions> = {}) {
   const limiter = new RecordingRateLimiter();
   const lines: Record<string, unknown>[] = [];
   const log = newLogger({ level: 'debug', sink: (l) => lines.push(JSON.parse(l) as Record<string, unknown>) });
-  const ctrl = new Controller({ name: `test-${++seq}`, reconciler: { reconcile: fn }, rateLimiter: limiter, log, ...opts });
+  const ctrl = new Controller({
+    name: `test-${++seq}`,
+    reconciler: { reconcile: fn },
+    rateLimiter: limiter,
+    log,
+    ...opts,
+  });
   void ctrl.watch(source);
   const ac = new AbortController();
   running.push(ac);
@@ -137,12 +148,24 @@ describe('Controller', () => {
     expect(calls).toBe(1);
     expect(limiter.whens).toEqual([]);
     expect(limiter.forgets).toContain('ns/t');
-    expect(lines.find((l) => l.msg === 'Reconciler error')).toMatchObject({ error: 'invalid spec', name: 't', level: 'error' });
+    expect(lines.find((l) => l.msg === 'Reconciler error')).toMatchObject({
+      error: 'invalid spec',
+      name: 't',
+      level: 'error',
+    });
   });
 
   it('logs a missing RBAC permission once, with what is missing, and its retries only at debug level', async () => {
     let calls = 0;
-    const forbidden = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', code: 403, message: 'configmaps is forbidden: User "sa" cannot create resource "configmaps" in API group "" in the namespace "ns"' });
+    const forbidden = JSON.stringify({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'Forbidden',
+      code: 403,
+      message:
+        'configmaps is forbidden: User "sa" cannot create resource "configmaps" in API group "" in the namespace "ns"',
+    });
     const { source, lines } = setup(async () => {
       calls++;
       throw ApiError.fromResponse(403, forbidden, 'POST', '/api/v1/namespaces/ns/configmaps');
@@ -153,8 +176,13 @@ describe('Controller', () => {
     await eventually(() => calls >= 4, 'retried');
     const errors = lines.filter((l) => l.level === 'error');
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ msg: 'Reconciler error', permission: { verb: 'create', group: '', resource: 'configmaps', namespace: 'ns' } });
-    expect(lines.filter((l) => l.msg === 'Reconciler error (missing permission, logged before)').length).toBeGreaterThanOrEqual(3);
+    expect(errors[0]).toMatchObject({
+      msg: 'Reconciler error',
+      permission: { verb: 'create', group: '', resource: 'configmaps', namespace: 'ns' },
+    });
+    expect(
+      lines.filter((l) => l.msg === 'Reconciler error (missing permission, logged before)').length,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it('requeues after the requested delay without the rate limiter', async () => {
@@ -304,13 +332,21 @@ describe('Controller', () => {
     source.push(req('m'));
     await eventually(() => calls === 2);
     // The outcome is counted once the second reconcile has returned.
-    await eventually(async () => (await registry.metrics()).includes(`controller_runtime_reconcile_total{controller="${ctrl.name}",result="success"} 1`), 'the success to be counted');
+    await eventually(
+      async () =>
+        (await registry.metrics()).includes(
+          `controller_runtime_reconcile_total{controller="${ctrl.name}",result="success"} 1`,
+        ),
+      'the success to be counted',
+    );
     const text = await registry.metrics();
     expect(text).toContain(`controller_runtime_reconcile_total{controller="${ctrl.name}",result="success"} 1`);
     expect(text).toContain(`controller_runtime_reconcile_total{controller="${ctrl.name}",result="error"} 1`);
     expect(text).toContain(`controller_runtime_reconcile_errors_total{controller="${ctrl.name}"} 1`);
     expect(text).toContain(`controller_runtime_max_concurrent_reconciles{controller="${ctrl.name}"} 1`);
-    expect(text).toMatch(new RegExp(`controller_runtime_reconcile_time_seconds_count\\{controller="${ctrl.name}"\\} 2`));
+    expect(text).toMatch(
+      new RegExp(`controller_runtime_reconcile_time_seconds_count\\{controller="${ctrl.name}"\\} 2`),
+    );
     expect(text).toContain(`workqueue_adds_total{name="${ctrl.name}",controller="${ctrl.name}"}`);
     expect(text).toContain(`workqueue_retries_total{name="${ctrl.name}",controller="${ctrl.name}"} 1`);
   });

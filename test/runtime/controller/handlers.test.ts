@@ -14,7 +14,10 @@ function recorder(): RequestQueue & { reqs: Request[] } {
   return { reqs, add: (r) => reqs.push(r), addAfter: (r) => reqs.push(r) };
 }
 
-const owned = (refs: { apiVersion: string; kind: string; name: string; controller?: boolean }[], ns = 'ns'): KubeObject => ({
+const owned = (
+  refs: { apiVersion: string; kind: string; name: string; controller?: boolean }[],
+  ns = 'ns',
+): KubeObject => ({
   metadata: { name: 'child', namespace: ns, ownerReferences: refs.map((r) => ({ uid: `uid-${r.name}`, ...r })) },
 });
 
@@ -72,14 +75,23 @@ describe('event handlers', () => {
   it('EnqueueRequestsFromMapFunc enqueues mapped requests once, also from async maps', async () => {
     const q = recorder();
     const h = enqueueRequestsFromMapFunc((o) => [{ namespace: 'x', name: o.metadata?.labels?.owner ?? 'none' }]);
-    h.update({ objectOld: { metadata: { labels: { owner: 'a' } } }, objectNew: { metadata: { labels: { owner: 'a' } } } }, q);
+    h.update(
+      { objectOld: { metadata: { labels: { owner: 'a' } } }, objectNew: { metadata: { labels: { owner: 'a' } } } },
+      q,
+    );
     expect(q.reqs).toEqual([{ namespace: 'x', name: 'a' }]);
     const errors: unknown[] = [];
-    const asyncH = enqueueRequestsFromMapFunc(async () => [{ namespace: '', name: 'later' }], (e) => errors.push(e));
+    const asyncH = enqueueRequestsFromMapFunc(
+      async () => [{ namespace: '', name: 'later' }],
+      (e) => errors.push(e),
+    );
     asyncH.generic({ object: {} }, q);
     await settle();
     expect(q.reqs.at(-1)).toEqual({ namespace: '', name: 'later' });
-    enqueueRequestsFromMapFunc(() => Promise.reject(new Error('map failed')), (e) => errors.push(e)).generic({ object: {} }, q);
+    enqueueRequestsFromMapFunc(
+      () => Promise.reject(new Error('map failed')),
+      (e) => errors.push(e),
+    ).generic({ object: {} }, q);
     await settle();
     expect(errors).toHaveLength(1);
   });

@@ -17,13 +17,21 @@ const update = (a: KubeObject['metadata'], b: KubeObject['metadata']) => ({ obje
 describe('predicates', () => {
   it('GenerationChanged passes spec changes and drops status-only updates', () => {
     expect(generationChangedPredicate.update(update({ generation: 1 }, { generation: 2 }))).toBe(true);
-    expect(generationChangedPredicate.update(update({ generation: 1, resourceVersion: '1' }, { generation: 1, resourceVersion: '2' }))).toBe(false);
+    expect(
+      generationChangedPredicate.update(
+        update({ generation: 1, resourceVersion: '1' }, { generation: 1, resourceVersion: '2' }),
+      ),
+    ).toBe(false);
     expect(generationChangedPredicate.create({ object: obj({}) })).toBe(true);
   });
 
   it('ResourceVersionChanged drops resync no-ops', () => {
-    expect(resourceVersionChangedPredicate.update(update({ resourceVersion: '1' }, { resourceVersion: '1' }))).toBe(false);
-    expect(resourceVersionChangedPredicate.update(update({ resourceVersion: '1' }, { resourceVersion: '2' }))).toBe(true);
+    expect(resourceVersionChangedPredicate.update(update({ resourceVersion: '1' }, { resourceVersion: '1' }))).toBe(
+      false,
+    );
+    expect(resourceVersionChangedPredicate.update(update({ resourceVersion: '1' }, { resourceVersion: '2' }))).toBe(
+      true,
+    );
   });
 
   it('LabelChanged and AnnotationChanged compare the maps', () => {
@@ -35,7 +43,10 @@ describe('predicates', () => {
   });
 
   it('LabelSelector matches on every event kind', () => {
-    const p = labelSelectorPredicate({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db'] }] });
+    const p = labelSelectorPredicate({
+      matchLabels: { app: 'web' },
+      matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['db'] }],
+    });
     expect(p.create({ object: obj({ labels: { app: 'web' } }) })).toBe(true);
     expect(p.create({ object: obj({ labels: { app: 'web', tier: 'db' } }) })).toBe(false);
     expect(p.delete({ object: obj({ labels: {} }), deleteStateUnknown: false })).toBe(false);

@@ -15,9 +15,20 @@ beforeEach(async () => {
       case '/api':
         return json(res, 200, { versions: ['v1'] });
       case '/apis':
-        return json(res, 200, { groups: [{ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } }] });
+        return json(res, 200, {
+          groups: [
+            {
+              name: 'apps',
+              versions: [{ groupVersion: 'apps/v1', version: 'v1' }],
+              preferredVersion: { groupVersion: 'apps/v1', version: 'v1' },
+            },
+          ],
+        });
       case '/apis/apps/v1':
-        return json(res, 200, { groupVersion: 'apps/v1', resources: [{ name: 'deployments', namespaced: true, kind: 'Deployment', verbs: ['get'] }] });
+        return json(res, 200, {
+          groupVersion: 'apps/v1',
+          resources: [{ name: 'deployments', namespaced: true, kind: 'Deployment', verbs: ['get'] }],
+        });
       default:
         return json(res, 404, notFound(req.path));
     }
@@ -43,6 +54,8 @@ describe('DiscoveryClient', () => {
   it('answers undefined for a group the server does not serve, and reads a group version under /apis', async () => {
     const discovery = new DiscoveryClient(transport);
     expect(await discovery.serverGroup('example.com')).toBeUndefined();
-    expect((await discovery.serverResourcesForGroupVersion('apps/v1')).resources.map((r) => r.kind)).toEqual(['Deployment']);
+    expect((await discovery.serverResourcesForGroupVersion('apps/v1')).resources.map((r) => r.kind)).toEqual([
+      'Deployment',
+    ]);
   });
 });

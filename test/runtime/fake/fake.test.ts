@@ -1,27 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClient, fieldIndex } from '../../../src/runtime/fake/index.js';
-import { ApiError, ConfigMaps, Deployments, isConflict, isNotFound, newScheme, type KubeObject } from '../../../src/runtime/rest/index.js';
+import {
+  ApiError,
+  ConfigMaps,
+  Deployments,
+  isConflict,
+  isNotFound,
+  newScheme,
+  type KubeObject,
+} from '../../../src/runtime/rest/index.js';
 import { describeClientContract, Widgets, type Widget } from './contract.js';
 
 describeClientContract('the fake client', () => fake);
 const fake = new FakeClient({ statusSubresource: [Widgets] });
 
-const widget = (name: string, extra: Partial<Widget> = {}): Widget => ({ apiVersion: 'contract.kubescaffold.dev/v1', kind: 'Widget', metadata: { namespace: 'ns', name }, spec: { size: 1 }, ...extra });
+const widget = (name: string, extra: Partial<Widget> = {}): Widget => ({
+  apiVersion: 'contract.kubescaffold.dev/v1',
+  kind: 'Widget',
+  metadata: { namespace: 'ns', name },
+  spec: { size: 1 },
+  ...extra,
+});
 
 describe('the fake client', () => {
   it('starts with the objects it is given, status included, resolved through the scheme', async () => {
-    const client = new FakeClient({ objects: [widget('a', { status: { ready: true } })], scheme: newScheme().add(Widgets), statusSubresource: [Widgets] });
+    const client = new FakeClient({
+      objects: [widget('a', { status: { ready: true } })],
+      scheme: newScheme().add(Widgets),
+      statusSubresource: [Widgets],
+    });
     const got = await client.get(Widgets, { namespace: 'ns', name: 'a' });
     expect(got.status).toEqual({ ready: true });
     expect(got.metadata?.resourceVersion).toMatch(/^\d+$/);
-    expect(() => new FakeClient({ objects: [widget('a')] })).toThrow(/no resource for contract.kubescaffold.dev\/v1 Widget a; add its descriptor to the scheme option/);
+    expect(() => new FakeClient({ objects: [widget('a')] })).toThrow(
+      /no resource for contract.kubescaffold.dev\/v1 Widget a; add its descriptor to the scheme option/,
+    );
   });
 
   it('gives built-in kinds with a status their status subresource, as controller-runtime does', async () => {
     const client = new FakeClient();
-    const created = await client.create(Deployments, { metadata: { namespace: 'ns', name: 'd' }, spec: { selector: {}, template: {} }, status: { replicas: 3 } });
+    const created = await client.create(Deployments, {
+      metadata: { namespace: 'ns', name: 'd' },
+      spec: { selector: {}, template: {} },
+      status: { replicas: 3 },
+    });
     expect(created.status).toBeUndefined();
-    await expect(client.status().update(ConfigMaps, { metadata: { namespace: 'ns', name: 'c' } })).rejects.toSatisfy(isNotFound);
+    await expect(client.status().update(ConfigMaps, { metadata: { namespace: 'ns', name: 'c' } })).rejects.toSatisfy(
+      isNotFound,
+    );
   });
 
   it('returns copies: changing what it returned or was given does not change what it stores', async () => {
@@ -34,10 +60,14 @@ describe('the fake client', () => {
   });
 
   it('selects on indexed fields and refuses a field selector without an index', async () => {
-    const client = new FakeClient({ indexes: [fieldIndex(Widgets, 'spec.color', (w) => (w.spec?.color ? [w.spec.color] : []))] });
+    const client = new FakeClient({
+      indexes: [fieldIndex(Widgets, 'spec.color', (w) => (w.spec?.color ? [w.spec.color] : []))],
+    });
     await client.create(Widgets, widget('a', { spec: { color: 'red' } }));
     await client.create(Widgets, widget('b', { spec: { color: 'blue' } }));
-    expect((await client.list(Widgets, { fieldSelector: 'spec.color=red' })).items.map((w) => w.metadata?.name)).toEqual(['a']);
+    expect(
+      (await client.list(Widgets, { fieldSelector: 'spec.color=red' })).items.map((w) => w.metadata?.name),
+    ).toEqual(['a']);
     await expect(client.list(Widgets, { fieldSelector: 'spec.size=1' })).rejects.toThrow(/needs a field index/);
   });
 
@@ -54,7 +84,9 @@ describe('the fake client', () => {
   it('refuses strategic merge patches with a message that says what to send instead', async () => {
     const client = new FakeClient();
     await client.create(ConfigMaps, { metadata: { namespace: 'ns', name: 'c' } });
-    await expect(client.patch(ConfigMaps, { namespace: 'ns', name: 'c' }, { data: { a: '1' } }, { type: 'strategic' })).rejects.toThrow(/does not apply strategic merge patches: send a merge patch/);
+    await expect(
+      client.patch(ConfigMaps, { namespace: 'ns', name: 'c' }, { data: { a: '1' } }, { type: 'strategic' }),
+    ).rejects.toThrow(/does not apply strategic merge patches: send a merge patch/);
   });
 
   it('runs interceptors instead of its own methods, with a client that calls through', async () => {
@@ -71,15 +103,22 @@ describe('the fake client', () => {
     });
     const created = await client.create(Widgets, widget('a'));
     expect(calls).toEqual(['create a']);
-    await expect(client.status().update(Widgets, { ...created, status: { ready: true } })).rejects.toSatisfy(isConflict);
+    await expect(client.status().update(Widgets, { ...created, status: { ready: true } })).rejects.toSatisfy(
+      isConflict,
+    );
     expect((await client.get(Widgets, { namespace: 'ns', name: 'a' })).status).toBeUndefined();
   });
 
   it('stamps creation and deletion times from the injected clock', async () => {
     const client = new FakeClient({ clock: () => new Date('2026-01-02T03:04:05.678Z') });
-    const created = await client.create(Widgets, widget('a', { metadata: { namespace: 'ns', name: 'a', finalizers: ['x.example.com/y'] } } as Partial<KubeObject>));
+    const created = await client.create(
+      Widgets,
+      widget('a', { metadata: { namespace: 'ns', name: 'a', finalizers: ['x.example.com/y'] } } as Partial<KubeObject>),
+    );
     expect(created.metadata?.creationTimestamp).toBe('2026-01-02T03:04:05Z');
     await client.delete(Widgets, { namespace: 'ns', name: 'a' });
-    expect((await client.get(Widgets, { namespace: 'ns', name: 'a' })).metadata?.deletionTimestamp).toBe('2026-01-02T03:04:05Z');
+    expect((await client.get(Widgets, { namespace: 'ns', name: 'a' })).metadata?.deletionTimestamp).toBe(
+      '2026-01-02T03:04:05Z',
+    );
   });
 });

@@ -13,11 +13,20 @@ class Exited {
 }
 
 /** Runs parseFlagsOrExit on `argv` with process.exit, stdout and stderr captured. */
-function run(argv: string[]): { code: number | string | null | undefined; stdout: string; stderr: string; result?: unknown } {
+function run(argv: string[]): {
+  code: number | string | null | undefined;
+  stdout: string;
+  stderr: string;
+  result?: unknown;
+} {
   let stdout = '';
   let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation(
+    (chunk: string | Uint8Array) => ((stdout += String(chunk)), true),
+  );
+  vi.spyOn(process.stderr, 'write').mockImplementation(
+    (chunk: string | Uint8Array) => ((stderr += String(chunk)), true),
+  );
   vi.spyOn(process, 'exit').mockImplementation((code) => {
     throw new Exited(code);
   });
@@ -55,6 +64,7 @@ describe('parseFlagsOrExit', () => {
       [['--leader-elect=yes'], 'invalid boolean value "yes" for -leader-elect: parse error'],
       [['extra'], 'unexpected argument "extra": manager takes flags only'],
     ];
-    for (const [argv, message] of cases) expect(run(argv), argv.join(' ')).toEqual({ code: 2, stdout: '', stderr: `${message}\n${usage}` });
+    for (const [argv, message] of cases)
+      expect(run(argv), argv.join(' ')).toEqual({ code: 2, stdout: '', stderr: `${message}\n${usage}` });
   });
 });

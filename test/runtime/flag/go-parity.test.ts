@@ -13,7 +13,11 @@ import { peerAvailable } from '../../support/peers.js';
 const defs = {
   'leader-elect': { type: 'bool', default: false, usage: 'Enable leader election.' },
   'metrics-secure': { type: 'bool', default: true, usage: 'Serve metrics over HTTPS.' },
-  'metrics-bind-address': { type: 'string', default: '0', usage: 'The address the metrics endpoint binds to.\nUse 0 to disable it.' },
+  'metrics-bind-address': {
+    type: 'string',
+    default: '0',
+    usage: 'The address the metrics endpoint binds to.\nUse 0 to disable it.',
+  },
   'metrics-cert-path': { type: 'string', default: '', usage: 'The directory of the certificate.' },
   'webhook-port': { type: 'int', default: 9443, usage: 'The port the webhook server serves on.' },
   v: { type: 'bool', default: false, usage: 'Verbose.' },
@@ -30,7 +34,23 @@ const cases: string[][] = [
   ['--metrics-bind-address', '-leader-elect'],
   ['--metrics-bind-address'],
   ['--metrics-cert-path='],
-  ...['abc', '1.5', '0x1f', '0x_1f', '0o17', '017', '08', '0b101', '1_000', '1__0', '_1', '-5', '+5', '99999999999999999999', '\t'].map((n) => [`--webhook-port=${n}`]),
+  ...[
+    'abc',
+    '1.5',
+    '0x1f',
+    '0x_1f',
+    '0o17',
+    '017',
+    '08',
+    '0b101',
+    '1_000',
+    '1__0',
+    '_1',
+    '-5',
+    '+5',
+    '99999999999999999999',
+    '\t',
+  ].map((n) => [`--webhook-port=${n}`]),
   ['--webhook-port'],
   ['--bogus'],
   ['-bogus=1'],
@@ -63,21 +83,30 @@ function ours(argv: string[]): Outcome {
   }
 }
 
-const available = peerAvailable("parity with Go's flag package", hasGo() ? undefined : 'Go is not installed (it builds the flag twin)');
+const available = peerAvailable(
+  "parity with Go's flag package",
+  hasGo() ? undefined : 'Go is not installed (it builds the flag twin)',
+);
 const work = tempDir('go-flag-');
 afterAll(() => work.remove());
 
 describe.skipIf(!available)("parseFlags against Go's flag package", () => {
-  it('accepts, refuses, prints and leaves arguments as Go does, message for message', () => {
-    const dir = join(work.path, 'go-flag');
-    cpSync(fileURLToPath(new URL('../fixtures/go-flag', import.meta.url)), dir, { recursive: true });
-    const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
-    execFileSync('go', ['build', '-o', 'go-flag', '.'], { cwd: dir, env, stdio: 'ignore' });
-    const theirs = JSON.parse(execFileSync(join(dir, 'go-flag'), { input: JSON.stringify(cases), encoding: 'utf8' })) as Outcome[];
-    expect(theirs).toHaveLength(cases.length);
-    cases.forEach((argv, i) => {
-      const go = theirs[i]!;
-      expect(ours(argv), JSON.stringify(argv)).toEqual(go.error === '' ? go : { ...go, values: undefined, args: [] });
-    });
-  }, GO_BUILD_MS);
+  it(
+    'accepts, refuses, prints and leaves arguments as Go does, message for message',
+    () => {
+      const dir = join(work.path, 'go-flag');
+      cpSync(fileURLToPath(new URL('../fixtures/go-flag', import.meta.url)), dir, { recursive: true });
+      const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
+      execFileSync('go', ['build', '-o', 'go-flag', '.'], { cwd: dir, env, stdio: 'ignore' });
+      const theirs = JSON.parse(
+        execFileSync(join(dir, 'go-flag'), { input: JSON.stringify(cases), encoding: 'utf8' }),
+      ) as Outcome[];
+      expect(theirs).toHaveLength(cases.length);
+      cases.forEach((argv, i) => {
+        const go = theirs[i]!;
+        expect(ours(argv), JSON.stringify(argv)).toEqual(go.error === '' ? go : { ...go, values: undefined, args: [] });
+      });
+    },
+    GO_BUILD_MS,
+  );
 });

@@ -25,7 +25,10 @@ function refusal(argv: string[], options: { allowArgs?: boolean } = {}): FlagErr
 describe('parseFlags', () => {
   it('gives every flag its default when none is given, typed by its definition', () => {
     const parsed = parseFlags(defs, [], { name: 'manager' });
-    expect(parsed).toEqual({ values: { 'leader-elect': false, 'metrics-secure': true, 'metrics-bind-address': '0', 'webhook-port': 9443 }, args: [] });
+    expect(parsed).toEqual({
+      values: { 'leader-elect': false, 'metrics-secure': true, 'metrics-bind-address': '0', 'webhook-port': 9443 },
+      args: [],
+    });
     // The types follow from the definitions: these assignments type-check only if they do.
     const elect: boolean = parsed.values['leader-elect'];
     const port: number = parsed.values['webhook-port'];
@@ -45,7 +48,9 @@ describe('parseFlags', () => {
 
   it('reads one dash and two dashes alike', () => {
     for (const dash of ['-', '--']) {
-      expect(values([`${dash}leader-elect`, `${dash}metrics-bind-address`, ':8443', `${dash}webhook-port=8443`])).toEqual({
+      expect(
+        values([`${dash}leader-elect`, `${dash}metrics-bind-address`, ':8443', `${dash}webhook-port=8443`]),
+      ).toEqual({
         'leader-elect': true,
         'metrics-secure': true,
         'metrics-bind-address': ':8443',
@@ -55,8 +60,10 @@ describe('parseFlags', () => {
   });
 
   it("reads every bool spelling of Go's strconv.ParseBool after `=`", () => {
-    for (const spelling of ['1', 't', 'T', 'true', 'TRUE', 'True']) expect(values([`--leader-elect=${spelling}`])['leader-elect'], spelling).toBe(true);
-    for (const spelling of ['0', 'f', 'F', 'false', 'FALSE', 'False']) expect(values([`--metrics-secure=${spelling}`])['metrics-secure'], spelling).toBe(false);
+    for (const spelling of ['1', 't', 'T', 'true', 'TRUE', 'True'])
+      expect(values([`--leader-elect=${spelling}`])['leader-elect'], spelling).toBe(true);
+    for (const spelling of ['0', 'f', 'F', 'false', 'FALSE', 'False'])
+      expect(values([`--metrics-secure=${spelling}`])['metrics-secure'], spelling).toBe(false);
   });
 
   it('never takes the argument after a bool as its value', () => {
@@ -66,24 +73,44 @@ describe('parseFlags', () => {
   });
 
   it('takes the next argument as the value of a string or int, whatever it looks like, and `=` values as they are', () => {
-    expect(values(['--metrics-bind-address', '-leader-elect'])).toMatchObject({ 'metrics-bind-address': '-leader-elect', 'leader-elect': false });
+    expect(values(['--metrics-bind-address', '-leader-elect'])).toMatchObject({
+      'metrics-bind-address': '-leader-elect',
+      'leader-elect': false,
+    });
     expect(values(['--metrics-bind-address='])['metrics-bind-address']).toBe('');
     expect(values(['--metrics-bind-address=a=b'])['metrics-bind-address']).toBe('a=b');
     expect(values(['--webhook-port', '8443'])['webhook-port']).toBe(8443);
   });
 
   it("reads ints as Go's ParseInt with base 0 does: signs, 0x, 0o, 0b, a leading 0 for octal, and `_` between digits", () => {
-    const cases: Array<[string, number]> = [['-5', -5], ['+5', 5], ['0x1F', 31], ['0x_1f', 31], ['0o17', 15], ['017', 15], ['0b101', 5], ['1_000', 1000], ['0', 0], ['-0', 0]];
+    const cases: Array<[string, number]> = [
+      ['-5', -5],
+      ['+5', 5],
+      ['0x1F', 31],
+      ['0x_1f', 31],
+      ['0o17', 15],
+      ['017', 15],
+      ['0b101', 5],
+      ['1_000', 1000],
+      ['0', 0],
+      ['-0', 0],
+    ];
     for (const [text, number] of cases) expect(values([`--webhook-port=${text}`])['webhook-port'], text).toBe(number);
   });
 
   it('keeps the last value of a flag given twice', () => {
-    expect(values(['--leader-elect', '--leader-elect=false', '--webhook-port=1', '--webhook-port=2'])).toMatchObject({ 'leader-elect': false, 'webhook-port': 2 });
+    expect(values(['--leader-elect', '--leader-elect=false', '--webhook-port=1', '--webhook-port=2'])).toMatchObject({
+      'leader-elect': false,
+      'webhook-port': 2,
+    });
   });
 
   it('ends the flags at `--` and at the first non-flag argument (`-` alone is one), leaving the rest as args', () => {
     const parse = (argv: string[]) => parseFlags(defs, argv, { name: 'manager', allowArgs: true });
-    expect(parse(['--leader-elect', '--', '--metrics-secure=false'])).toEqual({ values: expect.objectContaining({ 'leader-elect': true, 'metrics-secure': true }), args: ['--metrics-secure=false'] });
+    expect(parse(['--leader-elect', '--', '--metrics-secure=false'])).toEqual({
+      values: expect.objectContaining({ 'leader-elect': true, 'metrics-secure': true }),
+      args: ['--metrics-secure=false'],
+    });
     expect(parse(['run', '--leader-elect']).args).toEqual(['run', '--leader-elect']);
     expect(parse(['-', '--leader-elect']).args).toEqual(['-', '--leader-elect']);
     expect(parse(['--leader-elect', '--']).args).toEqual([]);
@@ -91,9 +118,14 @@ describe('parseFlags', () => {
 
   it('refuses an argument after the flags unless allowArgs, with a hint when it was meant as a bool value', () => {
     const hinted = refusal(['-leader-elect', 'false']);
-    expect([hinted.reason, hinted.message]).toEqual(['UnexpectedArgument', 'unexpected argument "false": manager takes flags only (a boolean flag takes its value after "=": -leader-elect=false)']);
+    expect([hinted.reason, hinted.message]).toEqual([
+      'UnexpectedArgument',
+      'unexpected argument "false": manager takes flags only (a boolean flag takes its value after "=": -leader-elect=false)',
+    ]);
     expect(refusal(['run']).message).toBe('unexpected argument "run": manager takes flags only');
-    expect(refusal(['--leader-elect', '--', 'true']).message).toBe('unexpected argument "true": manager takes flags only');
+    expect(refusal(['--leader-elect', '--', 'true']).message).toBe(
+      'unexpected argument "true": manager takes flags only',
+    );
   });
 
   it("refuses with Go's messages: an unknown flag, a missing value, a bad value, bad syntax", () => {
@@ -108,7 +140,11 @@ describe('parseFlags', () => {
       [['--webhook-port', '1.5'], 'InvalidValue', 'invalid value "1.5" for flag -webhook-port: parse error'],
       [['--webhook-port=08'], 'InvalidValue', 'invalid value "08" for flag -webhook-port: parse error'],
       [['--webhook-port=1__0'], 'InvalidValue', 'invalid value "1__0" for flag -webhook-port: parse error'],
-      [['--webhook-port=99999999999999999999'], 'InvalidValue', 'invalid value "99999999999999999999" for flag -webhook-port: value out of range'],
+      [
+        ['--webhook-port=99999999999999999999'],
+        'InvalidValue',
+        'invalid value "99999999999999999999" for flag -webhook-port: value out of range',
+      ],
       [['--webhook-port=\t'], 'InvalidValue', 'invalid value "\\t" for flag -webhook-port: parse error'],
       [['---x'], 'BadSyntax', 'bad flag syntax: ---x'],
       [['-=x'], 'BadSyntax', 'bad flag syntax: -=x'],
@@ -131,8 +167,12 @@ describe('parseFlags', () => {
   it('reads --no-NAME as --NAME=false for a bool only when allowNegative is set', () => {
     expect(parseFlags(defs, ['--no-metrics-secure'], { allowNegative: true }).values['metrics-secure']).toBe(false);
     expect(refusal(['--no-metrics-secure']).message).toBe('flag provided but not defined: -no-metrics-secure');
-    expect(() => parseFlags(defs, ['--no-webhook-port'], { allowNegative: true })).toThrow('flag provided but not defined: -no-webhook-port');
-    expect(() => parseFlags(defs, ['--no-metrics-secure=true'], { allowNegative: true })).toThrow('flag provided but not defined: -no-metrics-secure');
+    expect(() => parseFlags(defs, ['--no-webhook-port'], { allowNegative: true })).toThrow(
+      'flag provided but not defined: -no-webhook-port',
+    );
+    expect(() => parseFlags(defs, ['--no-metrics-secure=true'], { allowNegative: true })).toThrow(
+      'flag provided but not defined: -no-metrics-secure',
+    );
   });
 
   it('does not take names from Object.prototype for flags', () => {

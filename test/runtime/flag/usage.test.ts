@@ -8,7 +8,11 @@ describe('flagUsage', () => {
         'webhook-port': { type: 'int', default: 9443, usage: 'The port the webhook server serves on.' },
         'metrics-secure': { type: 'bool', default: true, usage: 'Serve metrics over HTTPS.' },
         'leader-elect': { type: 'bool', default: false, usage: 'Enable leader election.' },
-        'metrics-bind-address': { type: 'string', default: ':8443', usage: 'The address the metrics endpoint binds to.' },
+        'metrics-bind-address': {
+          type: 'string',
+          default: ':8443',
+          usage: 'The address the metrics endpoint binds to.',
+        },
         'metrics-cert-path': { type: 'string', default: '', usage: 'The directory of the certificate.' },
         retries: { type: 'int', default: 0, usage: 'Retries.' },
       },
@@ -42,7 +46,16 @@ describe('flagUsage', () => {
       },
       { name: 'tool' },
     );
-    expect(usage).toBe(['Usage of tool:', '  -s string', '    \tFirst line.', '    \tSecond line. (default "a\\"b\\n")', '  -v\tVerbose.', ''].join('\n'));
+    expect(usage).toBe(
+      [
+        'Usage of tool:',
+        '  -s string',
+        '    \tFirst line.',
+        '    \tSecond line. (default "a\\"b\\n")',
+        '  -v\tVerbose.',
+        '',
+      ].join('\n'),
+    );
   });
 
   it("names the program by the script's file name when no name is given", () => {

@@ -21,7 +21,12 @@ async function serve(checks: Record<string, Checker>) {
   const ac = new AbortController();
   stops.push(ac);
   let addr: AddressInfo | undefined;
-  const done = serveUntil(server, { bindAddress: '127.0.0.1:0', signal: ac.signal, log: newLogger({ sink: () => {} }), onListening: (a) => (addr = a) });
+  const done = serveUntil(server, {
+    bindAddress: '127.0.0.1:0',
+    signal: ac.signal,
+    log: newLogger({ sink: () => {} }),
+    onListening: (a) => (addr = a),
+  });
   await eventually(() => addr !== undefined);
   const get = async (path: string) => {
     const r = await fetch(`http://127.0.0.1:${addr!.port}${path}`);
@@ -33,7 +38,10 @@ async function serve(checks: Record<string, Checker>) {
 describe('healthz handler', () => {
   it('answers ok when every check passes, and ping when there are none', async () => {
     expect(await (await serve({ ping })).get('/healthz')).toEqual({ code: 200, body: 'ok' });
-    expect(await (await serve({})).get('/healthz?verbose')).toEqual({ code: 200, body: '[+]ping ok\nhealthz check passed\n' });
+    expect(await (await serve({})).get('/healthz?verbose')).toEqual({
+      code: 200,
+      body: '[+]ping ok\nhealthz check passed\n',
+    });
   });
 
   it('answers 500 with a per-check list when one fails, and withholds the reason', async () => {
@@ -45,7 +53,12 @@ describe('healthz handler', () => {
   });
 
   it('serves single checks under /healthz/<name>', async () => {
-    const s = await serve({ ping, bad: () => { throw new Error('nope'); } });
+    const s = await serve({
+      ping,
+      bad: () => {
+        throw new Error('nope');
+      },
+    });
     expect(await s.get('/healthz/ping')).toEqual({ code: 200, body: 'ok' });
     expect((await s.get('/healthz/bad')).code).toBe(500);
     expect((await s.get('/healthz/missing')).code).toBe(404);

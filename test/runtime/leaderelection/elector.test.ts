@@ -51,7 +51,12 @@ const RENEW_DEADLINE = 10_000;
 const RETRY = 2_000;
 
 function candidate(store: LeaseStore, clock: FakeClock, identity: string, extra: { releaseOnCancel?: boolean } = {}) {
-  const state = { leading: false, leadSignal: undefined as AbortSignal | undefined, stopped: false, leaders: [] as string[] };
+  const state = {
+    leading: false,
+    leadSignal: undefined as AbortSignal | undefined,
+    stopped: false,
+    leaders: [] as string[],
+  };
   const elector = new LeaderElector({
     client: store.client(),
     namespace: 'ns',
@@ -186,8 +191,14 @@ describe('LeaderElector', () => {
     const a = candidate(store, clock, 'a');
     await clock.advanceUntil(() => a.state.leading, 'a leading');
     // Another candidate took the Lease (a's renewals were lost, say): a learns of it on its next renewal.
-    store.lease = { ...store.lease!, spec: { ...store.lease!.spec, holderIdentity: 'b' }, metadata: { ...store.lease!.metadata, resourceVersion: '999' } };
-    const took = await clock.advanceUntil(() => a.state.leadSignal?.aborted === true, 'a stepping down', { limitMs: RETRY * 2 });
+    store.lease = {
+      ...store.lease!,
+      spec: { ...store.lease!.spec, holderIdentity: 'b' },
+      metadata: { ...store.lease!.metadata, resourceVersion: '999' },
+    };
+    const took = await clock.advanceUntil(() => a.state.leadSignal?.aborted === true, 'a stepping down', {
+      limitMs: RETRY * 2,
+    });
     expect(took).toBeLessThanOrEqual(RETRY);
     expect(a.elector.isLeader()).toBe(false);
     await clock.advanceUntil(() => a.finished(), 'a stopping');
@@ -196,7 +207,13 @@ describe('LeaderElector', () => {
 
   it('fences nothing before it leads', () => {
     const store = new LeaseStore();
-    const b = new LeaderElector({ client: store.client(), namespace: 'n', name: 'l', onStartedLeading: () => {}, onStoppedLeading: () => {} });
+    const b = new LeaderElector({
+      client: store.client(),
+      namespace: 'n',
+      name: 'l',
+      onStartedLeading: () => {},
+      onStoppedLeading: () => {},
+    });
     expect(() => b.checkLeading()).not.toThrow();
     expect(b.isLeader()).toBe(false);
   });

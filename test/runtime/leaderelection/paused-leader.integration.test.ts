@@ -38,17 +38,24 @@ describe('a leader paused past its term', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('makes no write after the Lease moved, in 3 runs out of 3, and exits as a lost leader', async () => {
-    for (let run = 1; run <= 3; run++) {
-      const namespace = `paused-leader-${run}`;
-      const start = (identity: string) =>
-        spawn(process.execPath, [replica, namespace, identity], { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'ignore', 'pipe'] });
-      const result = await pausedLeaderTrial({ client: client!, namespace, start });
-      // The trial is only a trial if both wrote and the pause outlasted the term.
-      expect(result.leaderWritesBefore, `run ${run}`).toBeGreaterThan(0);
-      expect(result.followerWritesAfterMove, `run ${run}`).toBeGreaterThan(0);
-      expect(result.oldLeaderWritesAfterMove, `run ${run}: writes of the old leader after the Lease moved`).toBe(0);
-      expect(result.oldLeaderExit, `run ${run}: the old leader stops by itself`).toEqual({ code: 1, signal: null });
-    }
-  }, minutes(5));
+  it(
+    'makes no write after the Lease moved, in 3 runs out of 3, and exits as a lost leader',
+    async () => {
+      for (let run = 1; run <= 3; run++) {
+        const namespace = `paused-leader-${run}`;
+        const start = (identity: string) =>
+          spawn(process.execPath, [replica, namespace, identity], {
+            env: { ...process.env, KUBECONFIG: kubeconfig },
+            stdio: ['ignore', 'ignore', 'pipe'],
+          });
+        const result = await pausedLeaderTrial({ client: client!, namespace, start });
+        // The trial is only a trial if both wrote and the pause outlasted the term.
+        expect(result.leaderWritesBefore, `run ${run}`).toBeGreaterThan(0);
+        expect(result.followerWritesAfterMove, `run ${run}`).toBeGreaterThan(0);
+        expect(result.oldLeaderWritesAfterMove, `run ${run}: writes of the old leader after the Lease moved`).toBe(0);
+        expect(result.oldLeaderExit, `run ${run}: the old leader stops by itself`).toEqual({ code: 1, signal: null });
+      }
+    },
+    minutes(5),
+  );
 });

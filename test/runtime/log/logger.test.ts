@@ -4,7 +4,11 @@ import { newLogger, parseLogLevel, type LogLevel } from '../../../src/runtime/lo
 
 function capture(level: LogLevel = 'info') {
   const lines: Record<string, unknown>[] = [];
-  const logger = newLogger({ level, sink: (l) => lines.push(JSON.parse(l) as Record<string, unknown>), now: () => new Date(0) });
+  const logger = newLogger({
+    level,
+    sink: (l) => lines.push(JSON.parse(l) as Record<string, unknown>),
+    now: () => new Date(0),
+  });
   return { logger, lines };
 }
 
@@ -46,7 +50,11 @@ describe('logger', () => {
   });
 
   it('never throws from a failing sink', () => {
-    const logger = newLogger({ sink: () => { throw new Error('closed'); } });
+    const logger = newLogger({
+      sink: () => {
+        throw new Error('closed');
+      },
+    });
     expect(() => logger.info('x')).not.toThrow();
   });
 

@@ -27,11 +27,24 @@ const program = (enable: boolean): string =>
   ].join('\n');
 
 /** Bundles `source` (as main.ts) to main.js with a linked source map, runs it with `nodeFlags`, and returns its stdout. */
-async function bundleAndRun(name: string, source: string, opts: { sourcemap: boolean; nodeFlags?: string[] }): Promise<string> {
+async function bundleAndRun(
+  name: string,
+  source: string,
+  opts: { sourcemap: boolean; nodeFlags?: string[] },
+): Promise<string> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source);
   const outfile = join(dir, `${name}.js`);
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', sourcemap: opts.sourcemap ? 'linked' : false, sourcesContent: false, logLevel: 'error' });
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    sourcemap: opts.sourcemap ? 'linked' : false,
+    sourcesContent: false,
+    logLevel: 'error',
+  });
   const run = spawnSync(process.execPath, [...(opts.nodeFlags ?? []), outfile], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`${name} failed:\n${run.stdout}${run.stderr}`);
   return run.stdout;
@@ -58,7 +71,9 @@ describe('enableSourceMaps', () => {
 
   it("steps aside when Node's own source map support is on", async () => {
     // Node maps the frame itself; the restore function enableSourceMaps returned has nothing to restore.
-    const [first, second] = traces(await bundleAndRun('native', program(true), { sourcemap: true, nodeFlags: ['--enable-source-maps'] }));
+    const [first, second] = traces(
+      await bundleAndRun('native', program(true), { sourcemap: true, nodeFlags: ['--enable-source-maps'] }),
+    );
     expect(first).toContain(`${join(dir, 'native.ts')}:5:9`);
     expect(second).toContain(`${join(dir, 'native.ts')}:5:9`);
   });

@@ -1,8 +1,26 @@
 /** The sample operator the integration tests run: an AppService owns a Deployment and a Service made from its spec. */
 import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { Deployments, Services } from '../../../src/runtime/rest/index.js';
-import { createMergePatch, createOrUpdate, reconcileWithFinalizer, setControllerReference, setStatusCondition } from '../../../src/runtime/client/index.js';
-import { defineResource, isNotFound, newControllerManagedBy, type Client, type Condition, type Manager, type ObjectMeta, type ReconcileContext, type Reconciler, type Request, type Result } from '../../../src/runtime/index.js';
+import {
+  createMergePatch,
+  createOrUpdate,
+  reconcileWithFinalizer,
+  setControllerReference,
+  setStatusCondition,
+} from '../../../src/runtime/client/index.js';
+import {
+  defineResource,
+  isNotFound,
+  newControllerManagedBy,
+  type Client,
+  type Condition,
+  type Manager,
+  type ObjectMeta,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '../../../src/runtime/index.js';
 import { testCRD } from '../../support/crd.js';
 
 export interface AppService {
@@ -28,7 +46,11 @@ export const APPSERVICE_CRD = testCRD({
     {
       name: 'v1',
       required: ['replicas', 'image'],
-      spec: { replicas: { type: 'integer', format: 'int32' }, image: { type: 'string' }, port: { type: 'integer', format: 'int32' } },
+      spec: {
+        replicas: { type: 'integer', format: 'int32' },
+        image: { type: 'string' },
+        port: { type: 'integer', format: 'int32' },
+      },
       status: {
         availableReplicas: { type: 'integer', format: 'int32' },
         observedGeneration: { type: 'integer', format: 'int64' },
@@ -100,7 +122,9 @@ export class AppServiceReconciler implements Reconciler {
     });
     const patch = createMergePatch({ status: app.status ?? {} }, { status });
     if (Object.keys(patch as object).length > 0) {
-      await this.client.status().patch(AppServices, { namespace: meta.namespace, name: meta.name ?? '' }, patch, { type: 'merge' });
+      await this.client
+        .status()
+        .patch(AppServices, { namespace: meta.namespace, name: meta.name ?? '' }, patch, { type: 'merge' });
       ctx.log.debug('status updated');
     }
     return {};

@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import { ConfigMaps, CoreEvents, Deployments, Namespaces, Services, type RestClient } from '../../../src/runtime/rest/index.js';
+import {
+  ConfigMaps,
+  CoreEvents,
+  Deployments,
+  Namespaces,
+  Services,
+  type RestClient,
+} from '../../../src/runtime/rest/index.js';
 import { LeaderElectionLostError, LeaseResource, microTime } from '../../../src/runtime/manager/index.js';
-import { Manager, defineResource, newControllerManagedBy, newClient, type ManagerOptions } from '../../../src/runtime/index.js';
+import {
+  Manager,
+  defineResource,
+  newControllerManagedBy,
+  newClient,
+  type ManagerOptions,
+} from '../../../src/runtime/index.js';
 import { getControllerOf, isStatusConditionTrue, retryOnConflict } from '../../../src/runtime/client/index.js';
 import { recentEvents, recordHistory } from '../../support/cluster.js';
 import { eventually } from '../../support/eventually.js';
@@ -30,7 +43,12 @@ async function namespace(): Promise<string> {
 }
 
 function app(ns: string, name: string, replicas = 1): AppService {
-  return { apiVersion: AppServices.apiVersion, kind: AppServices.kind, metadata: { namespace: ns, name }, spec: { replicas, image: 'nginx:1' } };
+  return {
+    apiVersion: AppServices.apiVersion,
+    kind: AppServices.kind,
+    metadata: { namespace: ns, name },
+    spec: { replicas, image: 'nginx:1' },
+  };
 }
 
 /**
@@ -68,12 +86,16 @@ describe('Manager on a real control plane', () => {
       reconciler.setupWithManager(mgr);
     });
     try {
-      await Promise.all(Array.from({ length: 100 }, (_, i) => api.create(AppServices, app(ns, `app-${i}`, (i % 3) + 1))));
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => api.create(AppServices, app(ns, `app-${i}`, (i % 3) + 1))),
+      );
       // Generous: 100 reconciles, each writing a Deployment, a Service and status, take a few seconds when idle.
       await eventually(() => reconciler.reconciled.length >= 100, { what: 'reconciles started', timeoutMs: 60_000 });
       const done = async (): Promise<boolean> => {
         const list = await api.list(AppServices, { namespace: ns });
-        return list.items.length === 100 && list.items.every((a) => a.status?.observedGeneration === a.metadata.generation);
+        return (
+          list.items.length === 100 && list.items.every((a) => a.status?.observedGeneration === a.metadata.generation)
+        );
       };
       await eventually(done, { what: 'status observed for every object', timeoutMs: 90_000 });
       const deps = await api.list(Deployments, { namespace: ns });
@@ -123,7 +145,10 @@ describe('Manager on a real control plane', () => {
     try {
       const key = { namespace: ns, name: 'doomed' };
       await api.create(AppServices, app(ns, 'doomed'));
-      await eventually(async () => (await api.get(AppServices, key)).metadata.finalizers?.includes(FINALIZER) ?? false, 'finalizer added');
+      await eventually(
+        async () => (await api.get(AppServices, key)).metadata.finalizers?.includes(FINALIZER) ?? false,
+        'finalizer added',
+      );
       await api.delete(AppServices, key);
       await eventually(async () => (await tryGet(() => api.get(AppServices, key))) === undefined, 'object gone');
       // A reconcile reading a cache that lags the finalizer removal may run cleanup once more (its patch then
@@ -161,19 +186,35 @@ describe('Manager on a real control plane', () => {
   });
 
   it('fails to start when a watched kind cannot be listed within the cache sync timeout', async () => {
-    const Missing = defineResource({ group: 'missing.kubescaffold.io', version: 'v1', kind: 'Ghost', plural: 'ghosts', namespaced: true });
+    const Missing = defineResource({
+      group: 'missing.kubescaffold.io',
+      version: 'v1',
+      kind: 'Ghost',
+      plural: 'ghosts',
+      namespaced: true,
+    });
     const m = run({ cache: { syncTimeout: 1500 } }, (mgr) => {
-      newControllerManagedBy(mgr).for(Missing).complete({ reconcile: async () => ({}) });
+      newControllerManagedBy(mgr)
+        .for(Missing)
+        .complete({ reconcile: async () => ({}) });
     });
     await expect(m.done).rejects.toThrow(/waiting for caches to sync: ghosts.missing.kubescaffold.io\/v1/);
   });
 
   it('a cached read of a kind that cannot sync fails after the timeout instead of hanging', async () => {
-    const Missing = defineResource({ group: 'missing.kubescaffold.io', version: 'v1', kind: 'Ghost', plural: 'ghosts', namespaced: true });
+    const Missing = defineResource({
+      group: 'missing.kubescaffold.io',
+      version: 'v1',
+      kind: 'Ghost',
+      plural: 'ghosts',
+      namespaced: true,
+    });
     const m = run({ cache: { syncTimeout: 1000 } }, () => {});
     try {
       await m.mgr.elected();
-      await expect(m.mgr.getClient().get(Missing, { namespace: 'default', name: 'x' })).rejects.toThrow(/timed out .* to sync/);
+      await expect(m.mgr.getClient().get(Missing, { namespace: 'default', name: 'x' })).rejects.toThrow(
+        /timed out .* to sync/,
+      );
     } finally {
       await m.stop();
     }
@@ -190,10 +231,15 @@ describe('Manager on a real control plane', () => {
     try {
       await api.create(AppServices, app(other, 'ignored'));
       await api.create(AppServices, app(watched, 'seen'));
-      await eventually(async () => (await tryGet(() => api.get(Deployments, { namespace: watched, name: 'seen' }))) !== undefined, 'watched namespace reconciled');
+      await eventually(
+        async () => (await tryGet(() => api.get(Deployments, { namespace: watched, name: 'seen' }))) !== undefined,
+        'watched namespace reconciled',
+      );
       expect(reconciler.reconciled.every((r) => r.namespace === watched)).toBe(true);
       expect(await tryGet(() => api.get(Deployments, { namespace: other, name: 'ignored' }))).toBeUndefined();
-      await expect(m.mgr.getClient().list(AppServices, { namespace: other })).rejects.toThrow(/not covered by the cache/);
+      await expect(m.mgr.getClient().list(AppServices, { namespace: other })).rejects.toThrow(
+        /not covered by the cache/,
+      );
     } finally {
       await m.stop();
     }
@@ -204,18 +250,27 @@ describe('Manager on a real control plane', () => {
     await api.create(AppServices, app(ns, 'tidy'));
     const count = () => {
       const r = process.getActiveResourcesInfo();
-      return { timers: r.filter((x) => x === 'Timeout').length, sockets: r.filter((x) => x === 'TCPSocketWrap' || x === 'TCPServerWrap').length };
+      return {
+        timers: r.filter((x) => x === 'Timeout').length,
+        sockets: r.filter((x) => x === 'TCPSocketWrap' || x === 'TCPServerWrap').length,
+      };
     };
     const before = count();
     let reconciler!: AppServiceReconciler;
     const m = run(
-      { leaderElection: { enabled: true, id: 'tidy', namespace: ns }, healthProbe: { bindAddress: '127.0.0.1:0' }, metrics: { bindAddress: '127.0.0.1:0' } },
+      {
+        leaderElection: { enabled: true, id: 'tidy', namespace: ns },
+        healthProbe: { bindAddress: '127.0.0.1:0' },
+        metrics: { bindAddress: '127.0.0.1:0' },
+      },
       (mgr) => {
         reconciler = new AppServiceReconciler(mgr.getClient());
         reconciler.setupWithManager(mgr);
       },
     );
-    await eventually(() => reconciler.reconciled.length > 0 && m.mgr.metricsAddress() !== undefined, { what: 'manager working' });
+    await eventually(() => reconciler.reconciled.length > 0 && m.mgr.metricsAddress() !== undefined, {
+      what: 'manager working',
+    });
     expect(count().sockets).toBeGreaterThan(before.sockets);
     expect(await m.stop()).toBeUndefined();
     // Node lists a closed handle until libuv has freed it, a moment after the close callback (one loop turn; the
@@ -251,7 +306,14 @@ describe('Manager on a real control plane', () => {
     // controller-runtime's lease and renew durations: the handover below follows the leader's release on a clean stop,
     // so long leases cost nothing here, while a 3 s renew deadline could expire on a loaded CI machine.
     const le: Partial<ManagerOptions> = {
-      leaderElection: { enabled: true, id: `le-${ns}`, namespace: ns, leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 500 },
+      leaderElection: {
+        enabled: true,
+        id: `le-${ns}`,
+        namespace: ns,
+        leaseDuration: 15_000,
+        renewDeadline: 10_000,
+        retryPeriod: 500,
+      },
     };
     const recs: AppServiceReconciler[] = [];
     const lease = recordHistory(api, LeaseResource, ns, `le-${ns}`);
@@ -279,7 +341,10 @@ describe('Manager on a real control plane', () => {
     const diagnose = async (): Promise<string> =>
       [
         `reconciled by a: ${ra.reconciled.map((r) => r.name).join(', ') || '(none)'}; by b: ${rb.reconciled.map((r) => r.name).join(', ') || '(none)'}`,
-        lease.describe((l) => `holder=${l.spec?.holderIdentity ?? ''} renew=${String(l.spec?.renewTime ?? '')} transitions=${l.spec?.leaseTransitions ?? 0}`),
+        lease.describe(
+          (l) =>
+            `holder=${l.spec?.holderIdentity ?? ''} renew=${String(l.spec?.renewTime ?? '')} transitions=${l.spec?.leaseTransitions ?? 0}`,
+        ),
         a.logs.tail(),
         b.logs.tail(),
         await recentEvents(api, ns),
@@ -287,11 +352,14 @@ describe('Manager on a real control plane', () => {
     try {
       for (let i = 0; i < 5; i++) await api.create(AppServices, app(ns, `le-${i}`));
       // Only this namespace counts: the managers watch every namespace, and earlier tests' objects are reconciled too.
-      const ours = (r: AppServiceReconciler): Set<string> => new Set(r.reconciled.filter((q) => q.namespace === ns).map((q) => q.name));
+      const ours = (r: AppServiceReconciler): Set<string> =>
+        new Set(r.reconciled.filter((q) => q.namespace === ns).map((q) => q.name));
       await eventually(() => ours(ra).size === 5, { what: 'the leader to reconcile all 5 AppServices', diagnose });
       expect(rb.reconciled).toEqual([]);
       expect([a.mgr.isLeader(), b.mgr.isLeader()]).toEqual([true, false]);
-      expect((await api.get(LeaseResource, { namespace: ns, name: `le-${ns}` })).spec?.holderIdentity).toBe(a.mgr.identity);
+      expect((await api.get(LeaseResource, { namespace: ns, name: `le-${ns}` })).spec?.holderIdentity).toBe(
+        a.mgr.identity,
+      );
       expect(a.mgr.identity).not.toBe(b.mgr.identity);
       let bLeads = false;
       void b.mgr.elected().then(() => (bLeads = true));
@@ -299,7 +367,10 @@ describe('Manager on a real control plane', () => {
       expect(await a.stop()).toBeUndefined();
       await b.mgr.elected();
       await api.create(AppServices, app(ns, 'after-handover'));
-      await eventually(() => rb.reconciled.some((r) => r.name === 'after-handover'), { what: 'the new leader to reconcile', diagnose });
+      await eventually(() => rb.reconciled.some((r) => r.name === 'after-handover'), {
+        what: 'the new leader to reconcile',
+        diagnose,
+      });
     } finally {
       lease.stop();
       await a.stop();
@@ -310,7 +381,15 @@ describe('Manager on a real control plane', () => {
   it('a follower takes over a lease its holder stopped renewing without releasing it', async () => {
     const ns = await namespace();
     const le: Partial<ManagerOptions> = {
-      leaderElection: { enabled: true, id: 'crash', namespace: ns, releaseOnCancel: false, leaseDuration: 3000, renewDeadline: 2000, retryPeriod: 500 },
+      leaderElection: {
+        enabled: true,
+        id: 'crash',
+        namespace: ns,
+        releaseOnCancel: false,
+        leaseDuration: 3000,
+        renewDeadline: 2000,
+        retryPeriod: 500,
+      },
     };
     const a = run(le, () => {});
     await a.mgr.elected();
@@ -332,13 +411,27 @@ describe('Manager on a real control plane', () => {
   it('stops with LeaderElectionLostError when another holder takes the lease', async () => {
     const ns = await namespace();
     const m = run(
-      { leaderElection: { enabled: true, id: 'stolen', namespace: ns, leaseDuration: 3000, renewDeadline: 2000, retryPeriod: 500 } },
+      {
+        leaderElection: {
+          enabled: true,
+          id: 'stolen',
+          namespace: ns,
+          leaseDuration: 3000,
+          renewDeadline: 2000,
+          retryPeriod: 500,
+        },
+      },
       () => {},
     );
     await m.mgr.elected();
     await retryOnConflict(async () => {
       const lease = await api.get(LeaseResource, { namespace: ns, name: 'stolen' });
-      lease.spec = { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60, renewTime: microTime(new Date()) };
+      lease.spec = {
+        ...lease.spec,
+        holderIdentity: 'intruder',
+        leaseDurationSeconds: 60,
+        renewTime: microTime(new Date()),
+      };
       await api.update(LeaseResource, lease);
     });
     await expect(m.done).rejects.toBeInstanceOf(LeaderElectionLostError);
@@ -353,4 +446,3 @@ async function tryGet<T>(fn: () => Promise<T>): Promise<T | undefined> {
     throw e;
   }
 }
-

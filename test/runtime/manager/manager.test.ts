@@ -8,11 +8,14 @@ import { deferred } from '../controller/fakes.js';
 import { unreachableKubeConfig } from '../kubeconfig.js';
 
 /** These tests never reach the API. */
-const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ sink: () => {} }), ...o });
+const mk = (o: Partial<ManagerOptions> = {}) =>
+  new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ sink: () => {} }), ...o });
 
 describe('Manager lifecycle', () => {
   it('requires a leader election ID with leader election', () => {
-    expect(() => mk({ leaderElection: { enabled: true } })).toThrow('leaderElection.id must be configured when leader election is enabled');
+    expect(() => mk({ leaderElection: { enabled: true } })).toThrow(
+      'leaderElection.id must be configured when leader election is enabled',
+    );
   });
 
   it('starts runnables, stops them on abort and waits for them', async () => {
@@ -45,7 +48,11 @@ describe('Manager lifecycle', () => {
   it('stops and rejects with the error of a failing runnable', async () => {
     const mgr = mk();
     let otherStopped = false;
-    mgr.add(runnableFunc(async (s) => new Promise<void>((r) => s.addEventListener('abort', () => ((otherStopped = true), r())))));
+    mgr.add(
+      runnableFunc(
+        async (s) => new Promise<void>((r) => s.addEventListener('abort', () => ((otherStopped = true), r()))),
+      ),
+    );
     mgr.add(runnableFunc(async () => Promise.reject(new Error('boom'))));
     await expect(mgr.start(new AbortController().signal)).rejects.toThrow('boom');
     expect(otherStopped).toBe(true);

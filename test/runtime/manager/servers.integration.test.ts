@@ -1,7 +1,13 @@
 import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import { ClusterRoleBindings, ClusterRoles, Namespaces, ServiceAccounts, type RestClient } from '../../../src/runtime/rest/index.js';
+import {
+  ClusterRoleBindings,
+  ClusterRoles,
+  Namespaces,
+  ServiceAccounts,
+  type RestClient,
+} from '../../../src/runtime/rest/index.js';
 import { Manager, newClient, ping } from '../../../src/runtime/index.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
@@ -36,11 +42,20 @@ async function serviceAccountToken(ns: string, name: string): Promise<string> {
 function httpsGet(port: number, path: string, token?: string): Promise<{ code: number; body: string }> {
   return new Promise((resolve, reject) => {
     https
-      .get({ host: '127.0.0.1', port, path, rejectUnauthorized: false, headers: token ? { Authorization: `Bearer ${token}` } : {} }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ code: res.statusCode ?? 0, body }));
-      })
+      .get(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          rejectUnauthorized: false,
+          headers: token ? { Authorization: `Bearer ${token}` } : {},
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ code: res.statusCode ?? 0, body }));
+        },
+      )
       .on('error', reject);
   });
 }
@@ -82,7 +97,9 @@ describe('manager servers on a real control plane', () => {
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {
-      await eventually(() => mgr.healthProbeAddress() !== undefined && mgr.metricsAddress() !== undefined, { what: 'servers listening' });
+      await eventually(() => mgr.healthProbeAddress() !== undefined && mgr.metricsAddress() !== undefined, {
+        what: 'servers listening',
+      });
       const probe = mgr.healthProbeAddress()!.port;
       const metrics = mgr.metricsAddress()!.port;
 
@@ -128,7 +145,11 @@ describe('manager servers on a real control plane', () => {
   });
 
   it('serves /metrics over plain HTTP when metrics.secureServing is false', async () => {
-    const mgr = new Manager({ kubeConfig: env.kubeConfig, log: managerLog.log, metrics: { bindAddress: '127.0.0.1:0', secureServing: false } });
+    const mgr = new Manager({
+      kubeConfig: env.kubeConfig,
+      log: managerLog.log,
+      metrics: { bindAddress: '127.0.0.1:0', secureServing: false },
+    });
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {

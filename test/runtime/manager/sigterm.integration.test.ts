@@ -32,17 +32,25 @@ describe('an operator process', () => {
   it('on SIGTERM finishes the in-flight reconcile, starts no new one, and exits 0', async () => {
     const ns = 'sigterm';
     await api.create(Namespaces, { metadata: { name: ns } });
-    const child = spawn(process.execPath, ['--import', join(fixtures, 'ts-loader.mjs'), join(fixtures, 'drain-main.ts')], {
-      env: { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), TEST_NAMESPACE: ns },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', join(fixtures, 'ts-loader.mjs'), join(fixtures, 'drain-main.ts')],
+      {
+        env: { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), TEST_NAMESPACE: ns },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const lines: string[] = [];
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => lines.push(...d.toString().trim().split('\n')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await eventually(() => lines.includes('ready'), { what: 'the child to be ready', timeoutMs: CHILD_START_MS, diagnose: () => `child stdout:\n${lines.join('\n')}\nchild stderr:\n${stderr}` });
+      await eventually(() => lines.includes('ready'), {
+        what: 'the child to be ready',
+        timeoutMs: CHILD_START_MS,
+        diagnose: () => `child stdout:\n${lines.join('\n')}\nchild stderr:\n${stderr}`,
+      });
       await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'first' } });
       await eventually(() => lines.includes('start first'), { what: 'reconcile started' });
       child.kill('SIGTERM');

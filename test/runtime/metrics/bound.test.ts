@@ -29,7 +29,15 @@ describe('bound metric families', () => {
       h2.labels('q').observe(v);
     }
     // Label order aside (le comes last, as client_golang writes it; prom-client writes it first), byte for byte.
-    const sortLabels = (text: string): string => text.replace(/\{([^}]*)\}/g, (_, inner: string) => `{${inner.split(/,(?=\w+=")/).sort().join(',')}}`);
+    const sortLabels = (text: string): string =>
+      text.replace(
+        /\{([^}]*)\}/g,
+        (_, inner: string) =>
+          `{${inner
+            .split(/,(?=\w+=")/)
+            .sort()
+            .join(',')}}`,
+      );
     const ourText = await ours.metrics();
     expect(sortLabels(ourText)).toBe(sortLabels(await theirs.metrics()));
     expect(ourText).toContain('x_seconds_bucket{name="q",le="0.005"} 2');

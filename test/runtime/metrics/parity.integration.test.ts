@@ -11,7 +11,13 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import { Manager, defineResource, newControllerManagedBy, newClient, type KubeObject } from '../../../src/runtime/index.js';
+import {
+  Manager,
+  defineResource,
+  newControllerManagedBy,
+  newClient,
+  type KubeObject,
+} from '../../../src/runtime/index.js';
 import { Namespaces } from '../../../src/runtime/rest/index.js';
 import { freePort } from '../../../src/envtest/controlplane/ports.js';
 import { eventually } from '../../support/eventually.js';
@@ -25,7 +31,8 @@ const binary = fileURLToPath(new URL('../../../bench/out/go-reconcile', import.m
 
 /** Families controller-runtime serves that ours does not, and why. */
 const NOT_SERVED_BY_OURS: Record<string, string> = {
-  certwatcher_read_certificate_total: 'our certificate watcher is part of the webhook server, loaded only with webhooks',
+  certwatcher_read_certificate_total:
+    'our certificate watcher is part of the webhook server, loaded only with webhooks',
   certwatcher_read_certificate_errors_total: 'as above',
   controller_runtime_webhook_panics_total: 'registered by the webhook module, loaded only with webhooks',
   controller_runtime_conversion_webhook_panics_total: 'as above',
@@ -62,7 +69,11 @@ function families(text: string): Map<string, Family> {
 }
 
 function newestSource(dir: string): number {
-  return Math.max(...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
+  return Math.max(
+    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+      e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+    ),
+  );
 }
 
 /** Builds bench/go/reconcile when its sources are newer than the binary; throws (saying why) when it cannot. */
@@ -77,19 +88,36 @@ function buildPeer(): string {
   }
   if (built < newestSource(goDir)) {
     mkdirSync(join(binary, '..'), { recursive: true });
-    const r = spawnSync('go', ['build', '-o', binary, './reconcile'], { cwd: goDir, encoding: 'utf8', env: { ...process.env, CGO_ENABLED: '0' } });
+    const r = spawnSync('go', ['build', '-o', binary, './reconcile'], {
+      cwd: goDir,
+      encoding: 'utf8',
+      env: { ...process.env, CGO_ENABLED: '0' },
+    });
     if (r.status !== 0) throw new Error(`building bench/go/reconcile failed:\n${r.stderr}`);
   }
   return binary;
 }
 
-const THING = { group: 'bench.kubescaffold.dev', version: 'v1', kind: 'Thing', plural: 'things', namespaced: true } as const;
-const thingCRD = testCRD({ group: THING.group, kind: THING.kind, versions: [{ name: 'v1', spec: { image: { type: 'string' } }, status: { token: { type: 'string' } } }] });
+const THING = {
+  group: 'bench.kubescaffold.dev',
+  version: 'v1',
+  kind: 'Thing',
+  plural: 'things',
+  namespaced: true,
+} as const;
+const thingCRD = testCRD({
+  group: THING.group,
+  kind: THING.kind,
+  versions: [{ name: 'v1', spec: { image: { type: 'string' } }, status: { token: { type: 'string' } } }],
+});
 const peer = ((): string | undefined => {
   try {
     return buildPeer();
   } catch (err) {
-    peerAvailable('metrics parity with controller-runtime', `the Go peer bench/go/reconcile could not be built: ${(err as Error).message}`);
+    peerAvailable(
+      'metrics parity with controller-runtime',
+      `the Go peer bench/go/reconcile could not be built: ${(err as Error).message}`,
+    );
     return undefined;
   }
 })();
@@ -109,13 +137,37 @@ describe.skipIf(!peer)("/metrics against controller-runtime's for the same contr
     const Things = defineResource<KubeObject & { spec: { image: string } }>(THING);
     for (const ns of ['theirs', 'ours']) {
       await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-      await client.create(Things, { apiVersion: `${THING.group}/v1`, kind: 'Thing', metadata: { name: 'one', namespace: ns }, spec: { image: 'x' } });
+      await client.create(Things, {
+        apiVersion: `${THING.group}/v1`,
+        kind: 'Thing',
+        metadata: { name: 'one', namespace: ns },
+        spec: { image: 'x' },
+      });
     }
     client.close();
 
     // controller-runtime: its manager reconciles the Thing (patching its status) and reports it on stdout.
     const port = await freePort();
-    const go: ChildProcess = spawn(peer!, ['-kubeconfig-file', kubeconfig, '-namespace', 'theirs', '-token', 't', '-expect', '1', '-metrics-bind-address', `127.0.0.1:${port}`, '-metrics-secure=false', '-leader-elect', '-leader-election-id', 'theirs'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const go: ChildProcess = spawn(
+      peer!,
+      [
+        '-kubeconfig-file',
+        kubeconfig,
+        '-namespace',
+        'theirs',
+        '-token',
+        't',
+        '-expect',
+        '1',
+        '-metrics-bind-address',
+        `127.0.0.1:${port}`,
+        '-metrics-secure=false',
+        '-leader-elect',
+        '-leader-election-id',
+        'theirs',
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     try {
       const lines = createInterface({ input: go.stdout! });
       await new Promise<void>((resolve, reject) => {
@@ -143,7 +195,10 @@ describe.skipIf(!peer)("/metrics against controller-runtime's for the same contr
       .named('thing')
       .complete({
         reconcile: async (req) => {
-          await mgr.getClient().status().patch(Things, req, { status: { token: 't' } }, { type: 'merge' });
+          await mgr
+            .getClient()
+            .status()
+            .patch(Things, req, { status: { token: 't' } }, { type: 'merge' });
           reconciled++;
           return {};
         },
@@ -151,7 +206,10 @@ describe.skipIf(!peer)("/metrics against controller-runtime's for the same contr
     const ac = new AbortController();
     const done = mgr.start(ac.signal);
     try {
-      await eventually(() => reconciled > 0 && mgr.metricsAddress() !== undefined, { what: 'our manager to reconcile', diagnose: () => logs.tail() });
+      await eventually(() => reconciled > 0 && mgr.metricsAddress() !== undefined, {
+        what: 'our manager to reconcile',
+        diagnose: () => logs.tail(),
+      });
       ours = families(await (await fetch(`http://127.0.0.1:${mgr.metricsAddress()!.port}/metrics`)).text());
     } finally {
       ac.abort();

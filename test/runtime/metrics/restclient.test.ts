@@ -3,7 +3,13 @@ import { registry, trackRestClientMetrics } from '../../../src/runtime/metrics/i
 import { defineResource, newClient, type KubeObject, type RestClient } from '../../../src/runtime/rest/index.js';
 import { FakeServer, json } from '../rest/fake-server.js';
 
-const Widgets = defineResource<KubeObject>({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+const Widgets = defineResource<KubeObject>({
+  group: 'example.com',
+  version: 'v1',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+});
 
 let server: FakeServer;
 let client: RestClient;
@@ -50,9 +56,15 @@ it('counts requests, retries after Retry-After, and request and response sizes f
   };
   await client.create(Widgets, { metadata: { name: 'a', namespace: 'ns' } });
 
-  expect(await value(`rest_client_request_retries_total{code="429",verb="POST",host="${host}"}`)).toBe(before.retries + 1);
-  expect(await value(`rest_client_requests_total{code="429",method="POST",host="${host}"}`)).toBe(before.requests429 + 1);
-  expect(await value(`rest_client_requests_total{code="201",method="POST",host="${host}"}`)).toBe(before.requests201 + 1);
+  expect(await value(`rest_client_request_retries_total{code="429",verb="POST",host="${host}"}`)).toBe(
+    before.retries + 1,
+  );
+  expect(await value(`rest_client_requests_total{code="429",method="POST",host="${host}"}`)).toBe(
+    before.requests429 + 1,
+  );
+  expect(await value(`rest_client_requests_total{code="201",method="POST",host="${host}"}`)).toBe(
+    before.requests201 + 1,
+  );
   // Sizes are observed once per completed exchange: the retried attempt is not counted twice.
   expect(await value(`rest_client_request_size_bytes_sum{verb="POST",host="${host}"}`)).toBe(
     before.sent + Buffer.byteLength(server.requests[1]!.body),

@@ -34,7 +34,13 @@ function httpsGet(port: number, path: string, token?: string): Promise<{ code: n
   return new Promise((resolve, reject) => {
     https
       .get(
-        { host: '127.0.0.1', port, path, rejectUnauthorized: false, headers: token ? { Authorization: `Bearer ${token}` } : {} },
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          rejectUnauthorized: false,
+          headers: token ? { Authorization: `Bearer ${token}` } : {},
+        },
         (res) => {
           let body = '';
           res.on('data', (d: Buffer) => (body += d.toString()));
@@ -66,7 +72,9 @@ describe('metrics server', () => {
 
   it('serves HTTPS with a self-signed cert and requires an authenticated, authorized token', async () => {
     const calls: string[] = [];
-    const s = await start(new MetricsServer({ bindAddress: '127.0.0.1:0', authClient: reviewClient(calls), log: quiet }));
+    const s = await start(
+      new MetricsServer({ bindAddress: '127.0.0.1:0', authClient: reviewClient(calls), log: quiet }),
+    );
     expect((await httpsGet(s.port, '/metrics')).code).toBe(401);
     expect((await httpsGet(s.port, '/metrics', 'bad')).code).toBe(401);
     const denied = await httpsGet(s.port, '/metrics', 'viewer');

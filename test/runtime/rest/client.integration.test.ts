@@ -23,12 +23,24 @@ interface Widget extends KubeObject {
   spec?: { size?: number; color?: string };
   status?: { ready?: boolean };
 }
-const Widgets = defineResource<Widget>({ group: 'it.kubescaffold.dev', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+const Widgets = defineResource<Widget>({
+  group: 'it.kubescaffold.dev',
+  version: 'v1',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+});
 
 const widgetCRD = testCRD({
   group: 'it.kubescaffold.dev',
   kind: 'Widget',
-  versions: [{ name: 'v1', spec: { size: { type: 'integer', minimum: 0 }, color: { type: 'string' } }, status: { ready: { type: 'boolean' } } }],
+  versions: [
+    {
+      name: 'v1',
+      spec: { size: { type: 'integer', minimum: 0 }, color: { type: 'string' } },
+      status: { ready: { type: 'boolean' } },
+    },
+  ],
 });
 
 let env: TestEnvironment;
@@ -57,7 +69,11 @@ describe('RestClient against a real API server', () => {
     const stale = await client.update(ConfigMaps, { ...got, data: { a: '3' } }).catch((e: unknown) => e);
     expect(isConflict(stale)).toBe(true);
     const precondition = await client
-      .delete(ConfigMaps, { namespace: ns, name: 'cm' }, { preconditions: { resourceVersion: got.metadata!.resourceVersion! } })
+      .delete(
+        ConfigMaps,
+        { namespace: ns, name: 'cm' },
+        { preconditions: { resourceVersion: got.metadata!.resourceVersion! } },
+      )
       .catch((e: unknown) => e);
     expect(isConflict(precondition)).toBe(true);
     await client.delete(ConfigMaps, { namespace: ns, name: 'cm' }, { propagationPolicy: 'Background' });
@@ -67,12 +83,25 @@ describe('RestClient against a real API server', () => {
   it('patches with merge, JSON patch and server-side apply', async () => {
     await client.create(Widgets, { metadata: { name: 'w', namespace: ns }, spec: { size: 1 } });
     const key = { namespace: ns, name: 'w' };
-    expect((await client.patch(Widgets, key, { spec: { color: 'red' } }, { type: 'merge' })).spec).toEqual({ size: 1, color: 'red' });
-    expect((await client.patch(Widgets, key, [{ op: 'replace', path: '/spec/size', value: 2 }], { type: 'json' })).spec?.size).toBe(2);
-    const applied = await client.patch(Widgets, key, { metadata: { name: 'w', namespace: ns }, spec: { size: 5 } }, { type: 'apply', fieldManager: 'it', force: true });
+    expect((await client.patch(Widgets, key, { spec: { color: 'red' } }, { type: 'merge' })).spec).toEqual({
+      size: 1,
+      color: 'red',
+    });
+    expect(
+      (await client.patch(Widgets, key, [{ op: 'replace', path: '/spec/size', value: 2 }], { type: 'json' })).spec
+        ?.size,
+    ).toBe(2);
+    const applied = await client.patch(
+      Widgets,
+      key,
+      { metadata: { name: 'w', namespace: ns }, spec: { size: 5 } },
+      { type: 'apply', fieldManager: 'it', force: true },
+    );
     expect(applied.spec?.size).toBe(5);
     expect(applied.metadata?.managedFields?.some((f) => f.manager === 'it')).toBe(true);
-    expect(isInvalid(await client.patch(Widgets, key, { spec: { size: -1 } }, { type: 'merge' }).catch((e: unknown) => e))).toBe(true);
+    expect(
+      isInvalid(await client.patch(Widgets, key, { spec: { size: -1 } }, { type: 'merge' }).catch((e: unknown) => e)),
+    ).toBe(true);
   });
 
   it('writes status only through the status subresource', async () => {
@@ -81,7 +110,9 @@ describe('RestClient against a real API server', () => {
     expect(ignored.status).toBeUndefined();
     const withStatus = await client.status().update(Widgets, { ...ignored, status: { ready: true } });
     expect(withStatus.status?.ready).toBe(true);
-    const patched = await client.status().patch(Widgets, { namespace: ns, name: 's' }, { status: { ready: false } }, { type: 'merge' });
+    const patched = await client
+      .status()
+      .patch(Widgets, { namespace: ns, name: 's' }, { status: { ready: false } }, { type: 'merge' });
     expect(patched.status?.ready).toBe(false);
   });
 
@@ -102,7 +133,9 @@ describe('RestClient against a real API server', () => {
   it('lists with label selectors and limit/continue pages, and deletes a collection', async () => {
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        client.create(ConfigMaps, { metadata: { name: `page-${i}`, namespace: ns, labels: { set: 'paged', odd: String(i % 2) } } }),
+        client.create(ConfigMaps, {
+          metadata: { name: `page-${i}`, namespace: ns, labels: { set: 'paged', odd: String(i % 2) } },
+        }),
       ),
     );
     const first = await client.list(ConfigMaps, { namespace: ns, labelSelector: 'set=paged', limit: 5 });
@@ -121,7 +154,12 @@ describe('RestClient against a real API server', () => {
     const ac = new AbortController();
     const seen: WatchEvent[] = [];
     const watching = (async () => {
-      for await (const ev of client.watch(ConfigMaps, { namespace: ns, resourceVersion: start.metadata.resourceVersion, allowWatchBookmarks: true, signal: ac.signal })) {
+      for await (const ev of client.watch(ConfigMaps, {
+        namespace: ns,
+        resourceVersion: start.metadata.resourceVersion,
+        allowWatchBookmarks: true,
+        signal: ac.signal,
+      })) {
         seen.push(ev);
         if (ev.type === 'DELETED') ac.abort();
       }
@@ -130,23 +168,34 @@ describe('RestClient against a real API server', () => {
     await client.patch(ConfigMaps, { namespace: ns, name: 'watched' }, { data: { x: 'y' } }, { type: 'merge' });
     await client.delete(ConfigMaps, { namespace: ns, name: 'watched' });
     await watching;
-    expect(seen.filter((e) => e.type !== 'BOOKMARK').map((e) => (e.type === 'ERROR' ? 'ERROR' : `${e.type} ${e.object.metadata?.name}`))).toEqual([
-      'ADDED watched',
-      'MODIFIED watched',
-      'DELETED watched',
-    ]);
+    expect(
+      seen
+        .filter((e) => e.type !== 'BOOKMARK')
+        .map((e) => (e.type === 'ERROR' ? 'ERROR' : `${e.type} ${e.object.metadata?.name}`)),
+    ).toEqual(['ADDED watched', 'MODIFIED watched', 'DELETED watched']);
   });
 
   it('lists and watches metadata only (PartialObjectMetadata)', async () => {
-    await client.create(ConfigMaps, { metadata: { name: 'meta-1', namespace: ns, labels: { meta: 'yes' } }, data: { big: 'x'.repeat(1000) } });
+    await client.create(ConfigMaps, {
+      metadata: { name: 'meta-1', namespace: ns, labels: { meta: 'yes' } },
+      data: { big: 'x'.repeat(1000) },
+    });
     const list = await client.listMetadata(ConfigMaps, { namespace: ns, labelSelector: 'meta=yes' });
     expect(list.items).toHaveLength(1);
-    expect(list.items[0]).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'meta-1' } });
+    expect(list.items[0]).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { name: 'meta-1' },
+    });
     expect((list.items[0] as { data?: unknown }).data).toBeUndefined();
     const ac = new AbortController();
     const events: string[] = [];
     const watching = (async () => {
-      for await (const ev of client.watchMetadata(ConfigMaps, { namespace: ns, resourceVersion: list.metadata.resourceVersion, signal: ac.signal })) {
+      for await (const ev of client.watchMetadata(ConfigMaps, {
+        namespace: ns,
+        resourceVersion: list.metadata.resourceVersion,
+        signal: ac.signal,
+      })) {
         if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') continue;
         events.push(`${ev.type} ${ev.object.kind} ${ev.object.metadata.name} ${'data' in ev.object}`);
         ac.abort();
@@ -159,9 +208,18 @@ describe('RestClient against a real API server', () => {
 
   it('maps kinds to resources through discovery, including CRDs', async () => {
     const mapper = new RESTMapper(new DiscoveryClient(client.transport));
-    expect(await mapper.resourceFor({ group: 'apps', kind: 'Deployment' })).toMatchObject({ plural: 'deployments', version: 'v1', namespaced: true });
-    expect(await mapper.resourceFor({ group: 'it.kubescaffold.dev', version: 'v1', kind: 'Widget' })).toMatchObject({ plural: 'widgets' });
-    const crd = await mapper.resourceForObject({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' });
+    expect(await mapper.resourceFor({ group: 'apps', kind: 'Deployment' })).toMatchObject({
+      plural: 'deployments',
+      version: 'v1',
+      namespaced: true,
+    });
+    expect(await mapper.resourceFor({ group: 'it.kubescaffold.dev', version: 'v1', kind: 'Widget' })).toMatchObject({
+      plural: 'widgets',
+    });
+    const crd = await mapper.resourceForObject({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+    });
     expect(crd.plural).toBe(CustomResourceDefinitions.plural);
     expect((await new DiscoveryClient(client.transport).serverVersion()).gitVersion).toMatch(/^v1\./);
   });

@@ -26,7 +26,13 @@ import { FakeServer, json, notFound } from './fake-server.js';
 interface Widget extends KubeObject {
   spec?: { size?: number };
 }
-const Widgets = defineResource<Widget>({ group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+const Widgets = defineResource<Widget>({
+  group: 'example.com',
+  version: 'v1',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+});
 
 let server: FakeServer;
 let client: RestClient;
@@ -44,7 +50,8 @@ afterEach(async () => {
 
 describe('RestClient requests', () => {
   it('gets an object from its namespaced path with the bearer token', async () => {
-    server.handler = (_req, res) => json(res, 200, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a', namespace: 'ns' } });
+    server.handler = (_req, res) =>
+      json(res, 200, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'a', namespace: 'ns' } });
     const w = await client.get(Widgets, { namespace: 'ns', name: 'a' });
     expect(w.metadata?.name).toBe('a');
     expect(server.requests[0]?.path).toBe('/apis/example.com/v1/namespaces/ns/widgets/a');
@@ -78,7 +85,8 @@ describe('RestClient requests', () => {
   });
 
   it('tells AlreadyExists from Conflict although both are 409', async () => {
-    server.handler = (_req, res) => json(res, 409, { kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'exists' });
+    server.handler = (_req, res) =>
+      json(res, 409, { kind: 'Status', code: 409, reason: 'AlreadyExists', message: 'exists' });
     const err = await client.create(Widgets, { metadata: { name: 'a', namespace: 'ns' } }).catch((e: unknown) => e);
     expect(isAlreadyExists(err)).toBe(true);
     expect(isConflict(err)).toBe(false);
@@ -92,19 +100,32 @@ describe('RestClient requests', () => {
         items: [{ metadata: { name: cont ? 'b' : 'a', namespace: 'ns' } }],
       });
     };
-    const all = await client.listAll(Widgets, { namespace: 'ns', labelSelector: 'app=x', fieldSelector: 'metadata.name!=c', limit: 1 });
+    const all = await client.listAll(Widgets, {
+      namespace: 'ns',
+      labelSelector: 'app=x',
+      fieldSelector: 'metadata.name!=c',
+      limit: 1,
+    });
     expect(all.items.map((i) => i.metadata?.name)).toEqual(['a', 'b']);
     expect(all.items[0]?.kind).toBe('Widget');
     expect(all.items[0]?.apiVersion).toBe('example.com/v1');
     expect(all.metadata.resourceVersion).toBe('10');
     const q = server.requests[0]!.query;
-    expect([q.get('labelSelector'), q.get('fieldSelector'), q.get('limit')]).toEqual(['app=x', 'metadata.name!=c', '1']);
+    expect([q.get('labelSelector'), q.get('fieldSelector'), q.get('limit')]).toEqual([
+      'app=x',
+      'metadata.name!=c',
+      '1',
+    ]);
     expect(server.requests[1]!.query.get('continue')).toBe('page2');
   });
 
   it('creates with apiVersion and kind filled in, dryRun and fieldManager', async () => {
     server.handler = (req, res) => json(res, 201, JSON.parse(req.body));
-    const created = await client.create(Widgets, { metadata: { name: 'a', namespace: 'ns' }, spec: { size: 1 } }, { dryRun: true, fieldManager: 'me' });
+    const created = await client.create(
+      Widgets,
+      { metadata: { name: 'a', namespace: 'ns' }, spec: { size: 1 } },
+      { dryRun: true, fieldManager: 'me' },
+    );
     const req = server.requests[0]!;
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/apis/example.com/v1/namespaces/ns/widgets');
@@ -133,7 +154,12 @@ describe('RestClient requests', () => {
     const key = { namespace: 'ns', name: 'a' };
     await client.patch(Widgets, key, { spec: { size: 2 } }, { type: 'merge' });
     await client.patch(Widgets, key, [{ op: 'replace', path: '/spec/size', value: 3 }], { type: 'json' });
-    await client.patch(Widgets, key, { metadata: { name: 'a' }, spec: { size: 4 } }, { type: 'apply', fieldManager: 'me', force: true });
+    await client.patch(
+      Widgets,
+      key,
+      { metadata: { name: 'a' }, spec: { size: 4 } },
+      { type: 'apply', fieldManager: 'me', force: true },
+    );
     await client.status().patch(Widgets, key, { status: {} }, { type: 'merge' });
     await expect(client.patch(Widgets, key, {}, { type: 'apply' })).rejects.toThrow(/fieldManager/);
     const [merge, jsonPatch, apply, status] = server.requests;
@@ -148,20 +174,38 @@ describe('RestClient requests', () => {
 
   it('deletes with preconditions and propagation policy; deleteCollection takes selectors', async () => {
     server.handler = (_req, res) => json(res, 200, { kind: 'Status', status: 'Success' });
-    await client.delete(Widgets, { namespace: 'ns', name: 'a' }, { propagationPolicy: 'Foreground', preconditions: { uid: 'u1', resourceVersion: '7' } });
-    await client.deleteCollection(ConfigMaps, { namespace: 'ns', labelSelector: 'app=x', propagationPolicy: 'Background' });
+    await client.delete(
+      Widgets,
+      { namespace: 'ns', name: 'a' },
+      { propagationPolicy: 'Foreground', preconditions: { uid: 'u1', resourceVersion: '7' } },
+    );
+    await client.deleteCollection(ConfigMaps, {
+      namespace: 'ns',
+      labelSelector: 'app=x',
+      propagationPolicy: 'Background',
+    });
     const [one, many] = server.requests;
     expect(one!.method).toBe('DELETE');
     expect(JSON.parse(one!.body)).toEqual({
-      apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Foreground', preconditions: { uid: 'u1', resourceVersion: '7' },
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      propagationPolicy: 'Foreground',
+      preconditions: { uid: 'u1', resourceVersion: '7' },
     });
     expect(many!.path).toBe('/api/v1/namespaces/ns/configmaps');
     expect(many!.query.get('labelSelector')).toBe('app=x');
   });
 
   it('reads and sets the scale subresource', async () => {
-    server.handler = (req, res) => json(res, 200, { kind: 'Scale', spec: { replicas: req.method === 'PATCH' ? 3 : 1 } });
-    const Deploys = defineResource({ group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true });
+    server.handler = (req, res) =>
+      json(res, 200, { kind: 'Scale', spec: { replicas: req.method === 'PATCH' ? 3 : 1 } });
+    const Deploys = defineResource({
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+      plural: 'deployments',
+      namespaced: true,
+    });
     expect((await client.getScale(Deploys, { namespace: 'ns', name: 'd' })).spec?.replicas).toBe(1);
     expect((await client.scale(Deploys, { namespace: 'ns', name: 'd' }, 3)).spec?.replicas).toBe(3);
     expect(server.requests[1]!.path).toBe('/apis/apps/v1/namespaces/ns/deployments/d/scale');
@@ -177,7 +221,8 @@ describe('RestClient requests', () => {
 
 describe('RestClient watch', () => {
   const ev = (type: string, name: string, rv: string): string =>
-    JSON.stringify({ type, object: { kind: 'Widget', metadata: { name, namespace: 'ns', resourceVersion: rv } } }) + '\n';
+    JSON.stringify({ type, object: { kind: 'Widget', metadata: { name, namespace: 'ns', resourceVersion: rv } } }) +
+    '\n';
 
   it('streams events split across chunks and passes the watch parameters', async () => {
     server.handler = (_req, res) => {
@@ -188,20 +233,39 @@ describe('RestClient watch', () => {
       setTimeout(() => res.end(all.slice(90)), 10);
     };
     const events: WatchEvent<Widget>[] = [];
-    for await (const e of client.watch(Widgets, { namespace: 'ns', resourceVersion: '0', allowWatchBookmarks: true, timeoutSeconds: 300, sendInitialEvents: false })) {
+    for await (const e of client.watch(Widgets, {
+      namespace: 'ns',
+      resourceVersion: '0',
+      allowWatchBookmarks: true,
+      timeoutSeconds: 300,
+      sendInitialEvents: false,
+    })) {
       events.push(e);
     }
-    expect(events.map((e) => `${e.type} ${e.object.metadata?.resourceVersion}`)).toEqual(['ADDED 1', 'MODIFIED 2', 'DELETED 3']);
-    const q = server.requests[0]!.query;
-    expect([q.get('watch'), q.get('resourceVersion'), q.get('allowWatchBookmarks'), q.get('timeoutSeconds'), q.get('sendInitialEvents')]).toEqual([
-      'true', '0', 'true', '300', 'false',
+    expect(events.map((e) => `${e.type} ${e.object.metadata?.resourceVersion}`)).toEqual([
+      'ADDED 1',
+      'MODIFIED 2',
+      'DELETED 3',
     ]);
+    const q = server.requests[0]!.query;
+    expect([
+      q.get('watch'),
+      q.get('resourceVersion'),
+      q.get('allowWatchBookmarks'),
+      q.get('timeoutSeconds'),
+      q.get('sendInitialEvents'),
+    ]).toEqual(['true', '0', 'true', '300', 'false']);
   });
 
   it('yields ERROR events so the caller can see a 410', async () => {
     server.handler = (_req, res) => {
       res.writeHead(200);
-      res.end(JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old' } }) + '\n');
+      res.end(
+        JSON.stringify({
+          type: 'ERROR',
+          object: { kind: 'Status', code: 410, reason: 'Expired', message: 'too old' },
+        }) + '\n',
+      );
     };
     const events = [];
     for await (const e of client.watch(Widgets, { resourceVersion: '1' })) events.push(e);
@@ -298,7 +362,8 @@ describe('RestClient transport', () => {
   });
 
   it('passes a 429 without Retry-After straight to the caller', async () => {
-    server.handler = (_req, res) => json(res, 429, { kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'slow down' });
+    server.handler = (_req, res) =>
+      json(res, 429, { kind: 'Status', code: 429, reason: 'TooManyRequests', message: 'slow down' });
     await expect(client.get(Widgets, { namespace: 'ns', name: 'a' })).rejects.toSatisfy(isTooManyRequests);
     expect(server.requests).toHaveLength(1);
   });

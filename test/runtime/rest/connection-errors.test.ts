@@ -40,7 +40,11 @@ describe('connection errors', () => {
 
   it('names the server and its address when nothing listens there', async () => {
     const port = await freePort();
-    const err = await failure({ server: `https://127.0.0.1:${port}`, tls: { insecureSkipTLSVerify: true }, auth: { token: 't' } });
+    const err = await failure({
+      server: `https://127.0.0.1:${port}`,
+      tls: { insecureSkipTLSVerify: true },
+      auth: { token: 't' },
+    });
     expect(err.code).toBe('ECONNREFUSED');
     expect(err.message).toContain(`https://127.0.0.1:${port}`);
     expect(err.message).toContain("kubeconfig's server address");

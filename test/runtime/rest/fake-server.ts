@@ -25,7 +25,13 @@ export class FakeServer {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const url = new URL(req.url ?? '/', 'http://x');
-        const rec = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString() };
+        const rec = {
+          method: req.method ?? '',
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString(),
+        };
         this.requests.push(rec);
         this.handler(rec, res);
       });
@@ -53,5 +59,13 @@ export function json(res: http.ServerResponse, code: number, body: unknown): voi
 }
 
 export function notFound(name: string): object {
-  return { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: `"${name}" not found`, reason: 'NotFound', code: 404, details: { name } };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    message: `"${name}" not found`,
+    reason: 'NotFound',
+    code: 404,
+    details: { name },
+  };
 }

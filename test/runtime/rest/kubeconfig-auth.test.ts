@@ -22,7 +22,14 @@ let clients: RestClient[];
 /** Bearer tokens the fake server accepts; others are answered 401. */
 let valid: Set<string>;
 
-const unauthorized = { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
+const unauthorized = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  status: 'Failure',
+  message: 'Unauthorized',
+  reason: 'Unauthorized',
+  code: 401,
+};
 
 beforeEach(async () => {
   now = T0;
@@ -44,7 +51,10 @@ afterEach(async () => {
 });
 
 /** A client for the fake server with `kc`'s credentials and the test clock. */
-function client(kc: Omit<KubeConfig, 'server'>, opts: { isTerminal?: () => boolean; stderr?: NodeJS.WritableStream } = {}): RestClient {
+function client(
+  kc: Omit<KubeConfig, 'server'>,
+  opts: { isTerminal?: () => boolean; stderr?: NodeJS.WritableStream } = {},
+): RestClient {
   const c = newClient({ ...kc, server: base.server }, { auth: { clock, ...opts } });
   clients.push(c);
   return c;
@@ -56,20 +66,41 @@ const sentAuth = () => server.requests.map((r) => r.headers.authorization);
 describe('static credentials', () => {
   it('sends a bearer token, or basic auth, and impersonation headers', async () => {
     valid.add('t');
-    await get(client({ auth: { token: 't', impersonate: { user: 'alice', uid: '7', groups: ['a', 'b'], extra: { scopes: ['x', 'y'] } } } }));
+    await get(
+      client({
+        auth: {
+          token: 't',
+          impersonate: { user: 'alice', uid: '7', groups: ['a', 'b'], extra: { scopes: ['x', 'y'] } },
+        },
+      }),
+    );
     await get(client({ auth: { username: 'me', password: 'pw' } }));
     const [first, second] = server.requests;
-    expect(first?.headers).toMatchObject({ authorization: 'Bearer t', 'impersonate-user': 'alice', 'impersonate-uid': '7', 'impersonate-group': 'a, b', 'impersonate-extra-scopes': 'x, y' });
+    expect(first?.headers).toMatchObject({
+      authorization: 'Bearer t',
+      'impersonate-user': 'alice',
+      'impersonate-uid': '7',
+      'impersonate-group': 'a, b',
+      'impersonate-extra-scopes': 'x, y',
+    });
     expect(second?.headers.authorization).toBe(`Basic ${Buffer.from('me:pw').toString('base64')}`);
   });
 
   it('refuses what client-go refuses: a CA with the insecure flag, a token with basic auth, a certificate without a key', () => {
     const refused = (kc: Omit<KubeConfig, 'server'>) => () => client({ ...kc, source: 'kubeconfig /k' });
     expect(refused({ tls: { insecureSkipTLSVerify: true, caData: 'CA' } })).toThrow(KubeConfigError);
-    expect(refused({ tls: { insecureSkipTLSVerify: true, caFile: '/ca' } })).toThrow('kubeconfig /k: insecureSkipTLSVerify is set together with a certificate authority');
-    expect(refused({ auth: { token: 't', username: 'u' } })).toThrow('kubeconfig /k: username/password or bearer token may be set, but not both');
-    expect(refused({ tls: { certData: 'CERT' } })).toThrow('kubeconfig /k: a client certificate needs both a certificate and a key');
-    expect(() => newClient({ server: 'localhost:6443' })).toThrow('kubeconfig: server "localhost:6443" is not an http:// or https:// URL');
+    expect(refused({ tls: { insecureSkipTLSVerify: true, caFile: '/ca' } })).toThrow(
+      'kubeconfig /k: insecureSkipTLSVerify is set together with a certificate authority',
+    );
+    expect(refused({ auth: { token: 't', username: 'u' } })).toThrow(
+      'kubeconfig /k: username/password or bearer token may be set, but not both',
+    );
+    expect(refused({ tls: { certData: 'CERT' } })).toThrow(
+      'kubeconfig /k: a client certificate needs both a certificate and a key',
+    );
+    expect(() => newClient({ server: 'localhost:6443' })).toThrow(
+      'kubeconfig: server "localhost:6443" is not an http:// or https:// URL',
+    );
   });
 });
 
@@ -121,7 +152,9 @@ describe('token files', () => {
     await get(c);
     await get(client({ auth: { tokenFile: join(dir, 'missing'), token: 'static' } }));
     expect(sentAuth()).toEqual(['Bearer one', 'Bearer one', 'Bearer static']);
-    await expect(get(client({ auth: { tokenFile: join(dir, 'missing') } }))).rejects.toThrow(`cannot read the token file ${join(dir, 'missing')}`);
+    await expect(get(client({ auth: { tokenFile: join(dir, 'missing') } }))).rejects.toThrow(
+      `cannot read the token file ${join(dir, 'missing')}`,
+    );
   });
 });
 
@@ -143,10 +176,21 @@ describe('exec credential plugins', () => {
     );
     chmodSync(script, 0o755);
     respond(response);
-    return { apiVersion: 'client.authentication.k8s.io/v1', command: script, interactiveMode: 'Never', env: [{ name: 'PLUGIN_DIR', value: dir }], ...extra };
+    return {
+      apiVersion: 'client.authentication.k8s.io/v1',
+      command: script,
+      interactiveMode: 'Never',
+      env: [{ name: 'PLUGIN_DIR', value: dir }],
+      ...extra,
+    };
   }
-  const respond = (r: object | string) => writeFileSync(join(dir, 'response.json'), typeof r === 'string' ? r : JSON.stringify(r));
-  const credential = (status: object, apiVersion = 'client.authentication.k8s.io/v1') => ({ apiVersion, kind: 'ExecCredential', status });
+  const respond = (r: object | string) =>
+    writeFileSync(join(dir, 'response.json'), typeof r === 'string' ? r : JSON.stringify(r));
+  const credential = (status: object, apiVersion = 'client.authentication.k8s.io/v1') => ({
+    apiVersion,
+    kind: 'ExecCredential',
+    status,
+  });
   const calls = () => {
     try {
       return readFileSync(join(dir, 'calls'), 'utf8').split('\n').filter(Boolean).length;
@@ -195,25 +239,47 @@ describe('exec credential plugins', () => {
 
   it('tells the plugin about the cluster when provideClusterInfo is set, passes its env, and gives it no stdin unless interactive', async () => {
     valid.add('t');
-    const exec = plugin(credential({ token: 't' }), { env: [{ name: 'PLUGIN_DIR', value: dir }, { name: 'GREETING', value: 'hello' }], provideClusterInfo: true, clusterConfig: { audience: 'api' } });
+    const exec = plugin(credential({ token: 't' }), {
+      env: [
+        { name: 'PLUGIN_DIR', value: dir },
+        { name: 'GREETING', value: 'hello' },
+      ],
+      provideClusterInfo: true,
+      clusterConfig: { audience: 'api' },
+    });
     await get(client({ tls: { serverName: 'api.internal' }, auth: { exec } }));
     expect(JSON.parse(readFileSync(join(dir, 'info.json'), 'utf8'))).toEqual({
       apiVersion: 'client.authentication.k8s.io/v1',
       kind: 'ExecCredential',
-      spec: { interactive: false, cluster: { server: base.server, 'tls-server-name': 'api.internal', config: { audience: 'api' } } },
+      spec: {
+        interactive: false,
+        cluster: { server: base.server, 'tls-server-name': 'api.internal', config: { audience: 'api' } },
+      },
     });
     expect(readFileSync(join(dir, 'greeting'), 'utf8')).toBe('hello');
     expect(readFileSync(join(dir, 'stdin'), 'utf8').trim()).toBe('/dev/null');
 
-    await get(client({ auth: { exec: plugin(credential({ token: 't' }), { interactiveMode: 'IfAvailable' }) } }, { isTerminal: () => true }));
+    await get(
+      client(
+        { auth: { exec: plugin(credential({ token: 't' }), { interactiveMode: 'IfAvailable' }) } },
+        { isTerminal: () => true },
+      ),
+    );
     expect(JSON.parse(readFileSync(join(dir, 'info.json'), 'utf8')).spec).toEqual({ interactive: true });
   });
 
   it('sends no cluster without provideClusterInfo and speaks v1beta1', async () => {
     valid.add('t');
-    const exec = plugin(credential({ token: 't' }, 'client.authentication.k8s.io/v1beta1'), { apiVersion: 'client.authentication.k8s.io/v1beta1', interactiveMode: 'IfAvailable' });
+    const exec = plugin(credential({ token: 't' }, 'client.authentication.k8s.io/v1beta1'), {
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      interactiveMode: 'IfAvailable',
+    });
     await get(client({ auth: { exec } }, { isTerminal: () => false }));
-    expect(JSON.parse(readFileSync(join(dir, 'info.json'), 'utf8'))).toEqual({ apiVersion: 'client.authentication.k8s.io/v1beta1', kind: 'ExecCredential', spec: { interactive: false } });
+    expect(JSON.parse(readFileSync(join(dir, 'info.json'), 'utf8'))).toEqual({
+      apiVersion: 'client.authentication.k8s.io/v1beta1',
+      kind: 'ExecCredential',
+      spec: { interactive: false },
+    });
   });
 
   it('is not run when the user has a token too, as client-go', async () => {
@@ -225,17 +291,26 @@ describe('exec credential plugins', () => {
 
   it('explains a plugin that cannot be run, with its install hint, or that fails', async () => {
     const quiet = new Writable({ write: (_c, _e, cb) => cb() });
-    const missing: ExecConfig = { apiVersion: 'client.authentication.k8s.io/v1', command: join(dir, 'no-such-plugin'), interactiveMode: 'Never', installHint: 'install it with: brew install plugin' };
+    const missing: ExecConfig = {
+      apiVersion: 'client.authentication.k8s.io/v1',
+      command: join(dir, 'no-such-plugin'),
+      interactiveMode: 'Never',
+      installHint: 'install it with: brew install plugin',
+    };
     await expect(get(client({ source: 'kubeconfig /k', auth: { exec: missing } }))).rejects.toThrow(
       `kubeconfig /k: exec: executable ${join(dir, 'no-such-plugin')} not found\n\ninstall it with: brew install plugin`,
     );
     const notExecutable = join(dir, 'not-executable');
     writeFileSync(notExecutable, '#!/bin/sh\n');
-    await expect(get(client({ auth: { exec: { ...missing, command: notExecutable } } }))).rejects.toThrow(`exec: executable ${notExecutable} cannot be run (permission denied)\n\ninstall it with`);
+    await expect(get(client({ auth: { exec: { ...missing, command: notExecutable } } }))).rejects.toThrow(
+      `exec: executable ${notExecutable} cannot be run (permission denied)\n\ninstall it with`,
+    );
     const failing = join(dir, 'failing.sh');
     writeFileSync(failing, '#!/bin/sh\necho "no credentials for you" >&2\nexit 3\n');
     chmodSync(failing, 0o755);
-    await expect(get(client({ auth: { exec: { ...missing, command: failing } } }, { stderr: quiet }))).rejects.toThrow(`exec: executable ${failing} failed with exit code 3: no credentials for you`);
+    await expect(get(client({ auth: { exec: { ...missing, command: failing } } }, { stderr: quiet }))).rejects.toThrow(
+      `exec: executable ${failing} failed with exit code 3: no credentials for you`,
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -244,14 +319,31 @@ describe('exec credential plugins', () => {
       await expect(get(client({ auth: { exec: plugin(response, extra) } }))).rejects.toThrow(message);
     };
     await refused('not json', 'printed no ExecCredential');
-    await refused(credential({ token: 't' }, 'client.authentication.k8s.io/v1beta1'), 'exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin returned version client.authentication.k8s.io/v1beta1');
-    await refused({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential' }, "exec plugin didn't return a status field");
-    await refused(credential({}), "exec plugin didn't return a token or cert/key pair");
-    await refused(credential({ clientCertificateData: 'CERT' }), 'exec plugin returned only certificate or key, not both');
-    await refused(credential({ token: 't', expirationTimestamp: 'soon' }), 'exec plugin returned an expirationTimestamp that is not a time: soon');
-    await expect(get(client({ auth: { exec: plugin(credential({ token: 't' }), { interactiveMode: 'Always' }) } }, { isTerminal: () => false }))).rejects.toThrow(
-      'exec plugin cannot support interactive mode: standard input is not a terminal',
+    await refused(
+      credential({ token: 't' }, 'client.authentication.k8s.io/v1beta1'),
+      'exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin returned version client.authentication.k8s.io/v1beta1',
     );
+    await refused(
+      { apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential' },
+      "exec plugin didn't return a status field",
+    );
+    await refused(credential({}), "exec plugin didn't return a token or cert/key pair");
+    await refused(
+      credential({ clientCertificateData: 'CERT' }),
+      'exec plugin returned only certificate or key, not both',
+    );
+    await refused(
+      credential({ token: 't', expirationTimestamp: 'soon' }),
+      'exec plugin returned an expirationTimestamp that is not a time: soon',
+    );
+    await expect(
+      get(
+        client(
+          { auth: { exec: plugin(credential({ token: 't' }), { interactiveMode: 'Always' }) } },
+          { isTerminal: () => false },
+        ),
+      ),
+    ).rejects.toThrow('exec plugin cannot support interactive mode: standard input is not a terminal');
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -263,9 +355,18 @@ describe('TLS material', () => {
     writeFileSync(cert, 'CERT 1');
     writeFileSync(key, 'KEY 1');
     writeFileSync(join(dir, 'ca.crt'), 'CA');
-    const auth = new Authenticator({ server: 'https://x', tls: { caFile: join(dir, 'ca.crt'), certFile: cert, keyFile: key, serverName: 'api' } }, { clock });
+    const auth = new Authenticator(
+      { server: 'https://x', tls: { caFile: join(dir, 'ca.crt'), certFile: cert, keyFile: key, serverName: 'api' } },
+      { clock },
+    );
     const first = await auth.current();
-    expect(first.tls).toEqual({ ca: 'CA', cert: 'CERT 1', key: 'KEY 1', rejectUnauthorized: undefined, servername: 'api' });
+    expect(first.tls).toEqual({
+      ca: 'CA',
+      cert: 'CERT 1',
+      key: 'KEY 1',
+      rejectUnauthorized: undefined,
+      servername: 'api',
+    });
     now = T0 + 300_000;
     expect((await auth.current()).tls).toBe(first.tls);
     writeFileSync(cert, 'CERT 2');
@@ -274,20 +375,40 @@ describe('TLS material', () => {
     expect((await auth.current()).tls).toBe(first.tls);
     now = T0 + 600_000;
     // The CA is read once, as client-go; the client certificate is read again.
-    expect((await auth.current()).tls).toEqual({ ca: 'CA', cert: 'CERT 2', key: 'KEY 2', rejectUnauthorized: undefined, servername: 'api' });
+    expect((await auth.current()).tls).toEqual({
+      ca: 'CA',
+      cert: 'CERT 2',
+      key: 'KEY 2',
+      rejectUnauthorized: undefined,
+      servername: 'api',
+    });
   });
 
   it('takes the client certificate from an exec plugin, and turns verification off only when asked', async () => {
     const script = join(dir, 'cert-plugin.sh');
-    const cred = { apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { clientCertificateData: 'CERT', clientKeyData: 'KEY' } };
+    const cred = {
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      status: { clientCertificateData: 'CERT', clientKeyData: 'KEY' },
+    };
     writeFileSync(script, `#!/bin/sh\necho '${JSON.stringify(cred)}'\n`);
     chmodSync(script, 0o755);
     const auth = new Authenticator(
-      { server: 'https://x', tls: { insecureSkipTLSVerify: true }, auth: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: script, interactiveMode: 'Never' } } },
+      {
+        server: 'https://x',
+        tls: { insecureSkipTLSVerify: true },
+        auth: { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: script, interactiveMode: 'Never' } },
+      },
       { clock },
     );
     const m = await auth.current();
-    expect(m.tls).toEqual({ ca: undefined, cert: 'CERT', key: 'KEY', rejectUnauthorized: false, servername: undefined });
+    expect(m.tls).toEqual({
+      ca: undefined,
+      cert: 'CERT',
+      key: 'KEY',
+      rejectUnauthorized: false,
+      servername: undefined,
+    });
     expect(m.headers).toEqual({});
   });
 });

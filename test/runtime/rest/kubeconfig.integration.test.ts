@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import { eventually } from '../../support/eventually.js';
 import { currentNamespace, loadKubeConfig, type KubeConfig } from '../../../src/runtime/clientcmd/index.js';
-import { Namespaces, ServiceAccounts, isUnauthorized, newClient, type RestClient, type TransportOptions } from '../../../src/runtime/rest/index.js';
+import {
+  Namespaces,
+  ServiceAccounts,
+  isUnauthorized,
+  newClient,
+  type RestClient,
+  type TransportOptions,
+} from '../../../src/runtime/rest/index.js';
 
 const NS = 'kubeconfig-it';
 
@@ -23,7 +30,8 @@ beforeAll(async () => {
   env = await TestEnvironment.start();
   admin = newClient(env.kubeConfig);
   await admin.create(Namespaces, { metadata: { name: NS } });
-  for (const name of ['alpha', 'beta', 'gamma']) await admin.create(ServiceAccounts, { metadata: { name, namespace: NS } });
+  for (const name of ['alpha', 'beta', 'gamma'])
+    await admin.create(ServiceAccounts, { metadata: { name, namespace: NS } });
   dir = mkdtempSync(join(tmpdir(), 'kubeconfig-it-'));
 });
 afterAll(async () => {
@@ -126,11 +134,18 @@ describe('bearer tokens', () => {
     // kube-apiserver caches a token's authentication for up to 10 s: the bound is three times that.
     const tokenCacheMs = 10_000;
     const probe = client({ ...anonymous(), auth: { token: gamma } });
-    await eventually(() => whoami(probe).then(() => false, (e: unknown) => isUnauthorized(e)), {
-      what: "the server to refuse the deleted service account's token",
-      timeoutMs: 3 * tokenCacheMs,
-      intervalMs: 200,
-    });
+    await eventually(
+      () =>
+        whoami(probe).then(
+          () => false,
+          (e: unknown) => isUnauthorized(e),
+        ),
+      {
+        what: "the server to refuse the deleted service account's token",
+        timeoutMs: 3 * tokenCacheMs,
+        intervalMs: 200,
+      },
+    );
     // The clock stands still: only the 401 makes the transport read the file again.
     expect(await whoami(c)).toBe(serviceAccount('beta'));
   });
@@ -139,10 +154,18 @@ describe('bearer tokens', () => {
 describe('exec plugins', () => {
   it('runs the plugin once until the credential expires, then again', async () => {
     const { token, expirationTimestamp } = await tokenFor('alpha');
-    const credential = { apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token, expirationTimestamp } };
+    const credential = {
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      status: { token, expirationTimestamp },
+    };
     write('plugin/credential.json', JSON.stringify(credential));
     const calls = join(dir, 'plugin', 'calls');
-    const script = write('plugin/get-token', `#!/bin/sh\necho run >> "${calls}"\ncat "${join(dir, 'plugin', 'credential.json')}"\n`, 0o755);
+    const script = write(
+      'plugin/get-token',
+      `#!/bin/sh\necho run >> "${calls}"\ncat "${join(dir, 'plugin', 'credential.json')}"\n`,
+      0o755,
+    );
     const file = write(
       'exec.kubeconfig',
       `apiVersion: v1
@@ -175,7 +198,12 @@ describe('in-cluster configuration', () => {
     write('serviceaccount/namespace', NS);
     const url = new URL(env.server);
     const kc = loadKubeConfig({
-      env: { KUBERNETES_SERVICE_HOST: url.hostname, KUBERNETES_SERVICE_PORT: url.port, KUBESCAFFOLD_SERVICE_ACCOUNT_DIR: sa, HOME: join(dir, 'no-home') },
+      env: {
+        KUBERNETES_SERVICE_HOST: url.hostname,
+        KUBERNETES_SERVICE_PORT: url.port,
+        KUBESCAFFOLD_SERVICE_ACCOUNT_DIR: sa,
+        HOME: join(dir, 'no-home'),
+      },
     });
     expect(kc.server).toBe(env.server);
     expect(currentNamespace(kc)).toBe(NS);
@@ -185,10 +213,20 @@ describe('in-cluster configuration', () => {
 
 describe('proxies', () => {
   /** A server that records what it was asked to connect to, and relays the bytes. */
-  async function relay(handle: (socket: net.Socket, seen: string[], connect: (host: string, port: number, onOpen: (up: net.Socket) => void) => void) => void) {
+  async function relay(
+    handle: (
+      socket: net.Socket,
+      seen: string[],
+      connect: (host: string, port: number, onOpen: (up: net.Socket) => void) => void,
+    ) => void,
+  ) {
     const seen: string[] = [];
     const sockets = new Set<net.Socket>();
-    const track = (s: net.Socket) => (sockets.add(s), s.on('close', () => sockets.delete(s)), s.on('error', () => s.destroy()));
+    const track = (s: net.Socket) => (
+      sockets.add(s),
+      s.on('close', () => sockets.delete(s)),
+      s.on('error', () => s.destroy())
+    );
     const connect = (host: string, port: number, onOpen: (up: net.Socket) => void) => {
       const up = net.connect(port, host, () => onOpen(up));
       track(up);

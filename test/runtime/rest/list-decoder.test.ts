@@ -32,7 +32,10 @@ const tricky = {
   kind: 'WidgetList',
   metadata: { resourceVersion: '42', continue: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ', items: ['not', 'the', 'items'] },
   items: [
-    { metadata: { name: 'a', annotations: { q: 'say "hi" {not [a] bracket}', b: 'back\\slash\\', e: 'end\\\\"' } }, spec: { items: [1, [2, [3]]] } },
+    {
+      metadata: { name: 'a', annotations: { q: 'say "hi" {not [a] bracket}', b: 'back\\slash\\', e: 'end\\\\"' } },
+      spec: { items: [1, [2, [3]]] },
+    },
     { metadata: { name: 'ü-ß-日本-😀' }, spec: { s: '\\"', t: '\u2028\n\t', n: -1.5e3, z: null, f: false } },
     { metadata: { name: 'c' }, data: { items: '{"items":[]}' } },
   ],

@@ -16,18 +16,37 @@ beforeEach(async () => {
       case '/api':
         return json(res, 200, { versions: ['v1'] });
       case '/api/v1':
-        return json(res, 200, { groupVersion: 'v1', resources: [
-          { name: 'pods', namespaced: true, kind: 'Pod', verbs: ['get'] },
-          { name: 'pods/status', namespaced: true, kind: 'Pod', verbs: ['get'] },
-          { name: 'namespaces', namespaced: false, kind: 'Namespace', verbs: ['get'] },
-        ] });
+        return json(res, 200, {
+          groupVersion: 'v1',
+          resources: [
+            { name: 'pods', namespaced: true, kind: 'Pod', verbs: ['get'] },
+            { name: 'pods/status', namespaced: true, kind: 'Pod', verbs: ['get'] },
+            { name: 'namespaces', namespaced: false, kind: 'Namespace', verbs: ['get'] },
+          ],
+        });
       case '/apis/example.com':
         if (!crdInstalled) return json(res, 404, notFound('example.com'));
-        return json(res, 200, { name: 'example.com', versions: [{ groupVersion: 'example.com/v2', version: 'v2' }, { groupVersion: 'example.com/v1', version: 'v1' }], preferredVersion: { groupVersion: 'example.com/v2', version: 'v2' } });
+        return json(res, 200, {
+          name: 'example.com',
+          versions: [
+            { groupVersion: 'example.com/v2', version: 'v2' },
+            { groupVersion: 'example.com/v1', version: 'v1' },
+          ],
+          preferredVersion: { groupVersion: 'example.com/v2', version: 'v2' },
+        });
       case '/apis/example.com/v1':
-        return json(res, 200, { groupVersion: 'example.com/v1', resources: [{ name: 'widgets', namespaced: true, kind: 'Widget', verbs: ['get'] }, { name: 'gadgets', namespaced: false, kind: 'Gadget', verbs: ['get'] }] });
+        return json(res, 200, {
+          groupVersion: 'example.com/v1',
+          resources: [
+            { name: 'widgets', namespaced: true, kind: 'Widget', verbs: ['get'] },
+            { name: 'gadgets', namespaced: false, kind: 'Gadget', verbs: ['get'] },
+          ],
+        });
       case '/apis/example.com/v2':
-        return json(res, 200, { groupVersion: 'example.com/v2', resources: [{ name: 'widgets', namespaced: true, kind: 'Widget', verbs: ['get'] }] });
+        return json(res, 200, {
+          groupVersion: 'example.com/v2',
+          resources: [{ name: 'widgets', namespaced: true, kind: 'Widget', verbs: ['get'] }],
+        });
       default:
         return json(res, 404, notFound(req.path));
     }
@@ -44,7 +63,11 @@ describe('RESTMapper', () => {
     const m = new RESTMapper(new DiscoveryClient(transport));
     const pods = await m.resourceFor({ group: '', version: 'v1', kind: 'Pod' });
     expect(pods).toMatchObject({ plural: 'pods', namespaced: true, apiVersion: 'v1' });
-    expect(await m.kindFor({ group: '', version: 'v1', resource: 'namespaces' })).toEqual({ group: '', version: 'v1', kind: 'Namespace' });
+    expect(await m.kindFor({ group: '', version: 'v1', resource: 'namespaces' })).toEqual({
+      group: '',
+      version: 'v1',
+      kind: 'Namespace',
+    });
     expect(await m.isNamespaced({ group: '', version: 'v1', kind: 'Namespace' })).toBe(false);
   });
 

@@ -1,14 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { AdmissionWebhook, defaultingHandler, validatingHandler, type AdmissionRequest, type AdmissionReview } from '../../../src/runtime/webhook/index.js';
+import {
+  AdmissionWebhook,
+  defaultingHandler,
+  validatingHandler,
+  type AdmissionRequest,
+  type AdmissionReview,
+} from '../../../src/runtime/webhook/index.js';
 import { ApiError, newLogger } from '../../../src/runtime/index.js';
 import { type JsonPatchOperation } from '../../../src/runtime/client/index.js';
-import { CaptainCustomDefaulter, CaptainCustomValidator, CaptainResource, DEFAULTED_LABEL, PROTECTED_LABEL, type Captain } from './captain.js';
+import {
+  CaptainCustomDefaulter,
+  CaptainCustomValidator,
+  CaptainResource,
+  DEFAULTED_LABEL,
+  PROTECTED_LABEL,
+  type Captain,
+} from './captain.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 const ctx = () => ({ signal: new AbortController().signal, log: quiet });
 
 function captain(spec: Captain['spec'], labels?: Record<string, string>): Captain {
-  return { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name: 'c1', namespace: 'ns', ...(labels ? { labels } : {}) }, spec };
+  return {
+    apiVersion: 'crew.example.com/v1',
+    kind: 'Captain',
+    metadata: { name: 'c1', namespace: 'ns', ...(labels ? { labels } : {}) },
+    spec,
+  };
 }
 
 function review(req: Partial<AdmissionRequest>): AdmissionReview {
@@ -55,7 +73,10 @@ describe('defaulting webhook', () => {
   });
 
   it('sends no patch when the defaulter changes nothing', async () => {
-    const out = await defaulting.handle(review({ object: captain({ foo: 'x', replicas: 2, mode: 'Slow' }, { [DEFAULTED_LABEL]: 'true' }) }), ctx());
+    const out = await defaulting.handle(
+      review({ object: captain({ foo: 'x', replicas: 2, mode: 'Slow' }, { [DEFAULTED_LABEL]: 'true' }) }),
+      ctx(),
+    );
     expect(out.response).toEqual({ uid: 'uid-1', allowed: true, status: { code: 200 } });
   });
 
@@ -85,7 +106,11 @@ describe('defaulting webhook', () => {
       }),
     );
     const out = await hook.handle(review({ object: captain({}) }), ctx());
-    expect(out.response).toEqual({ uid: 'uid-1', allowed: false, status: { code: 403, reason: 'Forbidden', message: 'no defaults for you' } });
+    expect(out.response).toEqual({
+      uid: 'uid-1',
+      allowed: false,
+      status: { code: 403, reason: 'Forbidden', message: 'no defaults for you' },
+    });
   });
 
   it('answers a programming error (a panic) with 500 instead of failing', async () => {
@@ -116,9 +141,15 @@ describe('defaulting webhook', () => {
   });
 
   it('refuses a request for another kind with 400', async () => {
-    const out = await defaulting.handle(review({ kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, object: captain({}) }), ctx());
+    const out = await defaulting.handle(
+      review({ kind: { group: 'apps', version: 'v1', kind: 'Deployment' }, object: captain({}) }),
+      ctx(),
+    );
     expect(out.response?.allowed).toBe(false);
-    expect(out.response?.status).toEqual({ code: 400, message: 'this webhook handles Captain.crew.example.com, but the request is for Deployment.apps' });
+    expect(out.response?.status).toEqual({
+      code: 400,
+      message: 'this webhook handles Captain.crew.example.com, but the request is for Deployment.apps',
+    });
   });
 
   it('answers a body that is not an AdmissionReview with an errored review', async () => {
@@ -126,7 +157,11 @@ describe('defaulting webhook', () => {
     expect(out.response?.allowed).toBe(false);
     expect(out.response?.status?.code).toBe(400);
     const empty = await defaulting.handle({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }, ctx());
-    expect(empty.response).toEqual({ uid: '', allowed: false, status: { code: 400, message: 'got an empty AdmissionReview request' } });
+    expect(empty.response).toEqual({
+      uid: '',
+      allowed: false,
+      status: { code: 400, message: 'got an empty AdmissionReview request' },
+    });
   });
 
   it('echoes the v1beta1 review version', async () => {
@@ -160,22 +195,32 @@ describe('validating webhook', () => {
     const ok = await validating.handle(review({ object: captain({ foo: 'deprecated' }) }), ctx());
     expect(ok.response).toMatchObject({ allowed: true, warnings: ['spec.foo: the value "deprecated" is deprecated'] });
     const update = await validating.handle(
-      review({ operation: 'UPDATE', object: captain({ foo: 'deprecated', mode: 'Slow' }), oldObject: captain({ mode: 'Fast' }) }),
+      review({
+        operation: 'UPDATE',
+        object: captain({ foo: 'deprecated', mode: 'Slow' }),
+        oldObject: captain({ mode: 'Fast' }),
+      }),
       ctx(),
     );
-    expect(update.response).toMatchObject({ allowed: false, warnings: ['spec.foo: the value "deprecated" is deprecated'] });
+    expect(update.response).toMatchObject({
+      allowed: false,
+      warnings: ['spec.foo: the value "deprecated" is deprecated'],
+    });
     expect(update.response?.status?.message).toContain('spec.mode: Forbidden: is immutable once set');
   });
 
   it('validates deletes against oldObject', async () => {
-    const out = await validating.handle(review({ operation: 'DELETE', object: null, oldObject: captain({}, { [PROTECTED_LABEL]: 'true' }) }), ctx());
+    const out = await validating.handle(
+      review({ operation: 'DELETE', object: null, oldObject: captain({}, { [PROTECTED_LABEL]: 'true' }) }),
+      ctx(),
+    );
     expect(out.response?.allowed).toBe(false);
     expect(out.response?.status?.message).toBe(
       `Captain.crew.example.com "c1" is invalid: metadata.labels: Forbidden: a Captain labelled ${PROTECTED_LABEL}=true may not be deleted`,
     );
   });
 
-  it('gives the validator the old and new objects of an update, the request\'s own without copies', async () => {
+  it("gives the validator the old and new objects of an update, the request's own without copies", async () => {
     const seen: Array<[Captain, Captain]> = [];
     const hook = new AdmissionWebhook(
       validatingHandler<Captain>(CaptainResource, {
@@ -194,8 +239,16 @@ describe('validating webhook', () => {
   });
 
   it.each([
-    ['metadata that is a number', { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: 5 }, 'request.object.metadata is a number, not an object'],
-    ['a label that is not a string', { kind: 'Captain', metadata: { name: 'c1', labels: { app: 7 } } }, 'request.object.metadata.labels["app"] is a number, not a string'],
+    [
+      'metadata that is a number',
+      { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: 5 },
+      'request.object.metadata is a number, not an object',
+    ],
+    [
+      'a label that is not a string',
+      { kind: 'Captain', metadata: { name: 'c1', labels: { app: 7 } } },
+      'request.object.metadata.labels["app"] is a number, not a string',
+    ],
     ['an object that is a list', [1, 2], 'request.object is a list, not an object'],
     ['a kind that is not a string', { kind: 3 }, 'request.object.kind is a number, not a string'],
   ])('answers 400 with the decode error, never 500, for %s', async (_, object, message) => {
@@ -210,21 +263,48 @@ describe('validating webhook', () => {
   // Found by fuzzing (test/fuzz/admission-decoder.test.ts): the first reached a template string in the kind check,
   // the last structuredClone, and both were answered 500 "panic".
   it.each([
-    ['a kind whose kind is an object with its own toString', { kind: { group: 'crew.example.com', version: 'v1', kind: { toString: {} } } }, 'request: request.kind.kind is an object, not a string'],
-    ['an operation that is a list', { operation: ['CREATE'] as unknown as 'CREATE' }, 'request: request.operation is a list, not a string'],
-    ['user groups that are not strings', { userInfo: { username: 'u', groups: [1] as unknown as string[] } }, 'request: request.userInfo.groups is not a list of strings'],
-    ['an owner reference uid that is an object', { object: { ...captain({}), metadata: { name: 'c1', ownerReferences: [{ uid: {} }] } } as unknown as Captain }, 'object: request.object.metadata.ownerReferences[0].uid is an object, not a string'],
-    ['an object nested 3,000 levels deep', { object: { ...captain({}), spec: nested(3_000) } as unknown as Captain }, 'object: request.object nests more than 1000 levels deep'],
+    [
+      'a kind whose kind is an object with its own toString',
+      { kind: { group: 'crew.example.com', version: 'v1', kind: { toString: {} } } },
+      'request: request.kind.kind is an object, not a string',
+    ],
+    [
+      'an operation that is a list',
+      { operation: ['CREATE'] as unknown as 'CREATE' },
+      'request: request.operation is a list, not a string',
+    ],
+    [
+      'user groups that are not strings',
+      { userInfo: { username: 'u', groups: [1] as unknown as string[] } },
+      'request: request.userInfo.groups is not a list of strings',
+    ],
+    [
+      'an owner reference uid that is an object',
+      { object: { ...captain({}), metadata: { name: 'c1', ownerReferences: [{ uid: {} }] } } as unknown as Captain },
+      'object: request.object.metadata.ownerReferences[0].uid is an object, not a string',
+    ],
+    [
+      'an object nested 3,000 levels deep',
+      { object: { ...captain({}), spec: nested(3_000) } as unknown as Captain },
+      'object: request.object nests more than 1000 levels deep',
+    ],
   ])('answers 400 with the decode error, never 500, for %s', async (_, req, message) => {
     const body = review({ operation: 'CREATE', object: captain({}), ...(req as unknown as Partial<AdmissionRequest>) });
     for (const hook of [defaulting, validating]) {
       const out = await hook.handle(body, ctx());
-      expect(out.response).toEqual({ uid: 'uid-1', allowed: false, status: { code: 400, message: `cannot decode the ${message}` } });
+      expect(out.response).toEqual({
+        uid: 'uid-1',
+        allowed: false,
+        status: { code: 400, message: `cannot decode the ${message}` },
+      });
     }
   });
 
   it('reads an object nested 1,000 levels deep', async () => {
-    const out = await defaulting.handle(review({ operation: 'CREATE', object: { ...captain({}), spec: nested(999) } as unknown as Captain }), ctx());
+    const out = await defaulting.handle(
+      review({ operation: 'CREATE', object: { ...captain({}), spec: nested(999) } as unknown as Captain }),
+      ctx(),
+    );
     expect(out.response).toMatchObject({ allowed: true, status: { code: 200 } });
   });
 

@@ -3,8 +3,24 @@
  * --conversion --spoke v2` lays them out and a user fills them in: v1 is the hub (storage version), v2 a spoke whose
  * spec is shaped differently, so conversions must really move fields.
  */
-import { defineResource, type Condition, type int32, type ObjectMeta, type TypeMeta } from '../../../src/runtime/index.js';
-import { field, newWebhookManagedBy, type AdmissionContext, type Conversion, type CustomDefaulter, type CustomValidator, type FieldError, type ValidationResult, type WebhookServerProvider } from '../../../src/runtime/webhook/index.js';
+import {
+  defineResource,
+  type Condition,
+  type int32,
+  type ObjectMeta,
+  type TypeMeta,
+} from '../../../src/runtime/index.js';
+import {
+  field,
+  newWebhookManagedBy,
+  type AdmissionContext,
+  type Conversion,
+  type CustomDefaulter,
+  type CustomValidator,
+  type FieldError,
+  type ValidationResult,
+  type WebhookServerProvider,
+} from '../../../src/runtime/webhook/index.js';
 
 // api/v1/captain_types.ts
 export interface CaptainSpec {
@@ -33,8 +49,20 @@ export interface CaptainV2 extends TypeMeta {
   status?: CaptainStatus;
 }
 
-export const CaptainResource = defineResource<Captain>({ group: 'crew.example.com', version: 'v1', kind: 'Captain', plural: 'captains', namespaced: true });
-export const CaptainV2Resource = defineResource<CaptainV2>({ group: 'crew.example.com', version: 'v2', kind: 'Captain', plural: 'captains', namespaced: true });
+export const CaptainResource = defineResource<Captain>({
+  group: 'crew.example.com',
+  version: 'v1',
+  kind: 'Captain',
+  plural: 'captains',
+  namespaced: true,
+});
+export const CaptainV2Resource = defineResource<CaptainV2>({
+  group: 'crew.example.com',
+  version: 'v2',
+  kind: 'Captain',
+  plural: 'captains',
+  namespaced: true,
+});
 
 export const DEFAULTED_LABEL = 'crew.example.com/defaulted';
 export const PROTECTED_LABEL = 'crew.example.com/protected';
@@ -47,14 +75,26 @@ export const captainConversion: Conversion<CaptainV2, Captain> = {
     if (src.spec.foo !== undefined) spec.foo = src.spec.foo;
     if (src.spec.size?.replicas !== undefined) spec.replicas = src.spec.size.replicas;
     if (src.spec.speed !== undefined) spec.mode = src.spec.speed === 'fast' ? 'Fast' : 'Slow';
-    return { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: src.metadata, spec, ...(src.status ? { status: src.status } : {}) };
+    return {
+      apiVersion: 'crew.example.com/v1',
+      kind: 'Captain',
+      metadata: src.metadata,
+      spec,
+      ...(src.status ? { status: src.status } : {}),
+    };
   },
   convertFrom(hub: Captain): CaptainV2 {
     const spec: CaptainV2Spec = {};
     if (hub.spec.foo !== undefined) spec.foo = hub.spec.foo;
     if (hub.spec.replicas !== undefined) spec.size = { replicas: hub.spec.replicas };
     if (hub.spec.mode !== undefined) spec.speed = hub.spec.mode === 'Fast' ? 'fast' : 'slow';
-    return { apiVersion: 'crew.example.com/v2', kind: 'Captain', metadata: hub.metadata, spec, ...(hub.status ? { status: hub.status } : {}) };
+    return {
+      apiVersion: 'crew.example.com/v2',
+      kind: 'Captain',
+      metadata: hub.metadata,
+      spec,
+      ...(hub.status ? { status: hub.status } : {}),
+    };
   },
 };
 
@@ -91,7 +131,9 @@ export class CaptainCustomValidator implements CustomValidator<Captain> {
 
   validateDelete(obj: Captain): ValidationResult {
     if (obj.metadata.labels?.[PROTECTED_LABEL] === 'true') {
-      return { errors: [field.forbidden('metadata.labels', `a Captain labelled ${PROTECTED_LABEL}=true may not be deleted`)] };
+      return {
+        errors: [field.forbidden('metadata.labels', `a Captain labelled ${PROTECTED_LABEL}=true may not be deleted`)],
+      };
     }
     return {};
   }

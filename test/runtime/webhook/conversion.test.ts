@@ -29,7 +29,11 @@ const v1: Captain = {
   kind: 'Captain',
   metadata,
   spec: { foo: 'bar', replicas: 3, mode: 'Slow' },
-  status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Ok', message: 'fine', lastTransitionTime: '2026-08-22T10:00:00Z' }] },
+  status: {
+    conditions: [
+      { type: 'Ready', status: 'True', reason: 'Ok', message: 'fine', lastTransitionTime: '2026-08-22T10:00:00Z' },
+    ],
+  },
 };
 
 const v2: CaptainV2 = {
@@ -41,7 +45,11 @@ const v2: CaptainV2 = {
 };
 
 function review(desiredAPIVersion: string, objects: KubeObject[]): ConversionReview {
-  return { apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request: { uid: 'u-1', desiredAPIVersion, objects } };
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'ConversionReview',
+    request: { uid: 'u-1', desiredAPIVersion, objects },
+  };
 }
 
 describe('conversion webhook', () => {
@@ -76,19 +84,31 @@ describe('conversion webhook', () => {
 
   it('round-trips both versions without loss', () => {
     const w = webhook();
-    expect(w.convertObject(w.convertObject(structuredClone(v1), 'crew.example.com/v2'), 'crew.example.com/v1')).toEqual(v1);
-    expect(w.convertObject(w.convertObject(structuredClone(v2), 'crew.example.com/v1'), 'crew.example.com/v2')).toEqual(v2);
+    expect(w.convertObject(w.convertObject(structuredClone(v1), 'crew.example.com/v2'), 'crew.example.com/v1')).toEqual(
+      v1,
+    );
+    expect(w.convertObject(w.convertObject(structuredClone(v2), 'crew.example.com/v1'), 'crew.example.com/v2')).toEqual(
+      v2,
+    );
   });
 
   it('converts between two spokes through the hub', () => {
-    const V3 = defineResource<KubeObject & { spec: { title?: string; speed?: string; size?: { replicas?: number } } }>({ ...CaptainResource, version: 'v3' });
+    const V3 = defineResource<KubeObject & { spec: { title?: string; speed?: string; size?: { replicas?: number } } }>({
+      ...CaptainResource,
+      version: 'v3',
+    });
     const w = new ConversionWebhook();
     w.register(CaptainResource, [
       { resource: CaptainV2Resource, conversion: captainConversion },
       {
         resource: V3,
         conversion: {
-          convertTo: (s) => ({ apiVersion: '', kind: 'Captain', metadata: s.metadata ?? {}, spec: { foo: s.spec.title } }),
+          convertTo: (s) => ({
+            apiVersion: '',
+            kind: 'Captain',
+            metadata: s.metadata ?? {},
+            spec: { foo: s.spec.title },
+          }),
           convertFrom: (h) => ({ apiVersion: '', kind: 'Captain', metadata: h.metadata, spec: { title: h.spec.foo } }),
         },
       },
@@ -103,8 +123,18 @@ describe('conversion webhook', () => {
       {
         resource: CaptainV2Resource,
         conversion: {
-          convertTo: (s) => ({ apiVersion: 'x', kind: 'Captain', metadata: { name: 'other' }, spec: { foo: s.spec.foo } }),
-          convertFrom: (h) => ({ apiVersion: 'x', kind: 'Captain', metadata: { annotations: { stashed: 'yes' } }, spec: { foo: h.spec.foo } }),
+          convertTo: (s) => ({
+            apiVersion: 'x',
+            kind: 'Captain',
+            metadata: { name: 'other' },
+            spec: { foo: s.spec.foo },
+          }),
+          convertFrom: (h) => ({
+            apiVersion: 'x',
+            kind: 'Captain',
+            metadata: { annotations: { stashed: 'yes' } },
+            spec: { foo: h.spec.foo },
+          }),
         },
       },
     ]);
@@ -114,7 +144,10 @@ describe('conversion webhook', () => {
   });
 
   it('answers a review with every object converted and the uid copied', async () => {
-    const out = await webhook().handle(review('crew.example.com/v2', [structuredClone(v1), structuredClone(v1)]), ctx());
+    const out = await webhook().handle(
+      review('crew.example.com/v2', [structuredClone(v1), structuredClone(v1)]),
+      ctx(),
+    );
     expect(out).toEqual({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'ConversionReview',
@@ -128,14 +161,31 @@ describe('conversion webhook', () => {
     expect(toV9.response).toEqual({
       uid: 'u-1',
       convertedObjects: [],
-      result: { status: 'Failure', message: 'conversion to crew.example.com/v9 is not supported for Captain; known versions: crew.example.com/v1 (hub), crew.example.com/v2' },
+      result: {
+        status: 'Failure',
+        message:
+          'conversion to crew.example.com/v9 is not supported for Captain; known versions: crew.example.com/v1 (hub), crew.example.com/v2',
+      },
     });
-    const fromV9 = await w.handle(review('crew.example.com/v1', [{ ...structuredClone(v1), apiVersion: 'crew.example.com/v9' }]), ctx());
-    expect(fromV9.response?.result.message).toBe('conversion from crew.example.com/v9 is not supported for Captain; known versions: crew.example.com/v1 (hub), crew.example.com/v2');
-    const otherKind = await w.handle(review('crew.example.com/v2', [{ apiVersion: 'crew.example.com/v1', kind: 'Admiral', metadata: { name: 'a' } }]), ctx());
-    expect(otherKind.response?.result).toEqual({ status: 'Failure', message: 'no conversion is registered for Admiral.crew.example.com' });
+    const fromV9 = await w.handle(
+      review('crew.example.com/v1', [{ ...structuredClone(v1), apiVersion: 'crew.example.com/v9' }]),
+      ctx(),
+    );
+    expect(fromV9.response?.result.message).toBe(
+      'conversion from crew.example.com/v9 is not supported for Captain; known versions: crew.example.com/v1 (hub), crew.example.com/v2',
+    );
+    const otherKind = await w.handle(
+      review('crew.example.com/v2', [{ apiVersion: 'crew.example.com/v1', kind: 'Admiral', metadata: { name: 'a' } }]),
+      ctx(),
+    );
+    expect(otherKind.response?.result).toEqual({
+      status: 'Failure',
+      message: 'no conversion is registered for Admiral.crew.example.com',
+    });
     const otherGroup = await w.handle(review('other.example.com/v2', [structuredClone(v1)]), ctx());
-    expect(otherGroup.response?.result.message).toBe('cannot convert Captain.crew.example.com to other.example.com/v2: not the same API group');
+    expect(otherGroup.response?.result.message).toBe(
+      'cannot convert Captain.crew.example.com to other.example.com/v2: not the same API group',
+    );
   });
 
   it('answers a conversion that throws as a failure, with "panic" for programming errors', async () => {
@@ -163,17 +213,27 @@ describe('conversion webhook', () => {
   });
 
   it('refuses bodies that are not ConversionReviews with HTTP 400', async () => {
-    await expect(webhook().handle({ kind: 'AdmissionReview' }, ctx())).rejects.toSatisfy((e) => e instanceof HttpError && e.code === 400);
-    await expect(webhook().handle({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' }, ctx())).rejects.toThrow('conversion request is empty');
+    await expect(webhook().handle({ kind: 'AdmissionReview' }, ctx())).rejects.toSatisfy(
+      (e) => e instanceof HttpError && e.code === 400,
+    );
+    await expect(
+      webhook().handle({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' }, ctx()),
+    ).rejects.toThrow('conversion request is empty');
   });
 
   it('refuses registrations that cannot be right', () => {
     const w = webhook();
-    expect(() => w.register(CaptainResource, [])).toThrow('a conversion for Captain.crew.example.com is already registered');
+    expect(() => w.register(CaptainResource, [])).toThrow(
+      'a conversion for Captain.crew.example.com is already registered',
+    );
     const other = new ConversionWebhook();
-    expect(() => other.register(CaptainResource, [{ resource: CaptainResource, conversion: captainConversion as never }])).toThrow("is the hub's own version");
     expect(() =>
-      other.register(CaptainResource, [{ resource: defineResource({ ...CaptainV2Resource, kind: 'Admiral' }), conversion: captainConversion as never }]),
+      other.register(CaptainResource, [{ resource: CaptainResource, conversion: captainConversion as never }]),
+    ).toThrow("is the hub's own version");
+    expect(() =>
+      other.register(CaptainResource, [
+        { resource: defineResource({ ...CaptainV2Resource, kind: 'Admiral' }), conversion: captainConversion as never },
+      ]),
     ).toThrow('is not a version of Captain.crew.example.com');
   });
 });

@@ -12,10 +12,14 @@ function applyPatch(doc: unknown, ops: JsonPatchOperation[]): unknown {
       else throw new Error(`unsupported root op ${op.op}`);
       continue;
     }
-    const tokens = op.path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const tokens = op.path
+      .slice(1)
+      .split('/')
+      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = tokens.pop()!;
     let parent = root as Record<string, unknown> | unknown[];
-    for (const t of tokens) parent = (Array.isArray(parent) ? parent[Number(t)] : parent[t]) as Record<string, unknown> | unknown[];
+    for (const t of tokens)
+      parent = (Array.isArray(parent) ? parent[Number(t)] : parent[t]) as Record<string, unknown> | unknown[];
     if (Array.isArray(parent)) {
       const i = last === '-' ? parent.length : Number(last);
       if (op.op === 'add') {
@@ -48,7 +52,15 @@ function randomValue(r: () => number, depth: number): unknown {
   const k = r();
   if (depth <= 0 || k < 0.35) {
     const p = r();
-    return p < 0.25 ? Math.floor(r() * 5) : p < 0.5 ? String.fromCharCode(97 + Math.floor(r() * 3)) : p < 0.7 ? r() < 0.5 : p < 0.8 ? null : '';
+    return p < 0.25
+      ? Math.floor(r() * 5)
+      : p < 0.5
+        ? String.fromCharCode(97 + Math.floor(r() * 3))
+        : p < 0.7
+          ? r() < 0.5
+          : p < 0.8
+            ? null
+            : '';
   }
   if (k < 0.65) return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth - 1));
   const o: Record<string, unknown> = {};
@@ -128,7 +140,14 @@ describe('createJsonPatch', () => {
   it('reads a changed object as JSON.stringify writes it: undefined members absent, toJSON used, holes and NaN null', () => {
     const original = { spec: { keep: 1, drop: 'x', list: [1, 2, 3], when: '2020-01-01T00:00:00.000Z', n: 5 } };
     const current = {
-      spec: { keep: 1, drop: undefined, list: [1, undefined, () => 3], when: new Date('2021-01-01T00:00:00Z'), n: NaN, added: { a: 1, b: undefined } },
+      spec: {
+        keep: 1,
+        drop: undefined,
+        list: [1, undefined, () => 3],
+        when: new Date('2021-01-01T00:00:00Z'),
+        n: NaN,
+        added: { a: 1, b: undefined },
+      },
     };
     const ops = createJsonPatch(original, current);
     expect(ops).toEqual([
@@ -140,7 +159,9 @@ describe('createJsonPatch', () => {
       { op: 'add', path: '/spec/added', value: { a: 1, b: undefined } },
     ]);
     // What the API server receives is the patch as JSON, and applying it gives the object as JSON.
-    expect(applyPatch(original, JSON.parse(JSON.stringify(ops)) as JsonPatchOperation[])).toEqual(JSON.parse(JSON.stringify(current)));
+    expect(applyPatch(original, JSON.parse(JSON.stringify(ops)) as JsonPatchOperation[])).toEqual(
+      JSON.parse(JSON.stringify(current)),
+    );
   });
 
   it('leaves out a member that is undefined on both sides', () => {

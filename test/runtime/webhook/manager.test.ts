@@ -7,7 +7,8 @@ import { unreachableKubeConfig } from '../kubeconfig.js';
 import { eventually } from '../../support/eventually.js';
 
 /** The API is never needed here (a caBundle patch just logs its failure). */
-const mk = (o: Partial<ManagerOptions> = {}) => new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ level: 'error', sink: () => {} }), ...o });
+const mk = (o: Partial<ManagerOptions> = {}) =>
+  new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ level: 'error', sink: () => {} }), ...o });
 const hello: WebhookHandler = { handle: async () => ({ hello: true }) };
 
 function listenOn(port: number): Promise<Server | undefined> {
@@ -27,7 +28,9 @@ async function freePort(): Promise<number> {
 
 describe('Manager and its webhook server', () => {
   it('has no webhook server unless one is given, and says how to give one', () => {
-    expect(() => mk().getWebhookServer()).toThrow(/pass ManagerOptions.webhookServer \(new WebhookServer\(\{...\}\) from '@kubescaffold\/runtime\/webhook'\)/);
+    expect(() => mk().getWebhookServer()).toThrow(
+      /pass ManagerOptions.webhookServer \(new WebhookServer\(\{...\}\) from '@kubescaffold\/runtime\/webhook'\)/,
+    );
   });
 
   it('gives its client and logger to the webhook server it runs, and a server belongs to one manager', () => {
@@ -89,7 +92,9 @@ describe('Manager and its webhook server', () => {
   it('fails its start when the webhook port is taken', async () => {
     const taken = (await listenOn(0))!;
     try {
-      const mgr = mk({ webhookServer: new WebhookServer({ port: (taken.address() as { port: number }).port, host: '127.0.0.1' }) });
+      const mgr = mk({
+        webhookServer: new WebhookServer({ port: (taken.address() as { port: number }).port, host: '127.0.0.1' }),
+      });
       mgr.getWebhookServer().register('/hello', hello);
       await expect(mgr.start(new AbortController().signal)).rejects.toThrow(/EADDRINUSE/);
     } finally {

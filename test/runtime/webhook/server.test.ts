@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { connect, type PeerCertificate } from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AdmissionWebhook, WebhookServer, defaultingHandler, generateLocalServingCert, type WebhookHandler } from '../../../src/runtime/webhook/index.js';
+import {
+  AdmissionWebhook,
+  WebhookServer,
+  defaultingHandler,
+  generateLocalServingCert,
+  type WebhookHandler,
+} from '../../../src/runtime/webhook/index.js';
 import { newLogger } from '../../../src/runtime/index.js';
 import type { Client } from '../../../src/runtime/client/index.js';
 import { captureLog } from '../../support/logs.js';
@@ -22,7 +28,11 @@ interface Reply {
   body: string;
 }
 
-function request(port: number, path: string, opts: { method?: string; body?: string | Buffer; contentType?: string; ca?: string }): Promise<Reply> {
+function request(
+  port: number,
+  path: string,
+  opts: { method?: string; body?: string | Buffer; contentType?: string; ca?: string },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = https.request(
       {
@@ -32,7 +42,12 @@ function request(port: number, path: string, opts: { method?: string; body?: str
         method: opts.method ?? 'POST',
         agent: false,
         ...(opts.ca ? { ca: opts.ca } : { rejectUnauthorized: false }),
-        headers: opts.contentType === undefined ? { 'Content-Type': 'application/json' } : opts.contentType ? { 'Content-Type': opts.contentType } : {},
+        headers:
+          opts.contentType === undefined
+            ? { 'Content-Type': 'application/json' }
+            : opts.contentType
+              ? { 'Content-Type': opts.contentType }
+              : {},
       },
       (res) => {
         let body = '';
@@ -49,7 +64,15 @@ function request(port: number, path: string, opts: { method?: string; body?: str
 function chunkedRequest(port: number, path: string, chunks: string[]): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = https.request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent: false, rejectUnauthorized: false, headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        rejectUnauthorized: false,
+        headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      },
       (res) => {
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString()));
@@ -122,7 +145,10 @@ afterEach(async () => {
 describe('webhook server', () => {
   it('serves admission reviews over TLS with a generated certificate its CA verifies, HTTP/1.1 only', async () => {
     const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: quiet });
-    server.register('/mutate-crew-example-com-v1-captain', new AdmissionWebhook(defaultingHandler(CaptainResource, new CaptainCustomDefaulter())));
+    server.register(
+      '/mutate-crew-example-com-v1-captain',
+      new AdmissionWebhook(defaultingHandler(CaptainResource, new CaptainCustomDefaulter())),
+    );
     run(server);
     await server.ready();
     const port = server.address()!.port;
@@ -131,7 +157,10 @@ describe('webhook server', () => {
     const res = await request(port, '/mutate-crew-example-com-v1-captain', { body: review('u-1'), ca });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(res.body)).toMatchObject({ kind: 'AdmissionReview', response: { uid: 'u-1', allowed: true, patchType: 'JSONPatch' } });
+    expect(JSON.parse(res.body)).toMatchObject({
+      kind: 'AdmissionReview',
+      response: { uid: 'u-1', allowed: true, patchType: 'JSONPatch' },
+    });
     expect((await peer(port, ['h2', 'http/1.1'])).alpn).toBe('http/1.1');
   });
 
@@ -146,13 +175,18 @@ describe('webhook server', () => {
     const get = await request(port, '/small', { method: 'GET' });
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('POST');
-    expect(await request(port, '/small', { body: '{}', contentType: 'text/plain' })).toMatchObject({ status: 400, body: 'contentType=text/plain, expected application/json\n' });
+    expect(await request(port, '/small', { body: '{}', contentType: 'text/plain' })).toMatchObject({
+      status: 400,
+      body: 'contentType=text/plain, expected application/json\n',
+    });
     expect(await request(port, '/small', { body: '' })).toMatchObject({ status: 400, body: 'request body is empty\n' });
     expect((await request(port, '/small', { body: '{not json' })).status).toBe(400);
     expect((await request(port, '/small', { body: JSON.stringify({ pad: 'x'.repeat(100) }) })).status).toBe(413);
     expect((await chunkedRequest(port, '/small', ['{"pad":"', 'x'.repeat(50), 'x'.repeat(50), '"}'])).status).toBe(413);
     expect((await chunkedRequest(port, '/small', ['{"pad":', '"x"}'])).status).toBe(200);
-    expect(await request(port, '/small', { body: '{}', contentType: 'application/json; charset=utf-8' })).toMatchObject({ status: 200, body: '{"ok":true}' });
+    expect(await request(port, '/small', { body: '{}', contentType: 'application/json; charset=utf-8' })).toMatchObject(
+      { status: 200, body: '{"ok":true}' },
+    );
   });
 
   it('answers 429 with Retry-After beyond its in-flight body budget, having read the body, and serves a request alone', async () => {
@@ -235,7 +269,15 @@ describe('webhook server', () => {
     server.register('/slow', slow);
     run(server);
     await server.ready();
-    const req = https.request({ host: '127.0.0.1', port: server.address()!.port, path: '/slow', method: 'POST', agent: false, rejectUnauthorized: false, headers: { 'Content-Type': 'application/json' } });
+    const req = https.request({
+      host: '127.0.0.1',
+      port: server.address()!.port,
+      path: '/slow',
+      method: 'POST',
+      agent: false,
+      rejectUnauthorized: false,
+      headers: { 'Content-Type': 'application/json' },
+    });
     req.on('error', () => {});
     req.end('{}');
     setTimeout(() => req.destroy(), 200);
@@ -264,10 +306,14 @@ describe('webhook server', () => {
     let patchStarted!: () => void;
     const patchCalled = new Promise<void>((resolve) => (patchStarted = resolve));
     const patches: unknown[] = [];
-    const configs = (port: number) => [{ metadata: { name: 'local' }, webhooks: [{ name: 'w', clientConfig: { url: `https://127.0.0.1:${port}/a` } }] }];
+    const configs = (port: number) => [
+      { metadata: { name: 'local' }, webhooks: [{ name: 'w', clientConfig: { url: `https://127.0.0.1:${port}/a` } }] },
+    ];
     let boundPort = 0;
     const client = {
-      list: async (res: { kind: string }) => ({ items: res.kind === 'MutatingWebhookConfiguration' ? configs(boundPort) : [] }),
+      list: async (res: { kind: string }) => ({
+        items: res.kind === 'MutatingWebhookConfiguration' ? configs(boundPort) : [],
+      }),
       patch: async (_res: unknown, _key: unknown, ops: unknown) => {
         patchStarted();
         await patchReleased;
@@ -304,7 +350,9 @@ describe('webhook server', () => {
     try {
       const server = new WebhookServer({ host: '127.0.0.1', port: 0, certDir: dir, log: quiet });
       server.register('/a', { handle: async () => ({}) });
-      await expect(server.start(new AbortController().signal)).rejects.toThrow(`the certificate directory ${dir} has no tls.crt`);
+      await expect(server.start(new AbortController().signal)).rejects.toThrow(
+        `the certificate directory ${dir} has no tls.crt`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -342,7 +390,9 @@ describe('webhook server', () => {
       second.once('close', () => resolve('refused'));
     });
     expect(outcome).toBe('refused');
-    expect(logs.lines.some((l) => l.includes('Refused a connection: the webhook server is at its connection limit'))).toBe(true);
+    expect(
+      logs.lines.some((l) => l.includes('Refused a connection: the webhook server is at its connection limit')),
+    ).toBe(true);
     first.destroy();
     second.destroy();
   });
@@ -368,7 +418,10 @@ describe('webhook server', () => {
       await writeFile(join(dir, 'tls.crt.new'), second.certPem);
       await rename(join(dir, 'tls.key.new'), join(dir, 'tls.key'));
       await rename(join(dir, 'tls.crt.new'), join(dir, 'tls.crt'));
-      await eventually(async () => (await peer(port)).cert.fingerprint256 !== before, 'the new certificate to be served');
+      await eventually(
+        async () => (await peer(port)).cert.fingerprint256 !== before,
+        'the new certificate to be served',
+      );
       expect((await request(port, '/a', { body: '{}', ca: second.caPem })).status).toBe(200);
       await expect(request(port, '/a', { body: '{}', ca: first.caPem })).rejects.toThrow();
     } finally {
@@ -378,7 +431,11 @@ describe('webhook server', () => {
 
   it('removes the generated certificate directory when it stops', async () => {
     const logs: string[] = [];
-    const server = new WebhookServer({ host: '127.0.0.1', port: 0, log: newLogger({ level: 'info', sink: (l) => logs.push(l) }) });
+    const server = new WebhookServer({
+      host: '127.0.0.1',
+      port: 0,
+      log: newLogger({ level: 'info', sink: (l) => logs.push(l) }),
+    });
     server.register('/a', { handle: async () => ({}) });
     const r = run(server);
     await server.ready();

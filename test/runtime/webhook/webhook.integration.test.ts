@@ -9,8 +9,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import { ApiError, Manager, defineResource, newClient, newLogger, type ObjectMeta, type TypeMeta } from '../../../src/runtime/index.js';
-import { CustomResourceDefinitions, MutatingWebhookConfigurations, Namespaces, collectionPath, isInvalid, type RestClient } from '../../../src/runtime/rest/index.js';
+import {
+  ApiError,
+  Manager,
+  defineResource,
+  newClient,
+  newLogger,
+  type ObjectMeta,
+  type TypeMeta,
+} from '../../../src/runtime/index.js';
+import {
+  CustomResourceDefinitions,
+  MutatingWebhookConfigurations,
+  Namespaces,
+  collectionPath,
+  isInvalid,
+  type RestClient,
+} from '../../../src/runtime/rest/index.js';
 import { registry as metricsRegistry } from '../../../src/runtime/metrics/index.js';
 import { WebhookServer, newWebhookManagedBy } from '../../../src/runtime/webhook/index.js';
 import {
@@ -51,7 +66,10 @@ beforeAll(async () => {
   projectDir = await mkdtemp(join(tmpdir(), 'webhook-project-'));
   await mkdir(join(projectDir, 'config', 'webhook'), { recursive: true });
   await writeFile(join(projectDir, 'config', 'webhook', 'manifests.yaml'), WEBHOOK_MANIFESTS);
-  env = await TestEnvironment.start({ crds: [CAPTAIN_CRD], webhookInstallOptions: { paths: [join(projectDir, 'config', 'webhook')] } });
+  env = await TestEnvironment.start({
+    crds: [CAPTAIN_CRD],
+    webhookInstallOptions: { paths: [join(projectDir, 'config', 'webhook')] },
+  });
   api = newClient(env.kubeConfig);
   await api.create(Namespaces, { metadata: { name: NS } });
 
@@ -60,7 +78,11 @@ beforeAll(async () => {
     kubeConfig: env.kubeConfig,
     log: managerLog.log,
     healthProbe: { bindAddress: '127.0.0.1:0' },
-    webhookServer: new WebhookServer({ host: hooks.localServingHost, port: hooks.localServingPort, certDir: hooks.localServingCertDir }),
+    webhookServer: new WebhookServer({
+      host: hooks.localServingHost,
+      port: hooks.localServingPort,
+      certDir: hooks.localServingCertDir,
+    }),
   });
   setupCaptainWebhookWithManager(mgr);
   mgr.addReadyzCheck('webhook', mgr.getWebhookServer().startedChecker());
@@ -83,7 +105,12 @@ afterAll(async () => {
 });
 
 function captain(name: string, spec: Captain['spec'], labels?: Record<string, string>): Captain {
-  return { apiVersion: 'crew.example.com/v1', kind: 'Captain', metadata: { name, namespace: NS, ...(labels ? { labels } : {}) }, spec };
+  return {
+    apiVersion: 'crew.example.com/v1',
+    kind: 'Captain',
+    metadata: { name, namespace: NS, ...(labels ? { labels } : {}) },
+    spec,
+  };
 }
 
 function captainV2(name: string, spec: CaptainV2['spec']): CaptainV2 {
@@ -116,7 +143,13 @@ describe('admission webhooks on a real control plane', () => {
     expect(err.message).toBe(
       'admission webhook "vcaptain-v1.kb.io" denied the request: Captain.crew.example.com "bad" is invalid: spec.foo: Invalid value: "forbidden": must not be "forbidden"',
     );
-    expect(err.status.details?.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "forbidden": must not be "forbidden"', field: 'spec.foo' }]);
+    expect(err.status.details?.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "forbidden": must not be "forbidden"',
+        field: 'spec.foo',
+      },
+    ]);
     await expect(api.get(CaptainResource, { namespace: NS, name: 'bad' })).rejects.toThrow();
   });
 
@@ -127,12 +160,21 @@ describe('admission webhooks on a real control plane', () => {
     expect(err.message).toContain('spec.mode: Forbidden: is immutable once set');
     const del = await rejection(api.delete(CaptainResource, { namespace: NS, name: 'immutable' }));
     expect(del.message).toContain(`a Captain labelled ${PROTECTED_LABEL}=true may not be deleted`);
-    await api.patch(CaptainResource, { namespace: NS, name: 'immutable' }, { metadata: { labels: { [PROTECTED_LABEL]: null } } }, { type: 'merge' });
+    await api.patch(
+      CaptainResource,
+      { namespace: NS, name: 'immutable' },
+      { metadata: { labels: { [PROTECTED_LABEL]: null } } },
+      { type: 'merge' },
+    );
     await api.delete(CaptainResource, { namespace: NS, name: 'immutable' });
   });
 
   it("passes the validator's warning to the client in a Warning header", async () => {
-    const res = await api.transport.stream({ method: 'POST', path: collectionPath(CaptainResource, NS), body: captain('warned', { foo: 'deprecated' }) });
+    const res = await api.transport.stream({
+      method: 'POST',
+      path: collectionPath(CaptainResource, NS),
+      body: captain('warned', { foo: 'deprecated' }),
+    });
     res.resume();
     expect(res.statusCode).toBe(201);
     const header = res.headers.warning;
@@ -144,7 +186,10 @@ describe('admission webhooks on a real control plane', () => {
 
 describe('conversion webhook on a real control plane', () => {
   it('serves a v2 object created as v2, defaulted through the v1 webhooks, and reads it back in both versions', async () => {
-    const created = await api.create(CaptainV2Resource, captainV2('from-v2', { foo: 'x', size: { replicas: 3 }, speed: 'slow' }));
+    const created = await api.create(
+      CaptainV2Resource,
+      captainV2('from-v2', { foo: 'x', size: { replicas: 3 }, speed: 'slow' }),
+    );
     expect(created.apiVersion).toBe('crew.example.com/v2');
     expect(created.spec).toEqual({ foo: 'x', size: { replicas: 3 }, speed: 'slow' });
     expect(created.metadata.labels).toEqual({ [DEFAULTED_LABEL]: 'true' });
@@ -159,7 +204,17 @@ describe('conversion webhook on a real control plane', () => {
     await api.create(CaptainResource, captain('roundtrip', { foo: 'y', replicas: 2, mode: 'Slow' }));
     const withStatus = await api.status().update(CaptainResource, {
       ...(await api.get(CaptainResource, { namespace: NS, name: 'roundtrip' })),
-      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Sailing', message: 'all hands', lastTransitionTime: '2026-08-22T10:00:00Z' }] },
+      status: {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'Sailing',
+            message: 'all hands',
+            lastTransitionTime: '2026-08-22T10:00:00Z',
+          },
+        ],
+      },
     });
     const v2 = await api.get(CaptainV2Resource, { namespace: NS, name: 'roundtrip' });
     expect(v2.spec).toEqual({ foo: 'y', size: { replicas: 2 }, speed: 'slow' });
@@ -175,7 +230,11 @@ describe('conversion webhook on a real control plane', () => {
 
     // A change made through v2 is seen through v1.
     await api.update(CaptainV2Resource, { ...v2, spec: { ...v2.spec, foo: 'z', size: { replicas: 5 } } });
-    expect((await api.get(CaptainResource, { namespace: NS, name: 'roundtrip' })).spec).toEqual({ foo: 'z', replicas: 5, mode: 'Slow' });
+    expect((await api.get(CaptainResource, { namespace: NS, name: 'roundtrip' })).spec).toEqual({
+      foo: 'z',
+      replicas: 5,
+      mode: 'Slow',
+    });
   });
 
   it('keeps serving while 50 objects are created concurrently, then lists them all through the conversion webhook', async () => {
@@ -184,9 +243,17 @@ describe('conversion webhook on a real control plane', () => {
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) => {
         const name = `ship-${i}`;
-        if (i % 10 === 9) return api.create(CaptainResource, { ...captain(name, { foo: 'forbidden' }), metadata: { name, namespace: ns } });
-        if (i % 2 === 0) return api.create(CaptainResource, { ...captain(name, { foo: `f${i}` }), metadata: { name, namespace: ns } });
-        return api.create(CaptainV2Resource, { ...captainV2(name, { foo: `f${i}`, size: { replicas: i % 7 } }), metadata: { name, namespace: ns } });
+        if (i % 10 === 9)
+          return api.create(CaptainResource, {
+            ...captain(name, { foo: 'forbidden' }),
+            metadata: { name, namespace: ns },
+          });
+        if (i % 2 === 0)
+          return api.create(CaptainResource, { ...captain(name, { foo: `f${i}` }), metadata: { name, namespace: ns } });
+        return api.create(CaptainV2Resource, {
+          ...captainV2(name, { foo: `f${i}`, size: { replicas: i % 7 } }),
+          metadata: { name, namespace: ns },
+        });
       }),
     );
     const rejected = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
@@ -204,7 +271,9 @@ describe('conversion webhook on a real control plane', () => {
     expect(await readyz(mgr)).toBe(200);
     const metrics = await metricsRegistry.getSingleMetricAsString('controller_runtime_webhook_requests_total');
     expect(metrics).toMatch(/controller_runtime_webhook_requests_total\{webhook="\/convert",code="200"\} [1-9]/);
-    expect(metrics).toMatch(/controller_runtime_webhook_requests_total\{webhook="\/mutate-crew-example-com-v1-captain",code="200"\} [1-9]/);
+    expect(metrics).toMatch(
+      /controller_runtime_webhook_requests_total\{webhook="\/mutate-crew-example-com-v1-captain",code="200"\} [1-9]/,
+    );
   });
 });
 
@@ -217,8 +286,20 @@ interface AdmiralV2 extends TypeMeta {
   metadata: ObjectMeta;
   spec: { grade?: string };
 }
-const AdmiralResource = defineResource<Admiral>({ group: 'crew.example.com', version: 'v1', kind: 'Admiral', plural: 'admirals', namespaced: true });
-const AdmiralV2Resource = defineResource<AdmiralV2>({ group: 'crew.example.com', version: 'v2', kind: 'Admiral', plural: 'admirals', namespaced: true });
+const AdmiralResource = defineResource<Admiral>({
+  group: 'crew.example.com',
+  version: 'v1',
+  kind: 'Admiral',
+  plural: 'admirals',
+  namespaced: true,
+});
+const AdmiralV2Resource = defineResource<AdmiralV2>({
+  group: 'crew.example.com',
+  version: 'v2',
+  kind: 'Admiral',
+  plural: 'admirals',
+  namespaced: true,
+});
 
 function admiralCRD(port: number) {
   return testCRD({
@@ -228,7 +309,10 @@ function admiralCRD(port: number) {
       { name: 'v1', spec: { rank: { type: 'string' } } },
       { name: 'v2', spec: { grade: { type: 'string' } } },
     ],
-    conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: `https://127.0.0.1:${port}/convert` }, conversionReviewVersions: ['v1'] } },
+    conversion: {
+      strategy: 'Webhook',
+      webhook: { clientConfig: { url: `https://127.0.0.1:${port}/convert` }, conversionReviewVersions: ['v1'] },
+    },
   });
 }
 
@@ -242,7 +326,9 @@ function admiralWebhooks(port: number) {
         clientConfig: { url: `https://localhost:${port}/mutate-crew-example-com-v1-admiral` },
         failurePolicy: 'Fail',
         sideEffects: 'None',
-        rules: [{ apiGroups: ['crew.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['admirals'] }],
+        rules: [
+          { apiGroups: ['crew.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['admirals'] },
+        ],
       },
     ],
   };
@@ -282,8 +368,18 @@ describe('a manager run without certificates', () => {
         {
           resource: AdmiralV2Resource,
           conversion: {
-            convertTo: (s) => ({ apiVersion: 'crew.example.com/v1', kind: 'Admiral', metadata: s.metadata, spec: { rank: s.spec.grade } }),
-            convertFrom: (h) => ({ apiVersion: 'crew.example.com/v2', kind: 'Admiral', metadata: h.metadata, spec: { grade: h.spec.rank } }),
+            convertTo: (s) => ({
+              apiVersion: 'crew.example.com/v1',
+              kind: 'Admiral',
+              metadata: s.metadata,
+              spec: { rank: s.spec.grade },
+            }),
+            convertFrom: (h) => ({
+              apiVersion: 'crew.example.com/v2',
+              kind: 'Admiral',
+              metadata: h.metadata,
+              spec: { grade: h.spec.rank },
+            }),
           },
         },
       ])
@@ -302,16 +398,26 @@ describe('a manager run without certificates', () => {
       const crd = await api.get(CustomResourceDefinitions, { name: 'admirals.crew.example.com' });
       expect(crd.spec.conversion?.webhook?.clientConfig?.caBundle).toBe(caBundle);
       const patchedLine = logs.map((l) => JSON.parse(l) as { msg?: string; patched?: string[] }).find((l) => l.patched);
-      expect(patchedLine?.patched).toEqual(['MutatingWebhookConfiguration/admiral-local: madmiral-v1.kb.io', 'CustomResourceDefinition/admirals.crew.example.com: conversion']);
+      expect(patchedLine?.patched).toEqual([
+        'MutatingWebhookConfiguration/admiral-local: madmiral-v1.kb.io',
+        'CustomResourceDefinition/admirals.crew.example.com: conversion',
+      ]);
 
       // The Captain webhooks point at the other server: their CA is left alone.
       const captains = await api.get(MutatingWebhookConfigurations, { name: 'mutating-webhook-configuration' });
-      expect(captains.webhooks?.[0]?.clientConfig.caBundle).toBe(Buffer.from(env.webhookInstallOptions!.localServingCAData).toString('base64'));
+      expect(captains.webhooks?.[0]?.clientConfig.caBundle).toBe(
+        Buffer.from(env.webhookInstallOptions!.localServingCAData).toString('base64'),
+      );
 
       // The API server picks the new CA up shortly after the patch.
       let created: Admiral | undefined;
       await eventually(async () => {
-        created = await api.create(AdmiralResource, { apiVersion: 'crew.example.com/v1', kind: 'Admiral', metadata: { name: 'nelson', namespace: NS }, spec: {} });
+        created = await api.create(AdmiralResource, {
+          apiVersion: 'crew.example.com/v1',
+          kind: 'Admiral',
+          metadata: { name: 'nelson', namespace: NS },
+          spec: {},
+        });
         return true;
       }, 'an Admiral to be admitted by the locally certified webhook');
       expect(created!.spec).toEqual({ rank: 'Commodore' });
@@ -325,7 +431,9 @@ describe('a manager run without certificates', () => {
       stop.abort();
       await done;
     }
-    const generated = logs.map((l) => JSON.parse(l) as { generatedDir?: string }).find((l) => l.generatedDir)?.generatedDir;
+    const generated = logs
+      .map((l) => JSON.parse(l) as { generatedDir?: string })
+      .find((l) => l.generatedDir)?.generatedDir;
     expect(generated).toBeDefined();
     expect(existsSync(generated!)).toBe(false);
   });

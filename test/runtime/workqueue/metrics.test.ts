@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitingQueue, type MetricsProvider } from '../../../src/runtime/workqueue/index.js';
 
 function recordingProvider() {
-  const values = { depth: 0, adds: 0, retries: 0, latency: [] as number[], work: [] as number[], unfinished: 0, longest: 0 };
+  const values = {
+    depth: 0,
+    adds: 0,
+    retries: 0,
+    latency: [] as number[],
+    work: [] as number[],
+    unfinished: 0,
+    longest: 0,
+  };
   const provider: MetricsProvider = {
     newDepthMetric: () => ({ inc: () => void values.depth++, dec: () => void values.depth-- }),
     newAddsMetric: () => ({ inc: () => void values.adds++ }),

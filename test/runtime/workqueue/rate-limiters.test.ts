@@ -48,7 +48,10 @@ describe('rate limiters', () => {
   });
 
   it('MaxOfRateLimiter takes the longest delay and the most requeues', () => {
-    const l = new MaxOfRateLimiter(new ItemFastSlowRateLimiter(5, 3000, 3), new ItemExponentialFailureRateLimiter(1, 1000));
+    const l = new MaxOfRateLimiter(
+      new ItemFastSlowRateLimiter(5, 3000, 3),
+      new ItemExponentialFailureRateLimiter(1, 1000),
+    );
     expect([1, 2, 3, 4].map(() => l.when('one'))).toEqual([5, 5, 5, 3000]);
     expect(l.numRequeues('one')).toBe(4);
     l.forget('one');

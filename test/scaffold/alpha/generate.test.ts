@@ -13,10 +13,34 @@ const projectCommands: string[][] = [
   ['create', 'api', '--group', 'crew', '--version', 'v2', '--kind', 'Captain', '--controller=false'],
   ['create', 'api', '--group', 'sea', '--version', 'v1', '--kind', 'Ship', '--plural', 'shipz', '--namespaced=false'],
   ['create', 'api', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--resource=false'],
-  ['create', 'webhook', '--group', 'crew', '--version', 'v1', '--kind', 'Captain', '--defaulting', '--programmatic-validation', '--conversion', '--spoke', 'v2'],
+  [
+    'create',
+    'webhook',
+    '--group',
+    'crew',
+    '--version',
+    'v1',
+    '--kind',
+    'Captain',
+    '--defaulting',
+    '--programmatic-validation',
+    '--conversion',
+    '--spoke',
+    'v2',
+  ],
   ['create', 'webhook', '--group', 'sea', '--version', 'v1', '--kind', 'Ship', '--programmatic-validation'],
 ];
-const initCommand = ['init', '--domain', 'example.com', '--multigroup', '--license', 'copyright', '--owner', 'The Crew Authors', '--skip-install'];
+const initCommand = [
+  'init',
+  '--domain',
+  'example.com',
+  '--multigroup',
+  '--license',
+  'copyright',
+  '--owner',
+  'The Crew Authors',
+  '--skip-install',
+];
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -49,7 +73,7 @@ function state(dir: string): { files: Map<string, string>; entries: string[] } {
 }
 
 describe('scaffold alpha generate', () => {
-  it('scaffolds into a new directory a tree equal to the one the commands wrote, apart from PROJECT\'s cliVersion', async () => {
+  it("scaffolds into a new directory a tree equal to the one the commands wrote, apart from PROJECT's cliVersion", async () => {
     const { base, root } = workspace();
     await buildProject(root, initCommand, projectCommands);
     // An older CLI wrote this project: the one documented difference is the version the new PROJECT records.
@@ -65,11 +89,21 @@ describe('scaffold alpha generate', () => {
     const generated = snapshotTree(out);
     expect(differingFiles(before.files, generated)).toEqual(['PROJECT']);
     expect(generated.get('PROJECT')).toBe(project);
-    expect(printed).toContain("$ scaffold init --domain example.com --repo crew-operator --project-name crew-operator --license copyright --owner 'The Crew Authors' --multigroup --skip-install");
-    expect(printed).toContain('$ scaffold create api --group sea --version v1 --kind Ship --plural shipz --resource=true --controller=true --namespaced=false');
-    expect(printed).toContain('$ scaffold create api --group apps --version v1 --kind Deployment --resource=false --controller=true');
-    expect(printed).toContain('$ scaffold create api --group crew --version v2 --kind Captain --resource=true --controller=false --namespaced=true');
-    expect(printed).toContain('$ scaffold create webhook --group crew --version v1 --kind Captain --defaulting --programmatic-validation --conversion --spoke v2');
+    expect(printed).toContain(
+      "$ scaffold init --domain example.com --repo crew-operator --project-name crew-operator --license copyright --owner 'The Crew Authors' --multigroup --skip-install",
+    );
+    expect(printed).toContain(
+      '$ scaffold create api --group sea --version v1 --kind Ship --plural shipz --resource=true --controller=true --namespaced=false',
+    );
+    expect(printed).toContain(
+      '$ scaffold create api --group apps --version v1 --kind Deployment --resource=false --controller=true',
+    );
+    expect(printed).toContain(
+      '$ scaffold create api --group crew --version v2 --kind Captain --resource=true --controller=false --namespaced=true',
+    );
+    expect(printed).toContain(
+      '$ scaffold create webhook --group crew --version v1 --kind Captain --defaulting --programmatic-validation --conversion --spoke v2',
+    );
     expect(printed).toContain(`diff -ru -x node_modules -x .git ${root} ${out}`);
     expect(printed).not.toContain('moved to');
   });
@@ -109,26 +143,33 @@ describe('scaffold alpha generate', () => {
     mkdirSync(join(root, 'node_modules', 'left-pad'), { recursive: true });
     writeFileSync(join(root, 'node_modules', 'left-pad', 'index.js'), 'module.exports = 1;\n');
     const controller = 'internal/controller/crew/captain_controller.ts';
-    writeFileSync(join(root, controller), `${readFileSync(join(root, controller), 'utf8')}// the user's reconcile logic\n`);
-    writeFileSync(join(root, 'NOTES.md'), 'a file of the user\'s\n');
+    writeFileSync(
+      join(root, controller),
+      `${readFileSync(join(root, controller), 'utf8')}// the user's reconcile logic\n`,
+    );
+    writeFileSync(join(root, 'NOTES.md'), "a file of the user's\n");
     const before = snapshotTree(root);
 
     const printed = await scaffold(root, 'alpha', 'generate');
 
-    const backup = /Your previous files were moved to (\S+) \(\.git and node_modules stayed in place\)\./.exec(printed)?.[1];
+    const backup = /Your previous files were moved to (\S+) \(\.git and node_modules stayed in place\)\./.exec(
+      printed,
+    )?.[1];
     expect(backup, printed).toBeDefined();
     expect(readdirSync(base).sort()).toEqual([backup!.slice(base.length + 1), 'crew-operator'].sort());
     const kept = (path: string): boolean => path.startsWith('.git/') || path.startsWith('node_modules/');
     expect(snapshotTree(backup!)).toEqual(new Map([...before].filter(([path]) => !kept(path))));
     const after = snapshotTree(root);
-    expect(new Map([...after].filter(([path]) => kept(path)))).toEqual(new Map([...before].filter(([path]) => kept(path))));
+    expect(new Map([...after].filter(([path]) => kept(path)))).toEqual(
+      new Map([...before].filter(([path]) => kept(path))),
+    );
     expect(differingFiles(before, after).filter((path) => !kept(path))).toEqual(['NOTES.md', controller]);
     expect(after.has('NOTES.md')).toBe(false);
     expect(after.get(controller)).not.toContain("the user's reconcile logic");
     expect(printed).toContain('git diff');
   });
 
-  it('with --force, moves a non-empty output directory\'s contents to a backup first', async () => {
+  it("with --force, moves a non-empty output directory's contents to a backup first", async () => {
     const { base, root } = workspace();
     await buildProject(root, initCommand, []);
     const out = join(base, 'upgraded');
@@ -157,7 +198,9 @@ describe('scaffold alpha generate', () => {
       mkdirSync(join(base, 'upgraded'));
       writeFileSync(join(base, 'upgraded', 'old.txt'), 'keep me\n');
       const before = state(base);
-      await expect(scaffold(base, 'alpha', 'generate', '--input-dir', root, '--output-dir', join(base, 'upgraded'))).rejects.toThrow(
+      await expect(
+        scaffold(base, 'alpha', 'generate', '--input-dir', root, '--output-dir', join(base, 'upgraded')),
+      ).rejects.toThrow(
         /--output-dir .*\/upgraded is not empty \(old\.txt\); give a new or empty directory, or pass --force/,
       );
       expect(state(base)).toEqual(before);
@@ -166,9 +209,14 @@ describe('scaffold alpha generate', () => {
     it('a PROJECT that records a plugin this version does not know', async () => {
       const { base, root } = workspace();
       await buildProject(root, initCommand, projectCommands.slice(0, 1));
-      writeFileSync(join(root, 'PROJECT'), stringifyProject(withPluginConfig(loadProject(root), 'helm.kubebuilder.io/v9-alpha', {})));
+      writeFileSync(
+        join(root, 'PROJECT'),
+        stringifyProject(withPluginConfig(loadProject(root), 'helm.kubebuilder.io/v9-alpha', {})),
+      );
       const before = state(base);
-      await expect(scaffold(root, 'alpha', 'generate')).rejects.toThrow(/PROJECT records plugin helm\.kubebuilder\.io\/v9-alpha, which kubescaffold cannot scaffold again/);
+      await expect(scaffold(root, 'alpha', 'generate')).rejects.toThrow(
+        /PROJECT records plugin helm\.kubebuilder\.io\/v9-alpha, which kubescaffold cannot scaffold again/,
+      );
       expect(state(base)).toEqual(before);
     });
 
@@ -178,9 +226,17 @@ describe('scaffold alpha generate', () => {
       // A spoke PROJECT lists but no resource has: the webhook command fails after init and create api ran.
       const config = loadProject(root);
       const [captain] = config.resources ?? [];
-      writeFileSync(join(root, 'PROJECT'), stringifyProject({ ...config, resources: [{ ...captain!, webhooks: { webhookVersion: 'v1', conversion: true, spoke: ['v3'] } }] }));
+      writeFileSync(
+        join(root, 'PROJECT'),
+        stringifyProject({
+          ...config,
+          resources: [{ ...captain!, webhooks: { webhookVersion: 'v1', conversion: true, spoke: ['v3'] } }],
+        }),
+      );
       const before = state(base);
-      await expect(scaffold(root, 'alpha', 'generate')).rejects.toThrow(/`scaffold create webhook --group crew --version v1 --kind Captain --conversion --spoke v3` failed: invalid spoke version "v3"/);
+      await expect(scaffold(root, 'alpha', 'generate')).rejects.toThrow(
+        /`scaffold create webhook --group crew --version v1 --kind Captain --conversion --spoke v3` failed: invalid spoke version "v3"/,
+      );
       expect(state(base)).toEqual(before);
     });
   });

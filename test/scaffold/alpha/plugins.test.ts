@@ -21,8 +21,12 @@ interface Recorded {
 // create api per resource (in place of the plain one) and one edit, which alpha generate calls on its module.
 const KEY = 'test.kubescaffold.io/v1-alpha';
 const testPluginModule: PluginModule = {
-  createAPI: (root, request) => ({ ...scaffoldCreateAPI(root, { ...request, resource: true, controller: false }), notes: [] }),
-  edit: (root, flags) => scaffoldEdit(root, { owner: typeof flags.ownerName === 'string' ? flags.ownerName : undefined }),
+  createAPI: (root, request) => ({
+    ...scaffoldCreateAPI(root, { ...request, resource: true, controller: false }),
+    notes: [],
+  }),
+  edit: (root, flags) =>
+    scaffoldEdit(root, { owner: typeof flags.ownerName === 'string' ? flags.ownerName : undefined }),
 };
 const testPlugin: PluginSpec = {
   key: KEY,
@@ -34,7 +38,11 @@ const testPlugin: PluginSpec = {
     // PROJECT leaves out empty lists, so an empty `resources` is read back as absent.
     const { resources = [], owner } = recorded as Partial<Recorded>;
     return [
-      ...resources.map((r): PluginReplay => ({ command: 'create api', request: { ...r, namespaced: true, force: false }, flags: {} })),
+      ...resources.map((r): PluginReplay => ({
+        command: 'create api',
+        request: { ...r, namespaced: true, force: false },
+        flags: {},
+      })),
       { command: 'edit', flags: { ownerName: owner ?? '' } },
     ];
   },
@@ -53,13 +61,23 @@ describe('replaySteps', () => {
     projectName: 'crew',
     layout: [LAYOUT],
     resources: [
-      { group: 'crew', version: 'v1', kind: 'Captain', domain: 'example.com', api: { crdVersion: 'v1', namespaced: true }, controller: true, webhooks: { webhookVersion: 'v1', defaulting: true } },
+      {
+        group: 'crew',
+        version: 'v1',
+        kind: 'Captain',
+        domain: 'example.com',
+        api: { crdVersion: 'v1', namespaced: true },
+        controller: true,
+        webhooks: { webhookVersion: 'v1', defaulting: true },
+      },
       { group: 'crew', version: 'v1', kind: 'Ship', domain: 'example.com', api: { crdVersion: 'v1' } },
     ],
-    plugins: { [KEY]: { resources: [{ group: 'crew', version: 'v1', kind: 'Ship' }], owner: 'Someone' } satisfies Recorded },
+    plugins: {
+      [KEY]: { resources: [{ group: 'crew', version: 'v1', kind: 'Ship' }], owner: 'Someone' } satisfies Recorded,
+    },
   };
 
-  it('puts a plugin\'s create api in place of the plain one, before the webhooks, and its other commands last', () => {
+  it("puts a plugin's create api in place of the plain one, before the webhooks, and its other commands last", () => {
     expect(replaySteps(config, extras, [testPlugin]).map((s) => `${s.run}: ${s.argv.join(' ')}`)).toEqual([
       'init: init --domain example.com --project-name crew --license apache2 --skip-install',
       'create api: create api --group crew --version v1 --kind Captain --resource=true --controller=true --namespaced=true',
@@ -79,8 +97,12 @@ describe('replaySteps', () => {
   it('refuses external APIs and APIs of another domain', () => {
     const base = { ...config, plugins: undefined };
     const captain = config.resources![0]!;
-    expect(() => replaySteps({ ...base, resources: [{ ...captain, external: true }] }, extras, [])).toThrow(/resources\[0\] \(crew\/v1 Captain\) is an external API/);
-    expect(() => replaySteps({ ...base, resources: [{ ...captain, domain: 'other.io' }] }, extras, [])).toThrow(/has domain "other\.io", not the project's "example\.com"/);
+    expect(() => replaySteps({ ...base, resources: [{ ...captain, external: true }] }, extras, [])).toThrow(
+      /resources\[0\] \(crew\/v1 Captain\) is an external API/,
+    );
+    expect(() => replaySteps({ ...base, resources: [{ ...captain, domain: 'other.io' }] }, extras, [])).toThrow(
+      /has domain "other\.io", not the project's "example\.com"/,
+    );
   });
 });
 
@@ -95,11 +117,20 @@ describe('alpha generate with plugins', () => {
     return { base: join(root, '..'), root };
   }
 
-  it('calls the recorded plugin\'s functions with its typed replay, never re-entering the CLI or changing directory', async () => {
-    const { base, root } = await projectWithPlugin({ resources: [{ group: 'crew', version: 'v1', kind: 'Ship' }], owner: 'Replayed Owner' });
+  it("calls the recorded plugin's functions with its typed replay, never re-entering the CLI or changing directory", async () => {
+    const { base, root } = await projectWithPlugin({
+      resources: [{ group: 'crew', version: 'v1', kind: 'Ship' }],
+      owner: 'Replayed Owner',
+    });
     const outputDir = join(base, 'out');
     const chdir = vi.spyOn(process, 'chdir');
-    const result = await generateFromProject({ inputDir: root, outputDir, force: false, ...extras, specs: [testPlugin] }).finally(() => chdir.mockRestore());
+    const result = await generateFromProject({
+      inputDir: root,
+      outputDir,
+      force: false,
+      ...extras,
+      specs: [testPlugin],
+    }).finally(() => chdir.mockRestore());
     expect(chdir).not.toHaveBeenCalled();
 
     expect(result.commands.slice(1)).toEqual([
@@ -108,18 +139,31 @@ describe('alpha generate with plugins', () => {
       "scaffold edit --plugins=test/v1-alpha '--owner-name=Replayed Owner'",
     ]);
     expect(existsSync(join(outputDir, 'api/v1/ship_types.ts'))).toBe(true);
-    expect(existsSync(join(outputDir, 'internal/controller/ship_controller.ts')), 'the plain create api of Ship did not run').toBe(false);
+    expect(
+      existsSync(join(outputDir, 'internal/controller/ship_controller.ts')),
+      'the plain create api of Ship did not run',
+    ).toBe(false);
     expect(existsSync(join(outputDir, 'internal/controller/captain_controller.ts'))).toBe(true);
     expect(loadProject(outputDir).owner).toBe('Replayed Owner');
     expect(readFileSync(join(outputDir, 'hack/boilerplate.txt'), 'utf8')).toContain('Replayed Owner');
     // This test's plugin does not record itself in PROJECT again, as a real one does: the new PROJECT lacks its entry.
-    expect(result.notes).toContainEqual(expect.stringMatching(/^PROJECT differs from your previous one in more than cliVersion/));
+    expect(result.notes).toContainEqual(
+      expect.stringMatching(/^PROJECT differs from your previous one in more than cliVersion/),
+    );
   });
 
   it('refuses, changing nothing, when a replay command fails', async () => {
     const { base, root } = await projectWithPlugin({ resources: [], owner: 'has\nnewline' });
     const before = { files: snapshotTree(base), entries: readdirSync(base) };
-    await expect(generateFromProject({ inputDir: root, outputDir: join(base, 'out'), force: false, ...extras, specs: [testPlugin] })).rejects.toThrow(
+    await expect(
+      generateFromProject({
+        inputDir: root,
+        outputDir: join(base, 'out'),
+        force: false,
+        ...extras,
+        specs: [testPlugin],
+      }),
+    ).rejects.toThrow(
       /`scaffold edit --plugins=test\/v1-alpha '--owner-name=has\nnewline'` failed: invalid --owner: the owner must be one line/,
     );
     expect({ files: snapshotTree(base), entries: readdirSync(base) }).toEqual(before);

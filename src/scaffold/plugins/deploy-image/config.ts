@@ -27,5 +27,14 @@ export function isDeployImageConfig(value: unknown): value is DeployImageConfig 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const resources = (value as { resources?: unknown }).resources;
   if (resources === undefined) return true;
-  return Array.isArray(resources) && resources.every((r) => typeof r === 'object' && r !== null && typeof (r as DeployImageResource).kind === 'string' && typeof (r as DeployImageResource).version === 'string');
+  return (
+    Array.isArray(resources) &&
+    resources.every(
+      (r) =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as DeployImageResource).kind === 'string' &&
+        typeof (r as DeployImageResource).version === 'string',
+    )
+  );
 }

@@ -35,23 +35,30 @@ export function parseOperand(flags: DeployImageFlags): Operand {
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const image = text(flags.image);
   if (image === '') {
-    throw new ScaffoldError('--image is required with --plugins=deploy-image/v1-alpha: give the image the controller deploys, e.g. --image=memcached:1.6.26-alpine');
+    throw new ScaffoldError(
+      '--image is required with --plugins=deploy-image/v1-alpha: give the image the controller deploys, e.g. --image=memcached:1.6.26-alpine',
+    );
   }
   if (!imageReference.test(image)) {
-    throw new ScaffoldError(`--image "${image}" is not an image reference; give one such as memcached:1.6.26-alpine or registry.example.com/team/app:v1`);
+    throw new ScaffoldError(
+      `--image "${image}" is not an image reference; give one such as memcached:1.6.26-alpine or registry.example.com/team/app:v1`,
+    );
   }
   const options: DeployImageOptions = { image };
   const commandText = text(flags.imageContainerCommand);
   const command = commandText === '' ? [] : commandText.split(',').map((part) => part.trim());
   if (command.some((part) => part === '')) {
-    throw new ScaffoldError(`--image-container-command "${commandText}" has an empty part; separate the command's words with single commas, e.g. "memcached,--memory-limit=64,-o,modern,-v"`);
+    throw new ScaffoldError(
+      `--image-container-command "${commandText}" has an empty part; separate the command's words with single commas, e.g. "memcached,--memory-limit=64,-o,modern,-v"`,
+    );
   }
   if (commandText !== '') options.containerCommand = commandText;
   const portText = text(flags.imageContainerPort);
   let port: number | undefined;
   if (portText !== '') {
     port = integerFlag('--image-container-port', portText);
-    if (port < 1 || port > 65535) throw new ScaffoldError(`--image-container-port must be between 1 and 65535, got ${port}`);
+    if (port < 1 || port > 65535)
+      throw new ScaffoldError(`--image-container-port must be between 1 and 65535, got ${port}`);
     options.containerPort = portText;
   }
   const userText = text(flags.runAsUser);
@@ -60,9 +67,13 @@ export function parseOperand(flags: DeployImageFlags): Operand {
     runAsUser = integerFlag('--run-as-user', userText);
     if (runAsUser < 0) throw new ScaffoldError(`--run-as-user must be non-negative, got ${runAsUser}`);
     // The operand runs under the restricted Pod Security Standard (runAsNonRoot), where the kubelet refuses user 0.
-    if (runAsUser === 0) throw new ScaffoldError('--run-as-user cannot be 0 (root): the operand container runs with runAsNonRoot: true; give a non-root user ID such as 1001');
+    if (runAsUser === 0)
+      throw new ScaffoldError(
+        '--run-as-user cannot be 0 (root): the operand container runs with runAsNonRoot: true; give a non-root user ID such as 1001',
+      );
     // A Linux user ID is 32 bits; JavaScript numbers stay exact far beyond that.
-    if (runAsUser > 2 ** 31 - 1) throw new ScaffoldError(`--run-as-user ${runAsUser} is larger than a user ID can be (2147483647)`);
+    if (runAsUser > 2 ** 31 - 1)
+      throw new ScaffoldError(`--run-as-user ${runAsUser} is larger than a user ID can be (2147483647)`);
     options.runAsUser = userText;
   }
   return { image, command, port, runAsUser, options };
@@ -78,7 +89,9 @@ function integerFlag(flag: string, text: string): number {
 export function createAPI(root: string, request: PluginAPIRequest, flags: Record<string, unknown>): PluginResult {
   const operand = parseOperand(flags as DeployImageFlags);
   if (!request.namespaced) {
-    throw new ScaffoldError('--namespaced=false cannot be used with --plugins=deploy-image/v1-alpha: its controller creates the Deployment in the namespace of the custom resource, so the API is namespaced');
+    throw new ScaffoldError(
+      '--namespaced=false cannot be used with --plugins=deploy-image/v1-alpha: its controller creates the Deployment in the namespace of the custom resource, so the API is namespaced',
+    );
   }
   const envVar = `${request.kind.toUpperCase()}_IMAGE`;
   const { written } = scaffoldCreateAPI(
@@ -103,14 +116,27 @@ export function createAPI(root: string, request: PluginAPIRequest, flags: Record
       },
       reconcilerArgs: `mgr.getClient(), mgr.getEventRecorderFor('${request.kind.toLowerCase()}-controller')`,
       plan: (plan, { paths, data }) => {
-        plan.template(`${posix.dirname(paths.controllerFile)}/conditions.ts`, render('plugins/deploy-image/conditions.ts', data), 'skip');
+        plan.template(
+          `${posix.dirname(paths.controllerFile)}/conditions.ts`,
+          render('plugins/deploy-image/conditions.ts', data),
+          'skip',
+        );
         plan.edit('config/manager/manager.yaml', (content) => addImageEnvVar(content, envVar, operand.image));
         // Scaffolded over a plain create api (--force), the reconciler now also takes the recorder: the plain setup
         // line would no longer compile.
-        const plainSetup = new RegExp(`^[ \\t]*new ${request.kind}Reconciler\\(mgr\\.getClient\\(\\)\\)\\.setupWithManager\\(mgr\\);\\n`, 'm');
+        const plainSetup = new RegExp(
+          `^[ \\t]*new ${request.kind}Reconciler\\(mgr\\.getClient\\(\\)\\)\\.setupWithManager\\(mgr\\);\\n`,
+          'm',
+        );
         plan.edit('cmd/main.ts', (content) => content.replace(plainSetup, ''));
       },
-      project: (config) => recordResource(config, { group: request.group, version: request.version, kind: request.kind, options: operand.options }),
+      project: (config) =>
+        recordResource(config, {
+          group: request.group,
+          version: request.version,
+          kind: request.kind,
+          options: operand.options,
+        }),
     },
   );
   return {
@@ -126,9 +152,22 @@ export function createAPI(root: string, request: PluginAPIRequest, flags: Record
 function recordResource(config: ProjectConfig, r: Omit<DeployImageResource, 'domain'>): ProjectConfig {
   const existing = pluginConfig<unknown>(config, DEPLOY_IMAGE_KEY);
   const previous = isDeployImageConfig(existing) ? (existing.resources ?? []) : [];
-  const entry: DeployImageResource = { domain: config.domain || undefined, group: r.group || undefined, kind: r.kind, options: r.options, version: r.version };
-  const gvk = (x: DeployImageResource) => ({ group: x.group ?? '', version: x.version, kind: x.kind, domain: x.domain });
-  const resources = previous.some((p) => sameGVK(gvk(p), gvk(entry))) ? previous.map((p) => (sameGVK(gvk(p), gvk(entry)) ? entry : p)) : [...previous, entry];
+  const entry: DeployImageResource = {
+    domain: config.domain || undefined,
+    group: r.group || undefined,
+    kind: r.kind,
+    options: r.options,
+    version: r.version,
+  };
+  const gvk = (x: DeployImageResource) => ({
+    group: x.group ?? '',
+    version: x.version,
+    kind: x.kind,
+    domain: x.domain,
+  });
+  const resources = previous.some((p) => sameGVK(gvk(p), gvk(entry)))
+    ? previous.map((p) => (sameGVK(gvk(p), gvk(entry)) ? entry : p))
+    : [...previous, entry];
   return withPluginConfig(config, DEPLOY_IMAGE_KEY, { ...(isDeployImageConfig(existing) ? existing : {}), resources });
 }
 

@@ -15,19 +15,26 @@ export function addImageEnvVar(content: string, envVar: string, image: string): 
   if (existing >= 0) {
     const valueLine = lines[existing + 1];
     const match = valueLine === undefined ? null : /^(\s*)value:/.exec(valueLine);
-    if (!match) throw new ScaffoldError(`${MANAGER_YAML}: the ${envVar} env var has no value line below its name; set it to ${image} by hand or remove it`);
+    if (!match)
+      throw new ScaffoldError(
+        `${MANAGER_YAML}: the ${envVar} env var has no value line below its name; set it to ${image} by hand or remove it`,
+      );
     lines[existing + 1] = `${match[1]}value: ${value}`;
     return lines.join('\n');
   }
   const managerName = lines.findIndex((l) => /^\s*(- )?name: manager\s*$/.test(l));
   if (managerName < 0) {
-    throw new ScaffoldError(`${MANAGER_YAML} has no container named manager; the controller reads the operand image from ${envVar}: restore the manager container from \`scaffold init\``);
+    throw new ScaffoldError(
+      `${MANAGER_YAML} has no container named manager; the controller reads the operand image from ${envVar}: restore the manager container from \`scaffold init\``,
+    );
   }
   // The manager container's keys share the indentation of its `name:` key (after the list dash, when it has one).
   const nameLine = lines[managerName]!;
   const indent = ' '.repeat(nameLine.indexOf('name:'));
   const entry = [`${indent}- name: ${envVar}`, `${indent}  value: ${value}`];
-  const envLine = lines.findIndex((l, i) => l === `${indent}env:` && isInContainer(lines, i, managerName, indent.length));
+  const envLine = lines.findIndex(
+    (l, i) => l === `${indent}env:` && isInContainer(lines, i, managerName, indent.length),
+  );
   if (envLine >= 0) lines.splice(envLine + 1, 0, ...entry);
   else lines.splice(managerName + 1, 0, `${indent}env:`, ...entry);
   return lines.join('\n');

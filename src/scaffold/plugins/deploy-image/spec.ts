@@ -17,22 +17,26 @@ export const deployImageSpec: PluginSpec = {
       {
         flags: '--image <image>',
         name: 'image',
-        description: 'operand image name (e.g. memcached:1.6.26-alpine); the controller is scaffolded to deploy and manage this image (required)',
+        description:
+          'operand image name (e.g. memcached:1.6.26-alpine); the controller is scaffolded to deploy and manage this image (required)',
       },
       {
         flags: '--image-container-command <command>',
         name: 'imageContainerCommand',
-        description: 'command of the operand container, comma-separated (e.g. "memcached,--memory-limit=64,-o,modern,-v"); scaffolded into the Deployment the controller creates',
+        description:
+          'command of the operand container, comma-separated (e.g. "memcached,--memory-limit=64,-o,modern,-v"); scaffolded into the Deployment the controller creates',
       },
       {
         flags: '--image-container-port <port>',
         name: 'imageContainerPort',
-        description: 'port the operand image listens on (e.g. 11211); scaffolded as containerPort in the API spec, the sample and the Deployment',
+        description:
+          'port the operand image listens on (e.g. 11211); scaffolded as containerPort in the API spec, the sample and the Deployment',
       },
       {
         flags: '--run-as-user <uid>',
         name: 'runAsUser',
-        description: "user ID the operand container runs as (e.g. 1001); sets the container's securityContext.runAsUser",
+        description:
+          "user ID the operand container runs as (e.g. 1001); sets the container's securityContext.runAsUser",
       },
     ],
   },
@@ -51,6 +55,10 @@ export function replayDeployImage(recorded: unknown): PluginReplay[] {
     if (o.containerCommand) flags.imageContainerCommand = o.containerCommand;
     if (o.containerPort) flags.imageContainerPort = o.containerPort;
     if (o.runAsUser) flags.runAsUser = o.runAsUser;
-    return { command: 'create api', request: { group: r.group ?? '', version: r.version, kind: r.kind, namespaced: true, force: false }, flags };
+    return {
+      command: 'create api',
+      request: { group: r.group ?? '', version: r.version, kind: r.kind, namespaced: true, force: false },
+      flags,
+    };
   });
 }

@@ -36,10 +36,12 @@ export function parseCustomMetrics(text: string, path: string): CustomMetricsCon
     throw new ScaffoldError(`${err.message}; fix it, or delete it to get the commented example back`);
   }
   if (data === null || data === undefined) return { metrics: [], skipped: [] };
-  if (typeof data !== 'object' || Array.isArray(data)) throw new ScaffoldError(`${path} must be a mapping with a customMetrics list`);
+  if (typeof data !== 'object' || Array.isArray(data))
+    throw new ScaffoldError(`${path} must be a mapping with a customMetrics list`);
   const list = (data as Record<string, unknown>).customMetrics;
   if (list === null || list === undefined) return { metrics: [], skipped: [] };
-  if (!Array.isArray(list)) throw new ScaffoldError(`${path}: customMetrics must be a list of {metric, type, expr, unit} entries`);
+  if (!Array.isArray(list))
+    throw new ScaffoldError(`${path}: customMetrics must be a list of {metric, type, expr, unit} entries`);
   const metrics: CustomMetric[] = [];
   const skipped: string[] = [];
   list.forEach((raw: unknown, index) => {
@@ -50,12 +52,15 @@ export function parseCustomMetrics(text: string, path: string): CustomMetricsCon
     for (const field of fields) {
       const value = (raw as Record<string, unknown>)[field];
       if (value === undefined || value === null) continue;
-      if (typeof value !== 'string') throw new ScaffoldError(`${path}: customMetrics[${index}].${field} must be a string`);
+      if (typeof value !== 'string')
+        throw new ScaffoldError(`${path}: customMetrics[${index}].${field} must be a string`);
       entry[field] = value;
     }
     const type = entry.type.toLowerCase();
     if (entry.expr === '' && (entry.metric === '' || !types.includes(type))) {
-      skipped.push(`customMetrics[${index}]${entry.metric ? ` (${entry.metric})` : ''}: needs an expr, or a metric with type counter, gauge or histogram`);
+      skipped.push(
+        `customMetrics[${index}]${entry.metric ? ` (${entry.metric})` : ''}: needs an expr, or a metric with type counter, gauge or histogram`,
+      );
       return;
     }
     metrics.push({

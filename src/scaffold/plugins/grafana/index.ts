@@ -28,7 +28,11 @@ export function editGrafana(root: string): PluginResult {
   const plan = new Plan(root);
   const notes: string[] = [];
   plan.template('grafana/controller-runtime-metrics.json', dashboard('controller-runtime-metrics.json'), 'overwrite');
-  plan.template('grafana/controller-resources-metrics.json', dashboard('controller-resources-metrics.json'), 'overwrite');
+  plan.template(
+    'grafana/controller-resources-metrics.json',
+    dashboard('controller-resources-metrics.json'),
+    'overwrite',
+  );
   const existing = plan.current(CUSTOM_METRICS_CONFIG);
   plan.template(CUSTOM_METRICS_CONFIG, dashboard('custom-metrics-config.yaml'), 'skip');
   if (existing !== undefined) {
@@ -39,7 +43,9 @@ export function editGrafana(root: string): PluginResult {
   const project = stringifyProject(withPluginConfig(config, GRAFANA_PLUGIN_KEY, {}));
   if (project !== plan.current('PROJECT')) plan.template('PROJECT', project, 'overwrite');
   const written = plan.commit();
-  notes.push(`Import the dashboards in grafana/ into Grafana (Dashboards > New > Import); list your own metrics in ${CUSTOM_METRICS_CONFIG} and run \`scaffold edit --plugins=grafana/v1-alpha\` again to get a dashboard for them.`);
+  notes.push(
+    `Import the dashboards in grafana/ into Grafana (Dashboards > New > Import); list your own metrics in ${CUSTOM_METRICS_CONFIG} and run \`scaffold edit --plugins=grafana/v1-alpha\` again to get a dashboard for them.`,
+  );
   return { written, notes };
 }
 
@@ -53,7 +59,9 @@ function customMetricsDashboard(metrics: CustomMetric[]): string {
       try {
         JSON.parse(`"${m[name]}"`);
       } catch {
-        throw new ScaffoldError(`${CUSTOM_METRICS_CONFIG}: customMetrics[${m.entry}].${name} goes into the dashboard's JSON as it is, so it must be valid inside a JSON string: write its double quotes as \\" (as in the example, job=\\"$job\\"), and no line breaks`);
+        throw new ScaffoldError(
+          `${CUSTOM_METRICS_CONFIG}: customMetrics[${m.entry}].${name} goes into the dashboard's JSON as it is, so it must be valid inside a JSON string: write its double quotes as \\" (as in the example, job=\\"$job\\"), and no line breaks`,
+        );
       }
     }
   }

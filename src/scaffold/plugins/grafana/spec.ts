@@ -6,7 +6,8 @@ import type { PluginSpec } from '../registry.js';
  */
 export const grafanaSpec: PluginSpec = {
   key: 'grafana.kubebuilder.io/v1-alpha',
-  description: 'Grafana dashboards for the manager\'s controller-runtime metrics, and for custom metrics listed in grafana/custom-metrics/config.yaml',
+  description:
+    "Grafana dashboards for the manager's controller-runtime metrics, and for custom metrics listed in grafana/custom-metrics/config.yaml",
   subcommands: ['init', 'edit'],
   flags: {},
   load: async () => (await import('./index.js')).default,

@@ -21,7 +21,7 @@ export function chartTemplates(installer: Installer, context: ChartContext): Map
 function fileName(o: K8sObject, c: ChartContext): string {
   const name = (o.metadata.name ?? o.kind.toLowerCase()).replace(new RegExp(`^${escapeRegExp(c.prefix)}-`), '');
   const ns = o.metadata.namespace;
-  if ((o.kind === 'Role' || o.kind === 'RoleBinding') && ns !== undefined && ns !== c.namespace) return `${name}-${ns}.yaml`;
+  if ((o.kind === 'Role' || o.kind === 'RoleBinding') && ns !== undefined && ns !== c.namespace)
+    return `${name}-${ns}.yaml`;
   return `${name}.yaml`;
 }
-

@@ -59,7 +59,10 @@ export class HelmTemplate {
 
 /** YAML as kustomize (Go's yaml) writes it: unfolded lines, unindented lists, '*' in single quotes but "" in double. */
 function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0, indentSeq: false, singleQuote: true, aliasDuplicateObjects: false }).replace(/(^|: |- )''$/gm, '$1""');
+  return stringify(value, { lineWidth: 0, indentSeq: false, singleQuote: true, aliasDuplicateObjects: false }).replace(
+    /(^|: |- )''$/gm,
+    '$1""',
+  );
 }
 
 /** Text that already holds `{{` or `}}` (a CRD's description, say) is kept literal: Helm must not run it. */
@@ -73,7 +76,12 @@ export function yamlLines(value: unknown): string[] {
 }
 
 /** A map with `key` replaced by `newKey: value` at the same place (other keys keep their order). */
-export function renameKey(map: Record<string, unknown>, key: string, newKey: string, value: unknown): Record<string, unknown> {
+export function renameKey(
+  map: Record<string, unknown>,
+  key: string,
+  newKey: string,
+  value: unknown,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(map)) {
     if (k === key) out[newKey] = value;

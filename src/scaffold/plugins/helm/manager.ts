@@ -1,9 +1,22 @@
 import { splitImage as splitImageReference } from '../../../kustomize/transform/images.js';
 import { HelmTemplate, yamlLines } from './emit.js';
 import type { K8sObject } from './manifests.js';
-import { customMap, templatedLabels, templatedMetadata, templatedReferences, templatedSelector, type ChartContext } from './templater.js';
+import {
+  customMap,
+  templatedLabels,
+  templatedMetadata,
+  templatedReferences,
+  templatedSelector,
+  type ChartContext,
+} from './templater.js';
 
-type Container = Record<string, unknown> & { name?: string; args?: string[]; image?: string; ports?: Array<Record<string, unknown>>; volumeMounts?: Array<Record<string, unknown>> };
+type Container = Record<string, unknown> & {
+  name?: string;
+  args?: string[];
+  image?: string;
+  ports?: Array<Record<string, unknown>>;
+  volumeMounts?: Array<Record<string, unknown>>;
+};
 type PodSpec = Record<string, unknown> & { containers?: Container[]; volumes?: Array<Record<string, unknown>> };
 
 /** What values.yaml parameterizes of the manager, read from the installer's Deployment. */
@@ -34,12 +47,13 @@ function isChartFlag(arg: string): boolean {
 }
 
 function podSpec(d: K8sObject): PodSpec {
-  return ((d.spec as { template?: { spec?: PodSpec } } | undefined)?.template?.spec) ?? {};
+  return (d.spec as { template?: { spec?: PodSpec } } | undefined)?.template?.spec ?? {};
 }
 
 /** The manager container: the default-container annotation's, else the one named manager, else the first. */
 function managerContainer(d: K8sObject): Container | undefined {
-  const template = (d.spec as { template?: { metadata?: { annotations?: Record<string, string> } } } | undefined)?.template;
+  const template = (d.spec as { template?: { metadata?: { annotations?: Record<string, string> } } } | undefined)
+    ?.template;
   const wanted = template?.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] ?? 'manager';
   const containers = podSpec(d).containers ?? [];
   return containers.find((c) => c.name === wanted) ?? containers[0];
@@ -62,7 +76,11 @@ export function managerValues(d: K8sObject | undefined): ManagerValues {
   const webhookPort = container?.ports?.find((p) => p.name === 'webhook-server')?.containerPort;
   return {
     replicas: typeof spec.replicas === 'number' ? spec.replicas : 1,
-    image: { repository: image.repository, ...(image.tag !== undefined && image.tag !== 'latest' ? { tag: image.tag } : {}), pullPolicy: typeof container?.imagePullPolicy === 'string' ? container.imagePullPolicy : 'IfNotPresent' },
+    image: {
+      repository: image.repository,
+      ...(image.tag !== undefined && image.tag !== 'latest' ? { tag: image.tag } : {}),
+      pullPolicy: typeof container?.imagePullPolicy === 'string' ? container.imagePullPolicy : 'IfNotPresent',
+    },
     args: (container?.args ?? []).filter((a) => !isChartFlag(a)),
     env: container?.env as unknown[] | undefined,
     imagePullSecrets: pod.imagePullSecrets as unknown[] | undefined,
@@ -83,19 +101,31 @@ export function managerValues(d: K8sObject | undefined): ManagerValues {
 
 /** A pod field taken from values.yaml when set there (`with`), in place of the Deployment's own. */
 function withValue(t: HelmTemplate, field: string, key: string): string {
-  return t.block((indent) => [`{{- with .Values.manager.${field} }}`, `${key}: {{ toYaml . | nindent ${indent + 4} }}`, '{{- end }}']);
+  return t.block((indent) => [
+    `{{- with .Values.manager.${field} }}`,
+    `${key}: {{ toYaml . | nindent ${indent + 4} }}`,
+    '{{- end }}',
+  ]);
 }
 
 /** `key:` holding values.yaml's manager.<field>, or `{}`. */
 function fromValues(t: HelmTemplate, field: string, key: string): string {
-  return t.block((indent) => [`${key}:`, `  {{- if .Values.manager.${field} }}`, `  {{- toYaml .Values.manager.${field} | nindent ${indent + 2} }}`, '  {{- else }}', '  {}', '  {{- end }}']);
+  return t.block((indent) => [
+    `${key}:`,
+    `  {{- if .Values.manager.${field} }}`,
+    `  {{- toYaml .Values.manager.${field} | nindent ${indent + 2} }}`,
+    '  {{- else }}',
+    '  {}',
+    '  {{- end }}',
+  ]);
 }
 
 /** The condition a volume (or its mount) is installed under: certificates exist only with cert-manager. */
 function volumeCondition(volume: Record<string, unknown> | undefined): string | undefined {
   const secret = (volume?.secret as { secretName?: string } | undefined)?.secretName;
   if (secret === 'webhook-server-cert') return '.Values.certManager.enabled';
-  if (secret === 'metrics-server-cert') return 'and .Values.certManager.enabled .Values.metrics.enabled .Values.metrics.secure';
+  if (secret === 'metrics-server-cert')
+    return 'and .Values.certManager.enabled .Values.metrics.enabled .Values.metrics.secure';
   return undefined;
 }
 
@@ -103,13 +133,32 @@ function volumeCondition(volume: Record<string, unknown> | undefined): string | 
  * `key:` with values.yaml's manager.<extra> items first, then the Deployment's own (a certificate's only with
  * cert-manager). An empty list stays an empty list unless extras are given.
  */
-function withExtras(t: HelmTemplate, key: string, extra: string, items: Array<Record<string, unknown>>, condition: (item: Record<string, unknown>) => string | undefined = volumeCondition): Record<string, unknown> {
+function withExtras(
+  t: HelmTemplate,
+  key: string,
+  extra: string,
+  items: Array<Record<string, unknown>>,
+  condition: (item: Record<string, unknown>) => string | undefined = volumeCondition,
+): Record<string, unknown> {
   if (items.length === 0) {
-    return { [t.block((indent) => [`{{- if .Values.manager.${extra} }}`, `${key}:`, `  {{- toYaml .Values.manager.${extra} | nindent ${indent + 2} }}`, '{{- else }}', `${key}: []`, '{{- end }}'])]: null };
+    return {
+      [t.block((indent) => [
+        `{{- if .Values.manager.${extra} }}`,
+        `${key}:`,
+        `  {{- toYaml .Values.manager.${extra} | nindent ${indent + 2} }}`,
+        '{{- else }}',
+        `${key}: []`,
+        '{{- end }}',
+      ])]: null,
+    };
   }
   return {
     [key]: [
-      t.block((indent) => [`{{- if .Values.manager.${extra} }}`, `{{- toYaml .Values.manager.${extra} | nindent ${indent} }}`, '{{- end }}']),
+      t.block((indent) => [
+        `{{- if .Values.manager.${extra} }}`,
+        `{{- toYaml .Values.manager.${extra} | nindent ${indent} }}`,
+        '{{- end }}',
+      ]),
       ...items.map((item) => conditionalItem(t, item, condition(item))),
     ],
   };
@@ -125,48 +174,108 @@ export function managerTemplate(d: K8sObject, c: ChartContext): string {
   const t = new HelmTemplate();
   const original = managerContainer(d);
   const pod = podSpec(d);
-  const spec = (d.spec ?? {}) as Record<string, unknown> & { selector?: { matchLabels?: Record<string, string> }; template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } } };
+  const spec = (d.spec ?? {}) as Record<string, unknown> & {
+    selector?: { matchLabels?: Record<string, string> };
+    template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } };
+  };
   const volumesByName = new Map((pod.volumes ?? []).map((v) => [v.name, v]));
 
   const metadata = templatedMetadata(d, t, c);
   const labels = metadata.labels as Record<string, unknown> | undefined;
   const ownLabels = Object.keys(labels ?? {});
   metadata.labels = { ...labels, [t.block((indent) => customMap('.Values.manager.labels', ownLabels, indent))]: null };
-  metadata[t.block((indent) => ['{{- if .Values.manager.annotations }}', 'annotations:', `  {{- toYaml .Values.manager.annotations | nindent ${indent + 2} }}`, '{{- end }}'])] = null;
+  metadata[
+    t.block((indent) => [
+      '{{- if .Values.manager.annotations }}',
+      'annotations:',
+      `  {{- toYaml .Values.manager.annotations | nindent ${indent + 2} }}`,
+      '{{- end }}',
+    ])
+  ] = null;
 
   const podMeta = spec.template?.metadata ?? {};
   const podAnnotations = podMeta.annotations ?? {};
   const podLabels = templatedLabels(podMeta.labels ?? {}, t, c) ?? {};
   const templateMetadata = {
-    annotations: { ...podAnnotations, [t.block((indent) => ['{{- with .Values.manager.pod }}', ...customMap('.annotations', Object.keys(podAnnotations), indent), '{{- end }}'])]: null },
-    labels: { ...podLabels, [t.block((indent) => ['{{- with .Values.manager.pod }}', ...customMap('.labels', Object.keys(podLabels), indent), '{{- end }}'])]: null },
+    annotations: {
+      ...podAnnotations,
+      [t.block((indent) => [
+        '{{- with .Values.manager.pod }}',
+        ...customMap('.annotations', Object.keys(podAnnotations), indent),
+        '{{- end }}',
+      ])]: null,
+    },
+    labels: {
+      ...podLabels,
+      [t.block((indent) => [
+        '{{- with .Values.manager.pod }}',
+        ...customMap('.labels', Object.keys(podLabels), indent),
+        '{{- end }}',
+      ])]: null,
+    },
   };
 
-  const containers = (pod.containers ?? []).map((container) => (container === original ? managerContainerTemplate(t, container, volumesByName, c) : container));
+  const containers = (pod.containers ?? []).map((container) =>
+    container === original ? managerContainerTemplate(t, container, volumesByName, c) : container,
+  );
 
   const podSpecOut: Record<string, unknown> = {
     [withValue(t, 'topologySpreadConstraints', 'topologySpreadConstraints')]: null,
-    [t.block(() => ['{{- with .Values.manager.priorityClassName }}', 'priorityClassName: {{ . | quote }}', '{{- end }}'])]: null,
+    [t.block(() => [
+      '{{- with .Values.manager.priorityClassName }}',
+      'priorityClassName: {{ . | quote }}',
+      '{{- end }}',
+    ])]: null,
     [withValue(t, 'tolerations', 'tolerations')]: null,
     [withValue(t, 'affinity', 'affinity')]: null,
     [withValue(t, 'nodeSelector', 'nodeSelector')]: null,
-    [t.block((indent) => ['{{- with .Values.manager.imagePullSecrets }}', 'imagePullSecrets:', `  {{- toYaml . | nindent ${indent + 2} }}`, '{{- end }}'])]: null,
+    [t.block((indent) => [
+      '{{- with .Values.manager.imagePullSecrets }}',
+      'imagePullSecrets:',
+      `  {{- toYaml . | nindent ${indent + 2} }}`,
+      '{{- end }}',
+    ])]: null,
   };
-  const moved = new Set(['topologySpreadConstraints', 'priorityClassName', 'tolerations', 'affinity', 'nodeSelector', 'imagePullSecrets', 'securityContext', 'serviceAccountName', 'terminationGracePeriodSeconds', 'volumes', 'containers']);
+  const moved = new Set([
+    'topologySpreadConstraints',
+    'priorityClassName',
+    'tolerations',
+    'affinity',
+    'nodeSelector',
+    'imagePullSecrets',
+    'securityContext',
+    'serviceAccountName',
+    'terminationGracePeriodSeconds',
+    'volumes',
+    'containers',
+  ]);
   for (const [key, value] of Object.entries(pod)) {
     if (!moved.has(key)) podSpecOut[key] = value;
   }
   podSpecOut.containers = containers;
   podSpecOut[fromValues(t, 'podSecurityContext', 'securityContext')] = null;
   podSpecOut.serviceAccountName = t.inline(`{{ include "${c.helpers}.serviceAccountName" . }}`);
-  podSpecOut[t.block(() => ['{{- if and (hasKey .Values.manager "terminationGracePeriodSeconds") (ne .Values.manager.terminationGracePeriodSeconds nil) }}', 'terminationGracePeriodSeconds: {{ .Values.manager.terminationGracePeriodSeconds }}', '{{- end }}'])] = null;
+  podSpecOut[
+    t.block(() => [
+      '{{- if and (hasKey .Values.manager "terminationGracePeriodSeconds") (ne .Values.manager.terminationGracePeriodSeconds nil) }}',
+      'terminationGracePeriodSeconds: {{ .Values.manager.terminationGracePeriodSeconds }}',
+      '{{- end }}',
+    ])
+  ] = null;
   if (pod.volumes !== undefined) Object.assign(podSpecOut, withExtras(t, 'volumes', 'extraVolumes', pod.volumes));
 
-  const specOut: Record<string, unknown> = { [t.block((indent) => ['{{- with .Values.manager.strategy }}', `strategy: {{ toYaml . | nindent ${indent + 2} }}`, '{{- end }}'])]: null };
+  const specOut: Record<string, unknown> = {
+    [t.block((indent) => [
+      '{{- with .Values.manager.strategy }}',
+      `strategy: {{ toYaml . | nindent ${indent + 2} }}`,
+      '{{- end }}',
+    ])]: null,
+  };
   for (const [key, value] of Object.entries(spec)) {
     if (key === 'strategy') continue;
     if (key === 'replicas') specOut.replicas = t.inline('{{ .Values.manager.replicas }}');
-    else if (key === 'selector') specOut.selector = { ...spec.selector, matchLabels: templatedSelector(spec.selector?.matchLabels ?? {}, t, c) };
+    else if (key === 'selector')
+      specOut.selector = { ...spec.selector, matchLabels: templatedSelector(spec.selector?.matchLabels ?? {}, t, c) };
     else if (key === 'template') specOut.template = { ...spec.template, metadata: templateMetadata, spec: podSpecOut };
     else specOut[key] = value;
   }
@@ -176,7 +285,12 @@ export function managerTemplate(d: K8sObject, c: ChartContext): string {
   return t.write(object, 'or (not (hasKey .Values.manager "enabled")) (.Values.manager.enabled)');
 }
 
-function managerContainerTemplate(t: HelmTemplate, container: Container, volumes: Map<unknown, Record<string, unknown>>, c: ChartContext): Record<string, unknown> {
+function managerContainerTemplate(
+  t: HelmTemplate,
+  container: Container,
+  volumes: Map<unknown, Record<string, unknown>>,
+  c: ChartContext,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(container)) {
     switch (key) {
@@ -184,35 +298,43 @@ function managerContainerTemplate(t: HelmTemplate, container: Container, volumes
         out.args = managerArgs(t, container.args ?? [], c.webhookPort);
         break;
       case 'env':
-        out[t.block((indent) => [
-          'env:',
-          '{{- if or .Values.manager.env (and (kindIs "map" .Values.manager.envOverrides) (not (empty .Values.manager.envOverrides))) }}',
-          '  {{- if .Values.manager.env }}',
-          `  {{- toYaml .Values.manager.env | nindent ${indent + 2} }}`,
-          '  {{- end }}',
-          '  {{- if kindIs "map" .Values.manager.envOverrides }}',
-          '  {{- range $k, $v := .Values.manager.envOverrides }}',
-          '  - name: {{ $k }}',
-          '    value: {{ $v | quote }}',
-          '  {{ end }}',
-          '  {{- end }}',
-          '{{- else }}',
-          '  []',
-          '{{- end }}',
-        ])] = null;
+        out[
+          t.block((indent) => [
+            'env:',
+            '{{- if or .Values.manager.env (and (kindIs "map" .Values.manager.envOverrides) (not (empty .Values.manager.envOverrides))) }}',
+            '  {{- if .Values.manager.env }}',
+            `  {{- toYaml .Values.manager.env | nindent ${indent + 2} }}`,
+            '  {{- end }}',
+            '  {{- if kindIs "map" .Values.manager.envOverrides }}',
+            '  {{- range $k, $v := .Values.manager.envOverrides }}',
+            '  - name: {{ $k }}',
+            '    value: {{ $v | quote }}',
+            '  {{ end }}',
+            '  {{- end }}',
+            '{{- else }}',
+            '  []',
+            '{{- end }}',
+          ])
+        ] = null;
         break;
       case 'image':
-        out[t.block(() => [
-          'image: "{{ .Values.manager.image.repository }}{{- if not (contains "@" .Values.manager.image.repository) }}:{{ .Values.manager.image.tag | default .Chart.AppVersion }}{{- end }}"',
-          '{{- with .Values.manager.image.pullPolicy }}',
-          'imagePullPolicy: {{ . }}',
-          '{{- end }}',
-        ])] = null;
+        out[
+          t.block(() => [
+            'image: "{{ .Values.manager.image.repository }}{{- if not (contains "@" .Values.manager.image.repository) }}:{{ .Values.manager.image.tag | default .Chart.AppVersion }}{{- end }}"',
+            '{{- with .Values.manager.image.pullPolicy }}',
+            'imagePullPolicy: {{ . }}',
+            '{{- end }}',
+          ])
+        ] = null;
         break;
       case 'imagePullPolicy':
         break; // with the image, from values.yaml
       case 'ports':
-        out.ports = (container.ports ?? []).map((p) => (p.name === 'webhook-server' && c.webhookPort !== undefined && p.containerPort === c.webhookPort ? { ...p, containerPort: t.inline('{{ .Values.webhook.port }}') } : p));
+        out.ports = (container.ports ?? []).map((p) =>
+          p.name === 'webhook-server' && c.webhookPort !== undefined && p.containerPort === c.webhookPort
+            ? { ...p, containerPort: t.inline('{{ .Values.webhook.port }}') }
+            : p,
+        );
         break;
       case 'resources':
         out[fromValues(t, 'resources', 'resources')] = null;
@@ -221,7 +343,12 @@ function managerContainerTemplate(t: HelmTemplate, container: Container, volumes
         out[fromValues(t, 'securityContext', 'securityContext')] = null;
         break;
       case 'volumeMounts':
-        Object.assign(out, withExtras(t, 'volumeMounts', 'extraVolumeMounts', container.volumeMounts ?? [], (m) => volumeCondition(volumes.get(m.name))));
+        Object.assign(
+          out,
+          withExtras(t, 'volumeMounts', 'extraVolumeMounts', container.volumeMounts ?? [], (m) =>
+            volumeCondition(volumes.get(m.name)),
+          ),
+        );
         break;
       default:
         out[key] = value;
@@ -246,21 +373,29 @@ function managerArgs(t: HelmTemplate, args: string[], webhookPort: number | unde
   };
   for (const arg of args) {
     if (arg.startsWith('--metrics-bind-address=')) {
-      out.push(t.block(() => [
-        '{{- if .Values.metrics.enabled }}',
-        '- --metrics-bind-address=:{{ .Values.metrics.port }}',
-        '{{- if not .Values.metrics.secure }}',
-        '- --no-metrics-secure',
-        '{{- end }}',
-        '{{- else }}',
-        '# Bind to 0 to disable the metrics server',
-        '- --metrics-bind-address=0',
-        '{{- end }}',
-      ]));
+      out.push(
+        t.block(() => [
+          '{{- if .Values.metrics.enabled }}',
+          '- --metrics-bind-address=:{{ .Values.metrics.port }}',
+          '{{- if not .Values.metrics.secure }}',
+          '- --no-metrics-secure',
+          '{{- end }}',
+          '{{- else }}',
+          '# Bind to 0 to disable the metrics server',
+          '- --metrics-bind-address=0',
+          '{{- end }}',
+        ]),
+      );
     } else if (arg.startsWith('--webhook-cert-path')) {
       out.push(t.block(() => ['{{- if .Values.certManager.enabled }}', `- ${arg}`, '{{- end }}']));
     } else if (arg.startsWith('--metrics-cert-path')) {
-      out.push(t.block(() => ['{{- if and .Values.certManager.enabled .Values.metrics.enabled .Values.metrics.secure }}', `- ${arg}`, '{{- end }}']));
+      out.push(
+        t.block(() => [
+          '{{- if and .Values.certManager.enabled .Values.metrics.enabled .Values.metrics.secure }}',
+          `- ${arg}`,
+          '{{- end }}',
+        ]),
+      );
     } else if (isChartFlag(arg)) {
       out.push(arg);
     } else {
@@ -270,7 +405,13 @@ function managerArgs(t: HelmTemplate, args: string[], webhookPort: number | unde
   placeOwn();
   // The manager listens where the installer says; another webhook.port needs the flag (the Service follows the value).
   if (webhookPort !== undefined) {
-    out.push(t.block(() => [`{{- if ne (int .Values.webhook.port) ${webhookPort} }}`, '- --webhook-port={{ .Values.webhook.port }}', '{{- end }}']));
+    out.push(
+      t.block(() => [
+        `{{- if ne (int .Values.webhook.port) ${webhookPort} }}`,
+        '- --webhook-port={{ .Values.webhook.port }}',
+        '{{- end }}',
+      ]),
+    );
   }
   return out;
 }

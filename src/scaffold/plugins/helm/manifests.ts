@@ -5,7 +5,13 @@ import { readYamlDocuments, YamlInputError } from '../../../yaml/read.js';
 export interface K8sObject {
   apiVersion: string;
   kind: string;
-  metadata: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string>; [key: string]: unknown };
+  metadata: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 }
 
@@ -34,33 +40,63 @@ export function parseInstaller(text: string, file: string, projectName: string):
   }
   for (const value of docs) {
     if (value === null || value === undefined) continue;
-    if (!isK8sObject(value)) throw new ScaffoldError(`${file}: a document is not a Kubernetes object (apiVersion, kind, metadata); regenerate it with \`scaffold build-installer\``);
+    if (!isK8sObject(value))
+      throw new ScaffoldError(
+        `${file}: a document is not a Kubernetes object (apiVersion, kind, metadata); regenerate it with \`scaffold build-installer\``,
+      );
     objects.push(value);
   }
-  if (objects.length === 0) throw new ScaffoldError(`${file} holds no Kubernetes objects; run \`scaffold manifests\` and \`scaffold build-installer\` first`);
-  const groups = new Set(objects.filter((o) => o.kind === 'CustomResourceDefinition').map((o) => (o.spec as { group?: string } | undefined)?.group));
-  const isCustom = (o: K8sObject): boolean => o.kind !== 'CustomResourceDefinition' && groups.has(o.apiVersion.split('/').length === 2 ? o.apiVersion.split('/')[0] : undefined);
-  const manager = objects.find((o) => o.kind === 'Deployment' && (o.metadata.name ?? '').endsWith('-controller-manager'));
+  if (objects.length === 0)
+    throw new ScaffoldError(
+      `${file} holds no Kubernetes objects; run \`scaffold manifests\` and \`scaffold build-installer\` first`,
+    );
+  const groups = new Set(
+    objects
+      .filter((o) => o.kind === 'CustomResourceDefinition')
+      .map((o) => (o.spec as { group?: string } | undefined)?.group),
+  );
+  const isCustom = (o: K8sObject): boolean =>
+    o.kind !== 'CustomResourceDefinition' &&
+    groups.has(o.apiVersion.split('/').length === 2 ? o.apiVersion.split('/')[0] : undefined);
+  const manager = objects.find(
+    (o) => o.kind === 'Deployment' && (o.metadata.name ?? '').endsWith('-controller-manager'),
+  );
   const prefix = detectPrefix(objects, manager) ?? projectName;
   const namespaceObject = objects.find((o) => o.kind === 'Namespace');
   const namespace = manager?.metadata.namespace ?? namespaceObject?.metadata.name ?? `${prefix}-system`;
-  return { objects: objects.filter((o) => !isCustom(o)), manager, prefix, namespace, customResources: objects.filter(isCustom) };
+  return {
+    objects: objects.filter((o) => !isCustom(o)),
+    manager,
+    prefix,
+    namespace,
+    customResources: objects.filter(isCustom),
+  };
 }
 
 function isK8sObject(value: unknown): value is K8sObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.apiVersion === 'string' && typeof v.kind === 'string' && typeof v.metadata === 'object' && v.metadata !== null;
+  return (
+    typeof v.apiVersion === 'string' &&
+    typeof v.kind === 'string' &&
+    typeof v.metadata === 'object' &&
+    v.metadata !== null
+  );
 }
 
 /** The namePrefix, as kubebuilder estimates it: from the manager, its ServiceAccount or the namespace, if every Service has it. */
 function detectPrefix(objects: K8sObject[], manager: K8sObject | undefined): string | undefined {
   const services = objects.filter((o) => o.kind === 'Service');
-  const consistent = (prefix: string): boolean => services.every((s) => (s.metadata.name ?? '').startsWith(`${prefix}-`));
+  const consistent = (prefix: string): boolean =>
+    services.every((s) => (s.metadata.name ?? '').startsWith(`${prefix}-`));
   const candidates = [
     manager?.metadata.name?.replace(/-controller-manager$/, ''),
-    objects.find((o) => o.kind === 'ServiceAccount' && (o.metadata.name ?? '').endsWith('-controller-manager'))?.metadata.name?.replace(/-controller-manager$/, ''),
-    objects.find((o) => o.kind === 'Namespace' && (o.metadata.name ?? '').endsWith('-system'))?.metadata.name?.replace(/-system$/, ''),
+    objects
+      .find((o) => o.kind === 'ServiceAccount' && (o.metadata.name ?? '').endsWith('-controller-manager'))
+      ?.metadata.name?.replace(/-controller-manager$/, ''),
+    objects
+      .find((o) => o.kind === 'Namespace' && (o.metadata.name ?? '').endsWith('-system'))
+      ?.metadata.name?.replace(/-system$/, ''),
   ];
   return candidates.find((c): c is string => c !== undefined && c !== '' && consistent(c));
 }

@@ -16,9 +16,22 @@ export interface HelmPluginConfig {
 }
 
 const editFlags = [
-  { flags: '--force', name: 'force', description: 'regenerate every chart file except Chart.yaml (values.yaml, _helpers.tpl, NOTES.txt, .helmignore, the test-chart workflow included)' },
-  { flags: '--manifests <file>', name: 'manifests', description: `the installer the chart is made from (default: ${DEFAULT_MANIFESTS}, built from config/default first)` },
-  { flags: '--output-dir <dir>', name: 'outputDir', description: `where the chart goes, as <dir>/chart (default: ${DEFAULT_OUTPUT_DIR})` },
+  {
+    flags: '--force',
+    name: 'force',
+    description:
+      'regenerate every chart file except Chart.yaml (values.yaml, _helpers.tpl, NOTES.txt, .helmignore, the test-chart workflow included)',
+  },
+  {
+    flags: '--manifests <file>',
+    name: 'manifests',
+    description: `the installer the chart is made from (default: ${DEFAULT_MANIFESTS}, built from config/default first)`,
+  },
+  {
+    flags: '--output-dir <dir>',
+    name: 'outputDir',
+    description: `where the chart goes, as <dir>/chart (default: ${DEFAULT_OUTPUT_DIR})`,
+  },
 ];
 
 export const helmPluginSpec: PluginSpec = {

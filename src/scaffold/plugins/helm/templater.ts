@@ -34,18 +34,36 @@ export function helmLabels(t: HelmTemplate, c: ChartContext): Record<string, str
   };
 }
 
-const HELM_LABEL_KEYS = ['app.kubernetes.io/managed-by', 'app.kubernetes.io/name', 'helm.sh/chart', 'app.kubernetes.io/instance'];
+const HELM_LABEL_KEYS = [
+  'app.kubernetes.io/managed-by',
+  'app.kubernetes.io/name',
+  'helm.sh/chart',
+  'app.kubernetes.io/instance',
+];
 
 /** The object's labels with Helm's in place of kustomize's; none when it had none. */
-export function templatedLabels(labels: Record<string, string> | undefined, t: HelmTemplate, c: ChartContext): Record<string, unknown> | undefined {
+export function templatedLabels(
+  labels: Record<string, string> | undefined,
+  t: HelmTemplate,
+  c: ChartContext,
+): Record<string, unknown> | undefined {
   if (labels === undefined) return undefined;
   const rest = Object.fromEntries(Object.entries(labels).filter(([k]) => !HELM_LABEL_KEYS.includes(k)));
   return { ...helmLabels(t, c), ...rest };
 }
 
 /** A selector's labels: the name label follows the chart's name. */
-export function templatedSelector(labels: Record<string, string>, t: HelmTemplate, c: ChartContext): Record<string, string> {
-  return Object.fromEntries(Object.entries(labels).map(([k, v]) => [k, k === 'app.kubernetes.io/name' ? t.inline(`{{ include "${c.helpers}.name" . }}`) : v]));
+export function templatedSelector(
+  labels: Record<string, string>,
+  t: HelmTemplate,
+  c: ChartContext,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(labels).map(([k, v]) => [
+      k,
+      k === 'app.kubernetes.io/name' ? t.inline(`{{ include "${c.helpers}.name" . }}`) : v,
+    ]),
+  );
 }
 
 /** metadata with Helm's labels, the release's names and namespace. */
@@ -59,13 +77,24 @@ export function templatedMetadata(o: K8sObject, t: HelmTemplate, c: ChartContext
     // The CA comes from the serving certificate only when cert-manager is part of the release.
     const [, cert = ''] = injectFrom.split('/');
     const ref = resourceName(cert, c) ?? cert;
-    const rest = Object.fromEntries(Object.entries(annotations).filter(([k]) => k !== 'cert-manager.io/inject-ca-from'));
-    metadata.annotations = prependKey(rest, t.block(() => ['{{- if .Values.certManager.enabled }}', `cert-manager.io/inject-ca-from: ${RELEASE_NAMESPACE}/${ref}`, '{{- end }}']), null);
+    const rest = Object.fromEntries(
+      Object.entries(annotations).filter(([k]) => k !== 'cert-manager.io/inject-ca-from'),
+    );
+    metadata.annotations = prependKey(
+      rest,
+      t.block(() => [
+        '{{- if .Values.certManager.enabled }}',
+        `cert-manager.io/inject-ca-from: ${RELEASE_NAMESPACE}/${ref}`,
+        '{{- end }}',
+      ]),
+      null,
+    );
   }
   const name = o.metadata.name;
   const templatedName = name === undefined ? undefined : resourceName(name, c);
   if (templatedName) metadata = renameKey(metadata, 'name', 'name', t.inline(templatedName));
-  if (o.metadata.namespace === c.namespace) metadata = renameKey(metadata, 'namespace', 'namespace', t.inline(RELEASE_NAMESPACE));
+  if (o.metadata.namespace === c.namespace)
+    metadata = renameKey(metadata, 'namespace', 'namespace', t.inline(RELEASE_NAMESPACE));
   return metadata;
 }
 
@@ -81,7 +110,9 @@ export function templatedReferences(value: unknown, t: HelmTemplate, c: ChartCon
   }
   if (Array.isArray(value)) return value.map((v) => templatedReferences(v, t, c, key));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k.startsWith('__HELM_') ? v : templatedReferences(v, t, c, k)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k.startsWith('__HELM_') ? v : templatedReferences(v, t, c, k)]),
+    );
   }
   return value;
 }
@@ -90,10 +121,20 @@ const METRICS_ON = 'and .Values.metrics.enabled .Values.metrics.secure';
 
 /** A Role/ClusterRole or binding kind that follows rbac.namespaced (ClusterRole unless namespaced). */
 function namespacedKind(t: HelmTemplate, role: string, clusterRole: string): string {
-  return t.block(() => ['{{- if .Values.rbac.namespaced }}', `kind: ${role}`, '{{- else }}', `kind: ${clusterRole}`, '{{- end }}']);
+  return t.block(() => [
+    '{{- if .Values.rbac.namespaced }}',
+    `kind: ${role}`,
+    '{{- else }}',
+    `kind: ${clusterRole}`,
+    '{{- end }}',
+  ]);
 }
 
-const namespaceIfNamespaced: Block = () => [`${AT_MARGIN}{{- if .Values.rbac.namespaced }}`, `namespace: ${RELEASE_NAMESPACE}`, `${AT_MARGIN}{{- end }}`];
+const namespaceIfNamespaced: Block = () => [
+  `${AT_MARGIN}{{- if .Values.rbac.namespaced }}`,
+  `namespace: ${RELEASE_NAMESPACE}`,
+  `${AT_MARGIN}{{- end }}`,
+];
 
 /** The template of any object but the manager: its metadata templated, references followed, and its values toggle. */
 export function objectTemplate(o: K8sObject, c: ChartContext): string {
@@ -109,7 +150,10 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
       const metadata = object.metadata as Record<string, unknown>;
       const keep = t.block(() => ['{{- if .Values.crd.keep }}', '"helm.sh/resource-policy": keep', '{{- end }}']);
       const annotations = prependKey((metadata.annotations as Record<string, unknown> | undefined) ?? {}, keep, null);
-      object.metadata = metadata.annotations === undefined ? prependKey(metadata, 'annotations', annotations) : { ...metadata, annotations };
+      object.metadata =
+        metadata.annotations === undefined
+          ? prependKey(metadata, 'annotations', annotations)
+          : { ...metadata, annotations };
       break;
     }
     case 'ServiceAccount': {
@@ -117,7 +161,12 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
       const metadata = object.metadata as Record<string, unknown>;
       const labels = metadata.labels as Record<string, unknown> | undefined;
       const custom = t.block((indent) => customMap('.Values.serviceAccount.labels', Object.keys(labels ?? {}), indent));
-      const withAnnotations = t.block((indent) => ['{{- with .Values.serviceAccount.annotations }}', 'annotations:', `  {{- toYaml . | nindent ${indent + 2} }}`, '{{- end }}']);
+      const withAnnotations = t.block((indent) => [
+        '{{- with .Values.serviceAccount.annotations }}',
+        'annotations:',
+        `  {{- toYaml . | nindent ${indent + 2} }}`,
+        '{{- end }}',
+      ]);
       const rest = Object.entries(metadata).filter(([k]) => k !== 'name' && k !== 'labels');
       object.metadata = {
         ...(labels ? { labels: { ...labels, [custom]: null } } : {}),
@@ -142,13 +191,25 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
     case 'RoleBinding': {
       if (suffix === 'metrics-auth-rolebinding') condition = METRICS_ON;
       const subjects = (o.subjects as Array<Record<string, unknown>> | undefined)?.map((s) =>
-        s.kind === 'ServiceAccount' && s.name === `${c.prefix}-controller-manager` ? { ...s, name: t.inline(sa) } : s);
+        s.kind === 'ServiceAccount' && s.name === `${c.prefix}-controller-manager` ? { ...s, name: t.inline(sa) } : s,
+      );
       if (subjects) object.subjects = subjects;
       if (o.kind === 'ClusterRoleBinding' && suffix === 'manager-rolebinding') {
         object = renameKey(object, 'kind', namespacedKind(t, 'RoleBinding', 'ClusterRoleBinding'), null);
         object.metadata = prependKey(object.metadata as Record<string, unknown>, t.block(namespaceIfNamespaced), null);
         const roleRef = object.roleRef as Record<string, unknown>;
-        object.roleRef = renameKey(roleRef, 'kind', t.block(() => ['{{- if .Values.rbac.namespaced }}', 'kind: Role', '{{- else }}', 'kind: ClusterRole', '{{- end }}']), null);
+        object.roleRef = renameKey(
+          roleRef,
+          'kind',
+          t.block(() => [
+            '{{- if .Values.rbac.namespaced }}',
+            'kind: Role',
+            '{{- else }}',
+            'kind: ClusterRole',
+            '{{- end }}',
+          ]),
+          null,
+        );
       }
       break;
     }
@@ -161,18 +222,32 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
       const ports = spec?.ports?.map((p) => {
         if (metrics && p.port === c.metricsPort) {
           const port = t.inline('{{ .Values.metrics.port }}');
-          return { ...p, ...(p.name !== undefined ? { name: t.inline('{{ if .Values.metrics.secure }}https{{ else }}http{{ end }}') } : {}), port, ...(p.targetPort === c.metricsPort ? { targetPort: port } : {}) };
+          return {
+            ...p,
+            ...(p.name !== undefined
+              ? { name: t.inline('{{ if .Values.metrics.secure }}https{{ else }}http{{ end }}') }
+              : {}),
+            port,
+            ...(p.targetPort === c.metricsPort ? { targetPort: port } : {}),
+          };
         }
-        if (webhook && c.webhookPort !== undefined && p.targetPort === c.webhookPort) return { ...p, targetPort: t.inline('{{ .Values.webhook.port }}') };
+        if (webhook && c.webhookPort !== undefined && p.targetPort === c.webhookPort)
+          return { ...p, targetPort: t.inline('{{ .Values.webhook.port }}') };
         return p;
       });
-      object.spec = { ...spec, ...(ports ? { ports } : {}), ...(spec?.selector ? { selector: templatedSelector(spec.selector, t, c) } : {}) };
+      object.spec = {
+        ...spec,
+        ...(ports ? { ports } : {}),
+        ...(spec?.selector ? { selector: templatedSelector(spec.selector, t, c) } : {}),
+      };
       break;
     }
     case 'Certificate': {
       const spec = o.spec as { dnsNames?: string[]; secretName?: string } | undefined;
       const metricsCert = suffix === 'metrics-certs' || spec?.secretName === 'metrics-server-cert';
-      condition = metricsCert ? `and .Values.certManager.enabled ${METRICS_ON.slice(4)}` : '.Values.certManager.enabled';
+      condition = metricsCert
+        ? `and .Values.certManager.enabled ${METRICS_ON.slice(4)}`
+        : '.Values.certManager.enabled';
       const metricsService = [...c.names].find((n) => n.endsWith('metrics-service'));
       const dnsNames = spec?.dnsNames?.map((dns) => templatedDnsName(dns, t, c, metricsService));
       object.spec = { ...spec, ...(dnsNames ? { dnsNames } : {}) };
@@ -187,11 +262,20 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
       break;
     case 'ServiceMonitor': {
       condition = '.Values.prometheus.enabled';
-      const spec = o.spec as { endpoints?: Array<Record<string, unknown>>; selector?: { matchLabels?: Record<string, string> } } | undefined;
+      const spec = o.spec as
+        { endpoints?: Array<Record<string, unknown>>; selector?: { matchLabels?: Record<string, string> } } | undefined;
       object.spec = {
         ...spec,
-        ...(spec?.endpoints ? { endpoints: spec.endpoints.map((e) => (e.port === 'https' || e.port === 'http' ? t.block(() => metricsEndpoint(e, c)) : e)) } : {}),
-        ...(spec?.selector?.matchLabels ? { selector: { ...spec.selector, matchLabels: templatedSelector(spec.selector.matchLabels, t, c) } } : {}),
+        ...(spec?.endpoints
+          ? {
+              endpoints: spec.endpoints.map((e) =>
+                e.port === 'https' || e.port === 'http' ? t.block(() => metricsEndpoint(e, c)) : e,
+              ),
+            }
+          : {}),
+        ...(spec?.selector?.matchLabels
+          ? { selector: { ...spec.selector, matchLabels: templatedSelector(spec.selector.matchLabels, t, c) } }
+          : {}),
       };
       break;
     }
@@ -199,13 +283,28 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
       // The policies of config/network-policy admit traffic to the manager's metrics or webhook port (on the pod).
       const webhook = suffix === 'allow-webhook-traffic';
       const metrics = suffix === 'allow-metrics-traffic';
-      condition = webhook ? 'and .Values.networkPolicy.enabled .Values.webhook.enabled' : '.Values.networkPolicy.enabled';
+      condition = webhook
+        ? 'and .Values.networkPolicy.enabled .Values.webhook.enabled'
+        : '.Values.networkPolicy.enabled';
       const port = webhook ? '{{ .Values.webhook.port }}' : metrics ? '{{ .Values.metrics.port }}' : undefined;
-      const spec = o.spec as { ingress?: Array<{ ports?: Array<Record<string, unknown>> }>; podSelector?: { matchLabels?: Record<string, string> } } | undefined;
+      const spec = o.spec as
+        | {
+            ingress?: Array<{ ports?: Array<Record<string, unknown>> }>;
+            podSelector?: { matchLabels?: Record<string, string> };
+          }
+        | undefined;
       object.spec = {
         ...spec,
-        ...(spec?.podSelector?.matchLabels ? { podSelector: { ...spec.podSelector, matchLabels: templatedSelector(spec.podSelector.matchLabels, t, c) } } : {}),
-        ...(spec?.ingress && port ? { ingress: spec.ingress.map((rule) => (rule.ports ? { ...rule, ports: rule.ports.map((p) => ({ ...p, port: t.inline(port) })) } : rule)) } : {}),
+        ...(spec?.podSelector?.matchLabels
+          ? { podSelector: { ...spec.podSelector, matchLabels: templatedSelector(spec.podSelector.matchLabels, t, c) } }
+          : {}),
+        ...(spec?.ingress && port
+          ? {
+              ingress: spec.ingress.map((rule) =>
+                rule.ports ? { ...rule, ports: rule.ports.map((p) => ({ ...p, port: t.inline(port) })) } : rule,
+              ),
+            }
+          : {}),
       };
       break;
     }
@@ -232,7 +331,11 @@ function dnsNameTemplate(dns: string, c: ChartContext, metricsService: string | 
   const serviceName = placeholder ? metricsService : service;
   const svc = serviceName === undefined ? undefined : resourceName(serviceName, c);
   if (svc === undefined) return undefined;
-  const ns = placeholder ? `{{ include "${c.helpers}.namespaceName" $ }}` : namespace === c.namespace ? RELEASE_NAMESPACE : namespace;
+  const ns = placeholder
+    ? `{{ include "${c.helpers}.namespaceName" $ }}`
+    : namespace === c.namespace
+      ? RELEASE_NAMESPACE
+      : namespace;
   return [svc, ns, ...rest].join('.');
 }
 
@@ -241,8 +344,14 @@ function metricsEndpoint(endpoint: Record<string, unknown>, c: ChartContext): st
   const body: string[] = [];
   const scheme = '{{ if .Values.metrics.secure }}https{{ else }}http{{ end }}';
   for (const [key, value] of Object.entries(endpoint)) {
-    if (key === 'tlsConfig') body.push('{{- if .Values.metrics.secure }}', ...tlsConfigLines(value as Record<string, unknown>, c), '{{- end }}');
-    else if (key === 'bearerTokenFile') body.push('{{- if .Values.metrics.secure }}', ...yamlLines({ [key]: value }), '{{- end }}');
+    if (key === 'tlsConfig')
+      body.push(
+        '{{- if .Values.metrics.secure }}',
+        ...tlsConfigLines(value as Record<string, unknown>, c),
+        '{{- end }}',
+      );
+    else if (key === 'bearerTokenFile')
+      body.push('{{- if .Values.metrics.secure }}', ...yamlLines({ [key]: value }), '{{- end }}');
     else if (key === 'port' || key === 'scheme') body.push(`${key}: ${scheme}`);
     else body.push(...yamlLines({ [key]: value }));
   }

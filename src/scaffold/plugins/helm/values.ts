@@ -52,23 +52,94 @@ export function valuesYaml(m: ManagerValues, f: ChartFeatures): string {
   if (m.args.length > 0) out.push('  ## Arguments', '  ##', '  args:', ...yamlLines(m.args).map((l) => `    ${l}`), '');
   if (m.env && m.env.length > 0) {
     out.push('  ## Environment variables', '  ##', '  env:', ...yamlLines(m.env).map((l) => `    ${l}`), '');
-    out.push('  ## Env overrides (--set manager.envOverrides.VAR=value)', '  ## Same name in env above: this value takes precedence.', '  ##', '  envOverrides: {}', '');
+    out.push(
+      '  ## Env overrides (--set manager.envOverrides.VAR=value)',
+      '  ## Same name in env above: this value takes precedence.',
+      '  ##',
+      '  envOverrides: {}',
+      '',
+    );
   }
-  out.push(...section('Image pull secrets', 'imagePullSecrets', m.imagePullSecrets, ['# imagePullSecrets:', '#   - name: myregistrykey']));
-  out.push(...section('Pod-level security settings', 'podSecurityContext', m.podSecurityContext, ['# podSecurityContext:', '#   runAsNonRoot: true', '#   seccompProfile:', '#     type: RuntimeDefault']));
-  out.push(...section('Container-level security settings', 'securityContext', m.securityContext, ['# securityContext:', '#   allowPrivilegeEscalation: false', '#   capabilities:', '#     drop:', '#     - ALL']));
-  out.push(...section('Resource limits and requests', 'resources', m.resources, ['# resources:', '#   limits:', '#     cpu: 500m', '#     memory: 192Mi', '#   requests:', '#     cpu: 10m', '#     memory: 96Mi']));
+  out.push(
+    ...section('Image pull secrets', 'imagePullSecrets', m.imagePullSecrets, [
+      '# imagePullSecrets:',
+      '#   - name: myregistrykey',
+    ]),
+  );
+  out.push(
+    ...section('Pod-level security settings', 'podSecurityContext', m.podSecurityContext, [
+      '# podSecurityContext:',
+      '#   runAsNonRoot: true',
+      '#   seccompProfile:',
+      '#     type: RuntimeDefault',
+    ]),
+  );
+  out.push(
+    ...section('Container-level security settings', 'securityContext', m.securityContext, [
+      '# securityContext:',
+      '#   allowPrivilegeEscalation: false',
+      '#   capabilities:',
+      '#     drop:',
+      '#     - ALL',
+    ]),
+  );
+  out.push(
+    ...section('Resource limits and requests', 'resources', m.resources, [
+      '# resources:',
+      '#   limits:',
+      '#     cpu: 500m',
+      '#     memory: 192Mi',
+      '#   requests:',
+      '#     cpu: 10m',
+      '#     memory: 96Mi',
+    ]),
+  );
   out.push(...section("Manager pod's affinity", 'affinity', m.affinity, ['affinity: {}']));
   out.push(...section("Manager pod's node selector", 'nodeSelector', m.nodeSelector, ['nodeSelector: {}']));
   out.push(...section("Manager pod's tolerations", 'tolerations', m.tolerations, ['tolerations: []']));
-  out.push(...section('Deployment strategy', 'strategy', m.strategy, ['# strategy:', '#   type: RollingUpdate', '#   rollingUpdate:', '#     maxSurge: 25%', '#     maxUnavailable: 25%']));
-  out.push('  ## Priority class name', '  ##', m.priorityClassName ? `  priorityClassName: ${JSON.stringify(m.priorityClassName)}` : '  # priorityClassName: ""', '');
-  out.push(...section('Topology spread constraints', 'topologySpreadConstraints', m.topologySpreadConstraints, ['# topologySpreadConstraints: []']));
-  out.push('  ## Termination grace period seconds', '  ##', m.terminationGracePeriodSeconds === undefined ? '  # terminationGracePeriodSeconds: 10' : `  terminationGracePeriodSeconds: ${m.terminationGracePeriodSeconds}`, '');
   out.push(
-    '  ## Custom Deployment labels', '  ##', '  # labels: {}', '',
-    '  ## Custom Deployment annotations', '  ##', '  # annotations: {}', '',
-    '  ## Custom Pod labels and annotations', '  ##', '  # pod:', '  #   labels: {}', '  #   annotations: {}', '',
+    ...section('Deployment strategy', 'strategy', m.strategy, [
+      '# strategy:',
+      '#   type: RollingUpdate',
+      '#   rollingUpdate:',
+      '#     maxSurge: 25%',
+      '#     maxUnavailable: 25%',
+    ]),
+  );
+  out.push(
+    '  ## Priority class name',
+    '  ##',
+    m.priorityClassName ? `  priorityClassName: ${JSON.stringify(m.priorityClassName)}` : '  # priorityClassName: ""',
+    '',
+  );
+  out.push(
+    ...section('Topology spread constraints', 'topologySpreadConstraints', m.topologySpreadConstraints, [
+      '# topologySpreadConstraints: []',
+    ]),
+  );
+  out.push(
+    '  ## Termination grace period seconds',
+    '  ##',
+    m.terminationGracePeriodSeconds === undefined
+      ? '  # terminationGracePeriodSeconds: 10'
+      : `  terminationGracePeriodSeconds: ${m.terminationGracePeriodSeconds}`,
+    '',
+  );
+  out.push(
+    '  ## Custom Deployment labels',
+    '  ##',
+    '  # labels: {}',
+    '',
+    '  ## Custom Deployment annotations',
+    '  ##',
+    '  # annotations: {}',
+    '',
+    '  ## Custom Pod labels and annotations',
+    '  ##',
+    '  # pod:',
+    '  #   labels: {}',
+    '  #   annotations: {}',
+    '',
   );
   out.push(
     '## RBAC configuration',
@@ -107,7 +178,17 @@ export function valuesYaml(m: ManagerValues, f: ChartFeatures): string {
     '  # labels: {}',
     '',
   );
-  if (f.crds) out.push('## Custom Resource Definitions', '##', 'crd:', '  # Install CRDs with the chart', '  enabled: true', '  # Keep CRDs when uninstalling', '  keep: true', '');
+  if (f.crds)
+    out.push(
+      '## Custom Resource Definitions',
+      '##',
+      'crd:',
+      '  # Install CRDs with the chart',
+      '  enabled: true',
+      '  # Keep CRDs when uninstalling',
+      '  keep: true',
+      '',
+    );
   out.push(
     '## Controller metrics endpoint.',
     '## Enable to expose /metrics endpoint',
@@ -127,7 +208,16 @@ export function valuesYaml(m: ManagerValues, f: ChartFeatures): string {
     `  enabled: ${f.webhooks || f.certManager}`,
     '',
   );
-  if (f.webhooks) out.push('## Webhook server configuration', '##', 'webhook:', '  enabled: true', '  # Webhook server port', `  port: ${f.webhookPort}`, '');
+  if (f.webhooks)
+    out.push(
+      '## Webhook server configuration',
+      '##',
+      'webhook:',
+      '  enabled: true',
+      '  # Webhook server port',
+      `  port: ${f.webhookPort}`,
+      '',
+    );
   out.push(
     '## Prometheus ServiceMonitor for metrics scraping.',
     '## Requires prometheus-operator to be installed in the cluster.',
