@@ -242,7 +242,8 @@ describe('the scaffolded Dockerfile, built and run without a container engine', 
   it(
     'names the TypeScript source in a stack trace, from the source map beside the bundle',
     async () => {
-      const failing = start(entrypoint, {
+      // Without a kubeconfig the manager logs one error line; at debug level the line carries the error's stack.
+      const failing = start([...entrypoint, '--zap-log-level=debug'], {
         cwd: join(image.root, image.workdir),
         env: { PATH: '/usr/bin:/bin', KUBECONFIG: join(base, 'no-such-kubeconfig') },
         user: image.user!,

@@ -11,7 +11,10 @@ export type LogLevel = 'debug' | 'info' | 'error';
 export interface Logger {
   /** Logs at info level. */
   info(msg: string, kv?: Record<string, unknown>): void;
-  /** Logs at error level; `err` is rendered as its message (and its cause chain) under the `error` key. */
+  /**
+   * Logs at error level; `err` is rendered as its message (and its cause chain) under the `error` key, and, when the
+   * level is debug, its stack under `stacktrace`.
+   */
   error(err: unknown, msg: string, kv?: Record<string, unknown>): void;
   /** Logs at debug level (dropped unless the level is debug). */
   debug(msg: string, kv?: Record<string, unknown>): void;
@@ -84,7 +87,16 @@ class JsonLogger implements Logger {
   }
 
   error(err: unknown, msg: string, kv?: Record<string, unknown>): void {
-    this.write('error', msg, kv, err === undefined || err === null ? undefined : describeError(err));
+    // At debug level an error line also carries the error's stack (zap's development mode adds a stacktrace too);
+    // with source maps enabled, its frames name the TypeScript sources.
+    const stack =
+      this.settings.level === 'debug' && err instanceof Error && err.stack ? { stacktrace: err.stack } : undefined;
+    this.write(
+      'error',
+      msg,
+      stack ? { ...kv, ...stack } : kv,
+      err === undefined || err === null ? undefined : describeError(err),
+    );
   }
 
   withName(name: string): Logger {

@@ -49,6 +49,16 @@ describe('logger', () => {
     expect(lines[0]).toMatchObject({ big: '10', cyc: { self: '[Circular]' } });
   });
 
+  it("adds the error's stack at debug level only", () => {
+    const err = new Error('boom');
+    const { logger: atInfo, lines: infoLines } = capture('info');
+    atInfo.error(err, 'failed');
+    expect(infoLines[0]).not.toHaveProperty('stacktrace');
+    const { logger: atDebug, lines: debugLines } = capture('debug');
+    atDebug.error(err, 'failed', { k: 1 });
+    expect(debugLines[0]).toMatchObject({ error: 'boom', k: 1, stacktrace: err.stack });
+  });
+
   it('never throws from a failing sink', () => {
     const logger = newLogger({
       sink: () => {
