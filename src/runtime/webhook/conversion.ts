@@ -7,6 +7,7 @@ import { findInChain } from '../errors.js';
 import type { KubeObject, ObjectMeta, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
 import { isPanic } from '../panic.js';
+import { objectDecodeProblem } from './decode.js';
 import { qualifiedKind } from './field.js';
 import { HttpError, MAX_REVIEW_BYTES, type WebhookHandler, type WebhookRequestContext } from './handler.js';
 import { conversionWebhookPanics } from './metrics.js';
@@ -131,7 +132,13 @@ export class ConversionWebhook implements WebhookHandler {
   /** Converts every object of a request; the first failure fails the whole review, as the API server expects. */
   convert(req: ConversionRequest): Omit<ConversionResponse, 'uid'> {
     try {
-      const convertedObjects = req.objects.map((o) => this.convertObject(o, req.desiredAPIVersion));
+      const convertedObjects = req.objects.map((o, i) => {
+        // As Go decodes each object before converting it: a malformed one fails the review with what is wrong, not
+        // with a "panic" from a converter that met metadata: 5.
+        const bad = objectDecodeProblem(o, `request.objects[${i}]`);
+        if (bad) throw new ConversionError(`cannot decode the object: ${bad}`);
+        return this.convertObject(o, req.desiredAPIVersion);
+      });
       return { convertedObjects, result: { status: 'Success' } };
     } catch (err) {
       let message = err instanceof Error ? err.message : String(err);

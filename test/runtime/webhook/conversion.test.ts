@@ -155,6 +155,16 @@ describe('conversion webhook', () => {
     });
   });
 
+  it('fails the review with the decode error for a malformed object, never a panic', async () => {
+    const bad = { ...structuredClone(v1), metadata: 5 } as unknown as Captain;
+    const out = await webhook().handle(review('crew.example.com/v2', [structuredClone(v1), bad]), ctx());
+    expect(out.response?.result).toEqual({
+      status: 'Failure',
+      message: 'cannot decode the object: request.objects[1].metadata is a number, not an object',
+    });
+    expect(out.response?.convertedObjects).toEqual([]);
+  });
+
   it('fails the review with a clear message for versions it does not know', async () => {
     const w = webhook();
     const toV9 = await w.handle(review('crew.example.com/v9', [structuredClone(v1)]), ctx());
