@@ -1,3 +1,5 @@
+import { findInChain } from '../errors.js';
+
 /**
  * Why a command line was refused: `Help` (-h or -help asked for the usage), `Undefined` (a flag the program does not
  * define), `MissingValue` (a non-boolean flag last, with no value), `InvalidValue` (a value its type cannot parse),
@@ -29,11 +31,6 @@ export class FlagError extends Error {
  * with `reason`, only one for that reason.
  */
 export function isFlagError(err: unknown, reason?: FlagErrorReason): err is FlagError {
-  let cur: unknown = err;
-  // Bounded: a cause chain can be circular.
-  for (let depth = 0; cur instanceof Error && depth < 16; depth++) {
-    if (cur instanceof FlagError) return reason === undefined || cur.reason === reason;
-    cur = cur.cause;
-  }
-  return false;
+  const found = findInChain(err, FlagError);
+  return found !== undefined && (reason === undefined || found.reason === reason);
 }

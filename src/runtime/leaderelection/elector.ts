@@ -64,7 +64,6 @@ export class LeaderElector {
   // last successful renewal was sent), and how the term ends early. 0 when not leading.
   private termEnd = 0;
   private endTerm: ((why: string) => void) | undefined;
-  private ledOnce = false;
 
   constructor(private readonly opts: LeaderElectorOptions) {
     this.leaseDuration = opts.leaseDuration ?? 15_000;
@@ -104,7 +103,8 @@ export class LeaderElector {
    * write its clients send, so a deposed leader writes nothing more.
    */
   checkLeading(): void {
-    if (this.ledOnce && !this.isLeader())
+    // endTerm exists from the moment this candidate first led.
+    if (this.endTerm !== undefined && !this.isLeader())
       throw new LeaderElectionLostError({
         message: 'leader election lost: this manager no longer holds its lease, so the write was not sent',
       });
@@ -141,7 +141,6 @@ export class LeaderElector {
         leading.abort(new LeaderElectionLostError());
         this.log.info('leader term ended', { reason: why });
       };
-      this.ledOnce = true;
       try {
         this.opts.onStartedLeading(leading.signal);
         const until = AbortSignal.any([signal, term.signal]);
