@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleForNode } from '../scripts/lib/bundle-for-node.js';
 import { pausedLeaderTrial } from '../scripts/lib/paused-leader.js';
 import {
   childNode,
@@ -30,18 +30,7 @@ const fixture = fileURLToPath(new URL('../test/runtime/fixtures/fenced-writer.ts
 console.log(machineLine());
 const dir = mkdtempSync(join(tmpdir(), 'ks-leader-fencing-'));
 const ours = join(dir, 'fenced-writer.mjs');
-await build({
-  entryPoints: [fixture],
-  outfile: ours,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  conditions: ['kubescaffold-source'],
-  banner: {
-    js: "import { createRequire as __benchCreateRequire } from 'node:module';\nconst require = __benchCreateRequire(import.meta.url);",
-  },
-  logLevel: 'error',
-});
+await bundleForNode(fixture, ours);
 const peerBinary = goBinary('fencing');
 const rt = await importRuntime('rest');
 rt.configureLog({ level: 'error' });

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForNode } from '../../support/bundle.js';
+import { bundleForNode } from '../../../scripts/lib/bundle-for-node.js';
 import { tempDir } from '../../support/files.js';
 
 // A real process: what an operator's user sees from the manager's command line, exit status and stderr included.

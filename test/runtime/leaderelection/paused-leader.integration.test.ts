@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import { newClient, type RestClient } from '../../../src/runtime/rest/index.js';
 import { pausedLeaderTrial } from '../../../scripts/lib/paused-leader.js';
-import { bundleForNode } from '../../support/bundle.js';
+import { bundleForNode } from '../../../scripts/lib/bundle-for-node.js';
 import { minutes } from '../../support/commands.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
