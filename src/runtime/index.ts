@@ -87,6 +87,7 @@ export {
   type BoolFlag,
   type StringFlag,
   type IntFlag,
+  type ValueFlag,
   type FlagDefinitions,
   type FlagValue,
   type FlagValues,

@@ -31,14 +31,31 @@ export interface IntFlag {
   usage: string;
 }
 
+/**
+ * A flag whose text its own parser reads, as Go's flag.Var with a flag.Value: `-name value` or `-name=value`. The
+ * parser's result is the flag's value; an error it throws refuses the command line as Go's does
+ * (`invalid value "loud" for flag -zap-log-level: …`). The default is text, read by the same parser.
+ */
+export interface ValueFlag<T> {
+  /** Go's flag.Value. */
+  type: 'value';
+  /** The text the flag has when it is not given; parsed like a given value. */
+  default: string;
+  /** Reads the flag's text (flag.Value's Set), throwing an Error that says what is wrong with it. */
+  parse: (text: string) => T;
+  /** One line of help for the usage listing (newlines continue it on the next lines). */
+  usage: string;
+}
+
 /** One flag's type, default and help. */
-export type FlagDefinition = BoolFlag | StringFlag | IntFlag;
+export type FlagDefinition = BoolFlag | StringFlag | IntFlag | ValueFlag<unknown>;
 
 /** A program's flags by name (without dashes), as Go's flag.BoolVar, StringVar and IntVar calls define them. */
 export type FlagDefinitions = Readonly<Record<string, FlagDefinition>>;
 
-/** The TypeScript type of a flag's value: boolean for bool, number for int, string for string. */
-export type FlagValue<F extends FlagDefinition> = F extends BoolFlag ? boolean : F extends IntFlag ? number : string;
+/** The TypeScript type of a flag's value: boolean for bool, number for int, string for string, T for a ValueFlag<T>. */
+export type FlagValue<F extends FlagDefinition> =
+  F extends ValueFlag<infer T> ? T : F extends BoolFlag ? boolean : F extends IntFlag ? number : string;
 
 /** Every defined flag's value (given on the command line, or its default), typed by its definition. */
 export type FlagValues<D extends FlagDefinitions> = { -readonly [K in keyof D]: FlagValue<D[K]> };

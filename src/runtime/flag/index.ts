@@ -4,6 +4,7 @@ export type {
   BoolFlag,
   StringFlag,
   IntFlag,
+  ValueFlag,
   FlagDefinition,
   FlagDefinitions,
   FlagValue,

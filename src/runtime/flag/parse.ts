@@ -1,4 +1,4 @@
-import type { FlagDefinition, FlagDefinitions, FlagValues } from './definitions.js';
+import type { FlagDefinition, FlagDefinitions, FlagValues, ValueFlag } from './definitions.js';
 import { FlagError } from './errors.js';
 import { goQuote, parseBool, parseInt } from './values.js';
 
@@ -29,7 +29,7 @@ export interface ParsedFlags<D extends FlagDefinitions> {
 
 /**
  * Parses a command line as Go's flag package does (FlagSet.Parse): `-name` and `--name` alike; `-name=value` or
- * `-name value` for a string or int; `-name` or `-name=BOOL` for a bool (1, 0, t, f, true, false, TRUE, FALSE, True,
+ * `-name value` for a string, int or value; `-name` or `-name=BOOL` for a bool (1, 0, t, f, true, false, TRUE, FALSE, True,
  * False), which never takes the next argument; `--` ends the flags, and so does the first argument that is not a flag
  * (`-` alone is one). A flag given twice keeps its last value.
  *
@@ -46,8 +46,9 @@ export function parseFlags<const D extends FlagDefinitions>(
   argv: readonly string[] = process.argv.slice(2),
   options: ParseFlagsOptions = {},
 ): ParsedFlags<D> {
-  const values: Record<string, boolean | string | number> = {};
-  for (const [name, def] of Object.entries(definitions)) values[name] = def.default;
+  const values: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(definitions))
+    values[name] = def.type === 'value' ? parseValue(name, def, def.default, 'default value') : def.default;
 
   let i = 0;
   // The last flag read was a boolean given without `=`: an argument after it that reads as a bool was meant as its value.
@@ -103,6 +104,8 @@ export function parseFlags<const D extends FlagDefinitions>(
     }
     if (def.type === 'string') {
       values[name] = value;
+    } else if (def.type === 'value') {
+      values[name] = parseValue(name, def, value, 'value');
     } else {
       const parsed = parseInt(value);
       if (!parsed.ok)
@@ -129,6 +132,16 @@ export function parseFlags<const D extends FlagDefinitions>(
     );
   }
   return { values: values as FlagValues<D>, args };
+}
+
+/** A ValueFlag's text through its parser; what the parser throws becomes Go's "invalid value" FlagError. */
+function parseValue(name: string, def: ValueFlag<unknown>, text: string, what: 'value' | 'default value'): unknown {
+  try {
+    return def.parse(text);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new FlagError(`invalid ${what} ${goQuote(text)} for flag -${name}: ${reason}`, 'InvalidValue', name);
+  }
 }
 
 /** The bool flag that `no-NAME` negates, if NAME is one. */

@@ -16,8 +16,11 @@ export function flagUsage(definitions: FlagDefinitions, options: { name?: string
     // Go puts a one-letter bool's help on the same line.
     line += line.length <= 4 ? '\t' : '\n    \t';
     line += def.usage.replaceAll('\n', '\n    \t');
+    // Go quotes a string's default and prints a flag.Value's text as it is.
     if (def.type === 'string' && def.default !== '') line += ` (default ${goQuote(def.default)})`;
-    else if (def.type !== 'string' && def.default !== false && def.default !== 0) line += ` (default ${def.default})`;
+    else if (def.type === 'value' && def.default !== '') line += ` (default ${def.default})`;
+    else if ((def.type === 'bool' || def.type === 'int') && def.default !== false && def.default !== 0)
+      line += ` (default ${def.default})`;
     out += line + '\n';
   }
   return out;

@@ -21,7 +21,14 @@ const defs = {
   'metrics-cert-path': { type: 'string', default: '', usage: 'The directory of the certificate.' },
   'webhook-port': { type: 'int', default: 9443, usage: 'The port the webhook server serves on.' },
   v: { type: 'bool', default: false, usage: 'Verbose.' },
+  'zap-log-level': { type: 'value', default: 'info', parse: zapLevel, usage: 'The log level.' },
 } as const;
+
+/** The Go twin's levelFlag.Set: a level name or a positive verbosity. */
+function zapLevel(text: string): string {
+  if (['debug', 'info', 'error'].includes(text) || (/^[+-]?\d+$/.test(text) && Number(text) > 0)) return text;
+  throw new Error(`invalid log level ${JSON.stringify(text)}`);
+}
 
 const cases: string[][] = [
   [],
@@ -52,6 +59,9 @@ const cases: string[][] = [
     '\t',
   ].map((n) => [`--webhook-port=${n}`]),
   ['--webhook-port'],
+  ...['debug', '3', 'loud', '0', ''].map((l) => [`--zap-log-level=${l}`]),
+  ['-zap-log-level', 'error'],
+  ['-zap-log-level'],
   ['--bogus'],
   ['-bogus=1'],
   ['---x'],

@@ -156,6 +156,27 @@ describe('parseFlags', () => {
     expect(refusal(['--leader-elect=yes']).flag).toBe('leader-elect');
   });
 
+  it("reads a value flag's text, and its default, through its parser, typed by what the parser returns", () => {
+    const level = (text: string): { verbosity: number } => {
+      const verbosity = { debug: 1, info: 0 }[text];
+      if (verbosity === undefined) throw new Error(`invalid log level ${JSON.stringify(text)}`);
+      return { verbosity };
+    };
+    const withLevel = (fallback: string) => ({
+      level: { type: 'value' as const, default: fallback, parse: level, usage: 'The log level.' },
+    });
+    const parsed: { verbosity: number } = parseFlags(withLevel('info'), ['--level', 'debug']).values.level;
+    expect(parsed).toEqual({ verbosity: 1 });
+    expect(parseFlags(withLevel('info'), []).values.level).toEqual({ verbosity: 0 });
+    expect(() => parseFlags(withLevel('info'), ['-level=loud'])).toThrow(
+      new FlagError('invalid value "loud" for flag -level: invalid log level "loud"', 'InvalidValue', 'level'),
+    );
+    // A default that its own parser refuses (from an environment variable, say) is refused as a given value is.
+    expect(() => parseFlags(withLevel('loud'), [])).toThrow(
+      'invalid default value "loud" for flag -level: invalid log level "loud"',
+    );
+  });
+
   it('reads -h, -help, --h and --help (with or without a value) as a request for help, unless a flag has that name', () => {
     for (const arg of ['-h', '-help', '--h', '--help', '--help=1']) {
       const err = refusal([arg]);
