@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { expectSuccess, minutes, runCommand as run } from '../support/commands.js';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { TestEnvironment } from '../../src/envtest/index.js';
 import { freePort } from '../../src/envtest/controlplane/ports.js';
 import { kustomizeBuild } from '../../src/kustomize/index.js';
 import { Namespaces } from '../../src/runtime/rest/index.js';
+import { TinyCA } from '../../src/runtime/certs/tinyca.js';
 import { defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
 
 // The whole user journey: scaffold a project with the built CLI, install it linked to this checkout, and run the
@@ -179,6 +181,10 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       ['--bogus', 'flag provided but not defined: -bogus'],
       ['--leader-elect=maybe', 'invalid boolean value "maybe" for -leader-elect: parse error'],
       ['--webhook-port=x', 'invalid value "x" for flag -webhook-port: parse error'],
+      [
+        '--zap-log-level=loud',
+        'invalid value "loud" for flag -zap-log-level: invalid log level "loud": use debug, info, error or a verbosity number',
+      ],
     ] as const) {
       const r = main(arg);
       expect([r.status, ...r.stderr.split('\n').slice(0, 2)], arg).toEqual([2, message, 'Usage of manager:']);
@@ -186,27 +192,62 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     }
   });
 
-  it('refuses a bad --zap-log-level in one line (exit 2), and without a kubeconfig logs "unable to get kubeconfig" once (exit 1), no stack trace', () => {
+  it('ends in one error line naming what to fix, exit 1, no stack: without a kubeconfig, and with a CA that does not sign the server', async () => {
     const env = { ...process.env, KUBECONFIG: join(base, 'no-kubeconfig'), HOME: base, KUBERNETES_SERVICE_HOST: '' };
-    const main = (...args: string[]) =>
-      spawnSync(process.execPath, ['dist/cmd/main.js', ...args], { cwd: project, encoding: 'utf8', env });
-    const level = main('--zap-log-level=loud');
-    expect([level.status, level.stderr.trim().split('\n')]).toEqual([
-      2,
-      [
-        'invalid value "loud" for flag -zap-log-level: invalid log level "loud": use debug, info, error or a verbosity number',
-      ],
-    ]);
-    const none = main();
-    const lines = none.stderr.trim().split('\n');
+    // Async: the stand-in server below answers in this process while the manager runs.
+    const main = async (kubeconfig: string) => {
+      const child = spawn(process.execPath, ['dist/cmd/main.js'], {
+        cwd: project,
+        env: { ...env, KUBECONFIG: kubeconfig },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const [status] = (await once(child, 'exit')) as [number | null];
+      return {
+        status,
+        errors: stderr
+          .trim()
+          .split('\n')
+          .filter((l) => l.includes('"level":"error"')),
+        stderr,
+      };
+    };
+    const none = await main(join(base, 'no-kubeconfig'));
     expect(none.status).toBe(1);
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({
+    expect(none.errors).toHaveLength(1);
+    expect(JSON.parse(none.errors[0]!)).toMatchObject({
       level: 'error',
       logger: 'setup',
       msg: 'unable to get kubeconfig',
       error: expect.stringContaining(join(base, 'no-kubeconfig')),
     });
+
+    // A server whose certificate another CA signed than the one the kubeconfig names.
+    const ca = TinyCA.create({ commonName: 'server-ca' });
+    const leaf = ca.issue({ commonName: '127.0.0.1', ipAddresses: ['127.0.0.1'], usage: 'server' });
+    const server = https.createServer({ cert: leaf.certPem, key: leaf.keyPem }, (_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const kubeconfig = join(base, 'untrusted-kubeconfig');
+      const otherCa = Buffer.from(TinyCA.create({ commonName: 'other-ca' }).certPem).toString('base64');
+      writeFileSync(
+        kubeconfig,
+        `apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters: [{name: c, cluster: {server: '${url}', certificate-authority-data: ${otherCa}}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\n`,
+      );
+      const untrusted = await main(kubeconfig);
+      expect(untrusted.status).toBe(1);
+      expect(untrusted.errors, untrusted.stderr).toHaveLength(1);
+      expect(JSON.parse(untrusted.errors[0]!)).toMatchObject({
+        logger: 'setup',
+        msg: 'problem running manager',
+        error: expect.stringMatching(new RegExp(`^cannot trust the API server: ${url}: .*certificate-authority`)),
+      });
+      expect(untrusted.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      server.close();
+    }
   });
 
   it(

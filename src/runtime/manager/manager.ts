@@ -20,6 +20,8 @@ import {
   type ManagerOptions,
 } from './options.js';
 import { ProbeServer } from './probes.js';
+import { checkServer, DEFAULT_SERVER_CHECK_TIMEOUT } from './server-check.js';
+import { realClock } from '../clock.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
 import { isDisabledAddress } from '../internal/serve.js';
 import type { WebhookServer } from '../webhook/server.js';
@@ -243,9 +245,11 @@ export class Manager {
       stopping = true;
       resolveStop();
     };
+    // The first error is what start() rejects with, for the caller to report (once); later ones are only logged, as
+    // controller-runtime logs the errors received after its stop sequence was engaged.
     const fail = (err: unknown, r?: Runnable): void => {
       if (firstError === undefined) firstError = err;
-      this.mlog.error(err, 'stopping the manager after an error', r ? { runnable: r.constructor.name } : {});
+      else this.mlog.error(err, 'error received after the stop began', r ? { runnable: r.constructor.name } : {});
       requestStop();
     };
     const onAbort = (): void => requestStop();
@@ -274,6 +278,23 @@ export class Manager {
       servers.start();
       // A failed start reaches us through the group's onError, which requests the stop.
       if (webhooks) await Promise.race([webhooks.ready().catch(() => {}), stopRequested]);
+      // A kubeconfig that cannot work (no server there, a CA that does not sign its certificate, rejected credentials)
+      // ends the start in one error before informers start retrying; a manager that never calls the server skips it.
+      const checkTimeout = this.opts.serverCheckTimeout ?? DEFAULT_SERVER_CHECK_TIMEOUT;
+      if (
+        checkTimeout > 0 &&
+        !stopping &&
+        (this.cache.informedKinds().length > 0 || this.opts.leaderElection?.enabled)
+      ) {
+        const checkStop = new AbortController();
+        void stopRequested.then(() => checkStop.abort());
+        await checkServer({
+          transport: this.apiClient.transport,
+          timeout: checkTimeout,
+          clock: realClock,
+          signal: checkStop.signal,
+        });
+      }
       caches.start();
       // Informers requested before start (by the builder's watches) list before controllers begin; a kind that
       // cannot list (CRD missing, no RBAC) fails the start after cacheSyncTimeout instead of hanging it.
