@@ -7,7 +7,7 @@ import { findInChain } from '../errors.js';
 import type { KubeObject, ObjectMeta, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
 import { isPanic } from '../panic.js';
-import { objectDecodeProblem } from './decode.js';
+import { conversionRequestDecodeProblem, objectDecodeProblem } from './decode.js';
 import { qualifiedKind } from './field.js';
 import { HttpError, MAX_REVIEW_BYTES, type WebhookHandler, type WebhookRequestContext } from './handler.js';
 import { conversionWebhookPanics } from './metrics.js';
@@ -156,15 +156,17 @@ export class ConversionWebhook implements WebhookHandler {
       !review ||
       typeof review !== 'object' ||
       review.kind !== 'ConversionReview' ||
-      !REVIEW_VERSIONS.has(String(review.apiVersion))
+      typeof review.apiVersion !== 'string' ||
+      !REVIEW_VERSIONS.has(review.apiVersion)
     ) {
       throw new HttpError(400, 'want a ConversionReview of apiextensions.k8s.io/v1');
     }
     const req = review.request;
-    if (!req || typeof req !== 'object' || typeof req.desiredAPIVersion !== 'string' || !Array.isArray(req.objects)) {
-      throw new HttpError(400, 'conversion request is empty');
-    }
-    const response = { uid: String(req.uid ?? ''), ...this.convert(req) };
+    if (!req || typeof req !== 'object') throw new HttpError(400, 'conversion request is empty');
+    // As Go's decoding of the review fails before any conversion: a uid that is not a string is a 400, not a throw.
+    const bad = conversionRequestDecodeProblem(req as unknown as Record<string, unknown>);
+    if (bad) throw new HttpError(400, `cannot decode the request: ${bad}`);
+    const response = { uid: req.uid ?? '', ...this.convert(req) };
     if (response.result.status === 'Failure') {
       ctx.log.error(new ConversionError(response.result.message ?? ''), 'failed to convert', {
         uid: req.uid,

@@ -124,3 +124,16 @@ export function requestDecodeProblem(req: Record<string, unknown>): string | und
   }
   return undefined;
 }
+
+/**
+ * Why a ConversionReview's `request` cannot be decoded as a ConversionRequest (uid and desiredAPIVersion strings,
+ * objects a list); undefined when it can. The objects themselves are checked one by one, as each is converted.
+ */
+export function conversionRequestDecodeProblem(req: Record<string, unknown>): string | undefined {
+  const strings = notAString(req, ['uid'], 'request');
+  if (strings) return strings;
+  if (typeof req.desiredAPIVersion !== 'string')
+    return `request.desiredAPIVersion is ${typeOf(req.desiredAPIVersion)}, not a string`;
+  if (!Array.isArray(req.objects)) return `request.objects is ${typeOf(req.objects)}, not a list`;
+  return undefined;
+}
