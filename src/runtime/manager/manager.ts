@@ -267,25 +267,14 @@ export class Manager {
 
     const untrackRestClient = trackRestClientMetrics(this.apiClient.transport.server.href);
     try {
-      this.buildServers(servers);
       const webhooks = this.opts.webhookServer?.registeredPaths().length ? this.opts.webhookServer : undefined;
-      if (webhooks) servers.add(webhooks);
-      this.addServer = (r) => servers.add(r);
-      caches.add(this.cache);
-      this.addToGroups = (r) => (needsLeaderElection(r) ? leaderElected : others).add(r);
-      for (const r of this.pending.splice(0)) this.addToGroups(r);
-
-      servers.start();
-      // A failed start reaches us through the group's onError, which requests the stop.
-      if (webhooks) await Promise.race([webhooks.ready().catch(() => {}), stopRequested]);
+      const usesServer =
+        this.cache.informedKinds().length > 0 || this.opts.leaderElection?.enabled === true || webhooks !== undefined;
       // A kubeconfig that cannot work (no server there, a CA that does not sign its certificate, rejected credentials)
-      // ends the start in one error before informers start retrying; a manager that never calls the server skips it.
+      // ends the start in one error before informers (and the webhook server's caBundle injection) start retrying; a
+      // manager that never calls the server skips it.
       const checkTimeout = this.opts.serverCheckTimeout ?? DEFAULT_SERVER_CHECK_TIMEOUT;
-      if (
-        checkTimeout > 0 &&
-        !stopping &&
-        (this.cache.informedKinds().length > 0 || this.opts.leaderElection?.enabled)
-      ) {
+      if (checkTimeout > 0 && !stopping && usesServer) {
         const checkStop = new AbortController();
         void stopRequested.then(() => checkStop.abort());
         await checkServer({
@@ -295,6 +284,16 @@ export class Manager {
           signal: checkStop.signal,
         });
       }
+      this.buildServers(servers);
+      if (webhooks) servers.add(webhooks);
+      this.addServer = (r) => servers.add(r);
+      caches.add(this.cache);
+      this.addToGroups = (r) => (needsLeaderElection(r) ? leaderElected : others).add(r);
+      for (const r of this.pending.splice(0)) this.addToGroups(r);
+
+      servers.start();
+      // A failed start reaches us through the group's onError, which requests the stop.
+      if (webhooks) await Promise.race([webhooks.ready().catch(() => {}), stopRequested]);
       caches.start();
       // Informers requested before start (by the builder's watches) list before controllers begin; a kind that
       // cannot list (CRD missing, no RBAC) fails the start after cacheSyncTimeout instead of hanging it.

@@ -30,7 +30,7 @@ export interface ManagerOptions {
   webhookServer?: WebhookServer;
   /**
    * How long start() tries to reach the API server before it gives up (ms), when the manager will use it (a kind is
-   * watched, or leader election is on). The check asks for the server's version before the caches start, so that a
+   * watched, leader election is on, or a webhook is registered). The check asks for the server's version before the caches start, so that a
    * kubeconfig that cannot work ends the start in one error that names the server and what to fix; a certificate the
    * kubeconfig's CA does not sign and rejected credentials fail at once. Default 10000; 0 skips the check.
    */

@@ -8,7 +8,13 @@ import { eventually } from '../../support/eventually.js';
 
 /** The API is never needed here (a caBundle patch just logs its failure). */
 const mk = (o: Partial<ManagerOptions> = {}) =>
-  new Manager({ kubeConfig: unreachableKubeConfig(), log: newLogger({ level: 'error', sink: () => {} }), ...o });
+  new Manager({
+    kubeConfig: unreachableKubeConfig(),
+    log: newLogger({ level: 'error', sink: () => {} }),
+    // No API server here: the start-up check, which a registered webhook turns on, would fail every start.
+    serverCheckTimeout: 0,
+    ...o,
+  });
 const hello: WebhookHandler = { handle: async () => ({ hello: true }) };
 
 function listenOn(port: number): Promise<Server | undefined> {
