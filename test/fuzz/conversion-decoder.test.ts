@@ -72,7 +72,7 @@ async function check({ body }: ConversionCase): Promise<void> {
   expect(out.kind).toBe('ConversionReview');
   const res = out.response!;
   expect(typeof res.uid).toBe('string');
-  const request = (body as ConversionReview).request;
+  const request = (body as ConversionReview).request!;
   if (res.result.status === 'Success') {
     expect(res.convertedObjects).toHaveLength(request.objects.length);
     for (const o of res.convertedObjects) expect(o.apiVersion).toBe(request.desiredAPIVersion);

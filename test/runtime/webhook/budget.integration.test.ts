@@ -1,10 +1,14 @@
 // The webhook server's body budget, as the API server meets it: a request beyond the budget is answered 429 with
-// Retry-After, and the API server sends it again (client-go's retry of a 429), so every create goes through.
+// Retry-After, and the API server sends it again (client-go's retry of a 429), so every create goes through, from our
+// client and from kubectl alike.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
+import { kubeConfigToYaml } from '../../../src/runtime/clientcmd/index.js';
 import { newLogger } from '../../../src/runtime/index.js';
 import {
   ConfigMaps,
@@ -20,6 +24,13 @@ import {
 } from '../../../src/runtime/webhook/index.js';
 import { webhookRequestTotal } from '../../../src/runtime/webhook/metrics.js';
 import { eventually } from '../../support/eventually.js';
+import { onPath, peerAvailable } from '../../support/peers.js';
+
+const KUBECTL = process.env.KUBECTL ?? onPath('kubectl');
+const haveKubectl = peerAvailable(
+  'kubectl creates through a webhook at its budget',
+  KUBECTL ? undefined : 'kubectl is not on PATH (or set KUBECTL)',
+);
 
 const PATH = '/validate-budget';
 const quiet = newLogger({ level: 'error', sink: () => {} });
@@ -37,8 +48,13 @@ describe('the webhook body budget through the API server', () => {
   const stop = new AbortController();
   let served: Promise<void> | undefined;
   const certDir = mkdtempSync(join(tmpdir(), 'webhook-budget-'));
+  // A gate the next review waits at, once holdNext is set, until release(): the budget is then taken.
   let release = (): void => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
+  let held = Promise.resolve();
+  const holdTheNextReview = (): void => {
+    held = new Promise<void>((resolve) => (release = resolve));
+    holdNext = true;
+  };
   const validated = new Set<string>();
   let holdNext = false;
 
@@ -106,7 +122,7 @@ describe('the webhook body budget through the API server', () => {
       return validated.has(name);
     }, 'the webhook configuration in use');
     validated.clear();
-    holdNext = true;
+    holdTheNextReview();
     const before = await refusals();
     const names = Array.from({ length: 6 }, (_, i) => `budget-${i}`);
     const creates = names.map((name) =>
@@ -118,4 +134,39 @@ describe('the webhook body budget through the API server', () => {
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     expect([...validated].sort()).toEqual(names);
   }, 60_000);
+
+  it.skipIf(!haveKubectl)(
+    'gets every kubectl create through as well: kubectl never sees the 429',
+    async () => {
+      const kubeconfig = join(certDir, 'kubeconfig');
+      writeFileSync(kubeconfig, kubeConfigToYaml(env!.kubeConfig));
+      validated.clear();
+      holdTheNextReview();
+      const before = await refusals();
+      const names = Array.from({ length: 6 }, (_, i) => `kubectl-${i}`);
+      const creates = names.map(async (name) => {
+        const child = spawn(KUBECTL!, ['--kubeconfig', kubeconfig, 'create', '-f', '-'], {
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+        child.stdin.end(
+          JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name, namespace: 'default', labels: { budget: 'test' } },
+          }),
+        );
+        const [code] = (await once(child, 'exit')) as [number | null];
+        return { name, code, output: output.trim() };
+      });
+      await eventually(async () => (await refusals()) > before, 'a review answered 429');
+      release();
+      const results = await Promise.all(creates);
+      expect(results).toEqual(names.map((name) => ({ name, code: 0, output: `configmap/${name} created` })));
+      expect([...validated].sort()).toEqual(names);
+    },
+    60_000,
+  );
 });
