@@ -7,7 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { newLogger, type KubeObject } from '../../src/runtime/index.js';
 import { ConversionWebhook, HttpError, type ConversionReview } from '../../src/runtime/webhook/index.js';
-import { CaptainResource, CaptainV2Resource, captainConversion } from '../runtime/webhook/captain.js';
+import {
+  CaptainResource,
+  CaptainV2Resource,
+  captainConversion,
+  captainV1Sample,
+  captainV2Sample,
+} from '../runtime/webhook/captain.js';
 import { fuzz, mutateValues, summary, type Random, type ValuePath } from '../support/fuzz.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
@@ -16,28 +22,8 @@ const ctx = () => ({ signal: new AbortController().signal, log: quiet });
 const webhook = new ConversionWebhook();
 webhook.register(CaptainResource, [{ resource: CaptainV2Resource, conversion: captainConversion }]);
 
-const metadata = {
-  name: 'c1',
-  namespace: 'ns',
-  uid: '6a1f0c2e-0000-4000-8000-000000000001',
-  resourceVersion: '42',
-  generation: 3,
-  labels: { team: 'a' },
-  annotations: { note: 'kept' },
-};
-const v1: KubeObject = {
-  apiVersion: 'crew.example.com/v1',
-  kind: 'Captain',
-  metadata,
-  spec: { foo: 'bar', replicas: 3, mode: 'Slow' },
-  status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Ok', message: 'fine' }] },
-} as KubeObject;
-const v2: KubeObject = {
-  apiVersion: 'crew.example.com/v2',
-  kind: 'Captain',
-  metadata,
-  spec: { foo: 'bar', size: { replicas: 3 }, speed: 'slow' },
-} as KubeObject;
+const v1 = captainV1Sample;
+const v2 = captainV2Sample;
 
 const review = (desiredAPIVersion: string, objects: KubeObject[]): ConversionReview => ({
   apiVersion: 'apiextensions.k8s.io/v1',

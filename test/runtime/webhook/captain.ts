@@ -64,6 +64,41 @@ export const CaptainV2Resource = defineResource<CaptainV2>({
   namespaced: true,
 });
 
+/** Metadata of the sample Captains, as the API server sends it (managedFields included). */
+export const captainSampleMetadata = {
+  name: 'c1',
+  namespace: 'ns',
+  uid: '6a1f0c2e-0000-4000-8000-000000000001',
+  resourceVersion: '42',
+  generation: 3,
+  creationTimestamp: '2026-08-22T10:00:00Z' as unknown as Date,
+  labels: { team: 'a' },
+  annotations: { note: 'kept' },
+  managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'crew.example.com/v1' }],
+};
+
+/** A Captain at v1 (the hub), the twin of captainV2Sample. */
+export const captainV1Sample: Captain = {
+  apiVersion: 'crew.example.com/v1',
+  kind: 'Captain',
+  metadata: captainSampleMetadata,
+  spec: { foo: 'bar', replicas: 3, mode: 'Slow' },
+  status: {
+    conditions: [
+      { type: 'Ready', status: 'True', reason: 'Ok', message: 'fine', lastTransitionTime: '2026-08-22T10:00:00Z' },
+    ],
+  },
+};
+
+/** The same Captain at v2, as captainConversion converts captainV1Sample. */
+export const captainV2Sample: CaptainV2 = {
+  apiVersion: 'crew.example.com/v2',
+  kind: 'Captain',
+  metadata: captainSampleMetadata,
+  spec: { foo: 'bar', size: { replicas: 3 }, speed: 'slow' },
+  status: captainV1Sample.status,
+};
+
 export const DEFAULTED_LABEL = 'crew.example.com/defaulted';
 export const PROTECTED_LABEL = 'crew.example.com/protected';
 export const MAX_REPLICAS = 10;

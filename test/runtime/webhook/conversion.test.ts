@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConversionWebhook, HttpError, type ConversionReview } from '../../../src/runtime/webhook/index.js';
 import { defineResource, newLogger, type KubeObject } from '../../../src/runtime/index.js';
-import { CaptainResource, CaptainV2Resource, captainConversion, type Captain, type CaptainV2 } from './captain.js';
+import {
+  CaptainResource,
+  CaptainV2Resource,
+  captainConversion,
+  captainSampleMetadata,
+  captainV1Sample,
+  captainV2Sample,
+  type Captain,
+  type CaptainV2,
+} from './captain.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 const ctx = () => ({ signal: new AbortController().signal, log: quiet });
@@ -12,37 +21,9 @@ function webhook(): ConversionWebhook {
   return w;
 }
 
-const metadata = {
-  name: 'c1',
-  namespace: 'ns',
-  uid: '6a1f0c2e-0000-4000-8000-000000000001',
-  resourceVersion: '42',
-  generation: 3,
-  creationTimestamp: '2026-08-22T10:00:00Z' as unknown as Date,
-  labels: { team: 'a' },
-  annotations: { note: 'kept' },
-  managedFields: [{ manager: 'kubectl', operation: 'Update', apiVersion: 'crew.example.com/v1' }],
-};
-
-const v1: Captain = {
-  apiVersion: 'crew.example.com/v1',
-  kind: 'Captain',
-  metadata,
-  spec: { foo: 'bar', replicas: 3, mode: 'Slow' },
-  status: {
-    conditions: [
-      { type: 'Ready', status: 'True', reason: 'Ok', message: 'fine', lastTransitionTime: '2026-08-22T10:00:00Z' },
-    ],
-  },
-};
-
-const v2: CaptainV2 = {
-  apiVersion: 'crew.example.com/v2',
-  kind: 'Captain',
-  metadata,
-  spec: { foo: 'bar', size: { replicas: 3 }, speed: 'slow' },
-  status: v1.status,
-};
+const metadata = captainSampleMetadata;
+const v1 = captainV1Sample;
+const v2 = captainV2Sample;
 
 function review(desiredAPIVersion: string, objects: KubeObject[]): ConversionReview {
   return {
