@@ -15,7 +15,8 @@ const majors = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['22',
 // The integration tests and the other e2e tests exercise the same code on the same control plane; the unit tests
 // and the scaffolded project's own build, lint and tests are what differ between Node versions. The tutorial's and the
 // deploy-image operator's e2e tests build further scaffolded projects on the runtime paths the generated-project e2e
-// already runs on each Node, so they run once, on the Node of `npm test`.
+// already runs on each Node, so they run once, on the Node of `npm test`; so does `scaffold run --as-deployed`'s,
+// whose manager the generated-project e2e also runs as deployed, in its memory limit, on each Node.
 const vitestArgs = [
   'run',
   ...[
@@ -25,6 +26,7 @@ const vitestArgs = [
     'test/e2e/tutorial.test.ts',
     'test/e2e/deploy-image.test.ts',
     'test/e2e/image.test.ts',
+    'test/e2e/run-as-deployed.test.ts',
   ].flatMap((pattern) => ['--exclude', pattern]),
 ];
 
