@@ -101,14 +101,17 @@ export class SchemaGenerator {
     }
   }
 
-  /** The openAPIV3Schema of a Kind: its interface, with controller-gen's fixes for the top-level metadata. */
+  /**
+   * The openAPIV3Schema of a Kind: its interface, with controller-gen's fixes for the top-level metadata. `metadata`
+   * stays required when declared without `?`, as controller-gen keeps an ObjectMeta embedded without omitempty.
+   */
   kindSchema(decl: TypeDecl): JSONSchemaProps {
     const schema = { ...this.declSchema(decl) };
     const props = { ...schema.properties };
     if (props.metadata) props.metadata = { type: 'object' };
     if (schema.properties) schema.properties = props;
     if (schema.required) {
-      schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind' && r !== 'metadata');
+      schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind');
       if (schema.required.length === 0) delete schema.required;
     }
     return schema;
