@@ -39,6 +39,11 @@ export function flattenInto(dst: JSONSchemaProps, src: JSONSchemaProps): JSONSch
     if (key === 'allOf' || DOC_KEYS.has(key)) continue;
     const s = src[key];
     const d = out[key];
+    // An enum is taken from src only where dst has none (kept for int-or-string fields with an enum).
+    if (key === 'enum') {
+      if (src.enum?.length && !out.enum?.length) out.enum = src.enum;
+      continue;
+    }
     if (isZero(s)) continue;
     if (isZero(d)) {
       (out as Record<string, unknown>)[key] = s;

@@ -290,16 +290,65 @@ export class SchemaGenerator {
     return out;
   }
 
-  /** `A & B` of object types merges their properties, like extends. */
+  /**
+   * `A & B` of object types merges their properties, like Go embedding: inline object types (`{ ... }`) are the
+   * struct's own fields, named types the structs it embeds, whatever their order.
+   */
   private intersectionSchema(node: T.IntersectionTypeNode, file: SourceInfo): JSONSchemaProps {
-    const out: JSONSchemaProps = { type: 'object', properties: {} };
+    const embedded: JSONSchemaProps = { type: 'object', properties: {} };
+    const own: JSONSchemaProps = { type: 'object', properties: {} };
+    const owners: T.TypeNode[] = [];
     for (const t of node.types) {
       const s = this.typeSchema(t, file);
       if (s.type !== 'object' || !s.properties)
         return this.error(file, t, 'only object types can be intersected (A & B)');
-      mergeObject(out, s);
+      if (ts.isTypeLiteralNode(t)) {
+        mergeObject(own, s);
+        owners.push(t);
+      } else this.mergeEmbedded(embedded, s, file, t);
     }
+    const out = embedded;
+    for (const [name, prop] of Object.entries(own.properties!))
+      out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, owners[0]!);
+    mergeObject(out, { ...own, properties: {} });
     return finishObject(out);
+  }
+
+  /**
+   * A struct embedded after others (a later base of `extends`, a later named member of `A & B`): a property both
+   * declare keeps the earlier one's description and merges the later one's markers into it, as controller-gen's
+   * allOf flattening does.
+   */
+  private mergeEmbedded(out: JSONSchemaProps, s: JSONSchemaProps, file: SourceInfo, at: T.Node): void {
+    for (const [name, prop] of Object.entries(s.properties ?? {}))
+      out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, at);
+    mergeObject(out, { ...s, properties: {} });
+  }
+
+  /**
+   * A property the struct declares itself (`own`) that an embedded struct declares too: controller-gen keeps the
+   * embedded property's description, title and examples (even where it has none) and merges the own markers in.
+   */
+  private overrideEmbedded(
+    embedded: JSONSchemaProps | undefined,
+    own: JSONSchemaProps,
+    name: string,
+    file: SourceInfo,
+    at: T.Node,
+  ): JSONSchemaProps {
+    if (!embedded) return own;
+    if (embedded.type !== undefined && own.type !== undefined && embedded.type !== own.type) {
+      const pos = this.origins.get(own) ?? this.at(file, at);
+      this.diags.at(
+        pos,
+        `property ${name} is ${own.type} here and ${embedded.type} in the type it extends; controller-gen refuses conflicting types in one object: give it one type`,
+      );
+      return own;
+    }
+    const merged = flattenInto(embedded, own);
+    const origin = this.origins.get(own);
+    if (origin) this.origins.set(merged, origin);
+    return merged;
   }
 
   private enumSchema(node: T.EnumDeclaration, file: SourceInfo): JSONSchemaProps {
@@ -442,7 +491,7 @@ export class SchemaGenerator {
       else if (info.markers.has(immutable.name)) immutableOptional.push(name);
       const prop = this.fieldSchema(m.type, info, file);
       this.origins.set(prop, this.at(file, m.name));
-      out.properties![name] = prop;
+      out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, m.name);
     }
     if (required.length > 0) out.required = [...new Set([...(out.required ?? []), ...required])].sort();
     for (const f of immutableOptional) {
@@ -559,7 +608,7 @@ export class SchemaGenerator {
       this.error(file, base, `${name} is not an object type and cannot be extended`);
       return;
     }
-    mergeObject(out, s);
+    this.mergeEmbedded(out, s, file, base);
   }
 
   private isPackageOptional(file: SourceInfo): boolean {

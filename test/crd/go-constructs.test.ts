@@ -1,0 +1,90 @@
+/**
+ * Go constructs a migrating user writes in TypeScript, checked on small projects (the same cases with Go twins are
+ * the go-constructs fixture, compared with the real controller-gen by parity.test.ts).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { planManifests } from '../../src/generate/manifests.js';
+import { tempDir } from '../support/files.js';
+
+let dir: { path: string; remove: () => void };
+beforeEach(() => {
+  dir = tempDir('ks-go-constructs-');
+});
+afterEach(() => dir.remove());
+
+type Schema = { properties?: Record<string, Schema>; required?: string[]; description?: string } & Record<
+  string,
+  unknown
+>;
+
+/** Writes api/v1 with `types` and returns what `scaffold manifests` plans (or throws its error). */
+function manifests(types: string): { crds: Record<string, Schema> } {
+  const api = join(dir.path, 'api/v1');
+  mkdirSync(api, { recursive: true });
+  writeFileSync(join(api, 'groupversion_info.ts'), '// +groupName=go.example.com\nexport {};\n');
+  writeFileSync(join(api, 'thing_types.ts'), types);
+  const result = planManifests({ root: dir.path, generatorVersion: '(devel)' });
+  const crds: Record<string, Schema> = {};
+  for (const f of result.files) {
+    if (!f.path.includes('/crd/')) continue;
+    const crd = parse(f.content) as { spec: { versions: { schema: { openAPIV3Schema: Schema } }[] } };
+    crds[f.path.replace(/.*\//, '')] = crd.spec.versions[0]!.schema.openAPIV3Schema;
+  }
+  return { crds };
+}
+
+function errorOf(types: string): string {
+  try {
+    manifests(types);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  throw new Error('manifests succeeded');
+}
+
+const imports = "import type { int32, ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n";
+
+describe('a Kind', () => {
+  it('lists metadata in required when it is declared without ?', () => {
+    const { crds } = manifests(
+      `${imports}// +kubebuilder:object:root=true\nexport interface X extends TypeMeta { metadata: ObjectMeta }\n`,
+    );
+    expect(crds['go.example.com_xes.yaml']!.required).toEqual(['metadata']);
+  });
+
+  it('leaves metadata optional when it is declared with ?', () => {
+    const { crds } = manifests(
+      `${imports}// +kubebuilder:object:root=true\nexport interface X extends TypeMeta { metadata?: ObjectMeta }\n`,
+    );
+    expect(crds['go.example.com_xes.yaml']!.required).toBeUndefined();
+  });
+});
+
+describe('a property declared again over an embedded one', () => {
+  const inner = `${imports}export interface Inner {\n  /** inner */\n  name?: string;\n}\n`;
+  const kind = (spec: string) =>
+    `${inner}${spec}\n// +kubebuilder:object:root=true\nexport interface X extends TypeMeta { metadata?: ObjectMeta; spec: XSpec }\n`;
+  const nameOf = (types: string) =>
+    manifests(types).crds['go.example.com_xes.yaml']!.properties!.spec!.properties!.name;
+
+  it('keeps the description of the interface it extends', () => {
+    expect(
+      nameOf(kind('export interface XSpec extends Inner {\n  /** outer */\n  name?: string;\n}')).description,
+    ).toBe('inner');
+  });
+
+  it.each([
+    ['the own part first', 'export type XSpec = {\n  /** outer */\n  name?: string;\n} & Inner;'],
+    ['the own part last', 'export type XSpec = Inner & {\n  /** outer */\n  name?: string;\n};'],
+  ])('keeps the embedded description in A & B with %s', (_, spec) => {
+    expect(nameOf(kind(spec)).description).toBe('inner');
+  });
+
+  it('is refused when the two declare different types, naming the property', () => {
+    const message = errorOf(kind('export interface XSpec extends Inner {\n  /** outer */\n  name?: int32;\n}'));
+    expect(message).toMatch(/thing_types\.ts:\d+:\d+: property name is integer here and string in the type it extends/);
+  });
+});
