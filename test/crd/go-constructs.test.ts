@@ -68,7 +68,7 @@ describe('a property declared again over an embedded one', () => {
   const kind = (spec: string) =>
     `${inner}${spec}\n// +kubebuilder:object:root=true\nexport interface X extends TypeMeta { metadata?: ObjectMeta; spec: XSpec }\n`;
   const nameOf = (types: string) =>
-    manifests(types).crds['go.example.com_xes.yaml']!.properties!.spec!.properties!.name;
+    manifests(types).crds['go.example.com_xes.yaml']!.properties!.spec!.properties!.name!;
 
   it('keeps the description of the interface it extends', () => {
     expect(
@@ -86,5 +86,37 @@ describe('a property declared again over an embedded one', () => {
   it('is refused when the two declare different types, naming the property', () => {
     const message = errorOf(kind('export interface XSpec extends Inner {\n  /** outer */\n  name?: int32;\n}'));
     expect(message).toMatch(/thing_types\.ts:\d+:\d+: property name is integer here and string in the type it extends/);
+  });
+});
+
+describe('finding Kinds as controller-gen does', () => {
+  it('takes an interface extending TypeMeta with metadata: ObjectMeta as a Kind without the root marker', () => {
+    const { crds } = manifests(`${imports}export interface Gadget extends TypeMeta { metadata?: ObjectMeta }\n`);
+    expect(Object.keys(crds)).toEqual(['go.example.com_gadgets.yaml']);
+  });
+
+  it('takes an interface extending KubeObject as a Kind', () => {
+    const { crds } = manifests(
+      "import type { KubeObject } from '@kubescaffold/runtime';\nexport interface Gadget extends KubeObject { spec?: { a?: string } }\n",
+    );
+    expect(Object.keys(crds)).toEqual(['go.example.com_gadgets.yaml']);
+  });
+
+  it('refuses a root-marked interface with metadata but no TypeMeta instead of skipping it', () => {
+    expect(
+      errorOf(`${imports}// +kubebuilder:object:root=true\nexport interface Gadget { metadata?: ObjectMeta }\n`),
+    ).toMatch(
+      /thing_types\.ts:3:18: Gadget is marked \+kubebuilder:object:root and has metadata: ObjectMeta but does not extend TypeMeta, so it is not a Kind; write `export interface Gadget extends TypeMeta`/,
+    );
+  });
+
+  it('does not take a List (TypeMeta and ListMeta) or an unmarked object without TypeMeta as a Kind', () => {
+    const { crds } = manifests(
+      `import type { ListMeta, ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n` +
+        `export interface Gadget extends TypeMeta { metadata?: ObjectMeta }\n` +
+        `export interface GadgetList extends TypeMeta { metadata?: ListMeta; items: Gadget[] }\n` +
+        `export interface Embedded { metadata?: ObjectMeta }\n`,
+    );
+    expect(Object.keys(crds)).toEqual(['go.example.com_gadgets.yaml']);
   });
 });
