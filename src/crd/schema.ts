@@ -587,6 +587,14 @@ export class SchemaGenerator {
 
   private mergeBase(out: JSONSchemaProps, base: T.ExpressionWithTypeArguments, file: SourceInfo): void {
     const name = base.expression.getText(file.source);
+    // Go writes +optional on inline embedded fields; controller-gen accepts and ignores it. Nothing else has a meaning.
+    for (const m of file.members.get(base)?.markers.list ?? []) {
+      if (optionalMarkers.some((d) => d.name === m.name)) continue;
+      this.diags.at(
+        m.pos,
+        `marker +${m.name} on the embedded ${name} has no effect; only +optional may stand there (it is ignored, as controller-gen ignores it on an inline field): put the marker on ${name}'s properties or on ${name} itself`,
+      );
+    }
     const resolved = this.program.resolveName(file, name);
     if (resolved.kind === 'external' && (resolved.name === 'TypeMeta' || resolved.name === 'KubeObject')) {
       Object.assign(out.properties!, typeMetaProperties());

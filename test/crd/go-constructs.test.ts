@@ -120,3 +120,58 @@ describe('finding Kinds as controller-gen does', () => {
     expect(Object.keys(crds)).toEqual(['go.example.com_gadgets.yaml']);
   });
 });
+
+describe('spellings of Go types', () => {
+  const kind = (spec: string) =>
+    "import type { bytes, int, ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n" +
+    `${spec}\nexport interface X extends TypeMeta { metadata?: ObjectMeta; spec?: XSpec }\n`;
+  const specOf = (types: string) => manifests(types).crds['go.example.com_xes.yaml']!.properties!.spec!;
+
+  it('writes int as an integer without a format and bytes as a string with format byte', () => {
+    const spec = specOf(kind('export interface XSpec { count?: int; data?: bytes; chunks?: bytes[] }'));
+    expect(spec.properties).toEqual({
+      count: { type: 'integer' },
+      data: { type: 'string', format: 'byte' },
+      chunks: { type: 'array', items: { type: 'string', format: 'byte' } },
+    });
+  });
+
+  it('accepts +optional above extends and ignores it, as controller-gen does on an inline field', () => {
+    const spec = specOf(
+      kind(
+        'export interface Inner { a: string }\nexport interface XSpec\n  // +optional\n  extends Inner {\n  b?: string;\n}',
+      ),
+    );
+    expect(spec.required).toEqual(['a']);
+    expect(Object.keys(spec.properties!)).toEqual(['a', 'b']);
+  });
+
+  it('accepts +optional above the second base of extends', () => {
+    const spec = specOf(
+      kind(
+        'export interface Inner { a?: string }\nexport interface Other { c?: string }\n' +
+          'export interface XSpec extends Inner,\n  // +optional\n  Other {}',
+      ),
+    );
+    expect(Object.keys(spec.properties!)).toEqual(['a', 'c']);
+  });
+
+  it('refuses another marker above extends, saying where it belongs', () => {
+    expect(
+      errorOf(
+        kind(
+          'export interface Inner { a?: string }\nexport interface XSpec\n  // +kubebuilder:validation:MinProperties=1\n  extends Inner {}',
+        ),
+      ),
+    ).toMatch(
+      /thing_types\.ts:4:6: marker \+kubebuilder:validation:MinProperties on the embedded Inner has no effect; only \+optional may stand there/,
+    );
+  });
+
+  it("drops Go's directive lines (//nolint:lll) from descriptions, as Go's doc extraction does", () => {
+    const spec = specOf(
+      kind('export interface XSpec {\n  // size of it.\n  //nolint:lll\n  // go:not a directive\n  size?: string;\n}'),
+    );
+    expect(spec.properties!.size!.description).toBe('size of it.\ngo:not a directive');
+  });
+});
