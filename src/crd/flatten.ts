@@ -27,7 +27,10 @@ const VALUE_KEYS = new Set<string>([
   '$schema',
 ]);
 
-const isZero = (v: unknown): boolean => v === undefined || v === false || v === '' || v === null;
+// Go's zero values: "" and false only for the plain-value keys; the others are pointers, slices or maps, set even when
+// they hold "" or false (`+kubebuilder:default=""` is a default).
+const isZero = (key: string, v: unknown): boolean =>
+  v === undefined || v === null || (VALUE_KEYS.has(key) && (v === false || v === ''));
 
 /** `dst` with `src` flattened into it, as controller-gen flattens an allOf entry into its parent. `dst` is not modified. */
 export function flattenInto(dst: JSONSchemaProps, src: JSONSchemaProps): JSONSchemaProps {
@@ -44,8 +47,8 @@ export function flattenInto(dst: JSONSchemaProps, src: JSONSchemaProps): JSONSch
       if (src.enum?.length && !out.enum?.length) out.enum = src.enum;
       continue;
     }
-    if (isZero(s)) continue;
-    if (isZero(d)) {
+    if (isZero(key, s)) continue;
+    if (isZero(key, d)) {
       (out as Record<string, unknown>)[key] = s;
       continue;
     }

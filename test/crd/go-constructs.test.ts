@@ -175,3 +175,16 @@ describe('spellings of Go types', () => {
     expect(spec.properties!.size!.description).toBe('size of it.\ngo:not a directive');
   });
 });
+
+describe('markers on a field of a named type', () => {
+  it('keeps +kubebuilder:default="" (a set default, not a zero value to skip)', () => {
+    const { crds } = manifests(
+      `${imports}export type Group = string;\nexport interface XSpec {\n  // +kubebuilder:default=""\n  // +optional\n  group?: Group;\n}\n` +
+        'export interface X extends TypeMeta { metadata?: ObjectMeta; spec?: XSpec }\n',
+    );
+    expect(crds['go.example.com_xes.yaml']!.properties!.spec!.properties!.group).toEqual({
+      default: '',
+      type: 'string',
+    });
+  });
+});
