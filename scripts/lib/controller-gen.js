@@ -4,9 +4,9 @@
  * scripts/regenerate-k8s-schemas.js. CONTROLLER_GEN overrides the location. A build tool: not part of the package.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export const CONTROLLER_GEN_VERSION = 'v0.21.0';
 /** The Kubernetes modules the Go twins import. */
@@ -57,4 +57,40 @@ export function prepareGoModule(dir, module) {
     },
   );
   execFileSync('go', ['mod', 'tidy'], { cwd: dir, env, stdio: 'ignore' });
+}
+
+/**
+ * The CRDs the real controller-gen writes for Go packages of a public module from the module proxy, as
+ * { file name: YAML }. Run once per module version, package set and controller-gen version, then read from
+ * ~/.cache/kubescaffold/public-api-crds/ (nothing of the module is kept in the repository).
+ * @param {{ module: string, version: string, packages: string[], crdOptions?: string[] }} api
+ * @param {string} controllerGen the binary
+ * @returns {Record<string, string>}
+ */
+export function publicApiCRDs(api, controllerGen) {
+  const key = [api.module, api.version, CONTROLLER_GEN_VERSION, ...api.packages, ...(api.crdOptions ?? [])]
+    .join(' ')
+    .replace(/[^A-Za-z0-9._-]+/g, '_');
+  const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'public-api-crds', key);
+  if (!existsSync(cache)) {
+    const work = mkdtempSync(join(tmpdir(), 'ks-public-api-'));
+    try {
+      const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
+      execFileSync('go', ['mod', 'init', 'example.com/public-api-parity'], { cwd: work, env, stdio: 'pipe' });
+      execFileSync('go', ['get', `${api.module}@${api.version}`], { cwd: work, env, stdio: 'pipe' });
+      const crd = api.crdOptions?.length ? `crd:${api.crdOptions.join(',')}` : 'crd';
+      const paths = api.packages.map((p) => `paths=${p}`);
+      execFileSync(controllerGen, [crd, ...paths, 'output:crd:artifacts:config=out'], {
+        cwd: work,
+        env,
+        stdio: 'pipe',
+      });
+      mkdirSync(dirname(cache), { recursive: true });
+      // Renamed into place whole, so that an interrupted run leaves no half-filled cache entry.
+      renameSync(join(work, 'out'), cache);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  return Object.fromEntries(readdirSync(cache).map((f) => [f, readFileSync(join(cache, f), 'utf8')]));
 }
