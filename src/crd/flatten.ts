@@ -53,6 +53,9 @@ export function flattenInto(dst: JSONSchemaProps, src: JSONSchemaProps): JSONSch
       continue;
     }
     if (VALUE_KEYS.has(key) && s === d) continue;
+    // Go compares pointers: one object reached twice (a type's schema shared by two fields) is no conflict. Numbers and
+    // strings carry no identity here, so equal ones from two markers still conflict, as two Go pointers do.
+    if (typeof s === 'object' && s === d) continue;
     switch (key) {
       case 'properties': {
         const merged = { ...(d as Record<string, JSONSchemaProps>) };
