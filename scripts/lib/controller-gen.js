@@ -68,7 +68,14 @@ export function prepareGoModule(dir, module) {
  * @returns {Record<string, string>}
  */
 export function publicApiCRDs(api, controllerGen) {
-  const key = [api.module, api.version, CONTROLLER_GEN_VERSION, ...api.packages, ...(api.crdOptions ?? [])]
+  const key = [
+    api.module,
+    api.version,
+    CONTROLLER_GEN_VERSION,
+    K8S_MODULE_VERSION,
+    ...api.packages,
+    ...(api.crdOptions ?? []),
+  ]
     .join(' ')
     .replace(/[^A-Za-z0-9._-]+/g, '_');
   const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'public-api-crds', key);
@@ -78,6 +85,13 @@ export function publicApiCRDs(api, controllerGen) {
       const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
       execFileSync('go', ['mod', 'init', 'example.com/public-api-parity'], { cwd: work, env, stdio: 'pipe' });
       execFileSync('go', ['get', `${api.module}@${api.version}`], { cwd: work, env, stdio: 'pipe' });
+      // k8s.io/api at least at the version whose schemas src/crd/k8s_schemas bundles: a module that requires an older
+      // one gets the same core types on both sides (src/markers/README.md lists this difference).
+      const k8sApi = execFileSync('go', ['list', '-m', '-f', '{{.Version}}', 'k8s.io/api'], { cwd: work, env })
+        .toString()
+        .trim();
+      if (olderVersion(k8sApi, K8S_MODULE_VERSION))
+        execFileSync('go', ['get', `k8s.io/api@${K8S_MODULE_VERSION}`], { cwd: work, env, stdio: 'pipe' });
       const crd = api.crdOptions?.length ? `crd:${api.crdOptions.join(',')}` : 'crd';
       const paths = api.packages.map((p) => `paths=${p}`);
       execFileSync(controllerGen, [crd, ...paths, 'output:crd:artifacts:config=out'], {
@@ -93,4 +107,13 @@ export function publicApiCRDs(api, controllerGen) {
     }
   }
   return Object.fromEntries(readdirSync(cache).map((f) => [f, readFileSync(join(cache, f), 'utf8')]));
+}
+
+/** Whether release version `a` (vX.Y.Z) is older than `b`; a version that is not vX.Y.Z is not compared. */
+function olderVersion(a, b) {
+  const parse = (v) => (/^v(\d+)\.(\d+)\.(\d+)/.exec(v) ?? []).slice(1).map(Number);
+  const [x, y] = [parse(a), parse(b)];
+  if (x.length === 0) return false;
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i];
+  return false;
 }
