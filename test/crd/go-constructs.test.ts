@@ -2,12 +2,9 @@
  * Go constructs a migrating user writes in TypeScript, checked on small projects (the same cases with Go twins are
  * the go-constructs fixture, compared with the real controller-gen by parity.test.ts).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { planManifests } from '../../src/generate/manifests.js';
 import { tempDir } from '../support/files.js';
+import { planError, planTypes, type Planned } from '../support/types-project.js';
 
 let dir: { path: string; remove: () => void };
 beforeEach(() => {
@@ -15,35 +12,8 @@ beforeEach(() => {
 });
 afterEach(() => dir.remove());
 
-type Schema = { properties?: Record<string, Schema>; required?: string[]; description?: string } & Record<
-  string,
-  unknown
->;
-
-/** Writes api/v1 with `types` and returns what `scaffold manifests` plans (or throws its error). */
-function manifests(types: string): { crds: Record<string, Schema> } {
-  const api = join(dir.path, 'api/v1');
-  mkdirSync(api, { recursive: true });
-  writeFileSync(join(api, 'groupversion_info.ts'), '// +groupName=go.example.com\nexport {};\n');
-  writeFileSync(join(api, 'thing_types.ts'), types);
-  const result = planManifests({ root: dir.path, generatorVersion: '(devel)' });
-  const crds: Record<string, Schema> = {};
-  for (const f of result.files) {
-    if (!f.path.includes('/crd/')) continue;
-    const crd = parse(f.content) as { spec: { versions: { schema: { openAPIV3Schema: Schema } }[] } };
-    crds[f.path.replace(/.*\//, '')] = crd.spec.versions[0]!.schema.openAPIV3Schema;
-  }
-  return { crds };
-}
-
-function errorOf(types: string): string {
-  try {
-    manifests(types);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  throw new Error('manifests succeeded');
-}
+const manifests = (types: string): Planned => planTypes(dir.path, types);
+const errorOf = (types: string): string => planError(dir.path, types);
 
 const imports = "import type { int32, ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n";
 
