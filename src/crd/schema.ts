@@ -40,7 +40,7 @@ import { unsupportedTypeMessage } from './unsupported-types.js';
 import { builtinTypeSchema } from './k8s_schemas/index.js';
 import { knownTypeSchema, typeMetaProperties } from './known.js';
 import { isRuntimeModule } from '../project/runtime-module.js';
-import type { JSONSchemaProps, JSONValue } from '../markers/apiextensions.js';
+import type { JSONSchemaProps, JSONValue, ValidationRule } from '../markers/apiextensions.js';
 
 /** Where property schemas were declared in the sources, by schema object. */
 export type SchemaOrigins = WeakMap<JSONSchemaProps, SourcePosition>;
@@ -82,6 +82,11 @@ export class SchemaGenerator {
   private readonly depStack: SchemaDeps[] = [];
   private readonly inProgress: TypeDecl[] = [];
   private readonly packageOptional = new Map<string, boolean>();
+  /**
+   * How many of an object body's x-kubernetes-validations came from the types it embeds (they are last): the type's
+   * own markers go before them, as controller-gen lists the embedding struct's rules before the embedded ones.
+   */
+  private readonly embeddedRuleCount = new WeakMap<JSONSchemaProps, number>();
 
   constructor(
     private readonly program: SourceProgram,
@@ -134,8 +139,13 @@ export class SchemaGenerator {
     }
     this.inProgress.push(decl);
     let built: { result: JSONSchemaProps; deps: SchemaDeps };
+    let embedded = 0;
     try {
-      built = this.withDeps(() => ({ ...this.declBody(decl) }));
+      built = this.withDeps(() => {
+        const body = this.declBody(decl);
+        embedded = this.embeddedRuleCount.get(body) ?? 0;
+        return { ...body };
+      });
     } finally {
       this.inProgress.pop();
     }
@@ -144,7 +154,12 @@ export class SchemaGenerator {
     mergeDeps(this.depStack[this.depStack.length - 1], built.deps);
     if (decl.doc) schema.description = decl.doc;
     this.checkOneOfMembers(decl, schema);
+    const rules = schema['x-kubernetes-validations'] ?? [];
+    const embeddedRules = rules.slice(rules.length - embedded);
+    if (embedded > 0) schema['x-kubernetes-validations'] = rules.slice(0, rules.length - embedded);
     applySchemaMarkers(schema, decl.markers.list, 'type', this.diags);
+    if (embedded > 0)
+      schema['x-kubernetes-validations'] = [...(schema['x-kubernetes-validations'] ?? []), ...embeddedRules];
     this.cache.set(decl, { schema, deps: built.deps });
     return schema;
   }
@@ -310,7 +325,8 @@ export class SchemaGenerator {
     const out = embedded;
     for (const [name, prop] of Object.entries(own.properties!))
       out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, owners[0]!);
-    mergeObject(out, { ...own, properties: {} });
+    mergeObject(out, { ...own, properties: {}, 'x-kubernetes-validations': undefined });
+    this.ownRulesFirst(out, own['x-kubernetes-validations'] ?? []);
     return finishObject(out);
   }
 
@@ -322,7 +338,17 @@ export class SchemaGenerator {
   private mergeEmbedded(out: JSONSchemaProps, s: JSONSchemaProps, file: SourceInfo, at: T.Node): void {
     for (const [name, prop] of Object.entries(s.properties ?? {}))
       out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, at);
-    mergeObject(out, { ...s, properties: {} });
+    mergeObject(out, { ...s, properties: {}, 'x-kubernetes-validations': undefined });
+    // A later embedded struct's rules come first (controller-gen's flattenAllOfInto puts src's before dst's).
+    const rules = s['x-kubernetes-validations'];
+    if (rules) out['x-kubernetes-validations'] = [...rules, ...(out['x-kubernetes-validations'] ?? [])];
+  }
+
+  /** Puts an object's own rules before those of the types it embeds (already in `out`), and counts the latter. */
+  private ownRulesFirst(out: JSONSchemaProps, own: ValidationRule[]): void {
+    const embedded = out['x-kubernetes-validations'] ?? [];
+    if (own.length + embedded.length > 0) out['x-kubernetes-validations'] = [...own, ...embedded];
+    if (embedded.length > 0) this.embeddedRuleCount.set(out, embedded.length);
   }
 
   /**
@@ -494,12 +520,13 @@ export class SchemaGenerator {
       out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, m.name);
     }
     if (required.length > 0) out.required = [...new Set([...(out.required ?? []), ...required])].sort();
-    for (const f of immutableOptional) {
-      out['x-kubernetes-validations'] = [
-        ...(out['x-kubernetes-validations'] ?? []),
-        { rule: `!has(oldSelf.${f}) || has(self.${f})`, message: `field ${f} is immutable once set` },
-      ];
-    }
+    this.ownRulesFirst(
+      out,
+      immutableOptional.map((f) => ({
+        rule: `!has(oldSelf.${f}) || has(self.${f})`,
+        message: `field ${f} is immutable once set`,
+      })),
+    );
     if (out.additionalProperties && Object.keys(out.properties!).length > 0) {
       this.diags.at(
         this.at(file, members[0]!),
