@@ -4,6 +4,7 @@
  * scripts/regenerate-k8s-schemas.js. CONTROLLER_GEN overrides the location. A build tool: not part of the package.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -68,23 +69,20 @@ export function prepareGoModule(dir, module) {
  * @returns {Record<string, string>}
  */
 export function publicApiCRDs(api, controllerGen) {
-  const key = [
-    api.module,
-    api.version,
-    CONTROLLER_GEN_VERSION,
-    K8S_MODULE_VERSION,
-    ...api.packages,
-    ...(api.crdOptions ?? []),
-  ]
-    .join(' ')
-    .replace(/[^A-Za-z0-9._-]+/g, '_');
+  // A readable name and an exact key: the module and version, and a hash of everything that decides the output.
+  const hash = createHash('sha256')
+    .update(JSON.stringify([api, CONTROLLER_GEN_VERSION, K8S_MODULE_VERSION]))
+    .digest('hex')
+    .slice(0, 16);
+  const key = `${api.module.split('/').pop()}@${api.version}-${hash}`;
   const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kubescaffold', 'public-api-crds', key);
   if (!existsSync(cache)) {
     const work = mkdtempSync(join(tmpdir(), 'ks-public-api-'));
     try {
       const env = { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
       execFileSync('go', ['mod', 'init', 'example.com/public-api-parity'], { cwd: work, env, stdio: 'pipe' });
-      execFileSync('go', ['get', `${api.module}@${api.version}`], { cwd: work, env, stdio: 'pipe' });
+      // Each package by its path: `go get` of the module alone leaves out the checksums of what its packages import.
+      execFileSync('go', ['get', ...api.packages.map((p) => `${p}@${api.version}`)], { cwd: work, env, stdio: 'pipe' });
       // k8s.io/api at least at the version whose schemas src/crd/k8s_schemas bundles: a module that requires an older
       // one gets the same core types on both sides (src/markers/README.md lists this difference).
       const k8sApi = execFileSync('go', ['list', '-m', '-f', '{{.Version}}', 'k8s.io/api'], { cwd: work, env })
