@@ -119,42 +119,58 @@ export function groupVersionOf(pkg: Package): GroupVersion | undefined {
 }
 
 /**
- * Kinds, found as controller-gen finds them (FindKubeKinds): interfaces that embed TypeMeta and ObjectMeta, that is
+ * Kinds, found as controller-gen finds them. A Kind is an interface that embeds TypeMeta and ObjectMeta, that is
  * `extends TypeMeta` with `metadata: ObjectMeta` (or `extends KubeObject`), with or without
- * +kubebuilder:object:root=true. An interface marked root that has metadata but lacks TypeMeta is refused rather
- * than skipped, so that no Kind is silently left out.
+ * +kubebuilder:object:root=true (FindKubeKinds). Every other API folder of the Kind's group that declares a type of
+ * the same name has a version of it too, whatever that type is (NeedCRDFor): `export type HTTPRoute =
+ * v1.HTTPRoute` in v1beta1 is Go's `type HTTPRoute v1.HTTPRoute`. A type marked root that is neither is refused
+ * rather than skipped, so that no Kind is silently left out.
  */
-export function findKinds(program: SourceProgram, gv: GroupVersion, diags: DiagnosticBag): KindInfo[] {
+export function findKinds(program: SourceProgram, gvs: readonly GroupVersion[], diags: DiagnosticBag): KindInfo[] {
   const out: KindInfo[] = [];
-  for (const file of gv.pkg.files) {
-    for (const decl of file.types.values()) {
-      const root = decl.markers.get(objectRoot.name);
-      const marked = root !== undefined && root.value !== false;
-      if (!ts.isInterfaceDeclaration(decl.node)) {
-        if (marked)
-          diags.at(
-            decl.pos,
-            `+${objectRoot.name} marks ${decl.name}, which is not an interface; declare the Kind as an exported interface`,
-          );
-        continue;
+  const refused: { decl: TypeDecl; message: string }[] = [];
+  for (const gv of gvs) {
+    for (const file of gv.pkg.files) {
+      for (const decl of file.types.values()) {
+        const root = decl.markers.get(objectRoot.name);
+        const marked = root !== undefined && root.value !== false;
+        if (!ts.isInterfaceDeclaration(decl.node)) {
+          if (marked)
+            refused.push({
+              decl,
+              message: `+${objectRoot.name} marks ${decl.name}, which is not an interface and names no Kind of another version; declare the Kind as an exported interface`,
+            });
+          continue;
+        }
+        const embeds = embeddedMeta(program, decl);
+        if (!embeds.objectMeta) continue; // a List type or another root object: not a Kind
+        if (!embeds.typeMeta) {
+          if (marked)
+            refused.push({
+              decl,
+              message: `${decl.name} is marked +${objectRoot.name} and has metadata: ObjectMeta but does not extend TypeMeta, so it is not a Kind; write \`export interface ${decl.name} extends TypeMeta\` (import type { TypeMeta } from '@kubescaffold/runtime')`,
+            });
+          continue;
+        }
+        if (!decl.exported) {
+          diags.at(decl.pos, `Kind ${decl.name} must be exported (export interface ${decl.name} ...)`);
+          continue;
+        }
+        out.push({ gv, decl });
       }
-      const embeds = embeddedMeta(program, decl);
-      if (!embeds.objectMeta) continue; // a List type or another root object: not a Kind
-      if (!embeds.typeMeta) {
-        if (marked)
-          diags.at(
-            decl.pos,
-            `${decl.name} is marked +${objectRoot.name} and has metadata: ObjectMeta but does not extend TypeMeta, so it is not a Kind; write \`export interface ${decl.name} extends TypeMeta\` (import type { TypeMeta } from '@kubescaffold/runtime')`,
-          );
-        continue;
-      }
-      if (!decl.exported) {
-        diags.at(decl.pos, `Kind ${decl.name} must be exported (export interface ${decl.name} ...)`);
-        continue;
-      }
-      out.push({ gv, decl });
     }
   }
+  const names = new Set(out.map((k) => `${k.gv.group}\0${k.decl.name}`));
+  for (const gv of gvs) {
+    for (const file of gv.pkg.files) {
+      for (const decl of file.types.values()) {
+        if (!decl.exported || !names.has(`${gv.group}\0${decl.name}`) || out.some((k) => k.decl === decl)) continue;
+        if (ts.isEnumDeclaration(decl.node)) continue;
+        out.push({ gv, decl });
+      }
+    }
+  }
+  for (const r of refused) if (!out.some((k) => k.decl === r.decl)) diags.at(r.decl.pos, r.message);
   return out;
 }
 
@@ -343,7 +359,7 @@ function applyCRDMarkers(crd: CustomResourceDefinition, versions: readonly KindI
   }
 }
 
-/** Applies a marker every version must agree on; false when the versions disagree. */
+/** Applies a marker every version that has it must agree on; false when two versions disagree. */
 function applySameOnEveryVersion(
   crd: CustomResourceDefinition,
   versions: readonly KindInfo[],
@@ -352,7 +368,8 @@ function applySameOnEveryVersion(
   diags: DiagnosticBag,
 ): boolean {
   const markers = versions.map((v) => v.decl.markers.get(name));
-  const texts = new Set(markers.map((m) => JSON.stringify(m?.value ?? null)));
+  // A version without the marker leaves the CRD to the others, as in controller-gen; only two values conflict.
+  const texts = new Set(markers.filter((m) => m !== undefined).map((m) => JSON.stringify(m.value ?? null)));
   const marker = markers.find((m): m is Marker => m !== undefined);
   if (!marker) return true;
   if (texts.size > 1) {

@@ -80,6 +80,12 @@ describe('finding Kinds as controller-gen does', () => {
     );
   });
 
+  it('refuses a root-marked type alias that names no Kind of another version', () => {
+    expect(errorOf(`${imports}// +kubebuilder:object:root=true\nexport type Gadget = { a?: string };\n`)).toMatch(
+      /thing_types\.ts:3:13: \+kubebuilder:object:root marks Gadget, which is not an interface and names no Kind of another version/,
+    );
+  });
+
   it('does not take a List (TypeMeta and ListMeta) or an unmarked object without TypeMeta as a Kind', () => {
     const { crds } = manifests(
       `import type { ListMeta, ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n` +
