@@ -3,6 +3,7 @@
  * of every row, and this file holds those that no other test shows.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtinTypeSchema } from '../../src/crd/k8s_schemas/index.js';
@@ -102,5 +103,31 @@ describe('differences from controller-gen v0.21.0', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/unknown option '--generate-embedded-object-meta'/);
+  });
+});
+
+describe("src/markers/README.md's table of differences", () => {
+  const readme = readFileSync(join(import.meta.dirname, '../../src/markers/README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('| difference | why | test |'));
+  const rows = table
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.startsWith('|'));
+  const tests = (file: string): string => readFileSync(join(import.meta.dirname, '../..', file), 'utf8');
+
+  it('has a row for each difference, each naming a test that exists', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+    for (const row of rows) {
+      const cells = row.split(/(?<!\\)\|/).map((c) => c.trim());
+      const cell = cells[cells.length - 2]!;
+      expect(cell, row).not.toBe('');
+      for (const part of cell.split(';').map((p) => p.trim())) {
+        const named = /^(test\/\S+\.test\.ts): (.+)$/.exec(part);
+        const file = /(test\/\S+\.test\.ts)/.exec(part);
+        if (named) expect(tests(named[1]!), part).toContain(named[2]!.replace(/\\\|/g, '|'));
+        else if (file) expect(existsSync(join(import.meta.dirname, '../..', file[1]!)), part).toBe(true);
+        else expect(tests('test/crd/differences.test.ts'), part).toContain(part.replace(/\\\|/g, '|'));
+      }
+    }
   });
 });
