@@ -18,6 +18,7 @@ import type { SchemaDeps, SchemaGenerator } from './schema.js';
 import type { CRDVersion, CustomResourceDefinition } from '../markers/apiextensions.js';
 import type * as T from 'typescript';
 import { ts } from '../markers/typescript.js';
+import { isRuntimeModule } from '../project/runtime-module.js';
 
 /** The annotation on every generated CRD that records which kubescaffold version wrote it. */
 export const VERSION_ANNOTATION = 'kubescaffold.io/version';
@@ -117,48 +118,86 @@ export function groupVersionOf(pkg: Package): GroupVersion | undefined {
   };
 }
 
-/** Kinds: exported interfaces marked +kubebuilder:object:root=true that have `metadata: ObjectMeta`. */
-export function findKinds(program: SourceProgram, gv: GroupVersion, diags: DiagnosticBag): KindInfo[] {
+/**
+ * Kinds, found as controller-gen finds them. A Kind is an interface that embeds TypeMeta and ObjectMeta, that is
+ * `extends TypeMeta` with `metadata: ObjectMeta` (or `extends KubeObject`), with or without
+ * +kubebuilder:object:root=true (FindKubeKinds). Every other API folder of the Kind's group that declares a type of
+ * the same name has a version of it too, whatever that type is (NeedCRDFor): `export type HTTPRoute =
+ * v1.HTTPRoute` in v1beta1 is Go's `type HTTPRoute v1.HTTPRoute`. A type marked root that is neither is refused
+ * rather than skipped, so that no Kind is silently left out.
+ */
+export function findKinds(program: SourceProgram, gvs: readonly GroupVersion[], diags: DiagnosticBag): KindInfo[] {
   const out: KindInfo[] = [];
-  for (const file of gv.pkg.files) {
-    for (const decl of file.types.values()) {
-      const root = decl.markers.get(objectRoot.name);
-      if (!root || root.value === false) continue;
-      if (!ts.isInterfaceDeclaration(decl.node)) {
-        diags.at(
-          decl.pos,
-          `+${objectRoot.name} marks ${decl.name}, which is not an interface; declare the Kind as an exported interface`,
-        );
-        continue;
+  const refused: { decl: TypeDecl; message: string }[] = [];
+  for (const gv of gvs) {
+    for (const file of gv.pkg.files) {
+      for (const decl of file.types.values()) {
+        const root = decl.markers.get(objectRoot.name);
+        const marked = root !== undefined && root.value !== false;
+        if (!ts.isInterfaceDeclaration(decl.node)) {
+          if (marked)
+            refused.push({
+              decl,
+              message: `+${objectRoot.name} marks ${decl.name}, which is not an interface and names no Kind of another version; declare the Kind as an exported interface`,
+            });
+          continue;
+        }
+        const embeds = embeddedMeta(program, decl);
+        if (!embeds.objectMeta) continue; // a List type or another root object: not a Kind
+        if (!embeds.typeMeta) {
+          if (marked)
+            refused.push({
+              decl,
+              message: `${decl.name} is marked +${objectRoot.name} and has metadata: ObjectMeta but does not extend TypeMeta, so it is not a Kind; write \`export interface ${decl.name} extends TypeMeta\` (import type { TypeMeta } from '@kubescaffold/runtime')`,
+            });
+          continue;
+        }
+        if (!decl.exported) {
+          diags.at(decl.pos, `Kind ${decl.name} must be exported (export interface ${decl.name} ...)`);
+          continue;
+        }
+        out.push({ gv, decl });
       }
-      if (!hasObjectMeta(program, decl)) continue; // a List type or other root object: not a Kind
-      if (!decl.exported) {
-        diags.at(decl.pos, `Kind ${decl.name} must be exported (export interface ${decl.name} ...)`);
-        continue;
-      }
-      out.push({ gv, decl });
     }
   }
+  const names = new Set(out.map((k) => `${k.gv.group}\0${k.decl.name}`));
+  for (const gv of gvs) {
+    for (const file of gv.pkg.files) {
+      for (const decl of file.types.values()) {
+        if (!decl.exported || !names.has(`${gv.group}\0${decl.name}`) || out.some((k) => k.decl === decl)) continue;
+        if (ts.isEnumDeclaration(decl.node)) continue;
+        out.push({ gv, decl });
+      }
+    }
+  }
+  for (const r of refused) if (!out.some((k) => k.decl === r.decl)) diags.at(r.decl.pos, r.message);
   return out;
 }
 
-/** `metadata: ObjectMeta`, directly or through `extends KubeObject`. */
-function hasObjectMeta(program: SourceProgram, decl: TypeDecl): boolean {
+const OBJECT_META_NAMES = ['ObjectMeta', 'V1ObjectMeta', 'k8s.V1ObjectMeta'];
+
+/**
+ * What an interface embeds of metav1 (controller-gen looks only at the struct's own embedded fields): TypeMeta through
+ * `extends TypeMeta`, ObjectMeta through a `metadata: ObjectMeta` property, both through `extends KubeObject`.
+ */
+function embeddedMeta(program: SourceProgram, decl: TypeDecl): { typeMeta: boolean; objectMeta: boolean } {
   const node = decl.node as T.InterfaceDeclaration;
+  const found = { typeMeta: false, objectMeta: false };
   for (const clause of node.heritageClauses ?? []) {
     for (const base of clause.types) {
       const r = program.resolveName(decl.file, base.expression.getText(decl.file.source));
-      if (r.kind === 'external' && r.name === 'KubeObject') return true;
+      if (r.kind !== 'external' || !isRuntimeModule(r.module)) continue;
+      if (r.name === 'KubeObject') found.typeMeta = found.objectMeta = true;
+      if (r.name === 'TypeMeta') found.typeMeta = true;
     }
   }
   for (const m of node.members) {
     if (!ts.isPropertySignature(m) || !m.type || !ts.isTypeReferenceNode(m.type)) continue;
     if (!ts.isIdentifier(m.name) || m.name.text !== 'metadata') continue;
-    const name = m.type.typeName.getText(decl.file.source);
-    const r = program.resolveName(decl.file, name);
-    if (r.kind === 'external' && ['ObjectMeta', 'V1ObjectMeta', 'k8s.V1ObjectMeta'].includes(r.name)) return true;
+    const r = program.resolveName(decl.file, m.type.typeName.getText(decl.file.source));
+    if (r.kind === 'external' && OBJECT_META_NAMES.includes(r.name)) found.objectMeta = true;
   }
-  return false;
+  return found;
 }
 
 interface VersionedKind {
@@ -320,7 +359,7 @@ function applyCRDMarkers(crd: CustomResourceDefinition, versions: readonly KindI
   }
 }
 
-/** Applies a marker every version must agree on; false when the versions disagree. */
+/** Applies a marker every version that has it must agree on; false when two versions disagree. */
 function applySameOnEveryVersion(
   crd: CustomResourceDefinition,
   versions: readonly KindInfo[],
@@ -329,7 +368,8 @@ function applySameOnEveryVersion(
   diags: DiagnosticBag,
 ): boolean {
   const markers = versions.map((v) => v.decl.markers.get(name));
-  const texts = new Set(markers.map((m) => JSON.stringify(m?.value ?? null)));
+  // A version without the marker leaves the CRD to the others, as in controller-gen; only two values conflict.
+  const texts = new Set(markers.filter((m) => m !== undefined).map((m) => JSON.stringify(m.value ?? null)));
   const marker = markers.find((m): m is Marker => m !== undefined);
   if (!marker) return true;
   if (texts.size > 1) {

@@ -27,7 +27,10 @@ const VALUE_KEYS = new Set<string>([
   '$schema',
 ]);
 
-const isZero = (v: unknown): boolean => v === undefined || v === false || v === '' || v === null;
+// Go's zero values: "" and false only for the plain-value keys; the others are pointers, slices or maps, set even when
+// they hold "" or false (`+kubebuilder:default=""` is a default).
+const isZero = (key: string, v: unknown): boolean =>
+  v === undefined || v === null || (VALUE_KEYS.has(key) && (v === false || v === ''));
 
 /** `dst` with `src` flattened into it, as controller-gen flattens an allOf entry into its parent. `dst` is not modified. */
 export function flattenInto(dst: JSONSchemaProps, src: JSONSchemaProps): JSONSchemaProps {
@@ -39,12 +42,20 @@ export function flattenInto(dst: JSONSchemaProps, src: JSONSchemaProps): JSONSch
     if (key === 'allOf' || DOC_KEYS.has(key)) continue;
     const s = src[key];
     const d = out[key];
-    if (isZero(s)) continue;
-    if (isZero(d)) {
+    // An enum is taken from src only where dst has none (kept for int-or-string fields with an enum).
+    if (key === 'enum') {
+      if (src.enum?.length && !out.enum?.length) out.enum = src.enum;
+      continue;
+    }
+    if (isZero(key, s)) continue;
+    if (isZero(key, d)) {
       (out as Record<string, unknown>)[key] = s;
       continue;
     }
     if (VALUE_KEYS.has(key) && s === d) continue;
+    // Go compares pointers: one object reached twice (a type's schema shared by two fields) is no conflict. Numbers and
+    // strings carry no identity here, so equal ones from two markers still conflict, as two Go pointers do.
+    if (typeof s === 'object' && s === d) continue;
     switch (key) {
       case 'properties': {
         const merged = { ...(d as Record<string, JSONSchemaProps>) };

@@ -78,6 +78,10 @@ export function knownTypeSchema(name: string): JSONSchemaProps | undefined {
       return { type: 'integer', format: 'int32' };
     case 'int64':
       return { type: 'integer', format: 'int64' };
+    case 'int':
+      return { type: 'integer' };
+    case 'bytes':
+      return { type: 'string', format: 'byte' };
     case 'ObjectMeta':
     case 'V1ObjectMeta':
     case 'k8s.V1ObjectMeta':

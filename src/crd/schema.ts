@@ -40,7 +40,7 @@ import { unsupportedTypeMessage } from './unsupported-types.js';
 import { builtinTypeSchema } from './k8s_schemas/index.js';
 import { knownTypeSchema, typeMetaProperties } from './known.js';
 import { isRuntimeModule } from '../project/runtime-module.js';
-import type { JSONSchemaProps, JSONValue } from '../markers/apiextensions.js';
+import type { JSONSchemaProps, JSONValue, ValidationRule } from '../markers/apiextensions.js';
 
 /** Where property schemas were declared in the sources, by schema object. */
 export type SchemaOrigins = WeakMap<JSONSchemaProps, SourcePosition>;
@@ -82,6 +82,11 @@ export class SchemaGenerator {
   private readonly depStack: SchemaDeps[] = [];
   private readonly inProgress: TypeDecl[] = [];
   private readonly packageOptional = new Map<string, boolean>();
+  /**
+   * How many of an object body's x-kubernetes-validations came from the types it embeds (they are last): the type's
+   * own markers go before them, as controller-gen lists the embedding struct's rules before the embedded ones.
+   */
+  private readonly embeddedRuleCount = new WeakMap<JSONSchemaProps, number>();
 
   constructor(
     private readonly program: SourceProgram,
@@ -101,14 +106,17 @@ export class SchemaGenerator {
     }
   }
 
-  /** The openAPIV3Schema of a Kind: its interface, with controller-gen's fixes for the top-level metadata. */
+  /**
+   * The openAPIV3Schema of a Kind: its interface, with controller-gen's fixes for the top-level metadata. `metadata`
+   * stays required when declared without `?`, as controller-gen keeps an ObjectMeta embedded without omitempty.
+   */
   kindSchema(decl: TypeDecl): JSONSchemaProps {
     const schema = { ...this.declSchema(decl) };
     const props = { ...schema.properties };
     if (props.metadata) props.metadata = { type: 'object' };
     if (schema.properties) schema.properties = props;
     if (schema.required) {
-      schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind' && r !== 'metadata');
+      schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind');
       if (schema.required.length === 0) delete schema.required;
     }
     return schema;
@@ -131,8 +139,13 @@ export class SchemaGenerator {
     }
     this.inProgress.push(decl);
     let built: { result: JSONSchemaProps; deps: SchemaDeps };
+    let embedded = 0;
     try {
-      built = this.withDeps(() => ({ ...this.declBody(decl) }));
+      built = this.withDeps(() => {
+        const body = this.declBody(decl);
+        embedded = this.embeddedRuleCount.get(body) ?? 0;
+        return { ...body };
+      });
     } finally {
       this.inProgress.pop();
     }
@@ -141,7 +154,12 @@ export class SchemaGenerator {
     mergeDeps(this.depStack[this.depStack.length - 1], built.deps);
     if (decl.doc) schema.description = decl.doc;
     this.checkOneOfMembers(decl, schema);
+    const rules = schema['x-kubernetes-validations'] ?? [];
+    const embeddedRules = rules.slice(rules.length - embedded);
+    if (embedded > 0) schema['x-kubernetes-validations'] = rules.slice(0, rules.length - embedded);
     applySchemaMarkers(schema, decl.markers.list, 'type', this.diags);
+    if (embedded > 0)
+      schema['x-kubernetes-validations'] = [...(schema['x-kubernetes-validations'] ?? []), ...embeddedRules];
     this.cache.set(decl, { schema, deps: built.deps });
     return schema;
   }
@@ -287,16 +305,76 @@ export class SchemaGenerator {
     return out;
   }
 
-  /** `A & B` of object types merges their properties, like extends. */
+  /**
+   * `A & B` of object types merges their properties, like Go embedding: inline object types (`{ ... }`) are the
+   * struct's own fields, named types the structs it embeds, whatever their order.
+   */
   private intersectionSchema(node: T.IntersectionTypeNode, file: SourceInfo): JSONSchemaProps {
-    const out: JSONSchemaProps = { type: 'object', properties: {} };
+    const embedded: JSONSchemaProps = { type: 'object', properties: {} };
+    const own: JSONSchemaProps = { type: 'object', properties: {} };
+    const owners: T.TypeNode[] = [];
     for (const t of node.types) {
       const s = this.typeSchema(t, file);
       if (s.type !== 'object' || !s.properties)
         return this.error(file, t, 'only object types can be intersected (A & B)');
-      mergeObject(out, s);
+      if (ts.isTypeLiteralNode(t)) {
+        mergeObject(own, s);
+        owners.push(t);
+      } else this.mergeEmbedded(embedded, s, file, t);
     }
+    const out = embedded;
+    for (const [name, prop] of Object.entries(own.properties!))
+      out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, owners[0]!);
+    mergeObject(out, { ...own, properties: {}, 'x-kubernetes-validations': undefined });
+    this.ownRulesFirst(out, own['x-kubernetes-validations'] ?? []);
     return finishObject(out);
+  }
+
+  /**
+   * A struct embedded after others (a later base of `extends`, a later named member of `A & B`): a property both
+   * declare keeps the earlier one's description and merges the later one's markers into it, as controller-gen's
+   * allOf flattening does.
+   */
+  private mergeEmbedded(out: JSONSchemaProps, s: JSONSchemaProps, file: SourceInfo, at: T.Node): void {
+    for (const [name, prop] of Object.entries(s.properties ?? {}))
+      out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, at);
+    mergeObject(out, { ...s, properties: {}, 'x-kubernetes-validations': undefined });
+    // A later embedded struct's rules come first (controller-gen's flattenAllOfInto puts src's before dst's).
+    const rules = s['x-kubernetes-validations'];
+    if (rules) out['x-kubernetes-validations'] = [...rules, ...(out['x-kubernetes-validations'] ?? [])];
+  }
+
+  /** Puts an object's own rules before those of the types it embeds (already in `out`), and counts the latter. */
+  private ownRulesFirst(out: JSONSchemaProps, own: ValidationRule[]): void {
+    const embedded = out['x-kubernetes-validations'] ?? [];
+    if (own.length + embedded.length > 0) out['x-kubernetes-validations'] = [...own, ...embedded];
+    if (embedded.length > 0) this.embeddedRuleCount.set(out, embedded.length);
+  }
+
+  /**
+   * A property the struct declares itself (`own`) that an embedded struct declares too: controller-gen keeps the
+   * embedded property's description, title and examples (even where it has none) and merges the own markers in.
+   */
+  private overrideEmbedded(
+    embedded: JSONSchemaProps | undefined,
+    own: JSONSchemaProps,
+    name: string,
+    file: SourceInfo,
+    at: T.Node,
+  ): JSONSchemaProps {
+    if (!embedded) return own;
+    if (embedded.type !== undefined && own.type !== undefined && embedded.type !== own.type) {
+      const pos = this.origins.get(own) ?? this.at(file, at);
+      this.diags.at(
+        pos,
+        `property ${name} is ${own.type} here and ${embedded.type} in the type it extends; controller-gen refuses conflicting types in one object: give it one type`,
+      );
+      return own;
+    }
+    const merged = flattenInto(embedded, own);
+    const origin = this.origins.get(own);
+    if (origin) this.origins.set(merged, origin);
+    return merged;
   }
 
   private enumSchema(node: T.EnumDeclaration, file: SourceInfo): JSONSchemaProps {
@@ -439,15 +517,16 @@ export class SchemaGenerator {
       else if (info.markers.has(immutable.name)) immutableOptional.push(name);
       const prop = this.fieldSchema(m.type, info, file);
       this.origins.set(prop, this.at(file, m.name));
-      out.properties![name] = prop;
+      out.properties![name] = this.overrideEmbedded(out.properties![name], prop, name, file, m.name);
     }
     if (required.length > 0) out.required = [...new Set([...(out.required ?? []), ...required])].sort();
-    for (const f of immutableOptional) {
-      out['x-kubernetes-validations'] = [
-        ...(out['x-kubernetes-validations'] ?? []),
-        { rule: `!has(oldSelf.${f}) || has(self.${f})`, message: `field ${f} is immutable once set` },
-      ];
-    }
+    this.ownRulesFirst(
+      out,
+      immutableOptional.map((f) => ({
+        rule: `!has(oldSelf.${f}) || has(self.${f})`,
+        message: `field ${f} is immutable once set`,
+      })),
+    );
     if (out.additionalProperties && Object.keys(out.properties!).length > 0) {
       this.diags.at(
         this.at(file, members[0]!),
@@ -535,6 +614,14 @@ export class SchemaGenerator {
 
   private mergeBase(out: JSONSchemaProps, base: T.ExpressionWithTypeArguments, file: SourceInfo): void {
     const name = base.expression.getText(file.source);
+    // Go writes +optional on inline embedded fields; controller-gen accepts and ignores it. Nothing else has a meaning.
+    for (const m of file.members.get(base)?.markers.list ?? []) {
+      if (optionalMarkers.some((d) => d.name === m.name)) continue;
+      this.diags.at(
+        m.pos,
+        `marker +${m.name} on the embedded ${name} has no effect; only +optional may stand there (it is ignored, as controller-gen ignores it on an inline field): put the marker on ${name}'s properties or on ${name} itself`,
+      );
+    }
     const resolved = this.program.resolveName(file, name);
     if (resolved.kind === 'external' && (resolved.name === 'TypeMeta' || resolved.name === 'KubeObject')) {
       Object.assign(out.properties!, typeMetaProperties());
@@ -556,7 +643,7 @@ export class SchemaGenerator {
       this.error(file, base, `${name} is not an object type and cannot be extended`);
       return;
     }
-    mergeObject(out, s);
+    this.mergeEmbedded(out, s, file, base);
   }
 
   private isPackageOptional(file: SourceInfo): boolean {

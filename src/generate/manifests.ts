@@ -56,7 +56,7 @@ export function planManifests(
   cache?.newRun();
   const packages = expandPaths(opts.root, opts.paths ?? ['./...']).map((dir) => program.loadPackage(dir));
   const gvs = packages.map(groupVersionOf).filter((gv): gv is GroupVersion => gv !== undefined);
-  const kinds: KindInfo[] = gvs.flatMap((gv) => findKinds(program, gv, diags));
+  const kinds: KindInfo[] = findKinds(program, gvs, diags);
   const gen = new SchemaGenerator(program, diags, { allowDangerousTypes: opts.allowDangerousTypes ?? false });
   const crds = buildCRDs(kinds, gen, diags, {
     generatorVersion: opts.generatorVersion,

@@ -41,7 +41,8 @@ export function planResources(opts: GenerateOptions, program = new SourceProgram
   const diags = new DiagnosticBag();
   const packages = expandPaths(opts.root, opts.paths ?? ['./...']).map((dir) => program.loadPackage(dir));
   const gvs = packages.map(groupVersionOf).filter((gv): gv is GroupVersion => gv !== undefined);
-  const kindsByGv = new Map<GroupVersion, KindInfo[]>(gvs.map((gv) => [gv, findKinds(program, gv, diags)]));
+  const all = findKinds(program, gvs, diags);
+  const kindsByGv = new Map<GroupVersion, KindInfo[]>(gvs.map((gv) => [gv, all.filter((k) => k.gv === gv)]));
   // Names and scope come from the CRD assembly, so they follow the same rules (+kubebuilder:resource, flect plurals).
   const crds = groupKinds([...kindsByGv.values()].flat()).map((group) => crdSkeleton(group, diags, ''));
   for (const f of program.loadedFiles()) diags.items.push(...f.diagnostics.items);

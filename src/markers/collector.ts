@@ -81,7 +81,7 @@ export interface SourceInfo {
   source: T.SourceFile;
   /** Top-level interfaces, type aliases and enums by name. */
   types: Map<string, TypeDecl>;
-  /** Markers and docs of property signatures, by node. */
+  /** Markers and docs of property signatures and of the bases in `extends` (Go's embedded fields), by node. */
   members: Map<T.Node, MemberInfo>;
   imports: Map<string, ImportRef>;
   /** Free-standing markers, in source order. */
@@ -154,6 +154,7 @@ function collectParsed(path: string, source: T.SourceFile): SourceInfo {
         pos: position(source, stmt.name.getStart(source)),
       };
       if (!info.types.has(decl.name)) info.types.set(decl.name, decl);
+      if (ts.isInterfaceDeclaration(stmt)) attachEmbeds(ctx, stmt);
       visitMembers(ctx, stmt);
     }
   }
@@ -170,6 +171,25 @@ interface Ctx {
   info: SourceInfo;
   diags: DiagnosticBag;
   claimed: Set<number>;
+}
+
+/**
+ * A base in `extends` is Go's embedded field: the comments right above it (or above `extends`, for the first base)
+ * are that field's markers, such as the `// +optional` Go writes on an inline field.
+ */
+function attachEmbeds(ctx: Ctx, stmt: T.InterfaceDeclaration): void {
+  for (const clause of stmt.heritageClauses ?? []) {
+    clause.types.forEach((base, i) => {
+      const parts = [...(i === 0 ? [attach(ctx, clause, 'field')] : []), attach(ctx, base, 'field')];
+      ctx.info.members.set(base, {
+        markers: new MarkerSet(parts.flatMap((p) => p.markers.list)),
+        doc: parts
+          .map((p) => p.doc)
+          .filter((d) => d !== '')
+          .join('\n'),
+      });
+    });
+  }
 }
 
 function visitMembers(ctx: Ctx, node: T.Node): void {

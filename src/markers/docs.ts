@@ -13,13 +13,16 @@ export interface RawComment {
 const markerLine = /^\s*\+/;
 // Tool directives are not documentation (Go drops `//go:` lines the same way).
 const directive = /^\/\/\s*(eslint-|eslint |prettier-ignore|@ts-|istanbul |c8 |tslint:)/;
+// Go's own directives (go/ast isDirective), dropped as Go drops them, so a Go comment ported verbatim (`//nolint:lll`,
+// `//go:generate`) gives the same description: `//word:x` with no space, and `//line `, `//extern `, `//export `.
+const goDirective = /^\/\/([a-z0-9]+:[a-z0-9]|line |extern |export )/;
 
 /** The text lines of a comment group, comment syntax removed, markers included. */
 export function commentLines(comments: readonly RawComment[]): string[] {
   const lines: string[] = [];
   for (const c of comments) {
     if (c.text.startsWith('//')) {
-      if (directive.test(c.text)) continue;
+      if (directive.test(c.text) || goDirective.test(c.text)) continue;
       const body = c.text.slice(2);
       lines.push(body.startsWith(' ') ? body.slice(1) : body);
       continue;

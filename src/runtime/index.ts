@@ -17,7 +17,7 @@ export { newClient } from './rest/client.js';
 export { defineResource } from './rest/resource.js';
 export { ApiError, isAlreadyExists, isConflict, isNotFound } from './rest/errors.js';
 export type { Client } from './client/client.js';
-export type { KubeObject, ObjectKey, ObjectMeta, Resource, TypeMeta } from './rest/types.js';
+export type { KubeObject, ListMeta, ObjectKey, ObjectMeta, Resource, TypeMeta } from './rest/types.js';
 
 // The runtime's own typed errors, each with its isX predicate (API errors are ApiError, above).
 export {
@@ -43,6 +43,8 @@ export {
 export type {
   int32,
   int64,
+  int,
+  bytes,
   Condition,
   Quantity,
   IntOrString,

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -21,7 +21,7 @@ interface Schema {
 
 describe('docs/types.md', () => {
   it('has examples that generate the CRD the page describes', async () => {
-    expect(snippets).toHaveLength(2);
+    expect(snippets).toHaveLength(3);
     const api = join(dir.path, 'api', 'v1');
     mkdirSync(api, { recursive: true });
     writeFileSync(
@@ -33,7 +33,8 @@ describe('docs/types.md', () => {
       "// +groupName=crew.example.com\nexport const GroupVersion = { group: 'crew.example.com', version: 'v1' } as const;\n",
     );
     writeFileSync(join(api, 'captain_types.ts'), snippets[0]!);
-    writeFileSync(join(api, 'crew_types.ts'), snippets[1]!);
+    writeFileSync(join(api, 'crew_types.ts'), snippets[2]!);
+    writeFileSync(join(api, 'widget_types.ts'), snippets[1]!);
     // A Kind around the second example's spec, to see what its field becomes.
     writeFileSync(
       join(api, 'crew_kind.ts'),
@@ -54,5 +55,17 @@ describe('docs/types.md', () => {
     ) as typeof crd;
     const code = crew.spec.versions[0]!.schema.openAPIV3Schema.properties!.spec!.properties!.code!;
     expect(code).toMatchObject({ minLength: 4, maxLength: 10 });
+
+    // The embedding example: Go's int and []byte, a property declared again over the embedded one, and no List CRD.
+    const widget = parse(
+      readFileSync(join(dir.path, 'config/crd/bases/crew.example.com_widgets.yaml'), 'utf8'),
+    ) as typeof crd;
+    const widgetSpec = widget.spec.versions[0]!.schema.openAPIV3Schema.properties!.spec!;
+    expect(widgetSpec.properties).toEqual({
+      name: { description: 'name of the thing.', maxLength: 63, minLength: 1, type: 'string' },
+      replicas: { description: "replicas is Go's int: an integer without a format.", type: 'integer' },
+      payload: { description: "payload is Go's []byte.", format: 'byte', type: 'string' },
+    });
+    expect(existsSync(join(dir.path, 'config/crd/bases/crew.example.com_widgetlists.yaml'))).toBe(false);
   });
 });

@@ -6,13 +6,21 @@ import { bool } from '../grammar.js';
 import { anon, TYPE, type MarkerDefinition, type MarkerGroup } from './define.js';
 import type { Accepted, ReadElsewhere } from './effect.js';
 
-/** `+kubebuilder:object:root=true`: the interface is a Kind (with `metadata: ObjectMeta`) or another root object. */
+/**
+ * `+kubebuilder:object:root=true`: the interface is a root object (a Kind or a List). Kinds are found by TypeMeta and
+ * ObjectMeta, as controller-gen finds them; the marker only makes a Kind without TypeMeta an error instead of a skip.
+ */
 export const objectRoot: MarkerDefinition<ReadElsewhere> = {
   name: 'kubebuilder:object:root',
   targets: TYPE,
   shape: anon(bool, true),
-  help: 'marks a Kind: +kubebuilder:object:root=true',
-  effect: { on: 'read', by: 'crd/crd.ts', reads: 'interfaces so marked that have metadata: ObjectMeta are the Kinds' },
+  help: 'marks a root object (a Kind or a List): +kubebuilder:object:root=true',
+  effect: {
+    on: 'read',
+    by: 'crd/crd.ts',
+    reads:
+      'Kinds are the interfaces that extend TypeMeta and have metadata: ObjectMeta, marked or not; one so marked with metadata but without TypeMeta is an error',
+  },
 };
 
 /** `+kubebuilder:object:generate=false`: accepted so Go projects' markers port unchanged. */

@@ -5,6 +5,13 @@ export type int32 = number;
  * `type: integer` with format int64.
  */
 export type int64 = number;
+/**
+ * Go's `int` in API types: the marker generator maps it to `type: integer` without a format, as controller-gen does.
+ * New APIs should prefer int32 or int64, as the Kubernetes API conventions ask.
+ */
+export type int = number;
+/** Go's `[]byte`: base64 text in JSON; the marker generator maps it to `type: string` with format byte. */
+export type bytes = string;
 
 // Kubernetes' special value types, as they travel in JSON. The marker generator gives each controller-gen's fixed
 // schema (Quantity: int-or-string with a pattern, Time: date-time string, RawExtension: preserved object, ...).
