@@ -26,7 +26,8 @@ export interface GenerateOptions {
   year?: number;
 }
 
-interface Descriptor {
+/** One resource of a zz_generated.resources.ts: its names, scope and the module that declares its Kind. */
+export interface Descriptor {
   kind: string;
   group: string;
   version: string;
@@ -85,7 +86,8 @@ function readBoilerplate(root: string): string | undefined {
   return decodeUtf8(bytes, join('hack', 'boilerplate.txt'));
 }
 
-function renderResources(ds: Descriptor[], header: string, runtimeModule: string): string {
+/** The text of a zz_generated.resources.ts for these resources (sorted by the caller). */
+export function renderResources(ds: Descriptor[], header: string, runtimeModule: string): string {
   const byModule = new Map<string, string[]>();
   for (const d of ds) byModule.set(d.module, [...(byModule.get(d.module) ?? []), d.kind]);
   const imports = [...byModule]
