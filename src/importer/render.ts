@@ -67,8 +67,8 @@ export function renderGroupVersion(
         }
       }
     const imports = [
-      runtime.size > 0 ? `import type { ${sorted(runtime).join(', ')} } from '${opts.runtimeModule}';\n` : '',
-      ...[...local].sort().map(([from, names]) => `import type { ${sorted(names).join(', ')} } from './${from}.js';\n`),
+      runtime.size > 0 ? importLine(sorted(runtime), opts.runtimeModule) : '',
+      ...[...local].sort().map(([from, names]) => importLine(sorted(names), `./${from}.js`)),
     ].join('');
     const body = decls.map((d) => renderDecl(d, `${dir}/${file}.ts`, docProblems)).join('\n');
     files.push({
@@ -97,6 +97,12 @@ export function renderPackageJson(name: string): RenderedFile {
 /** The file of a Kind: `certificate_types`. */
 export function fileOfKind(kind: string): string {
   return `${kind.toLowerCase()}_types`;
+}
+
+/** `import type { A, B } from 'm';`, one name a line when that is longer than 120 characters (as Prettier does). */
+function importLine(names: string[], from: string): string {
+  const line = `import type { ${names.join(', ')} } from '${from}';\n`;
+  return line.length <= 121 ? line : `import type {\n${names.map((n) => `  ${n},\n`).join('')}} from '${from}';\n`;
 }
 
 const sorted = (names: Iterable<string>): string[] => [...names].sort((a, b) => a.localeCompare(b, 'en'));

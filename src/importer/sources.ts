@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join, relative } from 'node:path';
-import type { Document } from 'yaml';
+import { isMap, isScalar, type Document } from 'yaml';
 import { isUserError, ScaffoldError } from '../errors.js';
 import { resolveInProject } from '../files/confine.js';
 import { decodeUtf8 } from '../files/utf8.js';
@@ -177,8 +177,7 @@ function lineFinder(document: Document.Parsed, text: string): (path: (string | n
   let starts: number[] | undefined;
   return (path) => {
     for (let n = path.length; n >= 0; n--) {
-      const node = document.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
-      const offset = node?.range?.[0];
+      const offset = keyOffset(document, path.slice(0, n));
       if (offset === undefined) continue;
       starts ??= [...text.matchAll(/\n/g)].map((m) => m.index + 1);
       let line = 1;
@@ -187,6 +186,20 @@ function lineFinder(document: Document.Parsed, text: string): (path: (string | n
     }
     return undefined;
   };
+}
+
+/** Where the node at `path` starts: its key, when it is a mapping's value (a problem is about the key's line). */
+function keyOffset(document: Document.Parsed, path: (string | number)[]): number | undefined {
+  if (path.length > 0) {
+    const parent = document.getIn(path.slice(0, -1), true);
+    if (isMap(parent)) {
+      const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]);
+      const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
+      if (range) return range[0];
+    }
+  }
+  const node = document.getIn(path, true) as { range?: [number, number, number] } | undefined;
+  return node?.range?.[0];
 }
 
 /** GETs an https URL (following a few https redirects), bounded in size and time. */
