@@ -36,7 +36,9 @@ export async function importExternalCRD(root: string, req: ExternalCRDRequest): 
   const gv = result.groupVersions.find((g) => g.group === group && g.version === req.version);
   if (!gv || !gv.kinds.some((k) => k.kind === req.kind)) {
     removeCreated(root, result.written);
-    const found = result.groupVersions.flatMap((g) => g.kinds.map((k) => `${k.kind} of ${g.group}/${g.version}`));
+    const found = result.groupVersions
+      .flatMap((g) => g.kinds.map((k) => `${k.kind} of ${g.group}/${g.version}`))
+      .sort();
     throw new ScaffoldError(
       `the CRDs of ${req.sources.join(', ')} define ${found.join(', ')}, not ${req.kind} of ${group}/${req.version}; check --group, --external-api-domain, --version and --kind (nothing was imported)`,
     );
