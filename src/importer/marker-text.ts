@@ -13,9 +13,25 @@ export function stringArg(value: string, opts: { bare?: boolean; raw?: boolean }
   return goQuote(value);
 }
 
-/** A Go interpreted string literal: JSON's escapes are all Go escapes too. */
+/**
+ * A Go interpreted string literal: JSON's escapes are all Go escapes too. U+2028 and U+2029 are escaped as well, since
+ * they end a `//` comment line in TypeScript.
+ */
 export function goQuote(value: string): string {
-  return JSON.stringify(value);
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** A TypeScript string literal in single quotes, with every line break escaped. */
+export function tsString(value: string): string {
+  const body = JSON.stringify(value)
+    .slice(1, -1)
+    .replace(/\\"/g, '"')
+    .replace(/'/g, "\\'")
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `'${body}'`;
 }
 
 /** A number as the grammar's number parser reads it back. */

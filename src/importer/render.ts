@@ -1,6 +1,6 @@
 /**
  * The files of imported types: per group and version a folder with groupversion_info.ts, one `<kind>_types.ts` per
- * Kind (with the types only it uses), common_types.ts (types several Kinds use) and zz_generated.resources.ts; and a
+ * Kind (with the types only it uses), shared.ts (types several Kinds use) and zz_generated.resources.ts; and a
  * package.json at the top that makes the folder a package of its own, so that a project's `scaffold manifests`
  * (reading ./...) leaves the other projects' CRDs alone, as controller-gen leaves Go dependencies alone.
  */
@@ -29,7 +29,8 @@ export interface DocProblem {
   message: string;
 }
 
-const COMMON = 'common_types';
+// Not `<x>_types`, which a Kind's file could be named.
+const COMMON = 'shared';
 
 /** The files of one group and version, paths relative to the output folder. */
 export function renderGroupVersion(
@@ -107,7 +108,7 @@ function importLine(names: string[], from: string): string {
 
 const sorted = (names: Iterable<string>): string[] => [...names].sort((a, b) => a.localeCompare(b, 'en'));
 
-/** Each declaration's file: its Kind's when only one Kind reaches it, common_types otherwise. */
+/** Each declaration's file: its Kind's when only one Kind reaches it, shared otherwise. */
 function assignFiles(gv: GroupVersionTypes): Map<string, string> {
   const reachedBy = new Map<string, Set<string>>();
   for (const d of gv.decls.values()) {

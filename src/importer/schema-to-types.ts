@@ -9,7 +9,7 @@ import { patternProblem } from '../markers/defs/go-regexp.js';
 import { knownTypeSchema, conditionSchema } from '../crd/known.js';
 import { pascalCase } from '../project/names.js';
 import { builtinTypeFor } from './builtin-types.js';
-import { anyArg, goQuote, numberArg, stringArg } from './marker-text.js';
+import { anyArg, goQuote, numberArg, stringArg, tsString } from './marker-text.js';
 import { RUNTIME_TYPES, type DeclModel, type FieldModel, type ImportProblem } from './types.js';
 
 type Path = (string | number)[];
@@ -76,6 +76,8 @@ const RESERVED = new Set([
   'String',
   'Symbol',
   'GroupVersion',
+  // the alias of integers without a format, made when first needed
+  'Integer',
 ]);
 
 /** A JSON value as text with object keys sorted: two schemas are the same when their canonical texts are. */
@@ -105,7 +107,7 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A property name as TypeScript writes it. */
 export function propertyKey(name: string): string {
-  return IDENT.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return IDENT.test(name) ? name : tsString(name);
 }
 
 /** "listeners" -> "listener", "policies" -> "policy": the name of one item of a list property. */
@@ -375,7 +377,6 @@ export class TypesBuilder {
   /** `Integer`: a JSON integer without a format (Go's int), which no runtime type stands for. */
   private integer(): TypeText {
     if (!this.decls.has('Integer')) {
-      this.taken.add('Integer');
       this.decls.set('Integer', {
         name: 'Integer',
         doc: '',
@@ -443,11 +444,7 @@ export class TypesBuilder {
       }
       case 'string':
         if (r.format === 'date-time') plain('Time', ['type', 'format']);
-        else if (isStringEnum(r.enum))
-          plain(r.enum.map((v) => `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(' | '), [
-            'type',
-            'enum',
-          ]);
+        else if (isStringEnum(r.enum)) plain(r.enum.map(tsString).join(' | '), ['type', 'enum']);
         else plain('string', ['type']);
         break;
       case 'integer':

@@ -91,6 +91,18 @@ describe('import crd: the types', () => {
     }
   });
 
+  it('writes back quotes, backslashes, line breaks and comment terminators, and names that collide', async () => {
+    const tricky = join(fixtures, 'tricky.yaml');
+    const rt = await roundTrip([tricky], readCRDs([tricky]));
+    try {
+      expect(rt.diffs).toEqual({ 'commons.toys.example.com': [] });
+      expect(rt.imported.problems).toEqual([]);
+      expect(typeErrors(typeFiles(join(rt.dir, 'out')))).toEqual([]);
+    } finally {
+      rt.cleanup();
+    }
+  });
+
   it('reports what no marker spells by path and line, and writes the nearest schema that compiles', async () => {
     const result = await importCRDs({ root, sources: [unexpressible], boilerplate: '' });
     const text = readFileSync(unexpressible, 'utf8').split('\n');
