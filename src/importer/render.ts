@@ -5,7 +5,7 @@
  * (reading ./...) leaves the other projects' CRDs alone, as controller-gen leaves Go dependencies alone.
  */
 import { extractDoc } from '../markers/docs.js';
-import { renderResources } from '../generate/resources.js';
+import { renderResources } from '../generate/resources-text.js';
 import type { DeclModel } from './types.js';
 import { RUNTIME_TYPES } from './types.js';
 import type { GroupVersionTypes } from './crd-to-types.js';

@@ -80,18 +80,26 @@ const RESERVED = new Set([
   'Integer',
 ]);
 
+// Texts of the schema objects read so far: nested schemas are compared once per level above them otherwise.
+const canonicalTexts = new WeakMap<object, string>();
+
 /** A JSON value as text with object keys sorted: two schemas are the same when their canonical texts are. */
 export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  let text = canonicalTexts.get(value);
+  if (text === undefined) {
+    if (Array.isArray(value)) text = `[${value.map(canonical).join(',')}]`;
+    else {
+      const o = value as Record<string, unknown>;
+      text = `{${Object.keys(o)
+        .filter((k) => o[k] !== undefined)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+        .join(',')}}`;
+    }
+    canonicalTexts.set(value, text);
   }
-  return JSON.stringify(value);
+  return text;
 }
 
 function omit(s: JSONSchemaProps, keys: readonly string[]): JSONSchemaProps {
