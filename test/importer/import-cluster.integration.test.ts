@@ -17,20 +17,19 @@ import { ConfigMaps, Namespaces, newClient, type KubeObject, type RestClient } f
 import { kubeconfigFile } from '../cluster/helpers.js';
 import { eventually } from '../support/eventually.js';
 import { captureLog } from '../support/logs.js';
-import { comparable, readCRDs } from '../support/import-roundtrip.js';
+import { comparable } from '../support/import-roundtrip.js';
 import { differingPaths } from '../support/object-diff.js';
 
 const repo = join(import.meta.dirname, '../..');
 const source = join(import.meta.dirname, '../fixtures/import/every-construct.yaml');
-const [gadgetCRD] = readCRDs([source]);
 let env: TestEnvironment;
 let api: RestClient;
 let kubeconfig: { file: string; cleanup: () => void };
 let project: string;
 
 beforeAll(async () => {
-  // the CRD is installed from the same source that the file import reads
-  env = await TestEnvironment.start({ crds: [gadgetCRD!] });
+  // the CRD is installed from the same source file that `scaffold import crd` reads
+  env = await TestEnvironment.start({ crdDirectoryPaths: [source], errorIfCRDPathMissing: true });
   api = newClient(env.kubeConfig);
   kubeconfig = kubeconfigFile(env.kubeconfigYaml());
   // under the repository (in the git-ignored .tmp/), so that the generated types resolve @kubescaffold/runtime
