@@ -67,6 +67,7 @@ export async function importCRDs(opts: ImportOptions): Promise<ImportResult> {
   });
   const plan = new Plan(opts.root);
   const outRel = relative(opts.root, outAbs) || '.';
+  if (!opts.force) for (const gv of groupVersions) checkEarlierKinds(plan, outAbs, outRel, gv);
   for (const f of files) {
     const path = join(outRel, f.path);
     const abs = join(outAbs, f.path);
@@ -78,6 +79,22 @@ export async function importCRDs(opts: ImportOptions): Promise<ImportResult> {
   }
   const written = plan.commit();
   return { written, groupVersions, outputDir: outRel, problems };
+}
+
+/**
+ * A group and version folder written by an earlier import for other Kinds: its descriptors file lists those Kinds,
+ * which this import would drop. The CRDs of one group and version are imported together.
+ */
+function checkEarlierKinds(plan: Plan, outAbs: string, outRel: string, gv: GroupVersionTypes): void {
+  const file = join(outAbs, gv.group, gv.version, 'zz_generated.resources.ts');
+  if (!existsSync(file)) return;
+  const earlier = [...readFileSync(file, 'utf8').matchAll(/^export const (\w+)Resource = /gm)].map((m) => m[1]!);
+  const now = new Set(gv.kinds.map((k) => k.kind));
+  const dropped = earlier.filter((k) => !now.has(k));
+  if (dropped.length > 0)
+    plan.fail(
+      `${join(outRel, gv.group, gv.version)} holds ${dropped.join(', ')} from an earlier import; import their CRDs together with these (scaffold import crd <all of them>), or pass --force to replace the folder's files`,
+    );
 }
 
 function readBoilerplate(root: string): string | undefined {

@@ -212,6 +212,23 @@ describe.skipIf(!built)('import crd on the command line', () => {
     expect(readFileSync(file, 'utf8')).toContain('export interface Gadget extends TypeMeta');
   });
 
+  it('refuses to drop the Kinds an earlier import wrote into the same group and version', async () => {
+    const tricky = join(fixtures, 'tricky.yaml');
+    expect((await scaffold(['import', 'crd', everyConstruct])).status).toBe(0);
+    const before = readFileSync(join(root, 'external/toys.example.com/v1/zz_generated.resources.ts'), 'utf8');
+    const alone = await scaffold(['import', 'crd', tricky]);
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toContain(
+      'external/toys.example.com/v1 holds Gadget from an earlier import; import their CRDs together with these',
+    );
+    expect(readFileSync(join(root, 'external/toys.example.com/v1/zz_generated.resources.ts'), 'utf8')).toBe(before);
+    const together = await scaffold(['import', 'crd', everyConstruct, tricky, '--force']);
+    expect(together.status).toBe(0);
+    const resources = readFileSync(join(root, 'external/toys.example.com/v1/zz_generated.resources.ts'), 'utf8');
+    expect(resources).toContain('export const CommonResource');
+    expect(resources).toContain('export const GadgetResource');
+  });
+
   it('refuses an output folder outside the project', async () => {
     const r = await scaffold(['import', 'crd', everyConstruct, '--output-dir', '../elsewhere']);
     expect(r.status).toBe(1);
