@@ -14,6 +14,7 @@ import { scaffoldCreateAPI, type CreateAPIOptions } from '../../src/scaffold/api
 import { generateFromProject } from '../../src/scaffold/alpha/generate.js';
 import { registryDependencies } from '../../src/scaffold/dependencies.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
+import { typeErrors } from '../support/typecheck.js';
 
 const repo = join(import.meta.dirname, '../..');
 const bin = join(repo, 'bin/scaffold.js');
@@ -57,6 +58,8 @@ describe('create api for an external API', () => {
       '// +kubebuilder:rbac:groups=toys.example.com,resources=gadgets,verbs=get;list;watch;create;update;patch;delete',
     );
     expect(controller).toContain('gadget.metadata?.generation');
+    // the controller compiles against the imported types
+    expect(typeErrors([join(root, 'internal/controller/gadget_controller.ts')])).toEqual([]);
     expect(readFileSync(join(root, 'cmd/main.ts'), 'utf8')).toContain(
       'new GadgetReconciler(mgr.getClient()).setupWithManager(mgr);',
     );
