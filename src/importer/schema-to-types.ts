@@ -122,7 +122,7 @@ export function propertyKey(name: string): string {
 export function singular(word: string): string {
   if (/ies$/.test(word) && word.length > 4) return word.slice(0, -3) + 'y';
   if (/(ss|us|is)$/.test(word)) return word;
-  if (/(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  if (/(ches|shes|sses|xes|iases)$/.test(word)) return word.slice(0, -2);
   if (/s$/.test(word) && word.length > 3) return word.slice(0, -1);
   return word;
 }
