@@ -13,6 +13,7 @@ import { decodeUtf8 } from '../files/utf8.js';
 import type { CustomResourceDefinition } from '../markers/apiextensions.js';
 import { readYamlDocuments, YAML_LIMITS } from '../yaml/read.js';
 import type { SourcedCRD } from './crd-to-types.js';
+import { schemaShapeProblem } from './schema-shape.js';
 
 /** How to reach the cluster for a source that names an installed CRD. */
 export interface ClusterAccess {
@@ -168,6 +169,11 @@ export function crdProblem(data: Record<string, unknown>): { path: (string | num
         path: ['spec', 'versions', i],
         message: `version ${v.name} must say served and storage (true or false)`,
       };
+    const shape = schemaShapeProblem(schema, ['spec', 'versions', i, 'schema', 'openAPIV3Schema']);
+    if (shape) return { path: shape.path, message: `version ${v.name}: ${shape.message}` };
+    for (const k of ['subresources', 'additionalPrinterColumns', 'selectableFields'] as const)
+      if (k in v && (k === 'subresources' ? !isObject(v[k]) : !Array.isArray(v[k])))
+        return { path: ['spec', 'versions', i, k], message: `${k} of version ${v.name} is malformed` };
   }
   return undefined;
 }

@@ -170,6 +170,31 @@ describe.skipIf(!built)('import crd on the command line', () => {
       ].join('\n'),
     );
     writeFileSync(join(root, 'plain.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
+    writeFileSync(
+      join(root, 'malformed.yaml'),
+      [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata:',
+        '  name: things.toys.example.com',
+        'spec:',
+        '  group: toys.example.com',
+        '  names: { kind: Thing, plural: things }',
+        '  scope: Namespaced',
+        '  versions:',
+        '  - name: v1',
+        '    served: true',
+        '    storage: true',
+        '    schema:',
+        '      openAPIV3Schema:',
+        '        type: object',
+        '        properties:',
+        '          spec:',
+        '            type: object',
+        '            required: name',
+        '',
+      ].join('\n'),
+    );
     const before = readdirSync(root).sort();
     for (const [file, expected] of [
       ['broken.yaml', /^Error: broken\.yaml is not valid YAML: line \d+: /m],
@@ -179,6 +204,7 @@ describe.skipIf(!built)('import crd on the command line', () => {
       ],
       ['noschema.yaml', /^Error: noschema\.yaml:\d+: version v1beta1 has no schema\.openAPIV3Schema/m],
       ['plain.yaml', /^Error: plain\.yaml holds no CustomResourceDefinition/m],
+      ['malformed.yaml', /^Error: malformed\.yaml:19: version v1: required must be a list of strings/m],
       ['missing.yaml', /^Error: missing\.yaml is neither a file, a folder, an https URL nor the name of a CRD/m],
       ['http://example.com/crd.yaml', /only https URLs can be read/],
     ] as const) {
