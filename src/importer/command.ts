@@ -5,7 +5,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ScaffoldError } from '../errors.js';
 import { resolveInProject } from '../files/confine.js';
 import { fileHeader } from '../project/boilerplate.js';
 import { runtimeModuleOf } from '../project/runtime-module.js';
@@ -40,7 +39,7 @@ export interface ImportResult {
 }
 
 /** Plans the files of CRDs already read; nothing is written. */
-export function renderImport(
+function renderImport(
   crds: readonly SourcedCRD[],
   opts: { header: string; runtimeModule: string; packageName: string },
 ): { files: RenderedFile[]; groupVersions: GroupVersionTypes[]; problems: ImportResult['problems'] } {
@@ -127,5 +126,3 @@ export function formatProblems(root: string, problems: ImportResult['problems'])
     return `${p.where}: ${p.message}`;
   });
 }
-
-export { ScaffoldError };

@@ -96,7 +96,7 @@ export function renderPackageJson(name: string): RenderedFile {
 }
 
 /** The file of a Kind: `certificate_types`. */
-export function fileOfKind(kind: string): string {
+function fileOfKind(kind: string): string {
   return `${kind.toLowerCase()}_types`;
 }
 
@@ -157,7 +157,7 @@ const LINE_BREAKS = /\r\n?|\u2028|\u2029/g;
  * A doc comment that the marker collector reads back as `doc`: a JSDoc block where it gives the text back, else `//`
  * lines; a text that neither gives back exactly is reported and written as close as it can be.
  */
-export function docComment(doc: string, indent: string, where: string, problems: DocProblem[]): string[] {
+function docComment(doc: string, indent: string, where: string, problems: DocProblem[]): string[] {
   if (doc === '') return [];
   const text = doc.replace(LINE_BREAKS, '\n');
   const rows = text.split('\n');

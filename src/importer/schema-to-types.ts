@@ -630,6 +630,6 @@ export function objectPath(path: Path): string {
 }
 
 /** Whether a schema is controller-gen's metav1.Condition (written `Condition`). */
-export function isCondition(s: JSONSchemaProps): boolean {
+function isCondition(s: JSONSchemaProps): boolean {
   return canonical(s) === canonical(conditionSchema);
 }

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { isMap, isScalar, type Document } from 'yaml';
 import { isUserError, ScaffoldError } from '../errors.js';
 import { resolveInProject } from '../files/confine.js';
@@ -128,7 +128,7 @@ function fromText(text: string, origin: string, problems: string[], required: bo
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What makes the document unusable as a CRD, and where. */
-export function crdProblem(data: Record<string, unknown>): { path: (string | number)[]; message: string } | undefined {
+function crdProblem(data: Record<string, unknown>): { path: (string | number)[]; message: string } | undefined {
   if (data.apiVersion !== 'apiextensions.k8s.io/v1')
     return {
       path: ['apiVersion'],
@@ -296,10 +296,4 @@ async function fromCluster(name: string, access: ClusterAccess): Promise<Sourced
   } finally {
     cluster.close();
   }
-}
-
-/** A source as the user typed it, for messages: relative to the project when it is inside. */
-export function shownPath(root: string, path: string): string {
-  const rel = relative(root, path);
-  return rel.startsWith('..') ? path : rel;
 }
