@@ -4,8 +4,8 @@
  * with other content is never overwritten without --force.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { resolveInProject } from '../files/confine.js';
+import { join, relative, resolve } from 'node:path';
+import { OutsideProjectError, resolveInProject } from '../files/confine.js';
 import { fileHeader } from '../project/boilerplate.js';
 import { runtimeModuleOf } from '../project/runtime-module.js';
 import { Plan } from '../scaffold/plan.js';
@@ -56,7 +56,7 @@ function renderImport(
 export async function importCRDs(opts: ImportOptions): Promise<ImportResult> {
   const outputDir = opts.outputDir ?? DEFAULT_OUTPUT_DIR;
   // refuses an output folder outside the project before any source is read
-  const outAbs = resolveInProject(opts.root, outputDir, 'write');
+  resolveInProject(opts.root, outputDir, 'write');
   const crds = await readSources(opts.root, opts.sources, opts.cluster ?? {});
   const boilerplate = opts.boilerplate ?? readBoilerplate(opts.root);
   const { files, groupVersions, problems } = renderImport(crds, {
@@ -65,15 +65,16 @@ export async function importCRDs(opts: ImportOptions): Promise<ImportResult> {
     packageName: `${projectName(opts.root)}-${outputDir.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`.replace(/-+$/, ''),
   });
   const plan = new Plan(opts.root);
-  const outRel = relative(opts.root, outAbs) || '.';
-  if (!opts.force) for (const gv of groupVersions) checkEarlierKinds(plan, outAbs, outRel, gv);
+  // as the user named it, relative to the project (the plan follows links in it, and refuses those that leave it)
+  const outRel = relative(resolve(opts.root), resolve(opts.root, outputDir)) || '.';
+  if (!opts.force) for (const gv of groupVersions) checkEarlierKinds(plan, opts.root, outRel, gv);
   for (const f of files) {
     const path = join(outRel, f.path);
-    const abs = join(outAbs, f.path);
+    const existing = readInProject(opts.root, path);
     // a file that already holds this content is no conflict (importing again changes nothing)
-    if (existsSync(abs) && readFileSync(abs, 'utf8') === f.content) continue;
+    if (existing === f.content) continue;
     // the package.json is shared by every import into the folder: an existing one is kept
-    if (f.path === 'package.json' && existsSync(abs)) continue;
+    if (f.path === 'package.json' && existing !== undefined) continue;
     plan.template(path, f.content, opts.force ? 'overwrite' : 'error');
   }
   const written = plan.commit();
@@ -84,16 +85,30 @@ export async function importCRDs(opts: ImportOptions): Promise<ImportResult> {
  * A group and version folder written by an earlier import for other Kinds: its descriptors file lists those Kinds,
  * which this import would drop. The CRDs of one group and version are imported together.
  */
-function checkEarlierKinds(plan: Plan, outAbs: string, outRel: string, gv: GroupVersionTypes): void {
-  const file = join(outAbs, gv.group, gv.version, 'zz_generated.resources.ts');
-  if (!existsSync(file)) return;
-  const earlier = [...readFileSync(file, 'utf8').matchAll(/^export const (\w+)Resource = /gm)].map((m) => m[1]!);
+function checkEarlierKinds(plan: Plan, root: string, outRel: string, gv: GroupVersionTypes): void {
+  const text = readInProject(root, join(outRel, gv.group, gv.version, 'zz_generated.resources.ts'));
+  if (text === undefined) return;
+  const earlier = [...text.matchAll(/^export const (\w+)Resource = /gm)].map((m) => m[1]!);
   const now = new Set(gv.kinds.map((k) => k.kind));
   const dropped = earlier.filter((k) => !now.has(k));
   if (dropped.length > 0)
     plan.fail(
       `${join(outRel, gv.group, gv.version)} holds ${dropped.join(', ')} from an earlier import; import their CRDs together with these (scaffold import crd <all of them>), or pass --force to replace the folder's files`,
     );
+}
+
+/**
+ * A project file's text, or undefined when it is missing or leads out of the project (the plan then refuses to write
+ * it, naming the link).
+ */
+function readInProject(root: string, path: string): string | undefined {
+  try {
+    const real = resolveInProject(root, path, 'read');
+    return existsSync(real) ? readFileSync(real, 'utf8') : undefined;
+  } catch (err) {
+    if (err instanceof OutsideProjectError) return undefined;
+    throw err;
+  }
 }
 
 function readBoilerplate(root: string): string | undefined {

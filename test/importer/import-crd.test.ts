@@ -5,7 +5,16 @@
  * project's `scaffold manifests` leaves the imported Kinds alone unless asked for them.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -255,10 +264,22 @@ describe.skipIf(!built)('import crd on the command line', () => {
     expect(resources).toContain('export const GadgetResource');
   });
 
-  it('refuses an output folder outside the project', async () => {
+  it('refuses an output folder outside the project, or a link in it that leads out', async () => {
     const r = await scaffold(['import', 'crd', everyConstruct, '--output-dir', '../elsewhere']);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/is outside the project/);
+    const outside = mkdtempSync(join(tmpdir(), 'ks-import-outside-'));
+    try {
+      mkdirSync(join(root, 'external/toys.example.com'), { recursive: true });
+      symlinkSync(outside, join(root, 'external/toys.example.com/v1'));
+      const linked = await scaffold(['import', 'crd', everyConstruct]);
+      expect(linked.status).toBe(1);
+      expect(linked.stderr).toMatch(/external\/toys\.example\.com\/v1.*(outside the project|leads out)/);
+      expect(readdirSync(outside)).toEqual([]);
+      expect(existsSync(join(root, 'external/toys.example.com/v1beta1'))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   describe('from an https URL', () => {
