@@ -36,6 +36,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       ['Migrating a kubebuilder project', 'guides/migrating-from-kubebuilder.md'],
       ['Testing', 'guides/testing.md'],
       ['Webhooks and certificates', 'guides/webhooks.md'],
+      ["Other projects' kinds", 'guides/external-apis.md'],
       ['Metrics', 'guides/metrics.md'],
       ['Leader election and replicas', 'guides/leader-election.md'],
       ['Sizing memory', 'guides/memory.md'],

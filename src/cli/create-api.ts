@@ -14,6 +14,9 @@ interface CreateAPIFlags {
   controller: boolean;
   namespaced: boolean;
   force: boolean;
+  externalApiPath?: string;
+  externalApiDomain?: string;
+  externalApiCrd?: string[];
   [pluginFlag: string]: unknown;
 }
 
@@ -29,7 +32,16 @@ export function registerCreateCommand(program: Command): void {
     .option('--resource [bool]', 'scaffold the API types', parseBoolean, true)
     .option('--controller [bool]', 'scaffold a controller', parseBoolean, true)
     .option('--namespaced [bool]', 'the resource is namespaced (false: cluster-scoped)', parseBoolean, true)
-    .option('--force', 'overwrite existing types, controller and sample files', false);
+    .option('--force', 'overwrite existing types, controller and sample files', false)
+    .option(
+      '--external-api-path <path>',
+      'a Kind another project defines: the folder of its imported types (scaffold import crd), or a package exporting <Kind>Resource; with --resource=false',
+    )
+    .option('--external-api-domain <domain>', "the domain of the external Kind's group: the group is <group>.<domain>")
+    .option(
+      '--external-api-crd <source...>',
+      'run `scaffold import crd` on these sources (file, folder, https URL or installed CRD name) first; the path defaults to its folder for the group and version',
+    );
   addPluginOptions(api, 'create api').action(async (flags: CreateAPIFlags) => {
     const plugins = selectedPlugins(flags, 'create api');
     if (plugins.size > 1) throw new CliError(`--plugins names ${plugins.size} plugins that scaffold an API; give one`);
@@ -56,16 +68,41 @@ export function registerCreateCommand(program: Command): void {
       return;
     }
     const { scaffoldCreateAPI } = await import('../scaffold/api.js');
-    const result = scaffoldCreateAPI(process.cwd(), {
-      group: flags.group,
-      version: flags.version,
-      kind: flags.kind,
-      plural: flags.plural,
-      resource: flags.resource,
-      controller: flags.controller,
-      namespaced: flags.namespaced,
-      force: flags.force,
-    });
+    let externalApiPath = flags.externalApiPath;
+    let undoImport = (): void => {};
+    if (flags.externalApiCrd && flags.externalApiCrd.length > 0) {
+      const { importExternalCRD } = await import('../importer/external.js');
+      const imported = await importExternalCRD(process.cwd(), {
+        sources: flags.externalApiCrd,
+        group: flags.group,
+        version: flags.version,
+        kind: flags.kind,
+        domain: flags.externalApiDomain,
+        path: externalApiPath,
+        resource: flags.resource,
+      });
+      externalApiPath = imported.folder;
+      undoImport = imported.undo;
+    }
+    let result;
+    try {
+      result = scaffoldCreateAPI(process.cwd(), {
+        group: flags.group,
+        version: flags.version,
+        kind: flags.kind,
+        plural: flags.plural,
+        resource: flags.resource,
+        controller: flags.controller,
+        namespaced: flags.namespaced,
+        force: flags.force,
+        externalApiPath,
+        externalApiDomain: flags.externalApiDomain,
+      });
+    } catch (err) {
+      // a failed command leaves every file as it was: the types imported for it go again
+      undoImport();
+      throw err;
+    }
     console.log('Wrote:');
     printWritten(result.written);
     console.log(

@@ -48,6 +48,12 @@ const EXAMPLES: Record<string, string[]> = {
     'npx scaffold manifests --paths ./api/... --max-desc-len 0',
   ],
   generate: ['npx scaffold generate'],
+  import: ['npx scaffold import crd ./crds/certificates.yaml'],
+  'import crd': [
+    'npx scaffold import crd ./crds/certificates.yaml',
+    'npx scaffold import crd https://example.com/releases/v1.0.0/crds.yaml --output-dir external',
+    'npx scaffold import crd certificates.cert-manager.io --kubeconfig ~/.kube/dev',
+  ],
   build: ['npx scaffold build config/default', 'npx scaffold build config/crd > crds.yaml'],
   install: ['npx scaffold install', 'npx scaffold install --kubeconfig ~/.kube/dev --dry-run=server'],
   uninstall: ['npx scaffold uninstall --ignore-not-found'],

@@ -7,6 +7,7 @@ import { registerEditCommand } from './edit.js';
 import { registerEnvtestCommand } from './envtest.js';
 import { isUserError } from '../errors.js';
 import { registerGenerateCommand } from './generate.js';
+import { registerImportCommand } from './import.js';
 import { registerInitCommand } from './init.js';
 import { registerInstallCommand, registerUninstallCommand } from './install.js';
 import { registerManifestsCommand } from './manifests.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerAlphaCommand(program);
   registerManifestsCommand(program);
   registerGenerateCommand(program);
+  registerImportCommand(program);
   registerBuildCommand(program);
   registerInstallCommand(program);
   registerUninstallCommand(program);

@@ -1,5 +1,5 @@
 /** Which folders and files `--paths` selects; no TypeScript here, so callers can look before loading the compiler. */
-import { readdirSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const skipAnywhere = new Set(['node_modules', 'dist', 'coverage']);
@@ -26,9 +26,14 @@ export function listSourceFiles(dir: string): string[] {
     .map((e) => join(dir, e));
 }
 
+// A folder with its own package.json is another package (imported API types, say), as a folder with its own go.mod
+// is another module that Go's ./... does not descend into.
+const isPackage = (dir: string): boolean => existsSync(join(dir, 'package.json'));
+
 /**
  * Folders to read for `paths`: `dir` (that folder) or `dir/...` (it and every folder below, skipping
- * node_modules, dist, hidden folders and config/). Mirrors Go's package patterns used by controller-gen.
+ * node_modules, dist, hidden folders, config/ and folders with a package.json of their own). Mirrors Go's package
+ * patterns used by controller-gen.
  */
 export function expandPaths(root: string, patterns: readonly string[]): string[] {
   const out = new Set<string>();
@@ -53,7 +58,8 @@ export function expandPaths(root: string, patterns: readonly string[]): string[]
           !e.isDirectory() ||
           e.name.startsWith('.') ||
           skipAnywhere.has(e.name) ||
-          (atRoot && skipAtRoot.has(e.name))
+          (atRoot && skipAtRoot.has(e.name)) ||
+          isPackage(join(dir, e.name))
         )
           continue;
         walk(join(dir, e.name));

@@ -14,6 +14,7 @@ import {
   type ProjectResource,
 } from '../project/project.js';
 import { render } from './render.js';
+import { resolveExternalAPI } from './external-api.js';
 
 export interface CreateAPIOptions {
   group: string;
@@ -24,6 +25,10 @@ export interface CreateAPIOptions {
   controller: boolean;
   namespaced: boolean;
   force: boolean;
+  /** A Kind another project defines (kubebuilder's --external-api-path): a folder of imported types, or a package. */
+  externalApiPath?: string;
+  /** The domain of that Kind's group (kubebuilder's --external-api-domain): the group is <group>.<domain>. */
+  externalApiDomain?: string;
 }
 
 export interface CreateAPIResult {
@@ -149,10 +154,17 @@ export function scaffoldCreateAPI(
     );
   }
 
+  if (options.externalApiDomain !== undefined && options.externalApiPath === undefined)
+    throw new ScaffoldError('--external-api-domain needs --external-api-path (where the Kind is defined)');
+  if (options.externalApiPath !== undefined && options.resource)
+    throw new ScaffoldError(
+      "cannot use '--external-api-path' or '--external-api-domain' when creating an API in the project with '--resource=true'. Use '--resource=false' when referencing an external API",
+    );
+  const isExternal = options.externalApiPath !== undefined;
   const builtIn = builtInAPIGroup(group);
-  const isBuiltIn = builtIn !== undefined && !options.resource;
-  const domain = isBuiltIn ? '' : config.domain;
-  const apiGroup = isBuiltIn ? builtIn : qualifiedGroup(group, config.domain);
+  const isBuiltIn = builtIn !== undefined && !options.resource && !isExternal;
+  const domain = isBuiltIn ? '' : isExternal ? (options.externalApiDomain ?? '') : config.domain;
+  const apiGroup = isBuiltIn ? builtIn : qualifiedGroup(group, domain);
 
   if (!isBuiltIn) {
     if (apiGroup === '') throw new ScaffoldError('group cannot be empty if the domain is empty; pass --group');
@@ -217,7 +229,7 @@ export function scaffoldCreateAPI(
       );
     }
   }
-  if (!options.resource && !isBuiltIn && !existing?.api) {
+  if (!options.resource && !isBuiltIn && !isExternal && !existing?.api) {
     throw new ScaffoldError(
       `no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api\` with --resource first, or use a built-in group (apps, batch, core, networking, ...)`,
     );
@@ -237,8 +249,10 @@ export function scaffoldCreateAPI(
     );
   }
 
-  const namespaced = isBuiltIn ? !isClusterScopedBuiltIn(kind) : options.namespaced;
   const paths = resourcePaths(config, { group, version, kind });
+  const external = isExternal ? resolveExternalAPI(root, options.externalApiPath!, kind, apiGroup) : undefined;
+  const namespaced = isBuiltIn ? !isClusterScopedBuiltIn(kind) : (external?.namespaced ?? options.namespaced);
+  const controllerDir = posix.dirname(paths.controllerFile);
   const header = projectFileHeader(root);
   const lowerCamel = kind.charAt(0).toLowerCase() + kind.slice(1);
   const data = {
@@ -260,10 +274,15 @@ export function scaffoldCreateAPI(
       .join(','),
     builtIn: isBuiltIn,
     builtInType,
+    external: isExternal,
+    // imported types declare `metadata?: ObjectMeta`, as client-node's do
+    optionalMetadata: isBuiltIn || isExternal,
+    // the project's own CRD is in config/crd/bases: the controller's tests can create an object of the Kind
+    ownCRD: !isBuiltIn && !isExternal,
     descriptorGroup: apiGroup,
     rbacGroup: apiGroup === '' ? 'core' : apiGroup,
     rbacNamespace: config.namespaced ? `,namespace=${config.projectName}-system` : '',
-    apiImport: paths.apiImportFromController,
+    apiImport: external ? external.importFrom(controllerDir) : paths.apiImportFromController,
     typesImport: paths.apiImportFromController.replace(
       /zz_generated\.resources\.js$/,
       `${kind.toLowerCase()}_types.js`,
@@ -325,6 +344,10 @@ export function scaffoldCreateAPI(
     if (isBuiltIn) {
       entry.core = true;
       entry.path = '@kubernetes/client-node';
+    }
+    if (external) {
+      entry.external = true;
+      entry.path = external.path;
     }
     plan.template(paths.controllerFile, render(templates.controller, data), overwriteIfForced);
     plan.template(

@@ -111,6 +111,26 @@ export const cases: ScaffoldCase[] = [
       },
     ],
   },
+  {
+    // kubebuilder's documented path for another project's Kind: a controller for it, RBAC for its group, and PROJECT
+    // recording it as external. The path is a package here (the Go import path, taken as an import specifier).
+    name: 'external-api',
+    steps: [
+      { init: {} },
+      {
+        api: {
+          group: 'cert-manager',
+          version: 'v1',
+          kind: 'Certificate',
+          resource: false,
+          controller: true,
+          namespaced: true,
+          externalApiPath: 'github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1',
+          externalApiDomain: 'io',
+        },
+      },
+    ],
+  },
 ];
 
 /** Runs the steps with kubescaffold's scaffolders in `root`. */
@@ -151,6 +171,8 @@ export function kubebuilderArgs(name: string, steps: Step[]): string[][] {
         `--resource=${a.resource}`,
         `--controller=${a.controller}`,
         `--namespaced=${a.namespaced}`,
+        ...(a.externalApiPath ? [`--external-api-path=${a.externalApiPath}`] : []),
+        ...(a.externalApiDomain ? [`--external-api-domain=${a.externalApiDomain}`] : []),
         '--make=false',
       ];
     }

@@ -39,6 +39,8 @@ function expectedDifferences(path: string, docs: Data[]): Data[] {
     project.layout = ['typescript.kubescaffold.io/v1'];
     project.repo = project.projectName;
     for (const r of project.resources as Data[]) {
+      // an external API's path is what the user gave, in both
+      if (r.external) continue;
       const path = r.path as string;
       r.path = path.startsWith(`${repo}/`) ? path.slice(repo.length + 1) : '@kubernetes/client-node';
     }

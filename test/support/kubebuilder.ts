@@ -26,10 +26,13 @@ export function runWithGoEnv(command: string, args: string[], cwd: string): void
   }
 }
 
-/** The path of a kubebuilder binary, building it when needed; throws saying why when it cannot. */
-export function findKubebuilder(): string {
-  if (process.env.KUBEBUILDER) return process.env.KUBEBUILDER;
-  const dir = join(homedir(), '.cache', 'kubescaffold', 'kubebuilder', KUBEBUILDER_VERSION);
+/**
+ * The path of a kubebuilder binary, building it when needed; throws saying why when it cannot. $KUBEBUILDER stands for
+ * the default version only.
+ */
+export function findKubebuilder(version = KUBEBUILDER_VERSION): string {
+  if (process.env.KUBEBUILDER && version === KUBEBUILDER_VERSION) return process.env.KUBEBUILDER;
+  const dir = join(homedir(), '.cache', 'kubescaffold', 'kubebuilder', version);
   const binary = join(dir, 'kubebuilder');
   if (existsSync(binary)) return binary;
   const work = tempDir('ks-kubebuilder-build-');
@@ -38,7 +41,7 @@ export function findKubebuilder(): string {
     // kubebuilder's go.mod has replace directives, so `go install pkg@version` is refused; a tool dependency of a
     // throwaway module builds it instead.
     writeFileSync(join(work.path, 'go.mod'), 'module example.com/kubebuilder-tool\n\ngo 1.24\n');
-    execFileSync('go', ['get', '-tool', `sigs.k8s.io/kubebuilder/v4@${KUBEBUILDER_VERSION}`], {
+    execFileSync('go', ['get', '-tool', `sigs.k8s.io/kubebuilder/v4@${version}`], {
       cwd: work.path,
       env,
       stdio: 'pipe',
@@ -53,7 +56,7 @@ export function findKubebuilder(): string {
     return binary;
   } catch (err) {
     const e = err as { stderr?: Buffer; message: string };
-    throw new Error(`building kubebuilder ${KUBEBUILDER_VERSION} failed: ${e.stderr?.toString().trim() || e.message}`);
+    throw new Error(`building kubebuilder ${version} failed: ${e.stderr?.toString().trim() || e.message}`);
   } finally {
     work.remove();
   }

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { resolveInProject } from '../../files/confine.js';
 import { ScaffoldError, isUserError } from '../../errors.js';
 import { parseProject, stringifyProject } from '../../project/project.js';
 import { scaffoldCreateAPI } from '../api.js';
@@ -117,8 +118,11 @@ async function runStep(root: string, step: ReplayStep, options: GenerateOptions)
   options.log?.(`$ ${commandLine(step.argv)}`);
   try {
     if (step.run === 'init') scaffoldInit(root, step.options);
-    else if (step.run === 'create api') scaffoldCreateAPI(root, step.options);
-    else if (step.run === 'create webhook') scaffoldCreateWebhook(root, step.options);
+    else if (step.run === 'create api') {
+      if (step.options.externalApiPath !== undefined)
+        carryImportedTypes(resolve(options.inputDir), root, step.options.externalApiPath);
+      scaffoldCreateAPI(root, step.options);
+    } else if (step.run === 'create webhook') scaffoldCreateWebhook(root, step.options);
     else await runPluginStep(root, step.spec, step.replay, options);
   } catch (err) {
     if (!isUserError(err)) throw err;
@@ -127,6 +131,19 @@ async function runStep(root: string, step: ReplayStep, options: GenerateOptions)
       { cause: err },
     );
   }
+}
+
+/**
+ * The imported types an external API's controller uses are the user's files, not scaffolded ones: they are copied
+ * into the new tree (the whole import folder, the one with its own package.json) before its create api runs.
+ */
+function carryImportedTypes(inputDir: string, staging: string, path: string): void {
+  const from = resolveInProject(inputDir, path, 'read', 'allow');
+  if (!from.startsWith(inputDir + sep) || !existsSync(from) || !statSync(from).isDirectory()) return; // a package
+  let top = from;
+  for (let d = from; d.startsWith(inputDir + sep); d = dirname(d)) if (existsSync(join(d, 'package.json'))) top = d;
+  const target = join(staging, relative(inputDir, top));
+  if (!existsSync(target)) cpSync(top, target, { recursive: true });
 }
 
 /** Calls what a plugin's replay step names, in `root`: the plugin's own edit or createAPI, or the manifests generator. */

@@ -23,7 +23,7 @@ export type InitExtras = Pick<InitOptions, 'dependencies' | 'cliVersion'>;
  * The commands that scaffold again the project PROJECT describes, in kubebuilder's order: init with the project-wide
  * settings, create api for each resource (or the plugin command that replaces it), create webhook for each resource
  * with webhooks (spokes exist by then), then the plugins' other commands. Refuses, before anything is run, what it
- * could not reproduce: a plugin no spec knows, an external API.
+ * could not reproduce: a plugin no spec knows, an external API without the path of its types.
  */
 export function replaySteps(
   config: ProjectConfig,
@@ -91,9 +91,11 @@ function pluginReplays(config: ProjectConfig, specs: readonly PluginSpec[]): Spe
 function checkReproducible(config: ProjectConfig, r: ProjectResource, index: number): void {
   const name = `PROJECT's resources[${index}] (${r.group ? `${r.group}/` : ''}${r.version} ${r.kind})`;
   if (r.external) {
-    throw new ScaffoldError(
-      `${name} is an external API (external: true), which kubescaffold does not scaffold; remove the entry from PROJECT, regenerate, and add its controller again by hand`,
-    );
+    if (r.api || !r.path)
+      throw new ScaffoldError(
+        `${name} is an external API (external: true) ${r.api ? 'with an api section' : 'without a path'}, which create api cannot scaffold again; give it the path of its types (and no api section)`,
+      );
+    return;
   }
   if (!r.core && r.domain !== undefined && r.domain !== config.domain) {
     throw new ScaffoldError(
@@ -135,11 +137,16 @@ function createAPIStep(r: ProjectResource): ReplayStep {
     // PROJECT leaves out `namespaced: false`, so an API without it is cluster-scoped.
     namespaced: r.api === undefined || Boolean(r.api.namespaced),
     force: false,
+    ...(r.external ? { externalApiPath: r.path, externalApiDomain: r.domain } : {}),
   };
   const argv = ['create', 'api', '--group', r.group, '--version', r.version, '--kind', r.kind];
   if (r.plural !== undefined) argv.push('--plural', r.plural);
   argv.push(`--resource=${options.resource}`, `--controller=${options.controller}`);
   if (options.resource) argv.push(`--namespaced=${options.namespaced}`);
+  if (r.external) {
+    argv.push('--external-api-path', r.path!);
+    if (r.domain) argv.push('--external-api-domain', r.domain);
+  }
   return { argv, run: 'create api', options };
 }
 

@@ -1,0 +1,184 @@
+/**
+ * CRDs -> the declarations of each group and version: the Kind of every version with the markers that give back
+ * the CRD's names, scope, subresources, printer columns, selectable fields, storage, serving and deprecation
+ * (src/markers/defs/crd.ts), and the types of its schema (schema-to-types.ts).
+ */
+import type { CRDVersion, CustomResourceDefinition, JSONSchemaProps } from '../markers/apiextensions.js';
+import { typeMetaProperties } from '../crd/known.js';
+import { pluralize } from '../project/flect.js';
+import { goQuote, numberArg, stringArg } from './marker-text.js';
+import { canonical, TypesBuilder } from './schema-to-types.js';
+import type { DeclModel, ImportProblem, KindModel } from './types.js';
+
+/** A CRD read from a source, with where it came from (for problems by line). */
+export interface SourcedCRD {
+  crd: CustomResourceDefinition;
+  /** The file, URL or `crd/<name>` it was read from. */
+  origin: string;
+  /** The 1-based line of a path in the CRD object, when the source has lines. */
+  lineOf(path: (string | number)[]): number | undefined;
+}
+
+/** The declarations of one group and version. */
+export interface GroupVersionTypes {
+  group: string;
+  version: string;
+  kinds: KindModel[];
+  decls: Map<string, DeclModel>;
+}
+
+/** A reported problem with its source position. */
+export interface LocatedProblem extends ImportProblem {
+  origin: string;
+  line: number | undefined;
+}
+
+/** The result of converting CRDs: the declarations by group and version, and what could not be said exactly. */
+export interface ImportedTypes {
+  groupVersions: GroupVersionTypes[];
+  problems: LocatedProblem[];
+}
+
+// controller-gen writes these itself: never a marker's doing.
+const GENERATOR_ANNOTATIONS = new Set(['controller-gen.kubebuilder.io/version', 'kubescaffold.io/version']);
+
+/** Converts CRDs (already checked to be apiextensions.k8s.io/v1 CRDs with schemas) into declarations. */
+export function crdsToTypes(crds: readonly SourcedCRD[]): ImportedTypes {
+  const builders = new Map<string, { gv: GroupVersionTypes; builder: TypesBuilder }>();
+  const problems: LocatedProblem[] = [];
+  const builderFor = (group: string, version: string): { gv: GroupVersionTypes; builder: TypesBuilder } => {
+    const key = `${group}/${version}`;
+    let b = builders.get(key);
+    if (!b) {
+      const builder = new TypesBuilder();
+      b = { gv: { group, version, kinds: [], decls: builder.decls }, builder };
+      builders.set(key, b);
+    }
+    return b;
+  };
+  // Kinds' names first, so no generated type takes the name of a Kind declared later.
+  for (const { crd } of crds)
+    for (const v of crd.spec.versions) builderFor(crd.spec.group, v.name).builder.reserve([crd.spec.names.kind]);
+  for (const src of crds) {
+    const located = (p: ImportProblem): LocatedProblem => ({ ...p, origin: src.origin, line: src.lineOf(p.docPath) });
+    const crdProblems: ImportProblem[] = [];
+    const crdWide = crdMarkers(src.crd, crdProblems);
+    src.crd.spec.versions.forEach((v, i) => {
+      const { gv, builder } = builderFor(src.crd.spec.group, v.name);
+      const before = builder.problems.length;
+      const markers = [
+        ...crdWide.resource,
+        ...(i === 0 ? crdWide.metadata : []),
+        ...versionMarkers(src.crd, v, i, crdProblems),
+      ];
+      const schema = v.schema?.openAPIV3Schema ?? {};
+      const typeMeta = typeMetaProperties() as { apiVersion: JSONSchemaProps; kind: JSONSchemaProps };
+      const decl = builder.kind(
+        src.crd.spec.names.kind,
+        v.name,
+        schema,
+        ['spec', 'versions', i, 'schema', 'openAPIV3Schema'],
+        markers,
+        typeMeta,
+      );
+      decl.kind = {
+        kind: src.crd.spec.names.kind,
+        plural: src.crd.spec.names.plural,
+        namespaced: src.crd.spec.scope !== 'Cluster',
+      };
+      gv.kinds.push(decl.kind);
+      problems.push(...builder.problems.slice(before).map(located));
+    });
+    problems.push(...crdProblems.map(located));
+  }
+  return { groupVersions: [...builders.values()].map((b) => b.gv), problems };
+}
+
+/** `+kubebuilder:resource` (on every version) and `+kubebuilder:metadata` (on one). */
+function crdMarkers(
+  crd: CustomResourceDefinition,
+  problems: ImportProblem[],
+): { resource: string[]; metadata: string[] } {
+  const { names } = crd.spec;
+  const kind = names.kind;
+  const report = (docPath: (string | number)[], message: string): void =>
+    void problems.push({ docPath, where: `${kind}`, message });
+  const parts: string[] = [];
+  if (names.plural !== pluralize(kind.toLowerCase()).toLowerCase())
+    parts.push(`path=${stringArg(names.plural, { bare: true })}`);
+  if (names.singular !== undefined && names.singular !== kind.toLowerCase())
+    parts.push(`singular=${stringArg(names.singular, { bare: true })}`);
+  if (crd.spec.scope === 'Cluster') parts.push('scope=Cluster');
+  if (names.shortNames?.length)
+    parts.push(`shortName=${names.shortNames.map((n) => stringArg(n, { bare: true })).join(';')}`);
+  if (names.categories?.length)
+    parts.push(`categories=${names.categories.map((n) => stringArg(n, { bare: true })).join(';')}`);
+  if (names.listKind !== undefined && names.listKind !== `${kind}List`)
+    report(['spec', 'names', 'listKind'], `listKind ${names.listKind} has no marker; it becomes ${kind}List`);
+  if (crd.metadata.name !== `${names.plural}.${crd.spec.group}`)
+    report(['metadata', 'name'], `the CRD's name must be ${names.plural}.${crd.spec.group}; it becomes that`);
+  const spec = crd.spec as unknown as Record<string, unknown>;
+  if (spec.conversion !== undefined && canonical(spec.conversion) !== canonical({ strategy: 'None' }))
+    report(['spec', 'conversion'], 'conversion is set by a kustomize patch, not a marker; it is left out');
+  if (spec.preserveUnknownFields !== undefined && spec.preserveUnknownFields !== false)
+    report(
+      ['spec', 'preserveUnknownFields'],
+      'preserveUnknownFields is left out (apiextensions.k8s.io/v1 refuses true)',
+    );
+  const metadata: string[] = [];
+  for (const into of ['annotations', 'labels'] as const) {
+    const entries = Object.entries(crd.metadata[into] ?? {}).filter(([k]) => !GENERATOR_ANNOTATIONS.has(k));
+    if (entries.length > 0)
+      metadata.push(`+kubebuilder:metadata:${into}=${entries.map(([k, v]) => goQuote(`${k}=${v}`)).join(';')}`);
+  }
+  return { resource: parts.length > 0 ? [`+kubebuilder:resource:${parts.join(',')}`] : [], metadata };
+}
+
+/** Storage, serving, deprecation, subresources, printer columns and selectable fields of one version. */
+function versionMarkers(crd: CustomResourceDefinition, v: CRDVersion, i: number, problems: ImportProblem[]): string[] {
+  const at = ['spec', 'versions', i];
+  const report = (path: (string | number)[], message: string): void =>
+    void problems.push({ docPath: [...at, ...path], where: `${crd.spec.names.kind} ${v.name}`, message });
+  const out: string[] = [];
+  if (crd.spec.versions.length > 1 && v.storage) out.push('+kubebuilder:storageversion');
+  if (crd.spec.versions.length === 1 && !v.storage)
+    report(['storage'], 'the only version is always the storage version');
+  if (!v.served) out.push('+kubebuilder:unservedversion');
+  if (v.deprecated)
+    out.push(
+      v.deprecationWarning !== undefined
+        ? `+kubebuilder:deprecatedversion:warning=${goQuote(v.deprecationWarning)}`
+        : '+kubebuilder:deprecatedversion',
+    );
+  else if (v.deprecationWarning !== undefined)
+    report(['deprecationWarning'], 'a warning without deprecated: true is left out');
+  const sub = v.subresources;
+  if (sub?.status !== undefined) out.push('+kubebuilder:subresource:status');
+  if (sub?.scale !== undefined) {
+    const s = sub.scale;
+    out.push(
+      `+kubebuilder:subresource:scale:specpath=${goQuote(s.specReplicasPath)},statuspath=${goQuote(s.statusReplicasPath)}${
+        s.labelSelectorPath !== undefined ? `,selectorpath=${goQuote(s.labelSelectorPath)}` : ''
+      }`,
+    );
+  }
+  const columns = v.additionalPrinterColumns ?? [];
+  for (const c of columns) {
+    const parts = [
+      `name=${goQuote(c.name)}`,
+      `type=${goQuote(c.type)}`,
+      `JSONPath=${stringArg(c.jsonPath, { raw: true })}`,
+    ];
+    if (c.description) parts.push(`description=${goQuote(c.description)}`);
+    if (c.format) parts.push(`format=${goQuote(c.format)}`);
+    if (c.priority) parts.push(`priority=${numberArg(c.priority)}`);
+    out.push(`+kubebuilder:printcolumn:${parts.join(',')}`);
+  }
+  if (columns.length > 0 && sub === undefined)
+    report(['additionalPrinterColumns'], 'printer columns come with `subresources: {}` in a generated CRD');
+  if (sub !== undefined && sub.status === undefined && sub.scale === undefined && columns.length === 0)
+    report(['subresources'], 'empty subresources have no marker; they are left out');
+  for (const f of v.selectableFields ?? [])
+    out.push(`+kubebuilder:selectablefield:JSONPath=${stringArg(f.jsonPath, { raw: true })}`);
+  return out;
+}

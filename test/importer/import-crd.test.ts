@@ -1,0 +1,323 @@
+/**
+ * `scaffold import crd` on files and folders: the types it writes for every construct of a CRD schema (and that they
+ * give the CRD back and compile), what it reports for constructs no marker spells, how it refuses bad input (file and
+ * line, non-zero exit, nothing written), that it never overwrites a changed file without --force, and that a
+ * project's `scaffold manifests` leaves the imported Kinds alone unless asked for them.
+ */
+import { execFile } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importCRDs } from '../../src/importer/command.js';
+import { planManifests } from '../../src/generate/manifests.js';
+import { TinyCA } from '../../src/runtime/certs/index.js';
+import { listFiles } from '../support/files.js';
+import { readCRDs, roundTrip } from '../support/import-roundtrip.js';
+import { typeErrors } from '../support/typecheck.js';
+
+const repo = join(import.meta.dirname, '../..');
+const bin = join(repo, 'bin/scaffold.js');
+const built = existsSync(join(repo, 'dist/cli/import.js'));
+const fixtures = join(import.meta.dirname, '../fixtures/import');
+const everyConstruct = join(fixtures, 'every-construct.yaml');
+const unexpressible = join(fixtures, 'unexpressible.yaml');
+let root: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'ks-import-cli-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const scaffold = async (
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number; stdout: string; stderr: string }> => {
+  try {
+    const r = await promisify(execFile)(process.execPath, [bin, ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    return { status: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { status: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+};
+
+const typeFiles = (dir: string): string[] =>
+  listFiles(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(dir, f));
+
+describe('import crd: the types', () => {
+  it('spells every construct of the schema with a marker or a type, and gives the CRD back exactly', async () => {
+    const rt = await roundTrip([everyConstruct], readCRDs([everyConstruct]));
+    try {
+      expect(rt.diffs).toEqual({ 'gadgets.toys.example.com': [] });
+      expect(rt.imported.problems).toEqual([]);
+      const v1 = readFileSync(join(rt.dir, 'out/toys.example.com/v1/gadget_types.ts'), 'utf8');
+      // readable spellings: literal unions, runtime types, named types for array items, markers as kubebuilder's
+      for (const line of [
+        "mode?: 'Fast' | 'Slow' | 'Off';",
+        'conditions?: Condition[];',
+        'memory?: Quantity;',
+        'port?: IntOrString;',
+        'startAt?: Time;',
+        'nick?: string | null;',
+        'config?: RawExtension;',
+        'raw?: JSONValue;',
+        'entries?: Entry[];',
+        'export type Tag = string;',
+        '// +kubebuilder:resource:shortName=gd;gdt,categories=toys;all',
+        '// +kubebuilder:subresource:scale:specpath=".spec.replicas",statuspath=".status.replicas",selectorpath=".status.selector"',
+        '// +kubebuilder:storageversion',
+      ])
+        expect(v1).toContain(line);
+      const v1beta1 = readFileSync(join(rt.dir, 'out/toys.example.com/v1beta1/gadget_types.ts'), 'utf8');
+      expect(v1beta1).toContain(
+        '// +kubebuilder:deprecatedversion:warning="toys.example.com/v1beta1 Gadget is deprecated; use v1"',
+      );
+      expect(v1beta1).toContain('// +kubebuilder:unservedversion');
+      expect(readFileSync(join(rt.dir, 'out/toys.example.com/v1/zz_generated.resources.ts'), 'utf8')).toContain(
+        "export const GadgetResource = defineResource<Gadget>({\n  group: 'toys.example.com',\n  version: 'v1',\n  kind: 'Gadget',\n  plural: 'gadgets',\n  namespaced: true,\n});",
+      );
+      expect(typeErrors(typeFiles(join(rt.dir, 'out')))).toEqual([]);
+    } finally {
+      rt.cleanup();
+    }
+  });
+
+  it('writes back quotes, backslashes, line breaks and comment terminators, and names that collide', async () => {
+    const tricky = join(fixtures, 'tricky.yaml');
+    const rt = await roundTrip([tricky], readCRDs([tricky]));
+    try {
+      expect(rt.diffs).toEqual({ 'commons.toys.example.com': [] });
+      expect(rt.imported.problems).toEqual([]);
+      expect(typeErrors(typeFiles(join(rt.dir, 'out')))).toEqual([]);
+    } finally {
+      rt.cleanup();
+    }
+  });
+
+  it('reports what no marker spells by path and line, and writes the nearest schema that compiles', async () => {
+    const result = await importCRDs({ root, sources: [unexpressible], boilerplate: '' });
+    const text = readFileSync(unexpressible, 'utf8').split('\n');
+    const lineOf = (s: string): number => text.findIndex((l) => l.includes(s)) + 1;
+    expect(
+      result.problems.map((p) => ('line' in p ? `${p.line}: ${p.where}: ${p.message.split(';')[0]}` : p.message)),
+    ).toEqual([
+      `${lineOf('oneOf:')}: Lever v1 .spec.either (oneOf): oneOf has no marker`,
+      `${lineOf('nullable: false')}: Lever v1 .spec.strict (nullable): nullable: false is the default`,
+      `${lineOf('additionalProperties: true')}: Lever v1 .spec.bag{*}: additionalProperties: true/false has no marker`,
+      `${lineOf('listKind:')}: Lever: listKind LeverCollection has no marker`,
+    ]);
+    const types = readFileSync(join(root, 'external/toys.example.com/v1/lever_types.ts'), 'utf8');
+    expect(types).toContain('bag?: Record<string, JSONValue>;');
+    expect(types).toContain('// +kubebuilder:resource:scope=Cluster');
+    expect(typeErrors(typeFiles(join(root, 'external')))).toEqual([]);
+  });
+
+  it("is left out of the project's `scaffold manifests`, and generated when its folder is named", async () => {
+    mkdirSync(join(root, 'api/v1'), { recursive: true });
+    writeFileSync(
+      join(root, 'api/v1/groupversion_info.ts'),
+      "// +groupName=crew.example.com\nexport const GroupVersion = { group: 'crew.example.com', version: 'v1' };\n",
+    );
+    writeFileSync(
+      join(root, 'api/v1/captain_types.ts'),
+      "import type { ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n\n// +kubebuilder:object:root=true\nexport interface Captain extends TypeMeta {\n  metadata?: ObjectMeta;\n}\n",
+    );
+    await importCRDs({ root, sources: [everyConstruct], boilerplate: '' });
+    const project = planManifests({ root, generatorVersion: '(test)' });
+    expect(project.crds.map((c) => c.metadata.name)).toEqual(['captains.crew.example.com']);
+    const named = planManifests({
+      root,
+      paths: ['./external/...'],
+      generatorVersion: '(test)',
+      allowDangerousTypes: true,
+    });
+    expect(named.crds.map((c) => c.metadata.name)).toEqual(['gadgets.toys.example.com']);
+  });
+});
+
+describe.skipIf(!built)('import crd on the command line', () => {
+  it('refuses bad input naming file and line, exits non-zero, and writes nothing', async () => {
+    writeFileSync(join(root, 'broken.yaml'), 'apiVersion: v1\nkind: [unclosed\n');
+    writeFileSync(
+      join(root, 'old.yaml'),
+      'apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n  name: a.b.c\n',
+    );
+    writeFileSync(
+      join(root, 'noschema.yaml'),
+      [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata:',
+        '  name: things.toys.example.com',
+        'spec:',
+        '  group: toys.example.com',
+        '  names: { kind: Thing, plural: things }',
+        '  scope: Namespaced',
+        '  versions:',
+        '  - name: v1beta1',
+        '    served: true',
+        '    storage: true',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(root, 'plain.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
+    writeFileSync(
+      join(root, 'malformed.yaml'),
+      [
+        'apiVersion: apiextensions.k8s.io/v1',
+        'kind: CustomResourceDefinition',
+        'metadata:',
+        '  name: things.toys.example.com',
+        'spec:',
+        '  group: toys.example.com',
+        '  names: { kind: Thing, plural: things }',
+        '  scope: Namespaced',
+        '  versions:',
+        '  - name: v1',
+        '    served: true',
+        '    storage: true',
+        '    schema:',
+        '      openAPIV3Schema:',
+        '        type: object',
+        '        properties:',
+        '          spec:',
+        '            type: object',
+        '            required: name',
+        '',
+      ].join('\n'),
+    );
+    const before = readdirSync(root).sort();
+    for (const [file, expected] of [
+      ['broken.yaml', /^Error: broken\.yaml is not valid YAML: line \d+: /m],
+      [
+        'old.yaml',
+        /^Error: old\.yaml:1: apiVersion "apiextensions\.k8s\.io\/v1beta1" is not apiextensions\.k8s\.io\/v1; convert/m,
+      ],
+      ['noschema.yaml', /^Error: noschema\.yaml:\d+: version v1beta1 has no schema\.openAPIV3Schema/m],
+      ['plain.yaml', /^Error: plain\.yaml holds no CustomResourceDefinition/m],
+      ['malformed.yaml', /^Error: malformed\.yaml:19: version v1: required must be a list of strings/m],
+      ['missing.yaml', /^Error: missing\.yaml is neither a file, a folder, an https URL nor the name of a CRD/m],
+      ['http://example.com/crd.yaml', /only https URLs can be read/],
+    ] as const) {
+      const r = await scaffold(['import', 'crd', everyConstruct, file]);
+      expect(r.status, file).toBe(1);
+      expect(r.stderr, file).toMatch(expected);
+      expect(readdirSync(root).sort(), file).toEqual(before);
+    }
+    // the line of the version that lacks the schema
+    expect((await scaffold(['import', 'crd', 'noschema.yaml'])).stderr).toContain('noschema.yaml:10: version v1beta1');
+  });
+
+  it('never overwrites a changed file without --force; importing again changes nothing', async () => {
+    const first = await scaffold(['import', 'crd', everyConstruct, '--output-dir', 'api/external']);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain('api/external/toys.example.com/v1/gadget_types.ts');
+    expect(first.stdout).toContain('api/external/toys.example.com/v1/zz_generated.resources.js (GadgetResource)');
+    const again = await scaffold(['import', 'crd', everyConstruct, '--output-dir', 'api/external']);
+    expect(again.stdout).toContain('Nothing to write');
+    const file = join(root, 'api/external/toys.example.com/v1/gadget_types.ts');
+    writeFileSync(file, '// mine\n');
+    const refused = await scaffold(['import', 'crd', everyConstruct, '--output-dir', 'api/external']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      'api/external/toys.example.com/v1/gadget_types.ts already exists; remove it or re-run with --force to overwrite it',
+    );
+    expect(readFileSync(file, 'utf8')).toBe('// mine\n');
+    const forced = await scaffold(['import', 'crd', everyConstruct, '--output-dir', 'api/external', '--force']);
+    expect(forced.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('export interface Gadget extends TypeMeta');
+  });
+
+  it('refuses to drop the Kinds an earlier import wrote into the same group and version', async () => {
+    const tricky = join(fixtures, 'tricky.yaml');
+    expect((await scaffold(['import', 'crd', everyConstruct])).status).toBe(0);
+    const before = readFileSync(join(root, 'external/toys.example.com/v1/zz_generated.resources.ts'), 'utf8');
+    const alone = await scaffold(['import', 'crd', tricky]);
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toContain(
+      'external/toys.example.com/v1 holds Gadget from an earlier import; import their CRDs together with these',
+    );
+    expect(readFileSync(join(root, 'external/toys.example.com/v1/zz_generated.resources.ts'), 'utf8')).toBe(before);
+    const together = await scaffold(['import', 'crd', everyConstruct, tricky, '--force']);
+    expect(together.status).toBe(0);
+    const resources = readFileSync(join(root, 'external/toys.example.com/v1/zz_generated.resources.ts'), 'utf8');
+    expect(resources).toContain('export const CommonResource');
+    expect(resources).toContain('export const GadgetResource');
+  });
+
+  it('refuses an output folder outside the project, or a link in it that leads out', async () => {
+    const r = await scaffold(['import', 'crd', everyConstruct, '--output-dir', '../elsewhere']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is outside the project/);
+    const outside = mkdtempSync(join(tmpdir(), 'ks-import-outside-'));
+    try {
+      mkdirSync(join(root, 'external/toys.example.com'), { recursive: true });
+      symlinkSync(outside, join(root, 'external/toys.example.com/v1'));
+      const linked = await scaffold(['import', 'crd', everyConstruct]);
+      expect(linked.status).toBe(1);
+      expect(linked.stderr).toMatch(/external\/toys\.example\.com\/v1.*(outside the project|leads out)/);
+      expect(readdirSync(outside)).toEqual([]);
+      expect(existsSync(join(root, 'external/toys.example.com/v1beta1'))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  describe('from an https URL', () => {
+    let server: Server;
+    let caFile: string;
+    let base: string;
+
+    beforeEach(async () => {
+      const ca = TinyCA.create({ commonName: 'import-test-ca' });
+      const leaf = ca.issue({ commonName: 'localhost', ipAddresses: ['127.0.0.1'], usage: 'server' });
+      caFile = join(root, 'ca.crt');
+      writeFileSync(caFile, ca.certPem);
+      server = createServer({ cert: leaf.certPem, key: leaf.keyPem }, (req, res) => {
+        if (req.url === '/crds/gadgets.yaml') res.end(readFileSync(everyConstruct));
+        else if (req.url === '/moved') res.writeHead(302, { location: '/crds/gadgets.yaml' }).end();
+        else res.writeHead(404).end('not found');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
+    });
+    afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('reads the CRDs it serves (following a redirect), and names a URL that fails', async () => {
+      const env = { NODE_EXTRA_CA_CERTS: caFile };
+      const r = await scaffold(['import', 'crd', `${base}/moved`], env);
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(readFileSync(join(root, 'external/toys.example.com/v1/gadget_types.ts'), 'utf8')).toContain(
+        'export interface Gadget extends TypeMeta',
+      );
+      const missing = await scaffold(['import', 'crd', `${base}/nothing.yaml`, '--output-dir', 'other'], env);
+      expect(missing.status).toBe(1);
+      expect(missing.stderr).toContain(`${base}/nothing.yaml answered 404`);
+      expect(existsSync(join(root, 'other'))).toBe(false);
+      // without trusting the server's CA the certificate is refused
+      const untrusted = await scaffold(['import', 'crd', `${base}/crds/gadgets.yaml`, '--output-dir', 'other']);
+      expect(untrusted.status).toBe(1);
+      expect(untrusted.stderr).toMatch(/could not be fetched: .*(certificate|self.signed)/i);
+    });
+  });
+});
