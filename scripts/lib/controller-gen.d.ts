@@ -14,3 +14,4 @@ export interface PublicApi {
   crdOptions?: string[];
 }
 export declare function publicApiCRDs(api: PublicApi, controllerGen: string): Record<string, string>;
+export declare function publicApiCRDDir(api: PublicApi, controllerGen: string): string;

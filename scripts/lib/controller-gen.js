@@ -62,13 +62,26 @@ export function prepareGoModule(dir, module) {
 
 /**
  * The CRDs the real controller-gen writes for Go packages of a public module from the module proxy, as
- * { file name: YAML }. Run once per module version, package set and controller-gen version, then read from
- * ~/.cache/kubescaffold/public-api-crds/ (nothing of the module is kept in the repository).
+ * { file name: YAML }. See publicApiCRDDir.
  * @param {{ module: string, version: string, packages: string[], crdOptions?: string[] }} api
  * @param {string} controllerGen the binary
  * @returns {Record<string, string>}
  */
 export function publicApiCRDs(api, controllerGen) {
+  const dir = publicApiCRDDir(api, controllerGen);
+  return Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+}
+
+/**
+ * The folder of the CRDs the real controller-gen writes for Go packages (import paths, `...` patterns too) of a public
+ * module from the module proxy. Run once per module version, package set and controller-gen version, then read from
+ * ~/.cache/kubescaffold/public-api-crds/ (nothing of the module is kept in the repository). Shared by the parity test
+ * on the public APIs and the round trip of `scaffold import crd`.
+ * @param {{ module: string, version: string, packages: string[], crdOptions?: string[] }} api
+ * @param {string} controllerGen the binary
+ * @returns {string}
+ */
+export function publicApiCRDDir(api, controllerGen) {
   // A readable name and an exact key: the module and version, and a hash of everything that decides the output.
   const hash = createHash('sha256')
     .update(JSON.stringify([api, CONTROLLER_GEN_VERSION, K8S_MODULE_VERSION]))
@@ -104,7 +117,7 @@ export function publicApiCRDs(api, controllerGen) {
       rmSync(work, { recursive: true, force: true });
     }
   }
-  return Object.fromEntries(readdirSync(cache).map((f) => [f, readFileSync(join(cache, f), 'utf8')]));
+  return cache;
 }
 
 /** Whether release version `a` (vX.Y.Z) is older than `b`; a version that is not vX.Y.Z is not compared. */
