@@ -28,7 +28,11 @@ function checksOf(words) {
   if (text === 'npm run build') return ['build'];
   if (text === 'npm run lint') return ['lint'];
   if (text === 'npm test') return ['test'];
-  if (words[0] === 'make') return words.slice(1).filter((t) => ['build', 'lint', 'test'].includes(t));
+  // The scaffolded Makefile's test-e2e builds the project first (its prerequisite `build`).
+  if (words[0] === 'make')
+    return [...new Set(words.slice(1).map((t) => (t === 'test-e2e' ? 'build' : t)))].filter((t) =>
+      ['build', 'lint', 'test'].includes(t),
+    );
   return [];
 }
 
