@@ -6,7 +6,12 @@ import { defineConfig, type DefaultTheme } from 'vitepress';
 import { githubSlug } from '../../scripts/lib/docs-anchors.js';
 
 const docsRoot = new URL('../', import.meta.url);
-const { version } = JSON.parse(readFileSync(new URL('../package.json', docsRoot), 'utf8')) as { version: string };
+const { version, repository } = JSON.parse(readFileSync(new URL('../package.json', docsRoot), 'utf8')) as {
+  version: string;
+  repository: { url: string };
+};
+// The repository's web address, from package.json's repository (git+https://github.com/owner/name.git).
+const repositoryUrl = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 
 // Pages written in parallel with the rest of the book (the tutorial, the TypeDoc API reference) are listed once they
 // exist, so the sidebar never links a page that is not there.
@@ -62,7 +67,8 @@ export default defineConfig({
   title: 'kubescaffold',
   description: 'Kubebuilder for TypeScript: scaffold, generate manifests for, and run Kubernetes operators written in TypeScript',
   // Built output and VitePress's cache stay out of the page tree; README-style files elsewhere are not pages.
-  srcExclude: ['**/node_modules/**'],
+  // The tutorial's finished project is published as files (scripts/docs-site.js copies it), not as pages.
+  srcExclude: ['**/node_modules/**', 'tutorial/project/**'],
   // The default, said out loud: a link to a page that does not exist fails the build.
   ignoreDeadLinks: false,
   // Heading ids as GitHub spells them, so that a page.md#section link works in both places.
@@ -82,6 +88,8 @@ export default defineConfig({
     sidebar,
     outline: { level: [2, 3] },
     search: { provider: 'local' },
+    socialLinks: [{ icon: 'github', link: repositoryUrl }],
+    editLink: { pattern: `${repositoryUrl}/edit/main/docs/:path`, text: 'Edit this page' },
     footer: { message: `kubescaffold ${version}, Apache-2.0` },
   },
 });

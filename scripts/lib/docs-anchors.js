@@ -1,15 +1,19 @@
 // Checks the #anchors of the links between the book's pages, which VitePress's dead-link check leaves out: a link
 // `page.md#section` must name a heading of page.md, both as the built site spells its ids and as GitHub does, since
 // the same Markdown is read in both places.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 
-/** Every .md file below `root`, as paths relative to it with '/' separators, skipping dot-folders and node_modules. */
+/**
+ * Every .md file below `root`, as paths relative to it with '/' separators, skipping dot-folders, node_modules, and
+ * scaffolded projects (a folder with a PROJECT file, such as the tutorial's), which the book publishes as files.
+ */
 export function markdownPages(root) {
   const out = [];
   const walk = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+      if (e.isDirectory() && existsSync(join(dir, e.name, 'PROJECT'))) continue;
       if (e.isDirectory()) walk(join(dir, e.name));
       else if (e.name.endsWith('.md')) out.push(relative(root, join(dir, e.name)).split(sep).join('/'));
     }

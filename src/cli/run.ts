@@ -1,5 +1,9 @@
 /** `scaffold run`: build the project and run its manager on this machine against the current kubeconfig (make run), or as its Deployment would run it (make run-as-deployed). */
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadProject } from '../project/load.js';
+import { conversionHubs } from '../project/conversion-hubs.js';
 import { CliError } from './errors.js';
 
 interface RunFlags {
@@ -39,6 +43,7 @@ export function registerRunCommand(program: Command): void {
         if (code !== 0) throw new CliError(`the manager exited with code ${code}`, code);
         return;
       }
+      warnOfConversionWithoutWebhooks(process.cwd());
       const { runManager } = await import('../cluster/index.js');
       const code = await runManager(process.cwd(), {
         kubeconfig: opts.kubeconfig,
@@ -48,4 +53,25 @@ export function registerRunCommand(program: Command): void {
       });
       if (code !== 0) throw new CliError(`the manager exited with code ${code}`, code);
     });
+}
+
+/**
+ * With ENABLE_WEBHOOKS=false the conversion webhook is off too: the API server cannot convert a multi-version Kind, and
+ * kubectl, which asks for the newest version, fails on it. Says which version reads without a conversion.
+ */
+function warnOfConversionWithoutWebhooks(root: string): void {
+  if (process.env.ENABLE_WEBHOOKS !== 'false' || !existsSync(join(root, 'PROJECT'))) return;
+  let project;
+  try {
+    project = loadProject(root);
+  } catch {
+    return; // A PROJECT this cannot read is not this note's business: the manager runs as it is.
+  }
+  for (const hub of conversionHubs(project)) {
+    process.stderr.write(
+      `note: ENABLE_WEBHOOKS=false turns off the conversion webhook of ${hub.kind} (${hub.versions.join(', ')}): ` +
+        `the API server cannot convert between its versions. Write and read it in its stored version, ${hub.versions[0]}: ` +
+        `kubectl get ${hub.hubResource}\n`,
+    );
+  }
 }

@@ -53,6 +53,25 @@ describe('npm run docs', () => {
     },
   );
 
+  it(
+    'fails, naming the page and the link, when a page links to a file the site does not have',
+    { timeout: BUILD_MS },
+    () => {
+      const book = join(scratch, 'dead-file');
+      mkdirSync(join(book, '.vitepress'), { recursive: true });
+      writeFileSync(
+        join(book, '.vitepress', 'config.ts'),
+        `export { default } from ${JSON.stringify(join(docsRoot, '.vitepress', 'config.ts'))};\n`,
+      );
+      writeFileSync(join(book, 'index.md'), '# Home\n\nSee [the code](./project/missing.ts).\n');
+      const result = buildBook(book);
+      expect(result.status).not.toBe(0);
+      expect(`${result.stdout}${result.stderr}`).toMatch(
+        /a file the site does not have:\s+index\.html: \.\/project\/missing\.ts/,
+      );
+    },
+  );
+
   it("keeps the site's build output and config out of the npm package", () => {
     expect(pkg.files).toContain('docs');
     expect(pkg.files).toContain('!docs/.vitepress');

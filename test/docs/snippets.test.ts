@@ -65,8 +65,8 @@ function packagePaths(): Record<string, string[]> {
 // The API reference (docs/reference/api/) is generated from the runtime's declarations, which tsc checks already; its
 // blocks are signatures, not programs.
 const generated = (page: string): boolean => page.startsWith('reference/api/');
-// The tutorial's blocks are cut from the files of its project (docs/tutorial/project), whose imports are relative to
-// that project: test/e2e/tutorial.test.ts checks each block is in its file and compiles and tests the project.
+// The tutorial's blocks are parts of its project's files, whose imports are relative to that project:
+// test/e2e/tutorial.test.ts writes each where its page says, then builds, lints and tests the project.
 const tutorial = (page: string): boolean => page.startsWith('tutorial/');
 const snippets = markdownPages(docsRoot)
   .filter((page) => !generated(page) && !tutorial(page))

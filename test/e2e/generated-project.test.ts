@@ -294,6 +294,28 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
   );
 
   it(
+    'fails make test-e2e when an e2e test fails, and still stops the control plane',
+    () => {
+      const failing = join(project, 'test', 'e2e', 'failing.test.ts');
+      writeFileSync(
+        failing,
+        "import { expect, it } from 'vitest';\n\nit('fails on purpose', () => {\n  expect(1).toBe(2);\n});\n",
+      );
+      try {
+        const result = run(project, 'make', ['test-e2e']);
+        expect(result.status, result.output.slice(-3000)).not.toBe(0);
+        expect(result.output).toContain('fails on purpose');
+        expect(result.output).toContain('Stopped the control plane');
+        for (const leftover of ['e2e.kubeconfig', 'e2e.kubeconfig.pid', 'e2e.kubeconfig.log'])
+          expect(existsSync(join(project, 'bin', leftover)), leftover).toBe(false);
+      } finally {
+        rmSync(failing, { force: true });
+      }
+    },
+    minutes(5),
+  );
+
+  it(
     'runs its manager against the control plane and reconciles the sample',
     async () => {
       const env = await TestEnvironment.start({

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/files.js';
+import { codeBlocks, shellWords } from '../support/markdown.js';
 
 // The packages as npm delivers them: `npm pack` of the CLI, the runtime and envtest, installed from the tarballs into
 // empty directories, used from there as a new user would. Nothing here links the checkout.
@@ -77,6 +78,29 @@ function run(cwd: string, command: string, args: string[], env: NodeJS.ProcessEn
     );
   return output;
 }
+
+/**
+ * The commands of a page's ```sh blocks (those quoted with `> ` too) between a heading and the next one of its level,
+ * as a newcomer types them: one per line (a `\` continues it), `a && b` is two, comments dropped.
+ */
+function shCommands(file: string, heading: string): string[][] {
+  const markdown = readFileSync(join(repoRoot, file), 'utf8');
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`${file} has no heading "${heading}"`);
+  const level = /^#+/.exec(heading)![0];
+  const next = markdown.slice(start + heading.length + 2).search(new RegExp(`^${level} `, 'm'));
+  const section = markdown.slice(start, next < 0 ? undefined : start + heading.length + 2 + next);
+  const unquoted = section.replace(/^> ?/gm, '');
+  return codeBlocks(unquoted)
+    .filter((b) => b.lang === 'sh')
+    .flatMap((b) => b.text.replace(/\\\n\s*/g, '').split('\n'))
+    .map((line) => line.replace(/\s+#\s.*$/, '').trim())
+    .filter((line) => line !== '')
+    .flatMap((line) => line.split(' && ').map(shellWords));
+}
+
+/** README's "Using the CLI": the commands this test runs as written. */
+const usingTheCli = (): string[][] => shCommands('README.md', '## Using the CLI');
 
 const work = tempDir('kubescaffold-package-');
 const packed = new Map<string, PackResult & { tarball: string }>();
@@ -154,9 +178,12 @@ describe('the npm packages', () => {
     expect(paths('kubescaffold').filter((p) => p.endsWith('.hbs'))).toEqual([]);
     expect(paths('kubescaffold')).toContain('templates/plugins/grafana/controller-runtime-metrics.json');
     for (const [name, budget] of Object.entries(BUDGETS)) {
+      // The book's tutorial project (docs/tutorial/project) is a project's sources and tests, shown to readers.
       expect(
-        paths(name).filter((p) =>
-          /\.map$|\.tsbuildinfo$|(^|\/)(src|test|bench|scripts)\/|^[^/]+\.ts$|^tsconfig/.test(p),
+        paths(name).filter(
+          (p) =>
+            !p.startsWith('docs/tutorial/project/') &&
+            /\.map$|\.tsbuildinfo$|(^|\/)(src|test|bench|scripts)\/|^[^/]+\.ts$|^tsconfig/.test(p),
         ),
         name,
       ).toEqual([]);
@@ -200,7 +227,7 @@ describe('the npm packages', () => {
   );
 
   it(
-    'installed from the tarballs into an empty directory, `npx kubescaffold` runs this CLI, and the project it scaffolds vendors the tarballs, builds, lints and passes its tests',
+    'installed from the tarballs into an empty directory, `npx kubescaffold` runs this CLI; README\'s "Using the CLI", followed as written, scaffolds a project that vendors the tarballs, builds, lints and passes its tests',
     () => {
       const user = join(work.path, 'user');
       mkdirSync(user);
@@ -219,21 +246,47 @@ describe('the npm packages', () => {
         /npm install[\s\S]*npx scaffold create api/,
       );
 
-      // As someone who found the tarballs would: `npm exec` with the three of them, in an empty directory. The release
-      // is not on the registry, so the project gets the same packages packed into its vendor/, named by relative paths
-      // that hold in a fresh clone and in the image's build stage; init's own npm install of them succeeds.
-      const project = join(work.path, 'operator');
-      mkdirSync(project);
-      run(project, 'npm', [
-        'exec',
-        '--yes',
-        ...all.map((t) => `--package=${t}`),
-        '--',
-        'kubescaffold',
-        'init',
-        '--domain',
-        'example.com',
-      ]);
+      // README's "Using the CLI", as written, in an empty directory. Its commands in the checkout (npm ci, npm run
+      // build, npm pack into /tmp/ks) are what npm test and beforeAll did, into this test's directory instead of
+      // /tmp/ks; every other command runs as it is. The release is not on the registry, so the project gets the
+      // packages packed into its vendor/, named by relative paths that hold in a fresh clone and in the image's build
+      // stage; init's own npm install of them succeeds.
+      const packDir = '/tmp/ks';
+      let cwd = work.path;
+      let testOutput = '';
+      for (const words of usingTheCli()) {
+        const line = words.join(' ');
+        if (line === 'npm ci' || line === 'npm run build' || line === `mkdir -p ${packDir}`) continue;
+        if (words[0] === 'npm' && words[1] === 'pack') {
+          expect(line).toBe(`npm pack --workspaces --include-workspace-root --pack-destination ${packDir}`);
+          continue;
+        }
+        if (words[0] === 'mkdir') mkdirSync(join(cwd, words[1]!));
+        else if (words[0] === 'cd') cwd = join(cwd, words[1]!);
+        else {
+          const output = run(
+            cwd,
+            words[0]!,
+            words.slice(1).map((w) => w.replaceAll(`${packDir}/`, `${work.path}/`)),
+            { CI: 'true' },
+          );
+          if (line === 'npm test') testOutput = output;
+        }
+      }
+      const project = cwd;
+      expect(project).toBe(join(work.path, 'my-operator'));
+      // The quick start's first four steps, from tarballs, are the same commands: this run covers them as written.
+      const quickStart = [
+        '## 1. Create a project',
+        '## 2. Add an API and its controller',
+        '## 3. Generate the manifests',
+      ]
+        .concat('## 4. Test it against a real API server')
+        .flatMap((heading) => shCommands('docs/quick-start.md', heading))
+        .map((words) => words.join(' '));
+      // Its published variant (mkdir, cd, npx kubescaffold init) comes first; the tarballs' begins with `npm ci`.
+      expect(quickStart.slice(quickStart.indexOf('npm ci'))).toEqual(usingTheCli().map((w) => w.join(' ')));
+      expect(testOutput, "README's commands end with npm test").toMatch(/Tests\s+\d+ passed/);
       const projectPkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
         dependencies: Record<string, string>;
         devDependencies: Record<string, string>;
@@ -250,15 +303,12 @@ describe('the npm packages', () => {
         `kubescaffold-envtest-${pkg.version}.tgz`,
         `kubescaffold-runtime-${pkg.version}.tgz`,
       ]);
-      run(project, 'npx', ['scaffold', 'create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain']);
-      run(project, 'npx', ['scaffold', 'manifests']);
       expect(readFileSync(join(project, 'config', 'crd', 'bases', 'crew.example.com_captains.yaml'), 'utf8')).toContain(
         'kind: CustomResourceDefinition',
       );
       // Nothing from this checkout: the project builds, lints and passes its own tests (envtest and fake client).
       run(project, 'npm', ['run', 'build']);
       run(project, 'npm', ['run', 'lint']);
-      expect(run(project, 'npm', ['test'], { CI: 'true' })).toMatch(/Tests\s+\d+ passed/);
 
       const loaded = run(user, process.execPath, [
         '--input-type=module',

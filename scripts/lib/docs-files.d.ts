@@ -1,0 +1,1 @@
+export function brokenFileLinks(distRoot: string): string[];
