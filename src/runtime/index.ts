@@ -37,6 +37,8 @@ export {
   isShutdownError,
   LeaderElectionLostError,
   isLeaderElectionLost,
+  ShardTermEndedError,
+  isShardTermEnded,
 } from './errors.js';
 
 // The value types that API types are written with (the marker generator gives them controller-gen's schemas).
