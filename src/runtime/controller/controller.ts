@@ -242,7 +242,9 @@ export class Controller {
         }
         this.metrics?.active.inc();
         try {
-          await (admission ? admission.run(() => this.reconcileHandler(queue, req)) : this.reconcileHandler(queue, req));
+          await (admission
+            ? admission.run(() => this.reconcileHandler(queue, req))
+            : this.reconcileHandler(queue, req));
         } finally {
           this.metrics?.active.dec();
           admission?.leave();

@@ -28,7 +28,7 @@ export const shardReconcilesTotal = new Counter({
 /** shard_requests_dropped_total{ring,controller}: requests not reconciled here because another replica owns them. */
 export const shardRequestsDroppedTotal = new Counter({
   name: 'shard_requests_dropped_total',
-  help: "Reconcile requests dropped because their object is in a partition this replica does not hold (yet).",
+  help: 'Reconcile requests dropped because their object is in a partition this replica does not hold (yet).',
   labelNames: ['ring', 'controller'] as const,
   registers: [registry],
 });

@@ -16,7 +16,9 @@ export function assignPartitions(members: readonly string[], partitions: number)
   const pairs = sorted.flatMap((m) =>
     Array.from({ length: partitions }, (_, p) => ({ m, p, score: fnv1a64(`${m}/${p}`) })),
   );
-  pairs.sort((a, b) => (a.score !== b.score ? (a.score > b.score ? -1 : 1) : a.m < b.m ? -1 : a.m > b.m ? 1 : a.p - b.p));
+  pairs.sort((a, b) =>
+    a.score !== b.score ? (a.score > b.score ? -1 : 1) : a.m < b.m ? -1 : a.m > b.m ? 1 : a.p - b.p,
+  );
   const owner: string[] = new Array<string>(partitions).fill('');
   const load = new Map<string, number>(sorted.map((m) => [m, 0]));
   // First everyone up to floor(P/N), then the remainder, one more each, so loads differ by at most one.

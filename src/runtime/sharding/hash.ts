@@ -28,7 +28,9 @@ export function hexBound(n: bigint): string {
 
 /** One partition of the hash space: [start, end). */
 export interface HashRange {
+  /** The first hash in it. */
   readonly start: bigint;
+  /** The first hash past it. */
   readonly end: bigint;
 }
 

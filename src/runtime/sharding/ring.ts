@@ -286,7 +286,13 @@ export class ShardRing {
       for (let p = 0; p < this.opts.partitions; p++) {
         if (owner[p] !== this.identity || this.held.has(p) || this.observer.heldByOther(p, this.identity)) continue;
         claims.push(p);
-        this.held.set(p, { state: 'claimed', inflight: 0, drained: undefined, starting: undefined, releasing: undefined });
+        this.held.set(p, {
+          state: 'claimed',
+          inflight: 0,
+          drained: undefined,
+          starting: undefined,
+          releasing: undefined,
+        });
       }
     }
     const sent = this.clock.now();
@@ -392,7 +398,10 @@ export class ShardRing {
       name: this.leaseName,
       namespace: this.opts.namespace,
       labels: { ...(own?.metadata?.labels ?? {}), [RING_LABEL]: this.opts.ring },
-      annotations: { ...(own?.metadata?.annotations ?? {}), [PARTITIONS_ANNOTATION]: formatPartitions(this.held.keys()) },
+      annotations: {
+        ...(own?.metadata?.annotations ?? {}),
+        [PARTITIONS_ANNOTATION]: formatPartitions(this.held.keys()),
+      },
     };
     try {
       const written = await this.withTimeout(signal, (s) =>
