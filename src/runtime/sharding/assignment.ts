@@ -1,33 +1,37 @@
-import { fnv1a64 } from './hash.js';
+import { createHash } from 'node:crypto';
+
+/** A well-mixed 64-bit score (FNV-1a over similar strings such as 'pod-a/1', 'pod-a/2' ranks too alike). */
+function score(s: string): bigint {
+  return createHash('sha256').update(s).digest().readBigUInt64BE(0);
+}
 
 /**
- * Which member owns each partition: rendezvous hashing with bounded loads. Each partition ranks the members by a
- * hash of (member, partition); members take partitions in rounds of that ranking, none more than ceil(P/N). Every
- * replica computes the same answer from the same member set. A join moves only the partitions the newcomer needs to
- * reach its share, and a leave moves only the leaver's (bench/sharding-ring.js measures both against equal
- * contiguous ranges, which move about half the space on each change).
+ * Which member owns each partition: rendezvous hashing with bounded loads. Every (member, partition) pair gets a
+ * score; pairs are taken best first while the partition is free and the member below its share (floor(P/N), one
+ * more for the P mod N members whose own score is highest), so loads differ by at most one. Every replica computes
+ * the same answer from the same member set. Compared with equal contiguous ranges it moves less of the space when a
+ * member joins or leaves, though more than the least possible (bench/sharding-ring.js measures both).
  * @returns the owner of each partition, indexed by partition; empty when there are no members.
  */
 export function assignPartitions(members: readonly string[], partitions: number): string[] {
   const sorted = [...new Set(members)].sort();
   if (sorted.length === 0) return [];
   const floor = Math.floor(partitions / sorted.length);
-  // Every (member, partition) pair, best first; a pair is taken while its partition is free and its member has room.
-  const pairs = sorted.flatMap((m) =>
-    Array.from({ length: partitions }, (_, p) => ({ m, p, score: fnv1a64(`${m}/${p}`) })),
+  const extra = partitions % sorted.length;
+  const share = new Map(
+    sorted
+      .map((m) => ({ m, s: score(m) }))
+      .sort((a, b) => (a.s === b.s ? (a.m < b.m ? -1 : 1) : a.s > b.s ? -1 : 1))
+      .map(({ m }, i) => [m, floor + (i < extra ? 1 : 0)]),
   );
-  pairs.sort((a, b) =>
-    a.score !== b.score ? (a.score > b.score ? -1 : 1) : a.m < b.m ? -1 : a.m > b.m ? 1 : a.p - b.p,
-  );
+  const pairs = sorted.flatMap((m) => Array.from({ length: partitions }, (_, p) => ({ m, p, s: score(`${m}/${p}`) })));
+  pairs.sort((a, b) => (a.s !== b.s ? (a.s > b.s ? -1 : 1) : a.m < b.m ? -1 : a.m > b.m ? 1 : a.p - b.p));
   const owner: string[] = new Array<string>(partitions).fill('');
   const load = new Map<string, number>(sorted.map((m) => [m, 0]));
-  // First everyone up to floor(P/N), then the remainder, one more each, so loads differ by at most one.
-  for (const cap of [floor, floor + 1]) {
-    for (const { m, p } of pairs) {
-      if (owner[p] !== '' || load.get(m)! >= cap) continue;
-      owner[p] = m;
-      load.set(m, load.get(m)! + 1);
-    }
+  for (const { m, p } of pairs) {
+    if (owner[p] !== '' || load.get(m)! >= share.get(m)!) continue;
+    owner[p] = m;
+    load.set(m, load.get(m)! + 1);
   }
   return owner;
 }
