@@ -38,6 +38,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       ['Webhooks and certificates', 'guides/webhooks.md'],
       ['Metrics', 'guides/metrics.md'],
       ['Leader election and replicas', 'guides/leader-election.md'],
+      ['Scaling out: sharded controllers', 'guides/sharding.md'],
       ['Sizing memory', 'guides/memory.md'],
       ["The manager's image", 'guides/deploying.md'],
       ['Upgrading an older project', 'guides/upgrading.md'],
