@@ -24,6 +24,8 @@ const PAYLOAD = Number(process.env.PAYLOAD ?? 512);
 const GATE = process.env.GATE !== 'off';
 const REPLICAS = (process.env.REPLICAS ?? '1,2,3').split(',').map(Number);
 const NAMESPACES = 30;
+// controller-runtime's default lease: a loaded machine can stall a process for seconds while it lists 10,000 objects.
+const LEASE_MS = Number(process.env.LEASE_MS ?? 15_000);
 const LABEL = 'shard.kubescaffold.dev/test';
 const fixture = fileURLToPath(new URL('../test/runtime/fixtures/sharded-replica.ts', import.meta.url));
 
@@ -97,11 +99,24 @@ function startReplica(kind, identity, leaseNamespace, doneKey) {
   const procEnv = { ...process.env, KUBECONFIG: kubeconfig, SHARD_DONE_KEY: doneKey };
   const p =
     kind === 'controller-runtime'
-      ? spawn(peerBinary, ['-kubeconfig-file', kubeconfig, '-lease-namespace', leaseNamespace, '-identity', identity], {
-          env: procEnv,
-          stdio: ['ignore', 'pipe', 'inherit'],
-        })
-      : spawn(childNode(), [ours, leaseNamespace, identity, kind, '4000'], {
+      ? spawn(
+          peerBinary,
+          [
+            '-kubeconfig-file',
+            kubeconfig,
+            '-lease-namespace',
+            leaseNamespace,
+            '-identity',
+            identity,
+            '-lease-duration',
+            `${LEASE_MS}ms`,
+          ],
+          {
+            env: procEnv,
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        )
+      : spawn(childNode(), [ours, leaseNamespace, identity, kind, String(LEASE_MS)], {
           env: procEnv,
           stdio: ['ignore', 'pipe', 'inherit'],
         });
@@ -193,11 +208,25 @@ try {
     await client.create(rt.Namespaces, { metadata: { name: leaseNamespace } });
     const watch = reconciledWatch(doneKey, (k) => secretV.get(k) ?? '-');
     await watch.ready;
-    const replicas = await Promise.all(
+    const replicasStarted = Promise.all(
       Array.from({ length: cfg.replicas }, (_, r) => startReplica(cfg.kind, `r${r + 1}`, leaseNamespace, doneKey)),
     );
+    const replicas = await replicasStarted;
+    // A replica that exits (a lost lease) ends the run: its figures would be another process's.
+    const died = Promise.race(
+      replicas.map(
+        (r) =>
+          new Promise((_, reject) =>
+            r.p.once('exit', (code, signal) => {
+              if (!stopping) reject(new Error(`${cfg.name}: ${r.identity} exited (${code ?? signal}) during the run`));
+            }),
+          ),
+      ),
+    );
+    let stopping = false;
+    died.catch(() => {}); // raced below; a replica exiting between the races must not end the process unexplained
     const started = performance.now();
-    await watch.all();
+    await Promise.race([watch.all(), died]);
     const { first, last } = watch.times();
     const firstPass = { total: (last - started) / 1000, rate: keys.length / ((last - first) / 1000) };
     // A change to a tenth of the objects and to the owned Secrets: watch events reach the replicas.
@@ -218,7 +247,7 @@ try {
         { type: 'merge' },
       );
     });
-    await second.all();
+    await Promise.race([second.all(), died]);
     second.stop();
     watch.stop();
     for (const r of replicas) {
@@ -240,6 +269,7 @@ try {
         firstPass.total.toFixed(1),
       ]);
     }
+    stopping = true;
     await Promise.all(
       replicas.map(
         (r) =>
