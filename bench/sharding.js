@@ -6,7 +6,8 @@
 //   - ours, active-passive: test/runtime/fixtures/sharded-replica.ts in 'leader' mode (leader election, 1 replica);
 //   - ours, sharded by uid: the same controller with ManagerOptions.sharding, 1, 2 and 3 replicas (REPLICAS=1,2,3);
 //   - controller-runtime, active-passive: bench/go/shardpeer (controller-runtime has no sharding).
-// Per replica: RSS at the end (VmRSS), bytes read from its sockets and files from start to end (/proc/PID/io rchar,
+// Per replica: RSS at the end (VmRSS; ours after a full GC, with the scaffolded manager's heap flags) and ours' V8 heap
+// in use, bytes read from its sockets and files from start to end (/proc/PID/io rchar,
 // less what it read before its manager started), watch events delivered after its first sync, and objects cached.
 // Per configuration: objects/s of the first pass (first reconcile write to last, seen through a watch).
 // Usage: npm run build && node bench/sharding.js
@@ -26,6 +27,8 @@ const REPLICAS = (process.env.REPLICAS ?? '1,2,3').split(',').map(Number);
 const NAMESPACES = 30;
 // controller-runtime's default lease: a loaded machine can stall a process for seconds while it lists 10,000 objects.
 const LEASE_MS = Number(process.env.LEASE_MS ?? 15_000);
+// Ours runs as the scaffolded manager.yaml runs it (its NODE_OPTIONS), and can be asked for a full GC before measuring.
+const NODE_FLAGS = ['--expose-gc', '--max-old-space-size=96', '--max-semi-space-size=2'];
 const LABEL = 'shard.kubescaffold.dev/test';
 const fixture = fileURLToPath(new URL('../test/runtime/fixtures/sharded-replica.ts', import.meta.url));
 
@@ -116,7 +119,7 @@ function startReplica(kind, identity, leaseNamespace, doneKey) {
             stdio: ['ignore', 'pipe', 'inherit'],
           },
         )
-      : spawn(childNode(), [ours, leaseNamespace, identity, kind, String(LEASE_MS)], {
+      : spawn(childNode(), [...NODE_FLAGS, ours, leaseNamespace, identity, kind, String(LEASE_MS)], {
           env: procEnv,
           stdio: ['ignore', 'pipe', 'inherit'],
         });
@@ -251,16 +254,17 @@ try {
     second.stop();
     watch.stop();
     for (const r of replicas) {
-      const now = procStats(r.p.pid);
-      let stats = { cached: '', watchEvents: '' };
+      let stats = { cached: '', watchEvents: '', heapUsed: undefined };
       if (cfg.kind !== 'controller-runtime') {
         const answer = r.next('stats');
         r.p.kill('SIGUSR2');
         stats = await answer;
       }
+      const now = procStats(r.p.pid);
       rows.push([
         `${cfg.name}: ${r.identity}`,
         (now.rss / 2 ** 20).toFixed(1),
+        stats.heapUsed === undefined ? '' : (stats.heapUsed / 2 ** 20).toFixed(1),
         ((now.rchar - r.base.rchar) / 2 ** 20).toFixed(1),
         stats.watchEvents,
         stats.cached,
@@ -291,6 +295,7 @@ printTable(
   [
     'configuration: replica',
     'RSS MiB',
+    'heap MiB',
     'read MiB',
     'watch events',
     'cached',
