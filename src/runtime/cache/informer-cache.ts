@@ -16,7 +16,8 @@ import { ConfigurationError, LifecycleError, ShutdownError, TimeoutError } from 
 import { newListWatch, newMetadataListWatch, type ListerWatcher } from './listwatch.js';
 import { partitionRanges, type HashRange } from '../sharding/hash.js';
 import { shardedListWatch } from '../sharding/listwatch.js';
-import type { ShardKey } from '../sharding/selector.js';
+import { inRanges, shardSelector, type ShardKey } from '../sharding/selector.js';
+import { shardServerFiltering } from '../metrics/sharding.js';
 
 /** How one kind is cached instead of by the defaults (controller-runtime's cache.ByObject). */
 export interface ByObject {
@@ -80,6 +81,8 @@ export class CacheNotStartedError extends LifecycleError {
 }
 
 const ALL_NAMESPACES = '__all_namespaces';
+/** The key suffix of a sharded kind's one informer when the server does not filter by shardSelector. */
+const WHOLE = '#whole';
 
 /** controller-runtime's KeyToNamespacedKey: index values are kept per namespace and once across all of them. */
 function namespacedIndexKey(namespace: string, value: string): string {
@@ -199,6 +202,10 @@ export class InformerCache {
   private readonly ranges: HashRange[] = [];
   private readonly heldPartitions = new Set<number>();
   private readonly partitionRuns = new Map<string, { stop: AbortController; run: Promise<void> }>();
+  // Per sharded kind, whether the API server applies shardSelector (probed once). Where it does not, every partition
+  // informer would receive every object: the kind is then cached whole, by one informer, and split on this side.
+  private readonly serverFilters = new Map<string, boolean>();
+  private probing: Promise<void> | undefined;
 
   constructor(opts: InformerCacheOptions) {
     this.readSyncTimeout = opts.readSyncTimeout ?? 120_000;
@@ -249,6 +256,9 @@ export class InformerCache {
    */
   async startPartition(partition: number, signal: AbortSignal): Promise<boolean> {
     this.heldPartitions.add(partition);
+    this.probing ??= this.probeServerFiltering(signal).finally(() => (this.probing = undefined));
+    await this.probing;
+    if (!this.heldPartitions.has(partition)) return false;
     for (const [key, kind] of this.kinds) {
       if (kind.sharded) this.addPartitionInformers(kind, key.endsWith('|metadata'), partition);
     }
@@ -258,8 +268,48 @@ export class InformerCache {
     const synced = (): boolean =>
       [...this.kinds.values()]
         .filter((k) => k.sharded)
-        .every((k) => [...k.informers.entries()].every(([name, inf]) => !name.endsWith(key) || inf.hasSynced()));
+        .every((k) =>
+          [...k.informers.entries()].every(
+            ([name, inf]) => !(name.endsWith(key) || name.endsWith(WHOLE)) || inf.hasSynced(),
+          ),
+        );
     return waitForCacheSync(AbortSignal.any([signal, cacheSignal]), synced);
+  }
+
+  /**
+   * Asks the API server, once per sharded kind, whether it applies shardSelector: one list of at most one object with
+   * a selector, answered with metadata.shardInfo or without. Kinds it cannot list stay undecided (their partition
+   * informers then filter on this side if they must).
+   */
+  private async probeServerFiltering(signal: AbortSignal): Promise<void> {
+    const sharding = this.opts.sharding!;
+    const client = this.opts.client as RestClient;
+    for (const kind of [...this.kinds.values()]) {
+      const id = resourceId(kind.resource);
+      if (!kind.sharded || this.serverFilters.has(id)) continue;
+      try {
+        const list = await client.list(kind.resource, {
+          limit: 1,
+          shardSelector: shardSelector(sharding.key, [this.ranges[0]!]),
+          signal,
+        });
+        const filters = list.metadata.shardInfo?.selector !== undefined;
+        this.serverFilters.set(id, filters);
+        shardServerFiltering.labels({ ring: sharding.ring, resource: id }).set(filters ? 1 : 0);
+        if (!filters) {
+          this.log.info(
+            'the API server ignores shardSelector (feature gate ShardedListAndWatch off, or a server before 1.36): caching the kind whole and filtering on this side, which is correct but saves no traffic',
+            { resource: id },
+          );
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        this.log.debug('could not ask whether the API server filters by shardSelector', {
+          resource: id,
+          error: String(err),
+        });
+      }
+    }
   }
 
   /** Stops the informers of `partition`; their objects leave the cache without delete events. */
@@ -286,9 +336,14 @@ export class InformerCache {
   objectsInPartition<T extends KubeObject>(res: Resource<T>, partition: number): T[] {
     const kind = this.kinds.get(resourceId(res)) as KindInformer<T> | undefined;
     if (!kind?.sharded) return [];
-    return [...kind.informers.entries()]
-      .filter(([key]) => key.endsWith(`#${partition}`))
-      .flatMap(([, inf]) => inf.getIndexer().list());
+    const entries = [...kind.informers.entries()];
+    const own = entries.filter(([key]) => key.endsWith(`#${partition}`)).flatMap(([, inf]) => inf.getIndexer().list());
+    const range = [this.ranges[partition]!];
+    const fromWhole = entries
+      .filter(([key]) => key.endsWith(WHOLE))
+      .flatMap(([, inf]) => inf.getIndexer().list())
+      .filter((o) => inRanges(o, this.opts.sharding!.key, range));
+    return [...own, ...fromWhole];
   }
 
   /** The cached object `key` of `res` from any informer, without waiting for a sync (undefined if not cached). */
@@ -313,8 +368,9 @@ export class InformerCache {
     const namespaces = own?.namespaces ? uniqueNamespaces(own.namespaces) : this.namespaces;
     const scopes = res.namespaced && namespaces ? namespaces : [''];
     const kindKey = metadataOnly ? `${id}|metadata` : id;
+    const whole = this.serverFilters.get(id) === false;
     for (const ns of scopes) {
-      const key = `${ns}#${p}`;
+      const key = whole ? `${ns}${WHOLE}` : `${ns}#${p}`;
       if (kind.informers.has(key)) continue;
       const scope = {
         namespace: ns || undefined,
@@ -322,14 +378,16 @@ export class InformerCache {
         fieldSelector: own?.fieldSelector ?? this.defaults.fieldSelector,
       };
       const base = metadataOnly ? newMetadataListWatch(client, res, scope) : newListWatch(client, res, scope);
-      const lw = shardedListWatch(base as unknown as ListerWatcher<T>, {
-        key: sharding.key,
-        ranges: [this.ranges[p]!],
-        ring: sharding.ring,
-        resource: id,
-        log: this.log,
-      });
-      const name = `${metadataOnly ? 'metadata:' : ''}${id}${ns ? ` ns=${ns}` : ''} partition=${p}`;
+      const lw = whole
+        ? (base as unknown as ListerWatcher<T>)
+        : shardedListWatch(base as unknown as ListerWatcher<T>, {
+            key: sharding.key,
+            ranges: [this.ranges[p]!],
+            ring: sharding.ring,
+            resource: id,
+            log: this.log,
+          });
+      const name = `${metadataOnly ? 'metadata:' : ''}${id}${ns ? ` ns=${ns}` : ''} ${whole ? 'whole' : `partition=${p}`}`;
       const transform = own?.transform !== undefined ? own.transform : this.transform;
       const informer = new SharedIndexInformer<T>(lw, {
         name,
