@@ -18,6 +18,7 @@ import {
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
   DEFAULT_SYNC_PERIOD,
   type ManagerOptions,
+  type ShardingOptions,
 } from './options.js';
 import { ProbeServer } from './probes.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
@@ -25,7 +26,7 @@ import { isDisabledAddress } from '../internal/serve.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { ConfigurationError, LeaderElectionLostError, LifecycleError, TimeoutError } from '../errors.js';
 import { ShardGate } from '../sharding/gate.js';
-import { ShardRing } from '../sharding/ring.js';
+import { ShardRing, validateRingOptions } from '../sharding/ring.js';
 import type { RequestGate } from '../controller/controller.js';
 
 const DEFAULT_PARTITIONS = 12;
@@ -114,6 +115,7 @@ export class Manager {
     if (!opts.kubeConfig) throw new ConfigurationError('ManagerOptions.kubeConfig is required');
     if (opts.leaderElection?.enabled && !opts.leaderElection.id)
       throw new ConfigurationError('leaderElection.id must be configured when leader election is enabled');
+    if (opts.sharding) validateRingOptions(ringTimings(opts.sharding));
     this.opts = opts;
     this.log = opts.log ?? rootLog;
     this.mlog = this.log.withName('manager');
@@ -278,13 +280,9 @@ export class Manager {
     if (!this.ring) {
       this.ring = new ShardRing({
         client: newClient(this.opts.kubeConfig),
-        namespace: leaderElectionNamespace(sharding.namespace),
-        ring: sharding.ring,
+        namespace: ringNamespace(sharding.namespace),
         identity: sharding.identity ?? this.identity,
-        partitions: sharding.partitions ?? DEFAULT_PARTITIONS,
-        leaseDuration: sharding.leaseDuration ?? 15_000,
-        renewDeadline: sharding.renewDeadline ?? 10_000,
-        retryPeriod: sharding.retryPeriod ?? 2_000,
+        ...ringTimings(sharding),
         ...(sharding.clock ? { clock: sharding.clock } : {}),
         log: this.log,
         hooks: {
@@ -479,6 +477,34 @@ export class Manager {
 function addCheck(map: Map<string, Checker>, kind: string, name: string, check: Checker): void {
   if (map.has(name)) throw new ConfigurationError(`${kind} check ${name} already exists`);
   map.set(name, check);
+}
+
+/** The ring's name, partition count and timings, defaults filled in. */
+function ringTimings(sharding: ShardingOptions): {
+  ring: string;
+  partitions: number;
+  leaseDuration: number;
+  renewDeadline: number;
+  retryPeriod: number;
+} {
+  return {
+    ring: sharding.ring,
+    partitions: sharding.partitions ?? DEFAULT_PARTITIONS,
+    leaseDuration: sharding.leaseDuration ?? 15_000,
+    renewDeadline: sharding.renewDeadline ?? 10_000,
+    retryPeriod: sharding.retryPeriod ?? 2_000,
+  };
+}
+
+/** The namespace of the ring's Leases: the configured one, or the pod's own. */
+function ringNamespace(configured: string | undefined): string {
+  try {
+    return leaderElectionNamespace(configured);
+  } catch {
+    throw new ConfigurationError(
+      "unable to find the namespace for the shard ring's Leases: not running in-cluster, please set sharding.namespace",
+    );
+  }
 }
 
 /** An AbortSignal aborted when `p` settles. */

@@ -81,6 +81,26 @@ export interface ShardTicket {
   readonly epoch: number;
 }
 
+/** Throws ConfigurationError, naming the option, for a ring name, partition count or timings that cannot work. */
+export function validateRingOptions(opts: {
+  ring: string;
+  partitions: number;
+  leaseDuration: number;
+  renewDeadline: number;
+  retryPeriod: number;
+}): void {
+  if (!/^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/.test(opts.ring))
+    throw new ConfigurationError(
+      `sharding.ring "${opts.ring}" must be a DNS label of at most 40 characters (lowercase letters, digits, '-')`,
+    );
+  if (!(Number.isInteger(opts.partitions) && opts.partitions >= 1 && opts.partitions <= 1024))
+    throw new ConfigurationError(`sharding.partitions must be an integer from 1 to 1024, got ${opts.partitions}`);
+  if (!(opts.leaseDuration > opts.renewDeadline))
+    throw new ConfigurationError('sharding.leaseDuration must be greater than sharding.renewDeadline');
+  if (!(opts.renewDeadline > 1.2 * opts.retryPeriod))
+    throw new ConfigurationError('sharding.renewDeadline must be greater than sharding.retryPeriod*1.2');
+}
+
 const ticketStore = new AsyncLocalStorage<{ ring: ShardRing; ticket: ShardTicket }>();
 
 /**
@@ -116,16 +136,7 @@ export class ShardRing {
   private lastOwnVersion: string | undefined;
 
   constructor(opts: ShardRingOptions) {
-    if (!/^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/.test(opts.ring))
-      throw new ConfigurationError(
-        `sharding.ring "${opts.ring}" must be a DNS label of at most 40 characters (lowercase letters, digits, '-')`,
-      );
-    if (!(Number.isInteger(opts.partitions) && opts.partitions >= 1 && opts.partitions <= 1024))
-      throw new ConfigurationError(`sharding.partitions must be an integer from 1 to 1024, got ${opts.partitions}`);
-    if (!(opts.leaseDuration > opts.renewDeadline))
-      throw new ConfigurationError('sharding: leaseDuration must be greater than renewDeadline');
-    if (!(opts.renewDeadline > 1.2 * opts.retryPeriod))
-      throw new ConfigurationError('sharding: renewDeadline must be greater than retryPeriod*1.2');
+    validateRingOptions(opts);
     this.opts = opts;
     this.identity = opts.identity;
     this.clock = opts.clock ?? realClock;

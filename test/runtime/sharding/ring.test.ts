@@ -5,7 +5,7 @@ import { newLogger } from '../../../src/runtime/log/index.js';
 import { ApiError } from '../../../src/runtime/rest/errors.js';
 import type { KubeObject, ObjectList } from '../../../src/runtime/rest/types.js';
 import { PARTITIONS_ANNOTATION, RING_LABEL, parsePartitions } from '../../../src/runtime/sharding/membership.js';
-import { ShardRing, type RingClient } from '../../../src/runtime/sharding/ring.js';
+import { ShardRing, validateRingOptions, type RingClient } from '../../../src/runtime/sharding/ring.js';
 import { FakeClock } from '../../support/clock.js';
 
 const LEASE = { leaseDuration: 4000, renewDeadline: 3000, retryPeriod: 500 };
@@ -213,5 +213,18 @@ describe('ShardRing', () => {
     expect(events).not.toContain('start 0');
     stop.abort();
     await run;
+  });
+});
+
+describe('the sharding options', () => {
+  it('are refused with the option named when they cannot work', () => {
+    const ok = { ring: 'crew', partitions: 12, ...LEASE };
+    expect(() => validateRingOptions(ok)).not.toThrow();
+    expect(() => validateRingOptions({ ...ok, ring: 'Crew_1' })).toThrow(/sharding.ring "Crew_1" must be a DNS label/);
+    expect(() => validateRingOptions({ ...ok, partitions: 0 })).toThrow(/sharding.partitions must be an integer/);
+    expect(() => validateRingOptions({ ...ok, renewDeadline: 4000 })).toThrow(
+      /sharding.leaseDuration must be greater than sharding.renewDeadline/,
+    );
+    expect(() => validateRingOptions({ ...ok, retryPeriod: 2900 })).toThrow(/retryPeriod\*1.2/);
   });
 });
