@@ -44,6 +44,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       ["Other projects' kinds", 'guides/external-apis.md'],
       ['Metrics', 'guides/metrics.md'],
       ['Leader election and replicas', 'guides/leader-election.md'],
+      ['Scaling out: sharded controllers', 'guides/sharding.md'],
       ['Sizing memory', 'guides/memory.md'],
       ["The manager's image", 'guides/deploying.md'],
       ['Upgrading an older project', 'guides/upgrading.md'],

@@ -153,6 +153,26 @@ export class LeaderElectionLostError extends Error {
   }
 }
 
+/**
+ * Raised instead of sending a write when this replica's term in a shard ring has ended (its Lease went unrenewed for
+ * renewDeadline, or the process was paused): another replica may already hold its partitions.
+ */
+export class ShardTermEndedError extends Error {
+  constructor(options?: ErrorOptions & { message?: string }) {
+    super(
+      options?.message ??
+        'shard ring term ended: this replica no longer holds its partitions, so the write was not sent',
+      options,
+    );
+    this.name = 'ShardTermEndedError';
+  }
+}
+
+/** True when `err` (or an error in its cause chain) is a ShardTermEndedError. */
+export function isShardTermEnded(err: unknown): err is ShardTermEndedError {
+  return findInChain(err, ShardTermEndedError) !== undefined;
+}
+
 /** True when `err` (or an error in its cause chain) is a LeaderElectionLostError. */
 export function isLeaderElectionLost(err: unknown): err is LeaderElectionLostError {
   return findInChain(err, LeaderElectionLostError) !== undefined;

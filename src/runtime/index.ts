@@ -37,6 +37,8 @@ export {
   isShutdownError,
   LeaderElectionLostError,
   isLeaderElectionLost,
+  ShardTermEndedError,
+  isShardTermEnded,
 } from './errors.js';
 
 // The value types that API types are written with (the marker generator gives them controller-gen's schemas).
@@ -64,6 +66,7 @@ export { newControllerManagedBy } from './builder/builder.js';
 export { Manager } from './manager/manager.js';
 export type { ManagerOptions } from './manager/options.js';
 export { setupSignalHandler } from './manager/signals.js';
+export { parseShardKey, type ShardKey } from './sharding/selector.js';
 export { ping } from './healthz/healthz.js';
 
 // Logging.

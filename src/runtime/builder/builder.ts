@@ -137,6 +137,14 @@ export class Builder {
       );
     }
     this.mgr.registerControllerName(name);
+    // Sharding: a controller with for() runs on every replica, each reconciling its partitions' objects. By
+    // namespace, owned kinds are sharded the same way (owners and owned share a namespace); by uid they are cached
+    // whole, and their events reach the owner's replica through its gate.
+    const sharded = forRes !== undefined && this.mgr.sharded();
+    if (sharded && this.mgr.shardKey() === 'namespace') {
+      for (const o of this.ownWatches) this.mgr.getCache().shardKind(o.resource);
+    }
+    const gate = sharded ? this.mgr.shardGate(forRes, name) : undefined;
     const ctrl = new Controller({
       name,
       reconciler,
@@ -144,6 +152,7 @@ export class Builder {
       ...(this.mgr.cacheSyncTimeout !== undefined ? { cacheSyncTimeout: this.mgr.cacheSyncTimeout } : {}),
       ...(forRes ? { forKind: { group: forRes.group, kind: forRes.kind } } : {}),
       log: this.mgr.log,
+      ...(gate ? { gate, needLeaderElection: false } : {}),
       ...this.options,
     });
     const cache = this.mgr.getCache();

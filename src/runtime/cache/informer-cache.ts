@@ -1,18 +1,23 @@
 import { log as rootLog, type Logger } from '../log/index.js';
 import { SharedInformerFactory, type ListerWatcherFactory } from './factory.js';
 import type { ResourceEventHandler } from './listener.js';
-import type { ResourceEventHandlerRegistration, SharedIndexInformer } from './shared-informer.js';
+import { SharedIndexInformer, type ResourceEventHandlerRegistration } from './shared-informer.js';
 import { NAMESPACE_INDEX, type IndexFunc } from './store.js';
 import { compactObjects } from './transforms.js';
 import { waitForCacheSync } from './wait.js';
 import { ApiError } from '../rest/errors.js';
-import type { RestClient } from '../rest/client.js';
+import { RestClient } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
 import type { PartialObjectMetadata } from '../rest/client.js';
 import type { KubeObject, ListOptions, ObjectKey, ObjectList, Resource } from '../rest/types.js';
 import type { TransformFunc } from './delta-fifo.js';
 import { parseFieldSelector, parseSelector, SelectorParseError, type FieldRequirement } from '../rest/selector.js';
 import { ConfigurationError, LifecycleError, ShutdownError, TimeoutError } from '../errors.js';
+import { newListWatch, newMetadataListWatch, type ListerWatcher } from './listwatch.js';
+import { partitionRanges, type HashRange } from '../sharding/hash.js';
+import { shardedListWatch } from '../sharding/listwatch.js';
+import { inRanges, shardSelector, type ShardKey } from '../sharding/selector.js';
+import { shardServerFiltering } from '../metrics/sharding.js';
 
 /** How one kind is cached instead of by the defaults (controller-runtime's cache.ByObject). */
 export interface ByObject {
@@ -58,6 +63,11 @@ export interface InformerCacheOptions {
    * installed, no list/watch permission) fails the reconcile instead of hanging it. Default 120000.
    */
   readSyncTimeout?: number;
+  /**
+   * Set when the manager shards its controllers across a ring's replicas: kinds marked with shardKind() are cached
+   * per partition this replica holds, each listed and watched with a shardSelector.
+   */
+  sharding?: { ring: string; key: ShardKey; partitions: number };
   /** Parent logger; default the root logger. */
   log?: Logger;
 }
@@ -71,6 +81,8 @@ export class CacheNotStartedError extends LifecycleError {
 }
 
 const ALL_NAMESPACES = '__all_namespaces';
+/** The key suffix of a sharded kind's one informer when the server does not filter by shardSelector. */
+const WHOLE = '#whole';
 
 /** controller-runtime's KeyToNamespacedKey: index values are kept per namespace and once across all of them. */
 function namespacedIndexKey(namespace: string, value: string): string {
@@ -82,32 +94,90 @@ function fieldIndexName(field: string): string {
 }
 
 /**
- * The informers of one kind: one cluster-wide informer, or one per configured namespace. Handlers added here are
- * added to each; it has synced when each has.
+ * The informers of one kind: one cluster-wide informer, or one per configured namespace, or (for a kind sharded
+ * across a ring's replicas) one per partition this replica holds, coming and going with the partitions. Handlers
+ * added here are added to each, present and future; it has synced when each has.
  */
 export class KindInformer<T extends KubeObject> {
+  private readonly handlers = new Set<{
+    handler: ResourceEventHandler<T>;
+    regs: Map<string, ResourceEventHandlerRegistration>;
+  }>();
+  private readonly byKey: Map<string, SharedIndexInformer<T>>;
+
   constructor(
     readonly resource: Resource<T>,
-    /** Keyed by namespace; '' is the cluster-wide informer. */
-    readonly informers: ReadonlyMap<string, SharedIndexInformer<T>>,
-  ) {}
+    /** Keyed by namespace ('' is the cluster-wide informer), or by namespace#partition for a sharded kind. */
+    informers: ReadonlyMap<string, SharedIndexInformer<T>>,
+    /** Whether the informers are per partition of a shard ring. */
+    readonly sharded = false,
+  ) {
+    this.byKey = new Map(informers);
+  }
+
+  /** The informers, keyed by namespace, or by namespace#partition for a sharded kind. */
+  get informers(): ReadonlyMap<string, SharedIndexInformer<T>> {
+    return this.byKey;
+  }
 
   addEventHandler(handler: ResourceEventHandler<T>): ResourceEventHandlerRegistration {
-    const regs = [...this.informers.values()].map((i) => i.addEventHandler(handler));
+    const entry = { handler, regs: new Map<string, ResourceEventHandlerRegistration>() };
+    for (const [key, inf] of this.byKey) entry.regs.set(key, inf.addEventHandler(handler));
+    this.handlers.add(entry);
     return {
-      hasSynced: () => regs.every((r) => r.hasSynced()),
-      remove: () => regs.forEach((r) => r.remove()),
+      hasSynced: () => [...entry.regs.values()].every((r) => r.hasSynced()),
+      remove: () => {
+        for (const r of entry.regs.values()) r.remove();
+        entry.regs.clear();
+        this.handlers.delete(entry);
+      },
     };
   }
 
   hasSynced(): boolean {
-    return [...this.informers.values()].every((i) => i.hasSynced());
+    return [...this.byKey.values()].every((i) => i.hasSynced());
   }
 
-  /** The informer holding objects of `namespace`, or undefined if the cache does not cover it. */
+  /** The informer holding objects of `namespace`, or undefined if the cache does not cover it (or it is sharded). */
   informerFor(namespace: string): SharedIndexInformer<T> | undefined {
-    return this.informers.get('') ?? this.informers.get(namespace);
+    if (this.sharded) return undefined;
+    return this.byKey.get('') ?? this.byKey.get(namespace);
   }
+
+  /** Every informer that may hold objects of `namespace` ('' for all namespaces). */
+  informersFor(namespace: string): SharedIndexInformer<T>[] {
+    if (!this.sharded) {
+      if (namespace === '') return [...this.byKey.values()];
+      const inf = this.informerFor(namespace);
+      return inf ? [inf] : [];
+    }
+    return [...this.byKey.entries()]
+      .filter(([key]) => namespace === '' || scopeOfKey(key) === '' || scopeOfKey(key) === namespace)
+      .map(([, inf]) => inf);
+  }
+
+  /** Adds an informer (a partition's), giving it every handler added so far. */
+  attach(key: string, informer: SharedIndexInformer<T>): void {
+    this.byKey.set(key, informer);
+    for (const e of this.handlers) e.regs.set(key, informer.addEventHandler(e.handler));
+  }
+
+  /** Removes an informer (a released partition's) and its handlers; its objects leave without delete events. */
+  detach(key: string): SharedIndexInformer<T> | undefined {
+    const inf = this.byKey.get(key);
+    for (const e of this.handlers) {
+      e.regs.get(key)?.remove();
+      e.regs.delete(key);
+    }
+    this.byKey.delete(key);
+    return inf;
+  }
+}
+
+/** The namespace part of a sharded informer's key (namespace#partition). */
+function scopeOfKey(key: string): string {
+  const i = key.lastIndexOf('#');
+  return i < 0 ? key : key.slice(0, i);
 }
 
 /**
@@ -125,6 +195,17 @@ export class InformerCache {
   private readonly log: Logger;
   private signal: AbortSignal | undefined;
   private readonly readSyncTimeout: number;
+  private readonly opts: InformerCacheOptions;
+  private readonly transform: TransformFunc<KubeObject>;
+  // Sharding: the kinds cached per partition, the partitions held, and each partition informer's stop and run.
+  private readonly shardedKinds = new Set<string>();
+  private readonly ranges: HashRange[] = [];
+  private readonly heldPartitions = new Set<number>();
+  private readonly partitionRuns = new Map<string, { stop: AbortController; run: Promise<void> }>();
+  // Per sharded kind, whether the API server applies shardSelector (probed once). Where it does not, every partition
+  // informer would receive every object: the kind is then cached whole, by one informer, and split on this side.
+  private readonly serverFilters = new Map<string, boolean>();
+  private probing: Promise<void> | undefined;
 
   constructor(opts: InformerCacheOptions) {
     this.readSyncTimeout = opts.readSyncTimeout ?? 120_000;
@@ -139,11 +220,194 @@ export class InformerCache {
     }
     if (opts.defaultLabelSelector) parseSelector(opts.defaultLabelSelector);
     this.deepCopy = !opts.unsafeDisableDeepCopy;
+    this.opts = opts;
+    this.transform = compactObjects({ stripManagedFields: opts.stripManagedFields ?? true });
     this.factory = new SharedInformerFactory(opts.client, {
       defaultResyncMs: opts.resyncPeriodMs ?? 0,
-      transform: compactObjects({ stripManagedFields: opts.stripManagedFields ?? true }),
+      transform: this.transform,
       logger: this.log,
     });
+    if (opts.sharding) this.ranges.push(...partitionRanges(opts.sharding.partitions));
+  }
+
+  /**
+   * Caches `res` per partition of the shard ring (InformerCacheOptions.sharding) instead of whole: only objects in
+   * the partitions this replica holds, listed and watched with a shardSelector. Before the kind's first use.
+   */
+  shardKind(res: Resource): void {
+    if (!this.opts.sharding) throw new ConfigurationError('shardKind needs InformerCacheOptions.sharding');
+    const id = resourceId(res);
+    if (this.shardedKinds.has(id)) return;
+    if (this.kinds.has(id) || this.kinds.has(`${id}|metadata`))
+      throw new ConfigurationError(`${res.kind} (${id}) is already cached whole; shard it before its first use`);
+    if (!(this.opts.client instanceof RestClient))
+      throw new ConfigurationError('sharded kinds need a RestClient, not a ListerWatcher factory');
+    this.shardedKinds.add(id);
+  }
+
+  /** Whether `res` is cached per partition. */
+  isSharded(res: Resource): boolean {
+    return this.shardedKinds.has(resourceId(res));
+  }
+
+  /**
+   * Starts the informers of `partition` for every sharded kind (and for kinds sharded later); resolves true once all
+   * have listed, false if `signal` aborts or the cache stops first.
+   */
+  async startPartition(partition: number, signal: AbortSignal): Promise<boolean> {
+    this.heldPartitions.add(partition);
+    this.probing ??= this.probeServerFiltering(signal).finally(() => (this.probing = undefined));
+    await this.probing;
+    if (!this.heldPartitions.has(partition)) return false;
+    for (const [key, kind] of this.kinds) {
+      if (kind.sharded) this.addPartitionInformers(kind, key.endsWith('|metadata'), partition);
+    }
+    const cacheSignal = this.signal;
+    if (!cacheSignal) return false;
+    const key = `#${partition}`;
+    const synced = (): boolean =>
+      [...this.kinds.values()]
+        .filter((k) => k.sharded)
+        .every((k) =>
+          [...k.informers.entries()].every(
+            ([name, inf]) => !(name.endsWith(key) || name.endsWith(WHOLE)) || inf.hasSynced(),
+          ),
+        );
+    return waitForCacheSync(AbortSignal.any([signal, cacheSignal]), synced);
+  }
+
+  /**
+   * Asks the API server, once per sharded kind, whether it applies shardSelector: one list of at most one object with
+   * a selector, answered with metadata.shardInfo or without. Kinds it cannot list stay undecided (their partition
+   * informers then filter on this side if they must).
+   */
+  private async probeServerFiltering(signal: AbortSignal): Promise<void> {
+    const sharding = this.opts.sharding!;
+    const client = this.opts.client as RestClient;
+    for (const kind of [...this.kinds.values()]) {
+      const id = resourceId(kind.resource);
+      if (!kind.sharded || this.serverFilters.has(id)) continue;
+      try {
+        const list = await client.list(kind.resource, {
+          limit: 1,
+          shardSelector: shardSelector(sharding.key, [this.ranges[0]!]),
+          signal,
+        });
+        const filters = list.metadata.shardInfo?.selector !== undefined;
+        this.serverFilters.set(id, filters);
+        shardServerFiltering.labels({ ring: sharding.ring, resource: id }).set(filters ? 1 : 0);
+        if (!filters) {
+          this.log.info(
+            'the API server ignores shardSelector (feature gate ShardedListAndWatch off, or a server before 1.36): caching the kind whole and filtering on this side, which is correct but saves no traffic',
+            { resource: id },
+          );
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        this.log.debug('could not ask whether the API server filters by shardSelector', {
+          resource: id,
+          error: String(err),
+        });
+      }
+    }
+  }
+
+  /** Stops the informers of `partition`; their objects leave the cache without delete events. */
+  async stopPartition(partition: number): Promise<void> {
+    this.heldPartitions.delete(partition);
+    const runs: Promise<void>[] = [];
+    for (const [kindKey, kind] of this.kinds) {
+      if (!kind.sharded) continue;
+      for (const key of [...kind.informers.keys()]) {
+        if (!key.endsWith(`#${partition}`)) continue;
+        kind.detach(key);
+        const run = this.partitionRuns.get(`${kindKey}|${key}`);
+        this.partitionRuns.delete(`${kindKey}|${key}`);
+        if (run) {
+          run.stop.abort();
+          runs.push(run.run);
+        }
+      }
+    }
+    await Promise.all(runs);
+  }
+
+  /** The cached objects of `res` (a sharded kind) in `partition`. */
+  objectsInPartition<T extends KubeObject>(res: Resource<T>, partition: number): T[] {
+    const kind = this.kinds.get(resourceId(res)) as KindInformer<T> | undefined;
+    if (!kind?.sharded) return [];
+    const entries = [...kind.informers.entries()];
+    const own = entries.filter(([key]) => key.endsWith(`#${partition}`)).flatMap(([, inf]) => inf.getIndexer().list());
+    const range = [this.ranges[partition]!];
+    const fromWhole = entries
+      .filter(([key]) => key.endsWith(WHOLE))
+      .flatMap(([, inf]) => inf.getIndexer().list())
+      .filter((o) => inRanges(o, this.opts.sharding!.key, range));
+    return [...own, ...fromWhole];
+  }
+
+  /** The cached object `key` of `res` from any informer, without waiting for a sync (undefined if not cached). */
+  peek<T extends KubeObject>(res: Resource<T>, key: ObjectKey): T | undefined {
+    const kind = this.kinds.get(resourceId(res)) as KindInformer<T> | undefined;
+    if (!kind) return undefined;
+    const ns = res.namespaced ? (key.namespace ?? '') : '';
+    const k = ns === '' ? key.name : `${ns}/${key.name}`;
+    for (const inf of kind.informersFor(ns)) {
+      const obj = inf.getIndexer().getByKey(k);
+      if (obj !== undefined) return obj;
+    }
+    return undefined;
+  }
+
+  private addPartitionInformers<T extends KubeObject>(kind: KindInformer<T>, metadataOnly: boolean, p: number): void {
+    const res = kind.resource;
+    const id = resourceId(res);
+    const sharding = this.opts.sharding!;
+    const client = this.opts.client as RestClient;
+    const own = this.byObject.get(id);
+    const namespaces = own?.namespaces ? uniqueNamespaces(own.namespaces) : this.namespaces;
+    const scopes = res.namespaced && namespaces ? namespaces : [''];
+    const kindKey = metadataOnly ? `${id}|metadata` : id;
+    const whole = this.serverFilters.get(id) === false;
+    for (const ns of scopes) {
+      const key = whole ? `${ns}${WHOLE}` : `${ns}#${p}`;
+      if (kind.informers.has(key)) continue;
+      const scope = {
+        namespace: ns || undefined,
+        labelSelector: own?.labelSelector ?? this.defaults.labelSelector,
+        fieldSelector: own?.fieldSelector ?? this.defaults.fieldSelector,
+      };
+      const base = metadataOnly ? newMetadataListWatch(client, res, scope) : newListWatch(client, res, scope);
+      const lw = whole
+        ? (base as unknown as ListerWatcher<T>)
+        : shardedListWatch(base as unknown as ListerWatcher<T>, {
+            key: sharding.key,
+            ranges: [this.ranges[p]!],
+            ring: sharding.ring,
+            resource: id,
+            log: this.log,
+          });
+      const name = `${metadataOnly ? 'metadata:' : ''}${id}${ns ? ` ns=${ns}` : ''} ${whole ? 'whole' : `partition=${p}`}`;
+      const transform = own?.transform !== undefined ? own.transform : this.transform;
+      const informer = new SharedIndexInformer<T>(lw, {
+        name,
+        resyncPeriodMs: this.opts.resyncPeriodMs ?? 0,
+        transform: transform as TransformFunc<T> | null,
+        logger: this.log.withValues({ informer: name }),
+      });
+      for (const [field, extract] of this.fieldIndexes.get(id) ?? []) {
+        informer.addIndexers({ [fieldIndexName(field)]: this.fieldIndexFunc(extract) as IndexFunc<T> });
+      }
+      kind.attach(key, informer);
+      const signal = this.signal;
+      if (signal && !signal.aborted) {
+        const stop = new AbortController();
+        const run = informer
+          .run(AbortSignal.any([signal, stop.signal]))
+          .catch((err: unknown) => this.log.error(err, 'partition informer stopped with an error', { informer: name }));
+        this.partitionRuns.set(`${kindKey}|${key}`, { stop, run });
+      }
+    }
   }
 
   /** The cache serves every replica, leader or not. */
@@ -200,6 +464,11 @@ export class InformerCache {
     const id = resourceId(res);
     const key = metadataOnly ? `${id}|metadata` : id;
     let kind = this.kinds.get(key) as KindInformer<T> | undefined;
+    if (!kind && this.shardedKinds.has(id)) {
+      kind = new KindInformer(res, new Map<string, SharedIndexInformer<T>>(), true);
+      this.kinds.set(key, kind as unknown as KindInformer<KubeObject>);
+      for (const p of this.heldPartitions) this.addPartitionInformers(kind, metadataOnly, p);
+    }
     if (!kind) {
       const own = this.byObject.get(id);
       const namespaces = own?.namespaces ? uniqueNamespaces(own.namespaces) : this.namespaces;
@@ -249,14 +518,18 @@ export class InformerCache {
     field: string,
     extract: (obj: T) => string[],
   ): void {
-    const indexFunc: IndexFunc<T> = (obj) => {
+    const indexFunc = this.fieldIndexFunc(extract);
+    for (const inf of kind.informers.values()) inf.addIndexers({ [fieldIndexName(field)]: indexFunc });
+  }
+
+  private fieldIndexFunc<T extends KubeObject>(extract: (obj: T) => string[]): IndexFunc<T> {
+    return (obj) => {
       const ns = obj.metadata?.namespace ?? '';
       const raw = extract(obj);
       const vals = raw.map((v) => namespacedIndexKey(ns, v));
       if (ns !== '') for (const v of raw) vals.push(namespacedIndexKey('', v));
       return vals;
     };
-    for (const inf of kind.informers.values()) inf.addIndexers({ [fieldIndexName(field)]: indexFunc });
   }
 
   /** Starts (if needed) and waits for the kind's informers; reads must not see a half-filled cache. */
@@ -292,10 +565,12 @@ export class InformerCache {
   private async read<T extends KubeObject>(res: Resource<T>, key: ObjectKey, metadataOnly: boolean): Promise<T> {
     const kind = await this.synced(res, metadataOnly);
     const ns = res.namespaced ? (key.namespace ?? '') : '';
-    const informer = kind.informerFor(ns);
-    if (!informer)
+    const informers = kind.informersFor(ns);
+    if (informers.length === 0 && !kind.sharded)
       throw new ConfigurationError(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
-    const obj = informer.getIndexer().getByKey(ns === '' ? key.name : `${ns}/${key.name}`);
+    const k = ns === '' ? key.name : `${ns}/${key.name}`;
+    let obj: T | undefined;
+    for (const inf of informers) if ((obj = inf.getIndexer().getByKey(k)) !== undefined) break;
     if (obj === undefined) throw notFound(res, key.name);
     return this.copyOut(res, obj, metadataOnly);
   }
@@ -320,14 +595,10 @@ export class InformerCache {
   ): Promise<ObjectList<T>> {
     const kind = await this.synced(res, metadataOnly);
     const ns = res.namespaced ? (opts.namespace ?? '') : '';
-    let informers: SharedIndexInformer<T>[];
-    if (ns !== '') {
-      const inf = kind.informerFor(ns);
-      if (!inf) throw new ConfigurationError(`unable to list: namespace ${ns} is not covered by the cache`);
-      informers = [inf];
-    } else {
-      informers = [...kind.informers.values()];
-    }
+    let informers: SharedIndexInformer<T>[] = [];
+    informers = kind.informersFor(ns);
+    if (ns !== '' && informers.length === 0 && !kind.sharded)
+      throw new ConfigurationError(`unable to list: namespace ${ns} is not covered by the cache`);
     const labels = opts.labelSelector ? parseSelector(opts.labelSelector) : undefined;
     const fields = parseFieldSelector(opts.fieldSelector ?? '');
     const indexed = fields.find((f) => f.operator === '=' && this.fieldIndexes.get(resourceId(res))?.has(f.field));
@@ -355,7 +626,7 @@ export class InformerCache {
     }
     items.sort(byNamespaceName);
     const limited = opts.limit && opts.limit > 0 ? items.slice(0, opts.limit) : items;
-    const rv = informers.length === 1 ? informers[0]!.lastSyncResourceVersion() : undefined;
+    const rv = informers.length === 1 && !kind.sharded ? informers[0]!.lastSyncResourceVersion() : undefined;
     return {
       apiVersion: metadataOnly ? 'meta.k8s.io/v1' : res.apiVersion,
       kind: metadataOnly ? 'PartialObjectMetadataList' : `${res.kind}List`,

@@ -46,6 +46,27 @@ export interface ControllerOptions {
   log?: Logger;
   /** Record controller-runtime's metrics in the shared registry. Default true. */
   recordMetrics?: boolean;
+  /**
+   * Decides, just before each reconcile, whether this replica may reconcile the request (a shard ring's gate: only
+   * the replica holding the object's partition does). A request not admitted is dropped.
+   */
+  gate?: RequestGate;
+}
+
+/** One reconcile let through a RequestGate. */
+export interface Admission {
+  /** Runs the reconcile (so that its writes can be fenced). */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+  /** Called once the reconcile has finished. */
+  leave(): void;
+}
+
+/** Lets a request be reconciled on this replica, or not (sharding). */
+export interface RequestGate {
+  /** An Admission if this replica reconciles `req` now; undefined drops it. */
+  admit(req: Request): Admission | undefined;
+  /** Given the controller's queue at start, to queue requests again when the gate opens to them. */
+  bind(queue: RequestQueue): void;
 }
 
 const DEFAULT_CACHE_SYNC_TIMEOUT = 120_000;
@@ -68,6 +89,7 @@ export class Controller {
   private readonly leaderElected: boolean;
   private readonly rateLimiter: RateLimiter | undefined;
   private readonly recordMetrics: boolean;
+  private readonly gate: RequestGate | undefined;
   private readonly sources: Source[] = [];
   private readonly permissionLog = new PermissionLogDedup();
   private queue: RateLimitingQueue<Request> | undefined;
@@ -92,6 +114,7 @@ export class Controller {
     this.leaderElected = opts.needLeaderElection ?? true;
     this.rateLimiter = opts.rateLimiter;
     this.recordMetrics = opts.recordMetrics ?? true;
+    this.gate = opts.gate;
     const kv: Record<string, unknown> = { controller: opts.name };
     if (opts.forKind) {
       kv.controllerGroup = opts.forKind.group;
@@ -133,6 +156,7 @@ export class Controller {
       ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
     });
     this.queue = queue;
+    this.gate?.bind(this.requestQueue(queue));
     if (this.recordMetrics) this.metrics = new ControllerMetrics(this.name, this.maxConcurrentReconciles);
     const onAbort = (): void => {
       this.stopping = true;
@@ -210,11 +234,20 @@ export class Controller {
       try {
         // After stop, items still queued are handed out; they are dropped rather than reconciled.
         if (this.stopping) continue;
+        const admission = this.gate?.admit(req);
+        if (this.gate && !admission) {
+          // Another replica's, or a partition still starting: it queues its objects once it opens.
+          queue.forget(req);
+          continue;
+        }
         this.metrics?.active.inc();
         try {
-          await this.reconcileHandler(queue, req);
+          await (admission
+            ? admission.run(() => this.reconcileHandler(queue, req))
+            : this.reconcileHandler(queue, req));
         } finally {
           this.metrics?.active.dec();
+          admission?.leave();
         }
       } catch (err) {
         // reconcileHandler catches the reconciler's errors; this guards against our own bugs killing a worker.

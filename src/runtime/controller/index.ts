@@ -4,7 +4,7 @@
  *
  * @module @kubescaffold/runtime/controller
  */
-export { Controller, type ControllerOptions } from './controller.js';
+export { Controller, type ControllerOptions, type RequestGate, type Admission } from './controller.js';
 export type {
   CreateEvent,
   UpdateEvent,

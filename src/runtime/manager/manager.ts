@@ -18,6 +18,7 @@ import {
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
   DEFAULT_SYNC_PERIOD,
   type ManagerOptions,
+  type ShardingOptions,
 } from './options.js';
 import { ProbeServer } from './probes.js';
 import { checkServer, DEFAULT_SERVER_CHECK_TIMEOUT } from './server-check.js';
@@ -26,6 +27,11 @@ import { needsLeaderElection, type Runnable } from './runnable.js';
 import { isDisabledAddress } from '../internal/serve.js';
 import type { WebhookServer } from '../webhook/server.js';
 import { ConfigurationError, LeaderElectionLostError, LifecycleError, TimeoutError } from '../errors.js';
+import { ShardGate } from '../sharding/gate.js';
+import { ShardRing, validateRingOptions } from '../sharding/ring.js';
+import type { RequestGate } from '../controller/controller.js';
+
+const DEFAULT_PARTITIONS = 12;
 
 /** Adds field indexes to the manager's cache (controller-runtime's client.FieldIndexer). */
 export interface FieldIndexer {
@@ -104,11 +110,14 @@ export class Manager {
   private readonly electedPromise = new Promise<void>((r) => (this.resolveElected = r));
   private addToGroups: ((r: Runnable) => void) | undefined;
   private broadcaster: EventBroadcaster | undefined;
+  private ring: ShardRing | undefined;
+  private readonly gates: ShardGate[] = [];
 
   constructor(opts: ManagerOptions) {
     if (!opts.kubeConfig) throw new ConfigurationError('ManagerOptions.kubeConfig is required');
     if (opts.leaderElection?.enabled && !opts.leaderElection.id)
       throw new ConfigurationError('leaderElection.id must be configured when leader election is enabled');
+    if (opts.sharding) validateRingOptions(ringTimings(opts.sharding));
     this.opts = opts;
     this.log = opts.log ?? rootLog;
     this.mlog = this.log.withName('manager');
@@ -117,9 +126,18 @@ export class Manager {
     this.cacheSyncTimeout = opts.cache?.syncTimeout;
     // Clients open no connection until used; each has its own sockets. Under leader election every write is fenced:
     // once a term this manager led has ended, nothing more is sent (the elector's own client is not fenced).
+    // A sharded reconcile's writes are fenced by its ring's term the same way.
+    const fenced = opts.leaderElection?.enabled || opts.sharding !== undefined;
     this.apiClient = newClient(
       opts.kubeConfig,
-      opts.leaderElection?.enabled ? { beforeWrite: () => this.elector?.checkLeading() } : {},
+      fenced
+        ? {
+            beforeWrite: () => {
+              this.elector?.checkLeading();
+              this.ring?.checkTerm();
+            },
+          }
+        : {},
     );
     const syncPeriod = opts.cache?.syncPeriod ?? DEFAULT_SYNC_PERIOD;
     this.cache = new InformerCache({
@@ -133,6 +151,15 @@ export class Manager {
       resyncPeriodMs: syncPeriod > 0 ? Math.round(syncPeriod * (0.9 + Math.random() * 0.2)) : 0,
       log: this.log,
       ...(this.cacheSyncTimeout !== undefined ? { readSyncTimeout: this.cacheSyncTimeout } : {}),
+      ...(opts.sharding
+        ? {
+            sharding: {
+              ring: opts.sharding.ring,
+              key: opts.sharding.key ?? 'uid',
+              partitions: opts.sharding.partitions ?? DEFAULT_PARTITIONS,
+            },
+          }
+        : {}),
     });
     this.client = new CachedClient(this.cache, this.apiClient, opts.client);
     const webhooks = opts.webhookServer;
@@ -218,6 +245,63 @@ export class Manager {
     return this.opts.webhookServer;
   }
 
+  /** Whether ManagerOptions.sharding is set: controllers built for a kind are then sharded across the ring. */
+  sharded(): boolean {
+    return this.opts.sharding !== undefined;
+  }
+
+  /** 'uid' or 'namespace': what places an object in the ring (ManagerOptions.sharding.key). */
+  shardKey(): 'uid' | 'namespace' {
+    return this.opts.sharding?.key ?? 'uid';
+  }
+
+  /**
+   * The gate of a sharded controller reconciling `res`: caches `res` per partition and admits only requests of the
+   * partitions this replica holds. The builder calls it for every controller with for() when sharding is on.
+   */
+  shardGate(res: Resource, controller: string): RequestGate {
+    const sharding = this.opts.sharding;
+    if (!sharding) throw new ConfigurationError('shardGate needs ManagerOptions.sharding');
+    this.cache.shardKind(res);
+    const gate = new ShardGate({
+      ring: this.ringFor(),
+      ringName: sharding.ring,
+      cache: this.cache,
+      resource: res,
+      key: sharding.key ?? 'uid',
+      partitions: sharding.partitions ?? DEFAULT_PARTITIONS,
+      controller,
+    });
+    this.gates.push(gate);
+    return gate;
+  }
+
+  /** This replica's place in the shard ring (made on first use, run from start()). */
+  private ringFor(): ShardRing {
+    const sharding = this.opts.sharding!;
+    if (!this.ring) {
+      this.ring = new ShardRing({
+        client: newClient(this.opts.kubeConfig),
+        namespace: ringNamespace(sharding.namespace),
+        identity: sharding.identity ?? this.identity,
+        ...ringTimings(sharding),
+        ...(sharding.clock ? { clock: sharding.clock } : {}),
+        log: this.log,
+        hooks: {
+          start: (p, signal) => this.cache.startPartition(p, signal),
+          stop: (p) => this.cache.stopPartition(p),
+          activated: (p) => this.gates.forEach((g) => g.activated(p)),
+        },
+      });
+    }
+    return this.ring;
+  }
+
+  /** The partitions this replica reconciles now (sharding), e.g. [0, 5, 9]; empty without sharding. */
+  shardPartitions(): number[] {
+    return this.ring?.activePartitions() ?? [];
+  }
+
   /** Reserves a controller name; names must be unique because they label metrics and logs. */
   registerControllerName(name: string): void {
     if (this.controllerNames.has(name)) {
@@ -262,6 +346,8 @@ export class Manager {
     const leaderElected = new RunnableGroup('leaderElection', fail, this.mlog);
     const electionStop = new AbortController();
     let electionClient: RestClient | undefined;
+    const ringStop = new AbortController();
+    let ringRun: Promise<void> | undefined;
     let election: Promise<void> | undefined;
     const timers: ReturnType<typeof setTimeout>[] = [];
 
@@ -269,7 +355,10 @@ export class Manager {
     try {
       const webhooks = this.opts.webhookServer?.registeredPaths().length ? this.opts.webhookServer : undefined;
       const usesServer =
-        this.cache.informedKinds().length > 0 || this.opts.leaderElection?.enabled === true || webhooks !== undefined;
+        this.cache.informedKinds().length > 0 ||
+        this.opts.leaderElection?.enabled === true ||
+        this.opts.sharding !== undefined ||
+        webhooks !== undefined;
       // A kubeconfig that cannot work (no server there, a CA that does not sign its certificate, rejected credentials)
       // ends the start in one error before informers (and the webhook server's caBundle injection) start retrying; a
       // manager that never calls the server skips it.
@@ -309,6 +398,7 @@ export class Manager {
         );
       }
       if (!stopping) {
+        if (this.opts.sharding) ringRun = this.ringFor().run(ringStop.signal);
         others.start();
         const le = this.opts.leaderElection;
         if (le?.enabled) {
@@ -356,6 +446,10 @@ export class Manager {
     const deadline = new Promise<void>((resolve) => timers.push(setTimeout(resolve, budget)));
     let clean = await leaderElected.stop(deadline);
     clean = (await others.stop(deadline)) && clean;
+    // The ring goes after the controllers (nothing in flight) and before the cache: it stops its partitions and
+    // deletes its Lease, so the other replicas take them over at once.
+    ringStop.abort();
+    if (ringRun) await Promise.race([ringRun, deadline]);
     clean = (await caches.stop(deadline)) && clean;
     // The Lease is released only after the controllers stopped, so two leaders never reconcile at once.
     electionStop.abort();
@@ -406,6 +500,34 @@ export class Manager {
 function addCheck(map: Map<string, Checker>, kind: string, name: string, check: Checker): void {
   if (map.has(name)) throw new ConfigurationError(`${kind} check ${name} already exists`);
   map.set(name, check);
+}
+
+/** The ring's name, partition count and timings, defaults filled in. */
+function ringTimings(sharding: ShardingOptions): {
+  ring: string;
+  partitions: number;
+  leaseDuration: number;
+  renewDeadline: number;
+  retryPeriod: number;
+} {
+  return {
+    ring: sharding.ring,
+    partitions: sharding.partitions ?? DEFAULT_PARTITIONS,
+    leaseDuration: sharding.leaseDuration ?? 15_000,
+    renewDeadline: sharding.renewDeadline ?? 10_000,
+    retryPeriod: sharding.retryPeriod ?? 2_000,
+  };
+}
+
+/** The namespace of the ring's Leases: the configured one, or the pod's own. */
+function ringNamespace(configured: string | undefined): string {
+  try {
+    return leaderElectionNamespace(configured);
+  } catch {
+    throw new ConfigurationError(
+      "unable to find the namespace for the shard ring's Leases: not running in-cluster, please set sharding.namespace",
+    );
+  }
 }
 
 /** An AbortSignal aborted when `p` settles. */

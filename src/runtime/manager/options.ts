@@ -4,6 +4,7 @@ import type { ByObject } from '../cache/informer-cache.js';
 import type { CachedClientOptions } from '../client/cached-client.js';
 import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import type { WebhookServer } from '../webhook/server.js';
+import type { ShardKey } from '../sharding/selector.js';
 
 /**
  * How a Manager runs, grouped as controller-runtime's manager.Options are. Only `kubeConfig` is required; every
@@ -23,6 +24,12 @@ export interface ManagerOptions {
   /** Leader election on a Lease; off unless `enabled`. */
   leaderElection?: LeaderElectionOptions;
   /**
+   * Shards the controllers across the replicas of a ring instead of running them on one leader: each replica
+   * reconciles the objects whose hash falls in the partitions it holds, and lists and watches only those. Off unless
+   * `ring` is set.
+   */
+  sharding?: ShardingOptions;
+  /**
    * The server for admission and conversion webhooks (`new WebhookServer(...)` from @kubescaffold/runtime/webhook).
    * The manager runs it once a webhook is registered, before the cache (conversions must be served for the cache to
    * list), and stops it last. Without one, getWebhookServer() throws.
@@ -30,7 +37,7 @@ export interface ManagerOptions {
   webhookServer?: WebhookServer;
   /**
    * How long start() tries to reach the API server before it gives up (ms), when the manager will use it (a kind is
-   * watched, leader election is on, or a webhook is registered). The check asks for the server's version before the caches start, so that a
+   * watched, leader election or sharding is on, or a webhook is registered). The check asks for the server's version before the caches start, so that a
    * kubeconfig that cannot work ends the start in one error that names the server and what to fix; a certificate the
    * kubeconfig's CA does not sign and rejected credentials fail at once. Default 10000; 0 skips the check.
    */
@@ -107,6 +114,36 @@ export interface LeaderElectionOptions {
   /** This manager's holderIdentity; default hostname_UUID, unique per process. */
   identity?: string;
   /** Where the election's waits and deadlines come from; tests pass a fake clock. Default the real one. */
+  clock?: Clock;
+}
+
+/**
+ * Sharded controllers (ManagerOptions.sharding): every replica keeps a Lease labelled with the ring's name; the hash
+ * space of the objects' uids (or namespaces) is cut into `partitions` equal ranges, spread over the live Leases; each
+ * replica lists, watches, caches and reconciles its ranges only, with the API server filtering by shardSelector
+ * where it can (Kubernetes 1.36+ with the ShardedListAndWatch feature gate; elsewhere the replica filters).
+ */
+export interface ShardingOptions {
+  /** The ring's name (a DNS label): replicas with the same ring share the work. */
+  ring: string;
+  /**
+   * What places an object: 'uid' (default) spreads objects evenly, and kinds given to owns() are cached whole, their
+   * events routed to the owner's replica; 'namespace' keeps each namespace on one replica, owned kinds included.
+   */
+  key?: ShardKey;
+  /** Into how many ranges the hash space is cut; the same on every replica. Default 12 (even for 1, 2, 3, 4, 6). */
+  partitions?: number;
+  /** The Leases' namespace; default the pod's own. */
+  namespace?: string;
+  /** This replica's holderIdentity; default the manager's identity (hostname_UUID). */
+  identity?: string;
+  /** How long a replica's Lease lives without renewal, so how long until its partitions move when it dies (ms). Default 15000. */
+  leaseDuration?: number;
+  /** How long after its last renewal a replica stops reconciling when it cannot renew (ms). Default 10000. */
+  renewDeadline?: number;
+  /** How often the Lease is renewed and the ring read (ms). Default 2000. */
+  retryPeriod?: number;
+  /** Where the ring's waits and deadlines come from; tests pass a fake clock. Default the real one. */
   clock?: Clock;
 }
 

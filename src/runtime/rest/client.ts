@@ -179,6 +179,7 @@ export class RestClient {
         watch: true,
         labelSelector: opts.labelSelector,
         fieldSelector: opts.fieldSelector,
+        shardSelector: opts.shardSelector,
         resourceVersion: opts.resourceVersion,
         resourceVersionMatch: opts.resourceVersionMatch,
         allowWatchBookmarks: opts.allowWatchBookmarks || undefined,
@@ -355,6 +356,7 @@ function listQuery(opts: ListOptions): Record<string, QueryValue> {
   return {
     labelSelector: opts.labelSelector,
     fieldSelector: opts.fieldSelector,
+    shardSelector: opts.shardSelector,
     limit: opts.limit,
     continue: opts.continue,
     resourceVersion: opts.resourceVersion,

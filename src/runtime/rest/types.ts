@@ -107,6 +107,12 @@ export interface ListOptions {
   labelSelector?: string;
   /** Only objects whose fields match, e.g. 'metadata.name=x' (the server supports few fields per kind). */
   fieldSelector?: string;
+  /**
+   * Only objects in these hash ranges (KEP-5866, alpha gate ShardedListAndWatch), e.g.
+   * `shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')`. A server that honours it echoes
+   * it in the list's metadata.shardInfo; one that does not ignores it.
+   */
+  shardSelector?: string;
   /** At most this many items per page; the list's metadata.continue fetches the next. */
   limit?: number;
   /** The continue token of the previous page. */
@@ -131,7 +137,13 @@ export interface ObjectList<T extends KubeObject = KubeObject> {
   /** The objects. */
   items: T[];
   /** The resourceVersion to watch from, the continue token of the next page, and how many items remain. */
-  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  metadata: {
+    resourceVersion?: string;
+    continue?: string;
+    remainingItemCount?: number;
+    /** The shardSelector the server applied (KEP-5866); absent when it applied none. */
+    shardInfo?: { selector?: string };
+  };
 }
 
 /**
@@ -144,6 +156,8 @@ export interface WatchOptions {
   labelSelector?: string;
   /** Only objects whose fields match. */
   fieldSelector?: string;
+  /** Only objects in these hash ranges (see ListOptions.shardSelector); a server without the feature ignores it. */
+  shardSelector?: string;
   /**
    * Start after this resourceVersion (usually a list's); unset starts with synthetic ADDED events for the current
    * state.

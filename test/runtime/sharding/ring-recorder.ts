@@ -1,0 +1,173 @@
+// What the sharding integration test sees of a ring at work: every version of the ring's Leases and every reconcile
+// write to the test's ConfigMaps, through two watches, all ordered by resourceVersion (one etcd, one sequence). From
+// that it judges overlap: a write by replica R to an object of partition p is an overlap when R did not announce p
+// at that point, or when another replica wrote the same object since R's announcement of p began.
+import type { RestClient } from '../../../src/runtime/rest/index.js';
+import { ConfigMaps } from '../../../src/runtime/rest/index.js';
+import { LeaseResource, type Lease } from '../../../src/runtime/manager/index.js';
+import { PARTITIONS_ANNOTATION, RING_LABEL } from '../../../src/runtime/sharding/membership.js';
+import { parsePartitions } from '../../../src/runtime/sharding/membership.js';
+import type { KubeObject } from '../../../src/runtime/rest/index.js';
+
+export const TEST_LABEL = 'shard.kubescaffold.dev/test';
+export const DONE = 'shard.kubescaffold.dev/done';
+export const BY = 'shard.kubescaffold.dev/by';
+
+/** One reconcile's write, as the ConfigMap watch saw it. */
+export interface ReconcileWrite {
+  rv: number;
+  key: string;
+  by: string;
+  done: string;
+}
+
+/** One version of a replica's Lease (partitions undefined: deleted). */
+interface LeaseVersion {
+  rv: number;
+  identity: string;
+  partitions: Set<number> | undefined;
+}
+
+/** A ConfigMap as last seen. */
+export interface ObjectState {
+  uid: string;
+  namespace: string;
+  want: string;
+  done: string;
+  by: string;
+}
+
+export class RingRecorder {
+  readonly writes: ReconcileWrite[] = [];
+  readonly objects = new Map<string, ObjectState>();
+  private readonly leases: LeaseVersion[] = [];
+  private readonly leaseIdentity = new Map<string, string>();
+  private readonly ac = new AbortController();
+
+  constructor(
+    private readonly client: RestClient,
+    private readonly ring: string,
+    private readonly leaseNamespace: string,
+  ) {}
+
+  /** Lists the ConfigMaps, then watches them and the ring's Leases from that point. */
+  async start(): Promise<void> {
+    const list = await this.client.list(ConfigMaps, { labelSelector: TEST_LABEL });
+    for (const cm of list.items) this.note(cm, false);
+    const rv = list.metadata.resourceVersion!;
+    void this.follow(
+      () => this.client.watch(ConfigMaps, { labelSelector: TEST_LABEL, resourceVersion: rv, signal: this.ac.signal }),
+      (o) => this.note(o, true),
+    );
+    void this.follow(
+      () =>
+        this.client.watch(LeaseResource, {
+          namespace: this.leaseNamespace,
+          labelSelector: `${RING_LABEL}=${this.ring}`,
+          resourceVersion: rv,
+          signal: this.ac.signal,
+        }),
+      (l, type) => this.noteLease(l as Lease, type),
+    );
+  }
+
+  stop(): void {
+    this.ac.abort();
+  }
+
+  /** Follows a watch until stop() (the test is far shorter than the server's watch timeout). */
+  private async follow(
+    open: () => AsyncIterable<{ type: string; object: unknown }>,
+    on: (o: KubeObject, type: string) => void,
+  ): Promise<void> {
+    try {
+      for await (const ev of open()) {
+        if (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')
+          on(ev.object as KubeObject, ev.type);
+      }
+    } catch (err) {
+      if (!this.ac.signal.aborted) this.watchError = err;
+    }
+  }
+
+  /** The error a watch ended with, if one did before stop(): the record is then incomplete. */
+  watchError: unknown;
+
+  private note(cm: KubeObject & { data?: Record<string, string> }, fromWatch: boolean): void {
+    const key = `${cm.metadata?.namespace}/${cm.metadata?.name}`;
+    const a = cm.metadata?.annotations ?? {};
+    const prev = this.objects.get(key);
+    const state: ObjectState = {
+      uid: cm.metadata?.uid ?? '',
+      namespace: cm.metadata?.namespace ?? '',
+      want: cm.data?.want ?? '',
+      done: a[DONE] ?? '',
+      by: a[BY] ?? '',
+    };
+    this.objects.set(key, state);
+    if (fromWatch && state.by !== '' && (prev?.done !== state.done || prev?.by !== state.by)) {
+      this.writes.push({ rv: Number(cm.metadata?.resourceVersion), key, by: state.by, done: state.done });
+    }
+  }
+
+  private noteLease(l: Lease, type: string): void {
+    const name = l.metadata?.name ?? '';
+    const identity = l.spec?.holderIdentity || this.leaseIdentity.get(name) || '';
+    this.leaseIdentity.set(name, identity);
+    this.leases.push({
+      rv: Number(l.metadata?.resourceVersion),
+      identity,
+      partitions: type === 'DELETED' ? undefined : parsePartitions(l.metadata?.annotations?.[PARTITIONS_ANNOTATION]),
+    });
+  }
+
+  /** The partitions each replica announces in its latest Lease version (deleted Leases left out). */
+  announced(): Map<string, Set<number>> {
+    const latest = new Map<string, Set<number> | undefined>();
+    for (const v of [...this.leases].sort((a, b) => a.rv - b.rv)) latest.set(v.identity, v.partitions);
+    const out = new Map<string, Set<number>>();
+    for (const [id, ps] of latest) if (ps) out.set(id, ps);
+    return out;
+  }
+
+  /**
+   * The overlapping reconciles: writes by a replica to an object of partition p while it did not announce p, or after
+   * another replica wrote that object since its announcement began.
+   */
+  overlaps(partitionOf: (o: ObjectState) => number): string[] {
+    const byIdentity = new Map<string, LeaseVersion[]>();
+    for (const v of [...this.leases].sort((a, b) => a.rv - b.rv)) {
+      const list = byIdentity.get(v.identity) ?? [];
+      list.push(v);
+      byIdentity.set(v.identity, list);
+    }
+    const writesByKey = new Map<string, ReconcileWrite[]>();
+    for (const w of this.writes) writesByKey.set(w.key, [...(writesByKey.get(w.key) ?? []), w]);
+    const found: string[] = [];
+    for (const [key, writes] of writesByKey) {
+      const obj = this.objects.get(key);
+      if (!obj) continue;
+      const p = partitionOf(obj);
+      writes.sort((a, b) => a.rv - b.rv);
+      for (const w of writes) {
+        const versions = (byIdentity.get(w.by) ?? []).filter((v) => v.rv < w.rv);
+        // The announcement in force at the write, and where its unbroken run began.
+        let start: number | undefined;
+        for (const v of versions) {
+          if (v.partitions?.has(p)) start ??= v.rv;
+          else start = undefined;
+        }
+        if (start === undefined) {
+          found.push(`${key} (partition ${p}) written by ${w.by} at rv ${w.rv} without announcing the partition`);
+          continue;
+        }
+        const other = writes.find((o) => o.by !== w.by && o.rv > start && o.rv < w.rv);
+        if (other)
+          found.push(
+            `${key} (partition ${p}) written by ${other.by} at rv ${other.rv} and by ${w.by} at rv ${w.rv}, whose hold began at rv ${start}`,
+          );
+      }
+    }
+    return found;
+  }
+}

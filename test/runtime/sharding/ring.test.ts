@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import type { Lease } from '../../../src/runtime/leaderelection/lease.js';
+import { isShardTermEnded } from '../../../src/runtime/errors.js';
+import { newLogger } from '../../../src/runtime/log/index.js';
+import { ApiError } from '../../../src/runtime/rest/errors.js';
+import type { KubeObject, ObjectList } from '../../../src/runtime/rest/types.js';
+import { PARTITIONS_ANNOTATION, RING_LABEL, parsePartitions } from '../../../src/runtime/sharding/membership.js';
+import { ShardRing, validateRingOptions, type RingClient } from '../../../src/runtime/sharding/ring.js';
+import { FakeClock } from '../../support/clock.js';
+
+const LEASE = { leaseDuration: 4000, renewDeadline: 3000, retryPeriod: 500 };
+
+/** The API server's view of the ring's Leases: resourceVersions, conflicts, consistent lists. */
+class LeaseStore {
+  readonly leases = new Map<string, Lease>();
+  private rv = 0;
+  failing = false;
+  /** Called after each write by the ring, before it returns. */
+  afterWrite: ((l: Lease) => void) | undefined;
+
+  put(l: Lease): Lease {
+    const stored = { ...structuredClone(l), metadata: { ...l.metadata, resourceVersion: String(++this.rv) } };
+    this.leases.set(stored.metadata.name!, stored);
+    return stored;
+  }
+
+  /** Another replica's Lease announcing `partitions`. */
+  other(identity: string, partitions: number[]): void {
+    const existing = this.leases.get(identity);
+    this.put({
+      metadata: {
+        ...(existing?.metadata ?? {}),
+        name: identity,
+        labels: { [RING_LABEL]: 'crew' },
+        annotations: { [PARTITIONS_ANNOTATION]: partitions.join(',') },
+      },
+      spec: { holderIdentity: identity, leaseDurationSeconds: 4 },
+    });
+  }
+
+  client(): RingClient {
+    const fail = (code: number, reason: string) => new ApiError({ kind: 'Status', code, reason, message: reason });
+    const self = this as LeaseStore;
+    const write = <T extends KubeObject>(obj: T): T => {
+      const stored = self.put(obj as Lease);
+      self.afterWrite?.(stored);
+      return structuredClone(stored) as unknown as T;
+    };
+    return {
+      async list<T extends KubeObject>(): Promise<ObjectList<T>> {
+        if (self.failing) throw fail(500, 'InternalError');
+        return { items: [...self.leases.values()].map((l) => structuredClone(l)) as unknown as T[], metadata: {} };
+      },
+      async create<T extends KubeObject>(_r: unknown, obj: T): Promise<T> {
+        if (self.failing) throw fail(500, 'InternalError');
+        if (self.leases.has(obj.metadata!.name!)) throw fail(409, 'AlreadyExists');
+        return write(obj);
+      },
+      async update<T extends KubeObject>(_r: unknown, obj: T): Promise<T> {
+        if (self.failing) throw fail(500, 'InternalError');
+        const cur = self.leases.get(obj.metadata!.name!);
+        if (!cur) throw fail(404, 'NotFound');
+        if (cur.metadata?.resourceVersion !== obj.metadata?.resourceVersion) throw fail(409, 'Conflict');
+        return write(obj);
+      },
+      async delete(_r: unknown, key: { name: string }): Promise<void> {
+        if (self.failing) throw fail(500, 'InternalError');
+        self.leases.delete(key.name);
+      },
+    };
+  }
+}
+
+function newRing(store: LeaseStore, clock: FakeClock, events: string[] = []) {
+  const ring: ShardRing = new ShardRing({
+    client: store.client(),
+    namespace: 'ns',
+    ring: 'crew',
+    identity: 'me',
+    partitions: 12,
+    ...LEASE,
+    clock,
+    log: newLogger({ level: 'error' }),
+    hooks: {
+      start: async (p) => {
+        events.push(`start ${p}`);
+        return true;
+      },
+      stop: async (p) => {
+        events.push(`stop ${p}`);
+      },
+      activated: (p) => events.push(`active ${p}`),
+    },
+  });
+  return ring;
+}
+
+const announced = (store: LeaseStore, ring: ShardRing): number[] => [
+  ...parsePartitions(store.leases.get(ring.leaseName)?.metadata?.annotations?.[PARTITIONS_ANNOTATION]),
+];
+
+describe('ShardRing', () => {
+  it('alone, claims every partition once its Lease is seen, and starts each before admitting reconciles', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const events: string[] = [];
+    const ring = newRing(store, clock, events);
+    const stop = new AbortController();
+    const run = ring.run(stop.signal);
+    expect(ring.enter(0)).toBeUndefined();
+    await clock.advanceUntil(() => ring.activePartitions().length === 12, 'all 12 partitions active');
+    expect(announced(store, ring)).toHaveLength(12);
+    expect(events.indexOf('start 0')).toBeLessThan(events.indexOf('active 0'));
+    const ticket = ring.enter(5);
+    expect(ticket).toEqual({ partition: 5, epoch: expect.any(Number) });
+    ring.leave(ticket!);
+    stop.abort();
+    await run;
+    // A clean stop stops every partition and deletes the Lease: the others take over at once.
+    expect(events.filter((e) => e.startsWith('stop'))).toHaveLength(12);
+    expect(store.leases.has(ring.leaseName)).toBe(false);
+  });
+
+  it('leaves a partition another live Lease announces until that Lease has been unchanged for its duration', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    store.other('gone', [...Array(12).keys()]);
+    const ring = newRing(store, clock);
+    const stop = new AbortController();
+    const run = ring.run(stop.signal);
+    await clock.advance(3500);
+    expect(ring.activePartitions()).toEqual([]);
+    const took = await clock.advanceUntil(() => ring.activePartitions().length === 12, 'the partitions taken over');
+    // Not before the other Lease's 4 s, counted from when this replica first saw it.
+    expect(3500 + took).toBeGreaterThanOrEqual(LEASE.leaseDuration);
+    stop.abort();
+    await run;
+  });
+
+  it('ends its term when it cannot renew past renewDeadline: nothing is admitted, admitted writes are refused', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const events: string[] = [];
+    const ring = newRing(store, clock, events);
+    const stop = new AbortController();
+    const run = ring.run(stop.signal);
+    await clock.advanceUntil(() => ring.activePartitions().length === 12, 'all partitions active');
+    const ticket = ring.enter(3)!;
+    await ring.runAdmitted(ticket, async () => ring.checkTerm());
+    // A pause (SIGSTOP) past the term: the first check after it refuses, before any timer has run.
+    clock.jump(LEASE.renewDeadline + 1);
+    const write = ring.runAdmitted(ticket, async () => ring.checkTerm());
+    await expect(write).rejects.toSatisfy(isShardTermEnded);
+    expect(ring.enter(4)).toBeUndefined();
+    expect(ring.activePartitions()).toEqual([]);
+    // Outside an admitted reconcile nothing is fenced (other controllers, the event recorder).
+    expect(() => ring.checkTerm()).not.toThrow();
+    // Its partitions are stopped only once the reconcile in flight has left; then it rejoins with a new term.
+    await clock.advance(1000);
+    expect(events).not.toContain('stop 3');
+    ring.leave(ticket);
+    await clock.advanceUntil(() => ring.activePartitions().length === 12, 'the partitions back after rejoining');
+    expect(events).toContain('stop 3');
+    // A reconcile admitted in the old term may not write in the new one.
+    await expect(ring.runAdmitted(ticket, async () => ring.checkTerm())).rejects.toSatisfy(isShardTermEnded);
+    stop.abort();
+    await run;
+  });
+
+  it('keeps announcing a partition it gives up until its in-flight reconciles have finished', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const events: string[] = [];
+    const ring = newRing(store, clock, events);
+    const stop = new AbortController();
+    const run = ring.run(stop.signal);
+    await clock.advanceUntil(() => ring.activePartitions().length === 12, 'all partitions active');
+    const tickets = [...Array(12).keys()].map((p) => ring.enter(p)!);
+    // A second replica joins: about half the partitions are now its.
+    store.other('newcomer', []);
+    await clock.advanceUntil(() => ring.activePartitions().length === 6, 'half the partitions closed');
+    await clock.advance(2000);
+    expect(announced(store, ring)).toHaveLength(12);
+    expect(events.filter((e) => e.startsWith('stop'))).toEqual([]);
+    for (const t of tickets) ring.leave(t);
+    await clock.advanceUntil(() => announced(store, ring).length === 6, 'the released partitions dropped');
+    expect(announced(store, ring).sort((a, b) => a - b)).toEqual(ring.activePartitions().sort((a, b) => a - b));
+    stop.abort();
+    await run;
+  });
+
+  it('withdraws a claim when the read after writing it shows another live claim', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const events: string[] = [];
+    const ring = newRing(store, clock, events);
+    let raced = false;
+    store.afterWrite = (l) => {
+      // The first claim of partition 0 races with another replica's claim of it.
+      if (
+        !raced &&
+        l.metadata?.name === ring.leaseName &&
+        parsePartitions(l.metadata?.annotations?.[PARTITIONS_ANNOTATION]).has(0)
+      ) {
+        raced = true;
+        store.other('racer', [0]);
+      }
+    };
+    const stop = new AbortController();
+    const run = ring.run(stop.signal);
+    await clock.advanceUntil(() => raced && ring.activePartitions().length > 0, 'the claims settled');
+    expect(ring.activePartitions()).not.toContain(0);
+    expect(events).not.toContain('start 0');
+    stop.abort();
+    await run;
+  });
+});
+
+describe('the sharding options', () => {
+  it('are refused with the option named when they cannot work', () => {
+    const ok = { ring: 'crew', partitions: 12, ...LEASE };
+    expect(() => validateRingOptions(ok)).not.toThrow();
+    expect(() => validateRingOptions({ ...ok, ring: 'Crew_1' })).toThrow(/sharding.ring "Crew_1" must be a DNS label/);
+    expect(() => validateRingOptions({ ...ok, partitions: 0 })).toThrow(/sharding.partitions must be an integer/);
+    expect(() => validateRingOptions({ ...ok, renewDeadline: 4000 })).toThrow(
+      /sharding.leaseDuration must be greater than sharding.renewDeadline/,
+    );
+    expect(() => validateRingOptions({ ...ok, retryPeriod: 2900 })).toThrow(/retryPeriod\*1.2/);
+  });
+});
