@@ -37,9 +37,10 @@ export interface ManagerOptions {
   webhookServer?: WebhookServer;
   /**
    * How long start() tries to reach the API server before it gives up (ms), when the manager will use it (a kind is
-   * watched, leader election or sharding is on, or a webhook is registered). The check asks for the server's version before the caches start, so that a
-   * kubeconfig that cannot work ends the start in one error that names the server and what to fix; a certificate the
-   * kubeconfig's CA does not sign and rejected credentials fail at once. Default 10000; 0 skips the check.
+   * watched, leader election or sharding is on, or a webhook is registered). The check asks for the server's version
+   * before the caches start, so that a kubeconfig that cannot work ends the start in one error that names the server
+   * and what to fix; a certificate the kubeconfig's CA does not sign and rejected credentials fail at once. Default
+   * 10000; 0 skips the check.
    */
   serverCheckTimeout?: number;
   /** How long a stop waits for runnables (in-flight reconciles) before giving up on them (ms). Default 30000. */
