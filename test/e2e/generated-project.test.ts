@@ -181,6 +181,7 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       ['--bogus', 'flag provided but not defined: -bogus'],
       ['--leader-elect=maybe', 'invalid boolean value "maybe" for -leader-elect: parse error'],
       ['--webhook-port=x', 'invalid value "x" for flag -webhook-port: parse error'],
+      ['--shard-key=zone', 'invalid value "zone" for flag -shard-key: must be uid or namespace'],
       [
         '--zap-log-level=loud',
         'invalid value "loud" for flag -zap-log-level: invalid log level "loud": use debug, info, error or a verbosity number',

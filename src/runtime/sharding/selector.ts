@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors.js';
 import type { KubeObject } from '../rest/types.js';
 import { fnv1a64, hexBound, type HashRange } from './hash.js';
 
@@ -7,11 +8,11 @@ export type ShardKey = 'uid' | 'namespace';
 /**
  * Reads a shard key from text (a flag's value): `uid` or `namespace`. The scaffolded main's --shard-key is parsed
  * with it, so another word is refused as any bad flag value is.
- * @throws Error saying which words are allowed
+ * @throws ConfigurationError saying which words are allowed
  */
 export function parseShardKey(text: string): ShardKey {
   if (text === 'uid' || text === 'namespace') return text;
-  throw new Error('must be uid or namespace');
+  throw new ConfigurationError('must be uid or namespace');
 }
 
 /** The CEL-style field path the API server hashes for `key`. */
