@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { Manager, configureLog, enableSourceMaps, loadKubeConfig, log, parseFlagsOrExit, parseLogLevel, ping, setupSignalHandler, type KubeConfig } from '@kubescaffold/runtime';
+import { Manager, configureLog, enableSourceMaps, loadKubeConfig, log, parseFlagsOrExit, parseLogLevel, parseShardKey, ping, setupSignalHandler, type KubeConfig } from '@kubescaffold/runtime';
 import { CronJobReconciler } from '../internal/controller/cronjob_controller.js';
 import { WebhookServer } from '@kubescaffold/runtime/webhook';
 import { setupCronJobWebhookWithManager } from '../internal/webhook/v1/cronjob_webhook.js';
@@ -34,6 +34,8 @@ const { values: flags } = parseFlagsOrExit(
     'metrics-bind-address': { type: 'string', default: '0', usage: 'The address the metrics endpoint binds to: :8443 for HTTPS, :8080 for HTTP, or 0 to serve no metrics.' },
     'health-probe-bind-address': { type: 'string', default: ':8081', usage: 'The address the probe endpoint binds to.' },
     'leader-elect': { type: 'bool', default: false, usage: 'Enable leader election, so that only one replica of the manager is active at a time.' },
+    'shard-ring': { type: 'string', default: '', usage: 'Shard the controllers across every replica started with this ring name, each reconciling its part of the objects (a Lease per replica); empty runs them whole on each replica (on the leader with --leader-elect).' },
+    'shard-key': { type: 'value', default: 'uid', parse: parseShardKey, usage: 'With --shard-ring, what places an object: uid (even spread) or namespace (a namespace on one replica).' },
     'metrics-secure': { type: 'bool', default: true, usage: 'Serve metrics over HTTPS, to callers allowed by RBAC; --metrics-secure=false serves plain HTTP.' },
     'metrics-cert-path': { type: 'string', default: '', usage: "The directory of the metrics server's certificate; without one the server makes a self-signed certificate." },
     'metrics-cert-name': { type: 'string', default: 'tls.crt', usage: "The file name of the metrics server's certificate." },
@@ -43,19 +45,14 @@ const { values: flags } = parseFlagsOrExit(
     'webhook-cert-name': { type: 'string', default: 'tls.crt', usage: "The file name of the webhook server's certificate." },
     'webhook-cert-key': { type: 'string', default: 'tls.key', usage: "The file name of the webhook server's key." },
     'webhook-port': { type: 'int', default: 9443, usage: 'The port the webhook server serves on.' },
-    // LOG_LEVEL gives the default (e.g. `LOG_LEVEL=debug make run`).
-    'zap-log-level': { type: 'string', default: process.env.LOG_LEVEL ?? 'info', usage: 'The log level: debug, info, error, or a logr verbosity (a number).' },
+    // LOG_LEVEL gives the default (e.g. `LOG_LEVEL=debug make run`); a level that parseLogLevel refuses is refused as
+    // any bad flag value is.
+    'zap-log-level': { type: 'value', default: process.env.LOG_LEVEL ?? 'info', parse: parseLogLevel, usage: 'The log level: debug, info, error, or a logr verbosity (a number).' },
   },
   process.argv.slice(2),
   { name: 'manager', allowNegative: true },
 );
-try {
-  configureLog({ level: parseLogLevel(flags['zap-log-level']) });
-} catch (err) {
-  // As Go's flag package answers a value its flag.Value refuses: one line, then exit 2.
-  console.error(`invalid value "${flags['zap-log-level']}" for flag -zap-log-level: ${(err as Error).message}`);
-  process.exit(2);
-}
+configureLog({ level: flags['zap-log-level'] });
 
 // As ctrl.GetConfigOrDie: without a usable kubeconfig (KUBECONFIG, ~/.kube/config, or the pod's service account) the
 // manager says which and exits 1, instead of a stack trace.
@@ -83,6 +80,8 @@ const mgr = new Manager({
   },
   healthProbe: { bindAddress: flags['health-probe-bind-address'] },
   leaderElection: { enabled: flags['leader-elect'], id: '80807133.tutorial.kubebuilder.io' },
+  // --shard-ring: every replica reconciles its partitions of the objects, listing and watching only those.
+  sharding: flags['shard-ring'] ? { ring: flags['shard-ring'], key: flags['shard-key'] } : undefined,
   // Webhooks are served on --webhook-port with the certificate in --webhook-cert-path; without one, a CA and serving
   // certificate are generated and the CA is put into the webhook configurations and CRDs that point at this host.
   webhookServer: new WebhookServer({

@@ -71,6 +71,8 @@ export interface CronJobStatus {
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 /** CronJob is the Schema for the cronjobs API. */
 export interface CronJob extends TypeMeta {
+  /** metadata is a standard object's metadata */
+  // +optional
   metadata: ObjectMeta;
 
   /** spec defines the desired state of CronJob */
