@@ -1,9 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/files.js';
+import { onPath, peerAvailable } from '../support/peers.js';
 import { codeBlocks, shellWords } from '../support/markdown.js';
 
 // The packages as npm delivers them: `npm pack` of the CLI, the runtime and envtest, installed from the tarballs into
@@ -103,6 +105,8 @@ function shCommands(file: string, heading: string): string[][] {
 const usingTheCli = (): string[][] => shCommands('README.md', '## Using the CLI');
 
 const work = tempDir('kubescaffold-package-');
+// The project README's commands scaffolded, which the quick start's step 5 then runs.
+let scaffolded: string | undefined;
 const packed = new Map<string, PackResult & { tarball: string }>();
 const tarball = (name: string): string => packed.get(name)!.tarball;
 
@@ -275,6 +279,7 @@ describe('the npm packages', () => {
       }
       const project = cwd;
       expect(project).toBe(join(work.path, 'my-operator'));
+      scaffolded = project;
       // The quick start's first four steps, from tarballs, are the same commands: this run covers them as written.
       const quickStart = [
         '## 1. Create a project',
@@ -320,5 +325,76 @@ describe('the npm packages', () => {
       // Generous: three npm installs, a build, a lint and a control plane, on a loaded machine.
     },
     15 * 60_000,
+  );
+
+  it.skipIf(!peerAvailable("the quick start's step 5", onPath('kubectl') ? undefined : 'kubectl is not on PATH'))(
+    "the quick start's step 5, as written, on that project: a local control plane, install, run, the sample reconciled, stop",
+    async () => {
+      if (scaffolded === undefined) throw new Error('the project of the previous test was not scaffolded');
+      const project = scaffolded;
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+      let manager: ReturnType<typeof spawn> | undefined;
+      let managerOutput = '';
+      let stopped = false;
+      // Resolves once the manager's output matches `pattern`; rejects if it exits first.
+      const managerSays = (pattern: RegExp): Promise<void> =>
+        new Promise((resolve, reject) => {
+          const check = (): void => {
+            if (pattern.test(managerOutput)) resolve();
+          };
+          manager!.stdout!.on('data', check);
+          manager!.stderr!.on('data', check);
+          manager!.once('exit', (code) =>
+            reject(new Error(`scaffold run exited ${code} before ${pattern}:\n${managerOutput.slice(-3000)}`)),
+          );
+          check();
+        });
+      const commands = shCommands('docs/quick-start.md', '## 5. Run the operator on a local control plane').map((w) =>
+        w.join(' '),
+      );
+      expect(commands).toEqual([
+        'npx scaffold envtest start --background --kubeconfig-out bin/dev.kubeconfig',
+        'export KUBECONFIG=$PWD/bin/dev.kubeconfig',
+        'npx scaffold install',
+        'npx scaffold run',
+        'kubectl apply -k config/samples',
+        'kubectl get captains',
+        'npx scaffold envtest stop --kubeconfig-out bin/dev.kubeconfig',
+      ]);
+      try {
+        for (const line of commands) {
+          const words = shellWords(line);
+          if (words[0] === 'export') {
+            const [name, value] = words[1]!.split('=') as [string, string];
+            env[name] = value.replace('$PWD', project);
+          } else if (line === 'npx scaffold run') {
+            // The page runs it in the foreground and goes on in a second terminal; Ctrl-C stops it later.
+            manager = spawn('npx', ['scaffold', 'run'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+            manager.stdout!.on('data', (d: Buffer) => (managerOutput += d.toString()));
+            manager.stderr!.on('data', (d: Buffer) => (managerOutput += d.toString()));
+            await managerSays(/Starting workers/);
+          } else if (line === 'kubectl get captains') {
+            expect(run(project, words[0]!, words.slice(1), env)).toMatch(/^captain-sample\s/m);
+            // What the page says the manager logs for it.
+            await managerSays(/reconciling Captain[\s\S]*captain-sample|captain-sample[\s\S]*reconciling Captain/);
+            manager!.kill('SIGINT');
+            const [code] = (await once(manager!, 'exit')) as [number | null];
+            expect(code, managerOutput.slice(-3000)).toBe(0);
+          } else {
+            run(project, words[0]!, words.slice(1), env);
+            if (words[2] === 'envtest' && words[3] === 'stop') stopped = true;
+          }
+        }
+      } finally {
+        manager?.kill('SIGKILL');
+        if (!stopped)
+          spawnSync('npx', ['scaffold', 'envtest', 'stop', '--kubeconfig-out', 'bin/dev.kubeconfig'], {
+            cwd: project,
+            env,
+          });
+      }
+      expect(stopped).toBe(true);
+    },
+    10 * 60_000,
   );
 });

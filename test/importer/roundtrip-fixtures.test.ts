@@ -24,22 +24,25 @@ const typeMetaDescription =
   /^\.spec\.versions\[\d+\]\.schema\.openAPIV3Schema\.properties\.(apiVersion|kind)\.description: /;
 
 describe('import crd round trip on the fixtures', () => {
-  it.for(folders)('$name: every CRD comes back with 0 differing paths, but for TypeMeta descriptions where noted', async ({ name, dir }) => {
-    const files = readdirSync(dir)
-      .filter((f) => /\.ya?ml$/.test(f))
-      .map((f) => join(dir, f));
-    const rt = await roundTrip([dir], readCRDs(files));
-    try {
-      const diffs = typeMetaDescriptionsDiffer.has(name)
-        ? Object.fromEntries(
-            Object.entries(rt.diffs).map(([k, paths]) => [k, paths.filter((p) => !typeMetaDescription.test(p))]),
-          )
-        : rt.diffs;
-      expect(diffs).toEqual(Object.fromEntries(Object.keys(rt.diffs).map((k) => [k, []])));
-      // a CRD that controller-gen wrote has nothing that the markers cannot say
-      expect(rt.imported.problems).toEqual([]);
-    } finally {
-      rt.cleanup();
-    }
-  });
+  it.for(folders)(
+    '$name: every CRD comes back with 0 differing paths, but for TypeMeta descriptions where noted',
+    async ({ name, dir }) => {
+      const files = readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .map((f) => join(dir, f));
+      const rt = await roundTrip([dir], readCRDs(files));
+      try {
+        const diffs = typeMetaDescriptionsDiffer.has(name)
+          ? Object.fromEntries(
+              Object.entries(rt.diffs).map(([k, paths]) => [k, paths.filter((p) => !typeMetaDescription.test(p))]),
+            )
+          : rt.diffs;
+        expect(diffs).toEqual(Object.fromEntries(Object.keys(rt.diffs).map((k) => [k, []])));
+        // a CRD that controller-gen wrote has nothing that the markers cannot say
+        expect(rt.imported.problems).toEqual([]);
+      } finally {
+        rt.cleanup();
+      }
+    },
+  );
 });
