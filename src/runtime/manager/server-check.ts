@@ -2,22 +2,10 @@ import type { Clock } from '../clock.js';
 import { DiscoveryClient } from '../discovery/discovery-client.js';
 import { ConfigurationError, TimeoutError } from '../errors.js';
 import { isUnauthorized } from '../rest/errors.js';
-import type { HttpTransport } from '../rest/transport.js';
+import { isCertificateError, type HttpTransport } from '../rest/transport.js';
 
 /** The default of ManagerOptions.serverCheckTimeout (ms). */
 export const DEFAULT_SERVER_CHECK_TIMEOUT = 10_000;
-
-// Node's codes for a certificate the kubeconfig's CA cannot verify, or one not valid for the server's name: no retry
-// changes them, so the manager says so at once instead of letting every informer retry until the sync timeout.
-const CERTIFICATE_CODES = new Set([
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
 
 /** What checkServer needs: the manager's transport, how long to keep trying, and the clock that waits. */
 export interface ServerCheckOptions {
@@ -50,11 +38,12 @@ export async function checkServer(opts: ServerCheckOptions): Promise<void> {
           `the API server ${server} rejected the kubeconfig's credentials (401 Unauthorized): check the user's token, client certificate or exec plugin`,
           { cause: err },
         );
-      const code = (err as { code?: unknown }).code;
-      if (typeof code === 'string' && CERTIFICATE_CODES.has(code))
+      // No retry changes a certificate the kubeconfig cannot accept: said at once, instead of every informer retrying
+      // until the cache sync timeout.
+      if (isCertificateError(err))
         throw new ConfigurationError(`cannot trust the API server: ${(err as Error).message}`, { cause: err });
       // An answer of any other kind came from a server: reaching it is all this check asks.
-      if (typeof code !== 'string') return;
+      if (typeof (err as { code?: unknown }).code !== 'string') return;
       const left = deadline - opts.clock.now();
       if (left <= 0)
         throw new TimeoutError(

@@ -65,20 +65,31 @@ export interface TransportOptions {
 // What to fix for the connection errors a kubeconfig causes, by Node's error code.
 const untrustedCertificate =
   "the server's certificate is not signed by a CA the kubeconfig trusts: set the cluster's certificate-authority (or certificate-authority-data) to the CA that signed it, or check that server names the right API server";
+// Certificates the kubeconfig cannot accept: no retry changes them.
+const certificateHints: Record<string, string> = {
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: untrustedCertificate,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: untrustedCertificate,
+  SELF_SIGNED_CERT_IN_CHAIN: untrustedCertificate,
+  DEPTH_ZERO_SELF_SIGNED_CERT: untrustedCertificate,
+  CERT_HAS_EXPIRED: "the server's certificate has expired",
+  CERT_NOT_YET_VALID: "the server's certificate is not valid yet: check this machine's clock",
+  ERR_TLS_CERT_ALTNAME_INVALID:
+    "the server's certificate is not for this host name: use the name it was issued for in the kubeconfig's server, or set tls-server-name",
+};
 const connectionHints: Record<string, string> = {
   ECONNREFUSED: "nothing listens there: is the API server running, and is the kubeconfig's server address right?",
   ENOTFOUND: "the host name does not resolve: check the kubeconfig's server address",
   EAI_AGAIN: "the host name does not resolve: check the kubeconfig's server address",
   EHOSTUNREACH: 'the host cannot be reached from here',
   ENETUNREACH: 'the network of the host cannot be reached from here',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: untrustedCertificate,
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: untrustedCertificate,
-  SELF_SIGNED_CERT_IN_CHAIN: untrustedCertificate,
-  DEPTH_ZERO_SELF_SIGNED_CERT: untrustedCertificate,
-  CERT_HAS_EXPIRED: "the server's certificate has expired",
-  ERR_TLS_CERT_ALTNAME_INVALID:
-    "the server's certificate is not for this host name: use the name it was issued for in the kubeconfig's server, or set tls-server-name",
+  ...certificateHints,
 };
+
+/** True when `err` is a TLS error about the server's certificate that the kubeconfig cannot accept (Node's code). */
+export function isCertificateError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && Object.hasOwn(certificateHints, code);
+}
 
 /** Published on {@link restRetryChannel} before a request is sent again. */
 export interface RestRetryMessage {
