@@ -12,7 +12,7 @@ import {
   type Request,
   type Result,
 } from '../reconcile/index.js';
-import { RateLimitingQueue, type RateLimiter } from '../workqueue/index.js';
+import { RateLimitingQueue, type GetResult, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
 import { ConfigurationError, LifecycleError, TimeoutError } from '../errors.js';
 
@@ -61,12 +61,45 @@ export interface Admission {
   leave(): void;
 }
 
+/**
+ * The queue a controller's workers take requests from: its own RateLimitingQueue, or the one its RequestGate makes
+ * (a sharded controller's: one per partition).
+ */
+export interface ControllerQueue {
+  /** Queues req (dedupes a request already waiting). */
+  add(req: Request): void;
+  /** Queues req after ms. */
+  addAfter(req: Request, ms: number): void;
+  /** Queues req once the rate limiter allows it. */
+  addRateLimited(req: Request): void;
+  /** Clears req's failure history. */
+  forget(req: Request): void;
+  /** The next request, or shutdown. */
+  get(): Promise<GetResult<Request>>;
+  /** Ends processing of req. */
+  done(req: Request): void;
+  /** Stops handing out requests once those queued are out. */
+  shutDown(): void;
+}
+
+/** What a RequestGate needs to make a controller's queue: what the controller would make its own with. */
+export interface GateQueueOptions {
+  /** The controller's name. */
+  name: string;
+  /** A request's identity in the queue (`namespace/name`). */
+  keyOf: (req: Request) => string;
+  /** Whether to record workqueue metrics. */
+  recordMetrics: boolean;
+  /** The controller's rate limiter, when it was given one. */
+  rateLimiter?: RateLimiter;
+}
+
 /** Lets a request be reconciled on this replica, or not (sharding). */
 export interface RequestGate {
   /** An Admission if this replica reconciles `req` now; undefined drops it. */
   admit(req: Request): Admission | undefined;
-  /** Given the controller's queue at start, to queue requests again when the gate opens to them. */
-  bind(queue: RequestQueue): void;
+  /** Makes the controller's queue at start; the gate queues requests in it when it opens to them. */
+  newQueue(opts: GateQueueOptions): ControllerQueue;
 }
 
 const DEFAULT_CACHE_SYNC_TIMEOUT = 120_000;
@@ -92,7 +125,7 @@ export class Controller {
   private readonly gate: RequestGate | undefined;
   private readonly sources: Source[] = [];
   private readonly permissionLog = new PermissionLogDedup();
-  private queue: RateLimitingQueue<Request> | undefined;
+  private queue: ControllerQueue | undefined;
   private metrics: ControllerMetrics | undefined;
   private runSignal: AbortSignal | undefined;
   private stopping = false;
@@ -149,14 +182,20 @@ export class Controller {
     signal.addEventListener('abort', stopSources, { once: true });
     this.runSignal = sourcesRun.signal;
     // The queue holds typed requests; requestKey (namespace/name) is only its identity for dedupe and rate limiting.
-    const queue = new RateLimitingQueue<Request>({
-      name: this.name,
-      keyOf: requestKey,
-      ...(this.recordMetrics ? { metricsProvider: workqueueMetricsProvider } : {}),
-      ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
-    });
+    const queue: ControllerQueue = this.gate
+      ? this.gate.newQueue({
+          name: this.name,
+          keyOf: requestKey,
+          recordMetrics: this.recordMetrics,
+          ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
+        })
+      : new RateLimitingQueue<Request>({
+          name: this.name,
+          keyOf: requestKey,
+          ...(this.recordMetrics ? { metricsProvider: workqueueMetricsProvider } : {}),
+          ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
+        });
     this.queue = queue;
-    this.gate?.bind(this.requestQueue(queue));
     if (this.recordMetrics) this.metrics = new ControllerMetrics(this.name, this.maxConcurrentReconciles);
     const onAbort = (): void => {
       this.stopping = true;
@@ -219,14 +258,14 @@ export class Controller {
     }
   }
 
-  private requestQueue(queue: RateLimitingQueue<Request>): RequestQueue {
+  private requestQueue(queue: ControllerQueue): RequestQueue {
     return {
       add: (req) => queue.add(queuedRequest(req)),
       addAfter: (req, ms) => queue.addAfter(queuedRequest(req), ms),
     };
   }
 
-  private async worker(queue: RateLimitingQueue<Request>): Promise<void> {
+  private async worker(queue: ControllerQueue): Promise<void> {
     for (;;) {
       const next = await queue.get();
       if (next.shutdown) return;
@@ -236,7 +275,7 @@ export class Controller {
         if (this.stopping) continue;
         const admission = this.gate?.admit(req);
         if (this.gate && !admission) {
-          // Another replica's, or a partition still starting: it queues its objects once it opens.
+          // Its partition closed after the request was queued (a handover, or the term ended).
           queue.forget(req);
           continue;
         }
@@ -258,7 +297,7 @@ export class Controller {
     }
   }
 
-  private async reconcileHandler(queue: RateLimitingQueue<Request>, req: Request): Promise<void> {
+  private async reconcileHandler(queue: ControllerQueue, req: Request): Promise<void> {
     const reconcileID = randomUUID();
     const log = this.log.withValues({ namespace: req.namespace, name: req.name, reconcileID });
     const started = performance.now();

@@ -4,7 +4,14 @@
  *
  * @module @kubescaffold/runtime/controller
  */
-export { Controller, type ControllerOptions, type RequestGate, type Admission } from './controller.js';
+export {
+  Controller,
+  type ControllerOptions,
+  type RequestGate,
+  type Admission,
+  type ControllerQueue,
+  type GateQueueOptions,
+} from './controller.js';
 export type {
   CreateEvent,
   UpdateEvent,

@@ -291,6 +291,7 @@ export class Manager {
           start: (p, signal) => this.cache.startPartition(p, signal),
           stop: (p) => this.cache.stopPartition(p),
           activated: (p) => this.gates.forEach((g) => g.activated(p)),
+          deactivated: (p) => this.gates.forEach((g) => g.deactivated(p)),
         },
       });
     }

@@ -59,12 +59,24 @@ const retries = new CounterFamily({
  * Feeds a queue's metrics into the shared registry under controller-runtime's names. Each series is bound when the
  * queue is made, so all of them are served, at 0, before the first item.
  */
-export const workqueueMetricsProvider: MetricsProvider = {
-  newDepthMetric: (name) => depth.bind(name, name, ''),
-  newAddsMetric: (name) => adds.bind(name, name),
-  newLatencyMetric: (name) => latency.bind(name, name),
-  newWorkDurationMetric: (name) => workDuration.bind(name, name),
-  newUnfinishedWorkSecondsMetric: (name) => unfinished.bind(name, name),
-  newLongestRunningProcessorSecondsMetric: (name) => longestRunning.bind(name, name),
-  newRetriesMetric: (name) => retries.bind(name, name),
-};
+export const workqueueMetricsProvider: MetricsProvider = providerFor(undefined);
+
+/**
+ * The same metrics for the queues of one controller that has several (a sharded controller's, one per partition):
+ * `name` is each queue's, `controller` stays the controller's, so sums by controller still add up.
+ */
+export function workqueueMetricsProviderFor(controller: string): MetricsProvider {
+  return providerFor(controller);
+}
+
+function providerFor(controller: string | undefined): MetricsProvider {
+  return {
+    newDepthMetric: (name) => depth.bind(name, controller ?? name, ''),
+    newAddsMetric: (name) => adds.bind(name, controller ?? name),
+    newLatencyMetric: (name) => latency.bind(name, controller ?? name),
+    newWorkDurationMetric: (name) => workDuration.bind(name, controller ?? name),
+    newUnfinishedWorkSecondsMetric: (name) => unfinished.bind(name, controller ?? name),
+    newLongestRunningProcessorSecondsMetric: (name) => longestRunning.bind(name, controller ?? name),
+    newRetriesMetric: (name) => retries.bind(name, controller ?? name),
+  };
+}

@@ -1,8 +1,9 @@
 import type { InformerCache } from '../cache/informer-cache.js';
 import { isDeletedFinalStateUnknown } from '../cache/keys.js';
-import type { Admission, RequestGate } from '../controller/controller.js';
-import type { RequestQueue } from '../controller/events.js';
+import type { Admission, ControllerQueue, GateQueueOptions, RequestGate } from '../controller/controller.js';
 import { shardReconcilesTotal, shardRequestsDroppedTotal } from '../metrics/sharding.js';
+import { workqueueMetricsProviderFor } from '../metrics/workqueue.js';
+import { PartitionedQueue } from '../workqueue/partitioned-queue.js';
 import type { Request } from '../reconcile/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { fnv1a64, partitionOfHash } from './hash.js';
@@ -27,11 +28,13 @@ export interface ShardGateOptions {
  * Admits a sharded controller's requests on the replica holding their object's partition, and no other. By
  * namespace, the partition follows from the request itself. By uid it is read from the object in this replica's
  * cache, which holds only its own partitions (a request whose object is not there is another replica's), or, for an
- * object just deleted, from its last state. When a partition opens, every object of it is queued, so requests
- * dropped while it was starting are not lost.
+ * object just deleted, from its last state. The controller's queue is one queue per partition this replica holds
+ * (PartitionedQueue): requests of any other partition are dropped as they come. When a partition opens, its queue
+ * opens and every object of it is queued, so requests dropped while it was starting are not lost; when it closes,
+ * its queue and what waits in it go at once.
  */
 export class ShardGate implements RequestGate {
-  private readonly queues: RequestQueue[] = [];
+  private readonly queues: PartitionedQueue<Request>[] = [];
   private readonly tombstones = new Map<string, number>();
 
   constructor(private readonly opts: ShardGateOptions) {
@@ -46,15 +49,25 @@ export class ShardGate implements RequestGate {
     }
   }
 
-  bind(queue: RequestQueue): void {
+  newQueue(opts: GateQueueOptions): ControllerQueue {
+    const { rateLimiter } = opts;
+    const queue = new PartitionedQueue<Request>({
+      partitionOf: (req) => this.partitionOf(req),
+      keyOf: opts.keyOf,
+      name: opts.name,
+      ...(opts.recordMetrics ? { metricsProvider: workqueueMetricsProviderFor(opts.name) } : {}),
+      ...(rateLimiter ? { newRateLimiter: () => rateLimiter } : {}),
+      onDrop: () => this.dropped(),
+    });
     this.queues.push(queue);
+    return queue;
   }
 
   admit(req: Request): Admission | undefined {
     const p = this.partitionOf(req);
     const ticket = p === undefined ? undefined : this.opts.ring.enter(p);
     if (!ticket) {
-      shardRequestsDroppedTotal.labels({ ring: this.opts.ringName, controller: this.opts.controller }).inc();
+      this.dropped();
       return undefined;
     }
     shardReconcilesTotal
@@ -72,12 +85,22 @@ export class ShardGate implements RequestGate {
     };
   }
 
-  /** Queues every cached object of `partition` (it has just opened on this replica). */
+  /** Opens the partition's queues and queues every cached object of it (it has just opened on this replica). */
   activated(partition: number): void {
     const objects = this.opts.cache.objectsInPartition(this.opts.resource, partition);
     for (const q of this.queues) {
+      q.open(partition);
       for (const o of objects) q.add({ namespace: o.metadata?.namespace ?? '', name: o.metadata?.name ?? '' });
     }
+  }
+
+  /** Closes the partition's queues, dropping what waits in them (it is closing on this replica). */
+  deactivated(partition: number): void {
+    for (const q of this.queues) q.close(partition);
+  }
+
+  private dropped(): void {
+    shardRequestsDroppedTotal.labels({ ring: this.opts.ringName, controller: this.opts.controller }).inc();
   }
 
   private partitionOf(req: Request): number | undefined {

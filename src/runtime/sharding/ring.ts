@@ -37,6 +37,8 @@ export interface PartitionHooks {
   stop(partition: number): Promise<void>;
   /** The partition is open: controllers enqueue its objects (requests dropped while it was starting come back). */
   activated(partition: number): void;
+  /** The partition is closing (no reconcile is admitted into it any more): controllers drop what is queued for it. */
+  deactivated(partition: number): void;
 }
 
 /** Options of a ShardRing. */
@@ -226,7 +228,9 @@ export class ShardRing {
   /** Marks a partition as being released: no reconcile is admitted into it from now on. */
   private close(p: number, h: Held): void {
     if (h.state === 'releasing') return;
+    const wasActive = h.state === 'active';
     h.state = 'releasing';
+    if (wasActive) this.opts.hooks.deactivated(p);
     h.starting?.abort();
     shardPartitionHeld.labels({ ring: this.opts.ring, partition: String(p) }).set(0);
   }

@@ -6,6 +6,7 @@
 export { Queue, type GetResult, type QueueOptions } from './queue.js';
 export { DelayingQueue } from './delaying-queue.js';
 export { RateLimitingQueue, type RateLimitingQueueOptions } from './rate-limiting-queue.js';
+export { PartitionedQueue, type PartitionedQueueOptions } from './partitioned-queue.js';
 export {
   BucketRateLimiter,
   FixedDelayRateLimiter,

@@ -17,6 +17,7 @@ import {
   type ManagerOptions,
 } from '../../../src/runtime/index.js';
 import { getControllerOf, isStatusConditionTrue, retryOnConflict } from '../../../src/runtime/client/index.js';
+import { registry as metricsRegistry } from '../../../src/runtime/metrics/index.js';
 import { recentEvents, recordHistory } from '../../support/cluster.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog, type CapturedLog } from '../../support/logs.js';
@@ -375,6 +376,78 @@ describe('Manager on a real control plane', () => {
       lease.stop();
       await a.stop();
       expect(await b.stop()).toBeUndefined();
+    }
+  });
+
+  it('with leader election and sharding together, every replica reconciles its partitions and leader-only runnables run on the leader alone', async () => {
+    const ns = await namespace();
+    const timings = { leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 500 };
+    const reconciledBy = new Map<string, Set<string>>();
+    const leaderWork: string[] = [];
+    const replica = (identity: string) =>
+      run(
+        {
+          leaderElection: { enabled: true, id: 'le', namespace: ns, identity, ...timings },
+          sharding: { ring: 'crew', key: 'uid', namespace: ns, identity, ...timings },
+        },
+        (mgr) => {
+          newControllerManagedBy(mgr)
+            .for(ConfigMaps)
+            .complete({
+              reconcile: async (req) => {
+                if (req.namespace !== ns) return;
+                const by = reconciledBy.get(req.name) ?? new Set<string>();
+                reconciledBy.set(req.name, by.add(identity));
+              },
+            });
+          mgr.add({
+            start: async (signal) => {
+              leaderWork.push(identity);
+              await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+            },
+            needLeaderElection: () => true,
+          });
+        },
+        `replica ${identity}`,
+      );
+    const a = replica('a');
+    await a.mgr.elected();
+    const b = replica('b');
+    const diagnose = (): string =>
+      [
+        `partitions: a=[${a.mgr.shardPartitions().join(',')}] b=[${b.mgr.shardPartitions().join(',')}]`,
+        `reconciled: ${[...reconciledBy].map(([n, by]) => `${n}:${[...by].join('+')}`).join(' ')}`,
+        a.logs.tail(),
+        b.logs.tail(),
+      ].join('\n');
+    try {
+      await eventually(() => a.mgr.shardPartitions().length === 6 && b.mgr.shardPartitions().length === 6, {
+        what: 'the 12 partitions shared by both replicas, the follower included',
+        diagnose,
+      });
+      const names = Array.from({ length: 24 }, (_, i) => `cm-${i}`);
+      for (const name of names) await api.create(ConfigMaps, { metadata: { namespace: ns, name } });
+      await eventually(() => names.every((n) => reconciledBy.has(n)), { what: 'every ConfigMap reconciled', diagnose });
+      const byReplica = (id: string): string[] => names.filter((n) => reconciledBy.get(n)!.has(id));
+      expect(
+        names.filter((n) => reconciledBy.get(n)!.size > 1),
+        'reconciled on both replicas',
+      ).toEqual([]);
+      expect(byReplica('a').length).toBeGreaterThan(0);
+      expect(byReplica('b').length).toBeGreaterThan(0);
+      expect([a.mgr.isLeader(), b.mgr.isLeader()]).toEqual([true, false]);
+      expect(leaderWork).toEqual(['a']);
+      // One queue per partition, each with its own workqueue series under the controller's name.
+      const text = await metricsRegistry.metrics();
+      const queues = new Set(
+        [...text.matchAll(/^workqueue_adds_total\{name="configmap-partition-(\d+)",controller="configmap"\}/gm)].map(
+          (m) => Number(m[1]),
+        ),
+      );
+      expect([...queues].sort((x, y) => x - y)).toEqual([...Array(12).keys()]);
+    } finally {
+      expect(await b.stop()).toBeUndefined();
+      expect(await a.stop()).toBeUndefined();
     }
   });
 

@@ -1,9 +1,9 @@
 // Sharded controllers on a real control plane, with the ShardedListAndWatch gate on (the server filters each
 // replica's lists and watches) and off (each replica filters on its side): 3 replicas of
-// test/runtime/fixtures/sharded-replica.ts share 3,000 ConfigMaps in 30 namespaces (600 with the gate off, see
-// perNamespace), the first of each namespace owning a Secret. Through a replica killed with -9, one paused with SIGSTOP and resumed, one added and one removed, every
-// reconcile's write is recorded with its replica (RingRecorder) and checked: no object reconciled by two replicas
-// at once, none left unreconciled. The gate-on run shards by uid, the gate-off run by namespace, both with owns().
+// test/runtime/fixtures/sharded-replica.ts share 3,000 ConfigMaps in 30 namespaces, the first of each namespace
+// owning a Secret. Through a replica killed with -9, one paused with SIGSTOP and resumed, one added and one removed,
+// every reconcile's write is recorded with its replica (RingRecorder) and checked: no object reconciled by two
+// replicas at once, none left unreconciled. The gate-on run shards by uid, the gate-off run by namespace, both with owns().
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,10 +21,7 @@ import { RingRecorder, TEST_LABEL, type ObjectState } from './ring-recorder.js';
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/sharded-replica.ts', import.meta.url));
 const NAMESPACES = 30;
-// 3,000 objects with the gate on. The gate-off run (every replica receives every object, so it costs most) keeps
-// 600 to hold the file near 2 minutes on a 2-core machine; SHARD_GATE_OFF_OBJECTS=3000 runs it at full size.
-const perNamespace = (gate: boolean): number =>
-  gate ? 100 : Math.max(1, Math.round(Number(process.env.SHARD_GATE_OFF_OBJECTS ?? 600) / NAMESPACES));
+const PER_NAMESPACE = 100;
 const PARTITIONS = 12;
 const LEASE_MS = 3000;
 const LEASE_NS = 'shard-ring';
@@ -123,7 +120,7 @@ describe.each([
       const namespaces = Array.from({ length: NAMESPACES }, (_, i) => `shard-${i}`);
       await pool(namespaces, 8, (name) => c.create(Namespaces, { metadata: { name } }));
       const keys = namespaces.flatMap((namespace) =>
-        Array.from({ length: perNamespace(gate) }, (_, i) => ({ namespace, name: `o${i}` })),
+        Array.from({ length: PER_NAMESPACE }, (_, i) => ({ namespace, name: `o${i}` })),
       );
       await pool(keys, 16, (k) =>
         c.create(ConfigMaps, { metadata: { ...k, labels: { [TEST_LABEL]: '1' } }, data: { want: '1' } }),
@@ -180,7 +177,7 @@ describe.each([
       const change = async (): Promise<void> => {
         round++;
         const changed = namespaces.flatMap((namespace) =>
-          Array.from({ length: Math.max(1, Math.floor(perNamespace(gate) / 10)) }, (_, i) => ({
+          Array.from({ length: PER_NAMESPACE / 10 }, (_, i) => ({
             namespace,
             name: `o${i * 10 + (round % 10)}`,
           })),

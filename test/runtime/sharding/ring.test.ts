@@ -90,6 +90,7 @@ function newRing(store: LeaseStore, clock: FakeClock, events: string[] = []) {
         events.push(`stop ${p}`);
       },
       activated: (p) => events.push(`active ${p}`),
+      deactivated: (p) => events.push(`inactive ${p}`),
     },
   });
   return ring;
@@ -153,6 +154,8 @@ describe('ShardRing', () => {
     await expect(write).rejects.toSatisfy(isShardTermEnded);
     expect(ring.enter(4)).toBeUndefined();
     expect(ring.activePartitions()).toEqual([]);
+    // The controllers drop what is queued for every partition at once, long before the partitions stop.
+    expect(events.filter((e) => e.startsWith('inactive'))).toHaveLength(12);
     // Outside an admitted reconcile nothing is fenced (other controllers, the event recorder).
     expect(() => ring.checkTerm()).not.toThrow();
     // Its partitions are stopped only once the reconcile in flight has left; then it rejoins with a new term.
@@ -182,6 +185,9 @@ describe('ShardRing', () => {
     await clock.advance(2000);
     expect(announced(store, ring)).toHaveLength(12);
     expect(events.filter((e) => e.startsWith('stop'))).toEqual([]);
+    // Their queues closed as soon as they did: only what is in flight still runs.
+    const closed = [...Array(12).keys()].filter((p) => !ring.activePartitions().includes(p));
+    expect(events.filter((e) => e.startsWith('inactive')).sort()).toEqual(closed.map((p) => `inactive ${p}`).sort());
     for (const t of tickets) ring.leave(t);
     await clock.advanceUntil(() => announced(store, ring).length === 6, 'the released partitions dropped');
     expect(announced(store, ring).sort((a, b) => a - b)).toEqual(ring.activePartitions().sort((a, b) => a - b));
