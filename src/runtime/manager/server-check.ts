@@ -1,5 +1,4 @@
 import type { Clock } from '../clock.js';
-import { DiscoveryClient } from '../discovery/discovery-client.js';
 import { ConfigurationError, TimeoutError } from '../errors.js';
 import { isUnauthorized } from '../rest/errors.js';
 import { isCertificateError, type HttpTransport } from '../rest/transport.js';
@@ -24,15 +23,22 @@ export interface ServerCheckOptions {
  * answer, even an error status, shows that the server is there and the check passes.
  */
 export async function checkServer(opts: ServerCheckOptions): Promise<void> {
-  const discovery = new DiscoveryClient(opts.transport);
   const server = opts.transport.server.origin;
   const deadline = opts.clock.now() + opts.timeout;
   let wait = 100;
+  let unreachable: unknown;
   for (;;) {
     try {
-      await discovery.serverVersion();
+      await askVersion(opts, deadline - opts.clock.now());
       return;
-    } catch (err) {
+    } catch (caught) {
+      // The last try may run out of time before a refused connection is reported: the refusal is the news.
+      const err = caught instanceof NoAnswer && unreachable !== undefined ? unreachable : caught;
+      if (err instanceof NoAnswer)
+        throw new TimeoutError(
+          `the API server ${server} did not answer within ${opts.timeout} ms: it accepts connections but sends nothing back; is the kubeconfig's server address the API server's?`,
+          { cause: err },
+        );
       if (isUnauthorized(err))
         throw new ConfigurationError(
           `the API server ${server} rejected the kubeconfig's credentials (401 Unauthorized): check the user's token, client certificate or exec plugin`,
@@ -44,6 +50,7 @@ export async function checkServer(opts: ServerCheckOptions): Promise<void> {
         throw new ConfigurationError(`cannot trust the API server: ${(err as Error).message}`, { cause: err });
       // An answer of any other kind came from a server: reaching it is all this check asks.
       if (typeof (err as { code?: unknown }).code !== 'string') return;
+      unreachable = err;
       const left = deadline - opts.clock.now();
       if (left <= 0)
         throw new TimeoutError(
@@ -53,5 +60,30 @@ export async function checkServer(opts: ServerCheckOptions): Promise<void> {
       if (!(await opts.clock.sleep(Math.min(wait, left), opts.signal))) return;
       wait = Math.min(wait * 2, 2_000);
     }
+  }
+}
+
+class NoAnswer extends Error {}
+
+/**
+ * GET /version, given up after `left` ms: a server that accepts the connection and never answers (a TLS handshake
+ * left hanging, a wrong port) would otherwise hold the start for the socket's own timeout.
+ */
+async function askVersion(opts: ServerCheckOptions, left: number): Promise<void> {
+  const attempt = new AbortController();
+  const stop = (): void => attempt.abort();
+  opts.signal.addEventListener('abort', stop, { once: true });
+  const timer = new AbortController();
+  void opts.clock.sleep(Math.max(left, 0), timer.signal).then((slept) => {
+    if (slept) attempt.abort(new NoAnswer(`no answer within ${left} ms`));
+  });
+  try {
+    await opts.transport.requestJson({ method: 'GET', path: '/version', signal: attempt.signal });
+  } catch (err) {
+    if (attempt.signal.reason instanceof NoAnswer) throw attempt.signal.reason;
+    throw err;
+  } finally {
+    timer.abort();
+    opts.signal.removeEventListener('abort', stop);
   }
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TinyCA } from '../../../src/runtime/certs/tinyca.js';
 import { isConfigurationError, isTimeoutError } from '../../../src/runtime/errors.js';
@@ -11,8 +11,10 @@ import { unreachableKubeConfig } from '../kubeconfig.js';
 
 // A stand-in API server on loopback whose certificate `ca` signed; it answers every request with `status`.
 const servers: Server[] = [];
+const netServers: NetServer[] = [];
 afterEach(() => {
   for (const s of servers.splice(0)) s.close();
+  for (const s of netServers.splice(0)) s.close();
 });
 
 const REASONS: Record<number, string> = { 200: 'Success', 401: 'Unauthorized', 403: 'Forbidden' };
@@ -56,6 +58,19 @@ describe("the manager's start-up check of the API server", () => {
       /^cannot reach the API server https:\/\/127\.0\.0\.1:1 \(tried for 300 ms\): .*ECONNREFUSED.*is the API server running/,
     );
   });
+
+  it('gives up on a server that accepts connections and never answers at serverCheckTimeout, well before the socket timeout', async () => {
+    // A listener that takes the TCP connection and never starts the TLS handshake: the socket's own timeout is 30 s.
+    const silent = createNetServer(() => {});
+    netServers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const err = await startWatching({ server: url, auth: { token: 't' } }, 300);
+    expect(isTimeoutError(err)).toBe(true);
+    expect((err as Error).message).toBe(
+      `the API server ${url} did not answer within 300 ms: it accepts connections but sends nothing back; is the kubeconfig's server address the API server's?`,
+    );
+  }, 10_000);
 
   it('fails at once, well inside a long timeout, on a certificate the kubeconfig does not trust, naming certificate-authority', async () => {
     const { url, requests } = await standIn(200);
