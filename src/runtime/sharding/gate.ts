@@ -59,6 +59,8 @@ export class ShardGate implements RequestGate {
       ...(rateLimiter ? { newRateLimiter: () => rateLimiter } : {}),
       onDrop: () => this.dropped(),
     });
+    // A controller started after partitions opened gets their objects from its sources' initial adds.
+    for (const p of this.opts.ring.activePartitions()) queue.open(p);
     this.queues.push(queue);
     return queue;
   }

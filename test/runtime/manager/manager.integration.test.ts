@@ -5,6 +5,7 @@ import {
   CoreEvents,
   Deployments,
   Namespaces,
+  Secrets,
   Services,
   type RestClient,
 } from '../../../src/runtime/rest/index.js';
@@ -445,6 +446,27 @@ describe('Manager on a real control plane', () => {
         ),
       );
       expect([...queues].sort((x, y) => x - y)).toEqual([...Array(12).keys()]);
+      // A controller added once the partitions are open starts with their queues open.
+      const lateBy = new Map<string, string>();
+      for (const [m, id] of [
+        [a.mgr, 'a'],
+        [b.mgr, 'b'],
+      ] as const) {
+        newControllerManagedBy(m)
+          .named('late')
+          .for(Secrets)
+          .complete({
+            reconcile: async (req) => {
+              if (req.namespace === ns) lateBy.set(req.name, id);
+            },
+          });
+      }
+      const secrets = Array.from({ length: 12 }, (_, i) => `s-${i}`);
+      for (const name of secrets) await api.create(Secrets, { metadata: { namespace: ns, name } });
+      await eventually(() => secrets.every((n) => lateBy.has(n)), {
+        what: 'every Secret reconciled by the late controller',
+        diagnose,
+      });
     } finally {
       expect(await b.stop()).toBeUndefined();
       expect(await a.stop()).toBeUndefined();
