@@ -5,7 +5,6 @@
  * over its pods, and a real API server accepts the result (server-side apply, dry run).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -14,8 +13,8 @@ import { TestEnvironment } from '../../src/envtest/index.js';
 import { kustomizeBuildYaml } from '../../src/kustomize/index.js';
 import { defineResource, isNotFound, Namespaces } from '../../src/runtime/rest/index.js';
 import { kubeconfigFile } from '../cluster/helpers.js';
+import { enableSharding, newProject } from '../kustomize/trees.js';
 import { onPath, peerAvailable } from '../support/peers.js';
-import { initProject, tempProjectDir } from './helpers.js';
 
 const KUBECTL = process.env.KUBECTL ?? onPath('kubectl');
 const haveKubectl = peerAvailable(
@@ -41,34 +40,17 @@ const PodDisruptionBudgets = defineResource({
 
 type PDB = ManifestObject & { spec: { maxUnavailable: number; selector: { matchLabels: Labels } } };
 
-/** Uncomments the resource or patch lines under each `# [SHARDING]` comment, as a user following the guide would. */
-function enableSharding(kustomization: string): string {
-  const lines = kustomization.split('\n');
-  let sections = 0;
-  for (let i = 0; i < lines.length; i++) {
-    if (!lines[i]!.startsWith('# [SHARDING]')) continue;
-    sections++;
-    let j = i + 1;
-    while (j < lines.length && !lines[j]!.startsWith('#-')) j++;
-    for (; j < lines.length && lines[j]!.startsWith('#'); j++) lines[j] = lines[j]!.slice(1);
-  }
-  if (sections !== 2) throw new Error(`expected 2 [SHARDING] sections in config/default, found ${sections}`);
-  return lines.join('\n');
-}
-
 function objects(yaml: string): ManifestObject[] {
   return parseAllDocuments(yaml).map((d) => d.toJS() as ManifestObject);
 }
 
 describe('config/default with the [SHARDING] sections enabled', () => {
-  const project = tempProjectDir('fleet');
+  const project = newProject('fleet');
   let ours: string;
   let built: ManifestObject[];
 
   beforeAll(() => {
-    initProject(project.root);
-    const file = join(project.root, 'config/default/kustomization.yaml');
-    writeFileSync(file, enableSharding(readFileSync(file, 'utf8')));
+    enableSharding(project);
     ours = kustomizeBuildYaml(join(project.root, 'config/default'));
     built = objects(ours);
   });
