@@ -41,6 +41,19 @@ export function fnv32a(text: string): number {
   return hash >>> 0;
 }
 
+/** The longest shard ring name the manager accepts (a DNS label of at most 40 characters: its Leases add a suffix). */
+export const MAX_SHARD_RING_LENGTH = 40;
+
+/**
+ * The --shard-ring name scaffolded for a project: its name (a DNS-1123 label) when that fits, else its first 31
+ * characters and a hash of the whole name, so that two long names sharing a start still name two rings.
+ */
+export function shardRingName(projectName: string): string {
+  if (projectName.length <= MAX_SHARD_RING_LENGTH) return projectName;
+  const hash = fnv32a(projectName).toString(16).padStart(8, '0');
+  return `${projectName.slice(0, MAX_SHARD_RING_LENGTH - hash.length - 1).replace(/-+$/, '')}-${hash}`;
+}
+
 /** "my-project" → "MyProject"; used for identifiers derived from names. */
 export function pascalCase(value: string): string {
   return value

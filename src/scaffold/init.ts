@@ -4,7 +4,7 @@ import { ScaffoldError } from '../errors.js';
 import { mergePackageJson } from './package-json.js';
 import { boilerplateText, fileHeader, licenses, ownerProblem, type License } from '../project/boilerplate.js';
 import { initializedMarkers } from '../project/load.js';
-import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a } from '../project/names.js';
+import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a, shardRingName } from '../project/names.js';
 import type { ProjectDependencies } from './dependencies.js';
 import { Plan, type IfExists } from './plan.js';
 import { LAYOUT, stringifyProject, type ProjectConfig } from '../project/project.js';
@@ -60,6 +60,7 @@ const initFiles: Array<{
   { template: 'config/default/metrics_service.yaml', ifExists: 'skip' },
   { template: 'config/default/manager_metrics_patch.yaml', ifExists: 'error' },
   { template: 'config/default/cert_metrics_manager_patch.yaml', ifExists: 'skip' },
+  { template: 'config/default/manager_sharding_patch.yaml', ifExists: 'skip' },
   { template: 'config/manager/kustomization.yaml', ifExists: 'error' },
   { template: 'config/manager/manager.yaml', ifExists: 'skip' },
   { template: 'config/rbac/kustomization.yaml', ifExists: 'error' },
@@ -88,6 +89,8 @@ const initFiles: Array<{
   { template: 'config/prometheus/monitor_tls_patch.yaml', ifExists: 'skip' },
   { template: 'config/network-policy/kustomization.yaml', ifExists: 'skip' },
   { template: 'config/network-policy/allow-metrics-traffic.yaml', ifExists: 'skip' },
+  { template: 'config/sharding/kustomization.yaml', ifExists: 'skip' },
+  { template: 'config/sharding/pdb.yaml', ifExists: 'skip' },
 ];
 
 /** Validates the options and the target directory, then writes the project; writes nothing if any check fails. */
@@ -140,6 +143,7 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     packages: dependencies.specs,
     vendored: dependencies.vendored.length > 0,
     leaderElectionID: `${fnv32a(repo).toString(16).padStart(8, '0')}.${options.domain}`,
+    shardRing: shardRingName(projectName),
     boilerplate: fileHeader(boilerplate, year),
     boilerplateText: boilerplate ?? '',
     license: options.license === 'apache2',

@@ -38,6 +38,7 @@ describe('links from scaffolded files into the book', () => {
       'guides/metrics.md',
       'guides/memory.md',
       'guides/webhooks.md',
+      'guides/sharding.md',
       'types.md',
       'reference/markers.md',
     ])

@@ -68,6 +68,7 @@ describe.skipIf(!haveKubectl)('scaffold build matches kubectl kustomize', () => 
       'config/samples',
       'config/prometheus',
       'config/network-policy',
+      'config/sharding',
     ]) {
       expectParity(p, dir);
     }

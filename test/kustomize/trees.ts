@@ -225,6 +225,26 @@ export function enablePrometheusAndNetworkPolicy(p: Project): void {
   );
 }
 
+/**
+ * Turns on the [SHARDING] sections of config/default, as the sharding guide says: the resource and patch lines under
+ * each `# [SHARDING]` comment are uncommented (the comment's own prose stays).
+ */
+export function enableSharding(p: Project): void {
+  edit(p, 'config/default/kustomization.yaml', (text) => {
+    const lines = text.split('\n');
+    let sections = 0;
+    for (let i = 0; i < lines.length; i++) {
+      if (!lines[i]!.startsWith('# [SHARDING]')) continue;
+      sections++;
+      let j = i + 1;
+      while (j < lines.length && !lines[j]!.startsWith('#-')) j++;
+      for (; j < lines.length && lines[j]!.startsWith('#'); j++) lines[j] = lines[j]!.slice(1);
+    }
+    if (sections !== 2) throw new Error(`expected 2 [SHARDING] sections in config/default, found ${sections}`);
+    return lines.join('\n');
+  });
+}
+
 /** kubebuilder's config/webhook and config/certmanager (testdata/project-v4 layout) for the given webhook kinds. */
 export function addWebhookAndCertManager(
   p: Project,

@@ -16,7 +16,7 @@ import {
 } from '../../src/runtime/rest/index.js';
 import { helmEdit } from '../../src/scaffold/plugins/helm/edit.js';
 import { kubeconfigFile } from '../cluster/helpers.js';
-import { createAPI, createWebhook, newProject, writeCRD, type Project } from '../kustomize/trees.js';
+import { createAPI, createWebhook, enableSharding, newProject, writeCRD, type Project } from '../kustomize/trees.js';
 import { testCRD } from '../support/crd.js';
 import { findHelm, helm, HELM_BUILD_MS, HELM_VERSION } from '../support/helm.js';
 import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
@@ -204,9 +204,18 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
         'Role nsp-system/nsp-cronjob-viewer-role',
       ],
     },
+    {
+      name: 'ring',
+      what: 'the [SHARDING] sections enabled (3 replicas, --shard-ring, a PodDisruptionBudget)',
+      setup: enableSharding,
+      notInChart: ['Namespace /ring-system'],
+      // The chart puts the manager's own flags (values.yaml's manager.args) together, so --shard-ring, appended last
+      // by config/default's patch, comes before the health probe's flag.
+      flagsRegrouped: true,
+    },
   ])(
     "lints and renders the installer's objects for a project without webhooks: $what",
-    async ({ name, init, setup, notInChart }) => {
+    async ({ name, init, setup, notInChart, flagsRegrouped }) => {
       const other = newProject(name, init);
       try {
         setup(other);
@@ -219,12 +228,57 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
         expect([...installer.keys()].filter((k) => !rendered.has(k)).sort()).toEqual(notInChart.sort());
         expect([...rendered.keys()].filter((k) => !installer.has(k))).toEqual([]);
         installerImage(rendered, `${name}-system`, name);
+        if (flagsRegrouped) {
+          const args = (objs: Map<string, Obj>): string[] =>
+            (
+              objs.get(`Deployment ${name}-system/${name}-controller-manager`)!.spec as {
+                template: { spec: { containers: Array<{ args: string[] }> } };
+              }
+            ).template.spec.containers[0]!.args;
+          expect([...args(rendered)].sort()).toEqual([...args(installer)].sort());
+          args(rendered).splice(0, Infinity, ...args(installer));
+        }
         for (const [k, o] of rendered) expect(o, k).toEqual(installer.get(k));
       } finally {
         other.cleanup();
       }
     },
   );
+
+  it("carries the [SHARDING] sections: the budget's selector follows the chart's name as the Deployment's does", async () => {
+    const ring = newProject('ring');
+    try {
+      enableSharding(ring);
+      const written = helmEdit(ring.root, {}).written;
+      expect(written).toContain('dist/chart/templates/sharding/controller-manager.yaml');
+      const rendered = objects(
+        await helm(
+          helmBinary,
+          ['template', 'ring', 'dist/chart', '--namespace', 'ops', '--set', 'nameOverride=crew,manager.replicas=5'],
+          ring.root,
+        ),
+      );
+      type Labels = Record<string, string>;
+      const manager = rendered.get('Deployment ops/ring-crew-controller-manager')!.spec as {
+        replicas: number;
+        selector: { matchLabels: Labels };
+        template: { metadata: { labels: Labels }; spec: { containers: Array<{ args: string[] }> } };
+      };
+      expect(manager.replicas).toBe(5);
+      expect(manager.template.spec.containers[0]!.args).toContain('--shard-ring=ring');
+      const pdb = rendered.get('PodDisruptionBudget ops/ring-crew-controller-manager')!.spec as {
+        maxUnavailable: number;
+        selector: { matchLabels: Labels };
+      };
+      expect(pdb.maxUnavailable).toBe(1);
+      expect(pdb.selector.matchLabels).toEqual(manager.selector.matchLabels);
+      expect(pdb.selector.matchLabels['app.kubernetes.io/name']).toBe('crew');
+      for (const [k, v] of Object.entries(pdb.selector.matchLabels))
+        expect(manager.template.metadata.labels[k]).toBe(v);
+    } finally {
+      ring.cleanup();
+    }
+  });
 
   it('still lints when the project gains webhooks after the chart was made (the kept values.yaml gets their section)', async () => {
     const grown = newProject('grown');

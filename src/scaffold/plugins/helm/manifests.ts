@@ -130,6 +130,9 @@ export function chartGroup(o: K8sObject): string | undefined {
       return o.apiVersion === 'monitoring.coreos.com/v1' ? 'prometheus' : 'extras';
     case 'NetworkPolicy':
       return o.apiVersion === 'networking.k8s.io/v1' ? 'network-policy' : 'extras';
+    case 'PodDisruptionBudget':
+      // config/sharding's budget for the manager's replicas
+      return o.apiVersion === 'policy/v1' && name.endsWith('-controller-manager') ? 'sharding' : 'extras';
     default:
       return 'extras';
   }

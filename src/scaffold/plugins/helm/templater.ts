@@ -308,6 +308,16 @@ export function objectTemplate(o: K8sObject, c: ChartContext): string {
       };
       break;
     }
+    case 'PodDisruptionBudget': {
+      // config/sharding's budget selects the manager's pods: its selector follows the Deployment's (the chart's name).
+      const spec = o.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined;
+      if (suffix === 'controller-manager' && spec?.selector?.matchLabels)
+        object.spec = {
+          ...spec,
+          selector: { ...spec.selector, matchLabels: templatedSelector(spec.selector.matchLabels, t, c) },
+        };
+      break;
+    }
     default:
       break;
   }
