@@ -11,7 +11,7 @@ import { createAPI } from '../../src/scaffold/plugins/deploy-image/index.js';
 import { DEPLOY_IMAGE_KEY } from '../../src/scaffold/plugins/deploy-image/spec.js';
 import { initProject, tempProjectDir } from './helpers.js';
 import { listFiles, tempDir } from '../support/files.js';
-import { findKubebuilder, KUBEBUILDER_VERSION, runWithGoEnv } from '../support/kubebuilder.js';
+import { findKubebuilder, KUBEBUILDER_VERSION, OUR_CONFIG_FILES, runWithGoEnv } from '../support/kubebuilder.js';
 import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 
@@ -111,9 +111,10 @@ describe.skipIf(!available)(`deploy-image/v1-alpha against kubebuilder ${KUBEBUI
     expect(got.resources).toEqual(want.resources.map((r) => ({ ...r, path: 'api/v1alpha1' })));
   });
 
-  it('writes the config/ files kubebuilder writes', () => {
+  it('writes the config/ files kubebuilder writes, and no others but the sharding ones', () => {
     const config = (root: string) => listFiles(root).filter((p) => p.startsWith('config/'));
-    expect(config(ours.root)).toEqual(config(theirRoot));
+    expect(config(ours.root)).toEqual(expect.arrayContaining(OUR_CONFIG_FILES));
+    expect(config(ours.root).filter((p) => !OUR_CONFIG_FILES.includes(p))).toEqual(config(theirRoot));
   });
 
   it("gives the manager container kubebuilder's MEMCACHED_IMAGE env var, first", () => {

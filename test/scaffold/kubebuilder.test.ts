@@ -11,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 import { cases, kubebuilderArgs, scaffold } from './cases.js';
 import { tempProjectDir } from './helpers.js';
 import { listFiles, tempDir } from '../support/files.js';
-import { findKubebuilder, KUBEBUILDER_VERSION, runWithGoEnv } from '../support/kubebuilder.js';
+import { findKubebuilder, KUBEBUILDER_VERSION, OUR_CONFIG_FILES, runWithGoEnv } from '../support/kubebuilder.js';
 import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 
@@ -109,13 +109,8 @@ describe.skipIf(!available).each(cases)(`$name against kubebuilder ${KUBEBUILDER
   it('writes the config/ files kubebuilder writes, and no others but the sharding ones', () => {
     const config = (root: string) => listFiles(root).filter((p) => p.startsWith('config/'));
     // kubebuilder has no sharding: the [SHARDING] sections of config/default (commented out) are ours alone.
-    const oursOnly = [
-      'config/default/manager_sharding_patch.yaml',
-      'config/sharding/kustomization.yaml',
-      'config/sharding/pdb.yaml',
-    ];
-    expect(config(ours.root)).toEqual(expect.arrayContaining(oursOnly));
-    expect(config(ours.root).filter((p) => !oursOnly.includes(p))).toEqual(config(theirRoot));
+    expect(config(ours.root)).toEqual(expect.arrayContaining(OUR_CONFIG_FILES));
+    expect(config(ours.root).filter((p) => !OUR_CONFIG_FILES.includes(p))).toEqual(config(theirRoot));
   });
 
   it("holds kubebuilder's data in every config/ file and PROJECT, apart from the listed differences", () => {

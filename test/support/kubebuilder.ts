@@ -10,6 +10,13 @@ import { tempDir } from './files.js';
 
 export const KUBEBUILDER_VERSION = 'v4.15.0';
 
+/** The config/ files init writes that kubebuilder has no counterpart of: the [SHARDING] sections (commented out). */
+export const OUR_CONFIG_FILES = [
+  'config/default/manager_sharding_patch.yaml',
+  'config/sharding/kustomization.yaml',
+  'config/sharding/pdb.yaml',
+];
+
 /** The environment kubebuilder and the go commands it runs need: no surrounding go.work, modules from the proxy. */
 export function goEnv(): NodeJS.ProcessEnv {
   return { ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' };
