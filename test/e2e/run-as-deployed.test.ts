@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
 import { ConfigMaps } from '../../src/runtime/rest/index.js';
 import { defineResource, newClient, type Client, type KubeObject } from '../../src/runtime/index.js';
+import { enableSharding } from '../kustomize/trees.js';
 
 // `scaffold run --as-deployed` on a scaffolded project against a real control plane with RBAC on: the manager runs as
 // its ServiceAccount, so a permission its markers do not grant is refused by the API server and reported with the
@@ -214,6 +215,63 @@ describe('scaffold run --as-deployed', () => {
       } finally {
         await leader.interrupt();
         if (follower) expect(await follower.interrupt(), `${follower.report}\n${follower.output.slice(-3000)}`).toBe(0);
+      }
+    },
+    minutes(5),
+  );
+
+  it(
+    "with config/default's [SHARDING] sections on, two runs share the Captains, each reconciling its partitions",
+    async () => {
+      const kustomization = join(project, 'config', 'default', 'kustomization.yaml');
+      const original = readFileSync(kustomization, 'utf8');
+      enableSharding({ root: project, name: 'crew', cleanup: () => {} });
+      const runs: AsDeployedRun[] = [];
+      // The Captains each run's manager logged reconciling (JSON lines on its stdout).
+      const reconciled = (r: AsDeployedRun): Set<string> =>
+        new Set(
+          r.output
+            .split('\n')
+            .filter((line) => line.includes('"reconciling Captain"'))
+            .map((line) => (JSON.parse(line) as { name: string }).name),
+        );
+      const count = (r: AsDeployedRun, msg: string): number => r.output.split(`"msg":"${msg}"`).length - 1;
+      try {
+        runs.push(new AsDeployedRun(project, kubeconfig));
+        const [a] = runs as [AsDeployedRun];
+        await a.waitFor('ready (/readyz: HTTP 200)');
+        await vi.waitFor(() => expect(count(a, 'partition started')).toBe(12), { timeout: minutes(1), interval: 100 });
+        runs.push(new AsDeployedRun(project, kubeconfig));
+        const b = runs[1]!;
+        // The second replica joins: half the partitions move to it once the first has let them go.
+        await vi.waitFor(
+          () => {
+            expect(count(b, 'partition started')).toBe(6);
+            expect(count(a, 'partition released')).toBe(6);
+          },
+          { timeout: minutes(1), interval: 100 },
+        );
+        const names = Array.from({ length: 24 }, (_, i) => `fleet-${i}`);
+        for (const name of names)
+          await client.create(captains, {
+            apiVersion: 'crew.example.com/v1',
+            kind: 'Captain',
+            metadata: { name, namespace: 'default' },
+            spec: {},
+          });
+        await vi.waitFor(
+          () => expect(names.filter((n) => !reconciled(a).has(n) && !reconciled(b).has(n))).toEqual([]),
+          { timeout: minutes(1), interval: 100 },
+        );
+        expect(
+          names.filter((n) => reconciled(a).has(n) && reconciled(b).has(n)),
+          'reconciled by both',
+        ).toEqual([]);
+        expect(names.filter((n) => reconciled(a).has(n)).length).toBeGreaterThan(0);
+        expect(names.filter((n) => reconciled(b).has(n)).length).toBeGreaterThan(0);
+      } finally {
+        for (const r of runs.reverse()) expect(await r.interrupt(), `${r.report}\n${r.output.slice(-3000)}`).toBe(0);
+        writeFileSync(kustomization, original);
       }
     },
     minutes(5),
