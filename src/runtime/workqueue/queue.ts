@@ -70,6 +70,9 @@ export class Queue<T> {
     const key = this.keyOf ? this.keyOf(item) : item;
     this.metrics?.done(key);
     this.processing.delete(key);
+    // Once shut down the periodic update has stopped: without this, the gauges would keep the in-flight work of the
+    // last update forever (a sharded controller's closed partition would look stuck).
+    if (this.closing) this.metrics?.updateUnfinishedWork();
     if (this.dirty.has(key)) {
       this.queue.push(key);
       if (this.waiters.length > 0) this.dispatch();

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { RateLimitingQueue, type MetricsProvider } from '../../../src/runtime/workqueue/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  RateLimitingQueue,
+  UNFINISHED_WORK_UPDATE_PERIOD_MS,
+  type MetricsProvider,
+} from '../../../src/runtime/workqueue/index.js';
 
 function recordingProvider() {
   const values = {
@@ -43,6 +47,25 @@ describe('queue metrics', () => {
     q.addRateLimited('c');
     expect(values.retries).toBe(1);
     q.shutDown();
+  });
+
+  it('brings unfinished work back to 0 when work handed out before shutdown is done after it', async () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      const { values, provider } = recordingProvider();
+      const q = new RateLimitingQueue<string>({ name: 'test', metricsProvider: provider, now: () => now });
+      q.add('a');
+      await q.get();
+      now = 5000;
+      vi.advanceTimersByTime(UNFINISHED_WORK_UPDATE_PERIOD_MS);
+      expect([values.unfinished, values.longest]).toEqual([5, 5]);
+      q.shutDown();
+      q.done('a');
+      expect([values.unfinished, values.longest]).toEqual([0, 0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('records nothing without a name', () => {
