@@ -31,29 +31,5 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   return blocks;
 }
 
-/**
- * The words of a shell command line, as sh would split them: whitespace separates, single and double quotes group
- * (without expansion: the docs' commands use none). Throws on anything else a shell would interpret.
- */
-export function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === ' ' || c === '\t') {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (c === '"' || c === "'") {
-      const end = line.indexOf(c, i + 1);
-      if (end < 0) throw new Error(`unclosed ${c} in: ${line}`);
-      word = (word ?? '') + line.slice(i + 1, end);
-      i = end;
-    } else if ('|;<>$`\\*?(){}'.includes(c)) {
-      throw new Error(`"${c}" needs a real shell, which this reader is not: ${line}`);
-    } else {
-      word = (word ?? '') + c;
-    }
-  }
-  if (word !== undefined) words.push(word);
-  return words;
-}
+/** The words of a shell command line, as sh would split them (the tutorial's reader splits them so too). */
+export { shellWords } from '../../scripts/lib/tutorial.js';
