@@ -206,6 +206,8 @@ export class InformerCache {
   // informer would receive every object: the kind is then cached whole, by one informer, and split on this side.
   private readonly serverFilters = new Map<string, boolean>();
   private probing: Promise<void> | undefined;
+  // The kinds whose unfiltered lists the log has told of (once each).
+  private readonly saidUnfiltered = new Set<string>();
 
   constructor(opts: InformerCacheOptions) {
     this.readSyncTimeout = opts.readSyncTimeout ?? 120_000;
@@ -295,13 +297,7 @@ export class InformerCache {
         });
         const filters = list.metadata.shardInfo?.selector !== undefined;
         this.serverFilters.set(id, filters);
-        shardServerFiltering.labels({ ring: sharding.ring, resource: id }).set(filters ? 1 : 0);
-        if (!filters) {
-          this.log.info(
-            'the API server ignores shardSelector (feature gate ShardedListAndWatch off, or a server before 1.36): caching the kind whole and filtering on this side, which is correct but saves no traffic',
-            { resource: id },
-          );
-        }
+        this.reportServerFiltering(id, filters);
       } catch (err) {
         if (signal.aborted) return;
         this.log.debug('could not ask whether the API server filters by shardSelector', {
@@ -310,6 +306,17 @@ export class InformerCache {
         });
       }
     }
+  }
+
+  /** Sets shard_server_filtering for a kind and, the first time the server ignored its selector, says so. */
+  private reportServerFiltering(id: string, filters: boolean): void {
+    shardServerFiltering.labels({ ring: this.opts.sharding!.ring, resource: id }).set(filters ? 1 : 0);
+    if (filters || this.saidUnfiltered.has(id)) return;
+    this.saidUnfiltered.add(id);
+    this.log.info(
+      'the API server ignores shardSelector (feature gate ShardedListAndWatch off, or a server before 1.36): this replica filters on its side, which is correct but saves no traffic',
+      { resource: id },
+    );
   }
 
   /** Stops the informers of `partition`; their objects leave the cache without delete events. */
@@ -385,7 +392,7 @@ export class InformerCache {
             ranges: [this.ranges[p]!],
             ring: sharding.ring,
             resource: id,
-            log: this.log,
+            onServerFiltering: (filters) => this.reportServerFiltering(id, filters),
           });
       const name = `${metadataOnly ? 'metadata:' : ''}${id}${ns ? ` ns=${ns}` : ''} ${whole ? 'whole' : `partition=${p}`}`;
       const transform = own?.transform !== undefined ? own.transform : this.transform;

@@ -1,6 +1,5 @@
 import type { ListerWatcher } from '../cache/listwatch.js';
-import type { Logger } from '../log/index.js';
-import { shardClientFilteredTotal, shardServerFiltering } from '../metrics/sharding.js';
+import { shardClientFilteredTotal } from '../metrics/sharding.js';
 import type { KubeObject, WatchEvent } from '../rest/types.js';
 import type { HashRange } from './hash.js';
 import { inRanges, shardSelector, type ShardKey } from './selector.js';
@@ -14,17 +13,15 @@ export interface ShardedListWatchOptions {
   /** The ring's name and the resource, for the metrics. */
   ring: string;
   resource: string;
-  /** Told once per process when the server ignores shardSelector. */
-  log: Logger;
+  /** Told after each list whether the server applied the shardSelector (it says so in the log and the gauge). */
+  onServerFiltering: (filters: boolean) => void;
 }
-
-let warnedUnfiltered = false;
 
 /**
  * Narrows `base` to `ranges`: every list and watch carries the shardSelector. When a list comes back without
  * shardInfo the server ignored it (the ShardedListAndWatch gate is off, or the server predates it): items and watch
- * events are then filtered here with the same hash. That is as correct, but saves no traffic; it is logged once and
- * shows in shard_server_filtering and shard_client_filtered_total.
+ * events are then filtered here with the same hash. That is as correct, but saves no traffic: onServerFiltering
+ * hears of it, and shard_client_filtered_total counts what was dropped here.
  */
 export function shardedListWatch<T extends KubeObject>(
   base: ListerWatcher<T>,
@@ -42,17 +39,8 @@ export function shardedListWatch<T extends KubeObject>(
     async list(listOpts) {
       const list = await base.list({ ...listOpts, shardSelector: selector });
       serverFilters = list.metadata.shardInfo?.selector !== undefined;
-      shardServerFiltering.labels(labels).set(serverFilters ? 1 : 0);
-      if (!serverFilters) {
-        if (!warnedUnfiltered) {
-          warnedUnfiltered = true;
-          opts.log.info(
-            'the API server ignored shardSelector (feature gate ShardedListAndWatch off, or a server before 1.36): filtering on this side, which is correct but receives every object',
-            { resource: opts.resource },
-          );
-        }
-        list.items = list.items.filter(keep);
-      }
+      opts.onServerFiltering(serverFilters);
+      if (!serverFilters) list.items = list.items.filter(keep);
       return list;
     },
     watch(watchOpts) {
