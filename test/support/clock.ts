@@ -26,17 +26,21 @@ export class FakeClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
     if (signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const timer: Timer = { at: this.t + Math.max(0, ms), resolve };
-      this.timers.push(timer);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const i = this.timers.indexOf(timer);
-          if (i >= 0) this.timers.splice(i, 1);
-          resolve(false);
+      const onAbort = (): void => {
+        const i = this.timers.indexOf(timer);
+        if (i >= 0) this.timers.splice(i, 1);
+        resolve(false);
+      };
+      // As the runtime's sleep: a wait that ends leaves no listener behind on the signal (long runs would pile them up).
+      const timer: Timer = {
+        at: this.t + Math.max(0, ms),
+        resolve: (elapsed) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(elapsed);
         },
-        { once: true },
-      );
+      };
+      this.timers.push(timer);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
