@@ -267,10 +267,14 @@ export class TestEnvironment {
     await api?.stop(this.opts.stopTimeout);
   }
 
-  /** Starts kube-apiserver again on the same port, certificates and etcd; a no-op if it is running. */
-  async startAPIServer(): Promise<void> {
+  /**
+   * Starts kube-apiserver again on the same port, certificates and etcd; a no-op if it is running. `flags` replace the
+   * flags of the same names from then on, as an upgrade or a rollback that changes a feature gate would.
+   */
+  async startAPIServer(opts: { flags?: Record<string, string> } = {}): Promise<void> {
     if (this.stopping) throw new Error('the test environment is stopped');
     if (this.apiServer) return;
+    if (opts.flags) this.apiServerConfig.flags = { ...this.apiServerConfig.flags, ...opts.flags };
     for (let attempt = 1; ; attempt++) {
       try {
         this.apiServer = await APIServer.start(this.apiServerConfig, this.admin, this.opts.startTimeout);

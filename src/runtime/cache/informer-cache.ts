@@ -16,7 +16,8 @@ import { ConfigurationError, LifecycleError, ShutdownError, TimeoutError } from 
 import { newListWatch, newMetadataListWatch, type ListerWatcher } from './listwatch.js';
 import { partitionRanges, type HashRange } from '../sharding/hash.js';
 import { shardedListWatch } from '../sharding/listwatch.js';
-import { inRanges, shardSelector, type ShardKey } from '../sharding/selector.js';
+import { inRanges, type ShardKey } from '../sharding/selector.js';
+import { probeServerFiltering } from '../sharding/server-filtering.js';
 import { shardServerFiltering } from '../metrics/sharding.js';
 
 /** How one kind is cached instead of by the defaults (controller-runtime's cache.ByObject). */
@@ -83,6 +84,8 @@ export class CacheNotStartedError extends LifecycleError {
 const ALL_NAMESPACES = '__all_namespaces';
 /** The key suffix of a sharded kind's one informer when the server does not filter by shardSelector. */
 const WHOLE = '#whole';
+/** How long the question whether the server filters a kind may take before the kind is left undecided (ms). */
+const PROBE_TIMEOUT_MS = 30_000;
 
 /** controller-runtime's KeyToNamespacedKey: index values are kept per namespace and once across all of them. */
 function namespacedIndexKey(namespace: string, value: string): string {
@@ -202,12 +205,11 @@ export class InformerCache {
   private readonly ranges: HashRange[] = [];
   private readonly heldPartitions = new Set<number>();
   private readonly partitionRuns = new Map<string, { stop: AbortController; run: Promise<void> }>();
-  // Per sharded kind, whether the API server applies shardSelector (probed once). Where it does not, every partition
-  // informer would receive every object: the kind is then cached whole, by one informer, and split on this side.
-  private readonly serverFilters = new Map<string, boolean>();
-  private probing: Promise<void> | undefined;
-  // The kinds whose unfiltered lists the log has told of (once each).
-  private readonly saidUnfiltered = new Set<string>();
+  // Per sharded kind, whether the API server applies shardSelector, as far as it has shown (absent: not known yet).
+  // Where it does not, every partition informer would receive every object: the kind is then cached whole, by one
+  // informer per scope, and split on this side.
+  private readonly filtering = new Map<string, 'filters' | 'ignores'>();
+  private readonly probes = new Map<string, Promise<void>>();
 
   constructor(opts: InformerCacheOptions) {
     this.readSyncTimeout = opts.readSyncTimeout ?? 120_000;
@@ -258,11 +260,12 @@ export class InformerCache {
    */
   async startPartition(partition: number, signal: AbortSignal): Promise<boolean> {
     this.heldPartitions.add(partition);
-    this.probing ??= this.probeServerFiltering(signal).finally(() => (this.probing = undefined));
-    await this.probing;
-    if (!this.heldPartitions.has(partition)) return false;
+    const kinds = [...this.kinds.values()].filter((k) => k.sharded);
+    await Promise.all(kinds.map((k) => this.probe(k.resource)));
+    if (!this.heldPartitions.has(partition) || signal.aborted) return false;
     for (const [key, kind] of this.kinds) {
-      if (kind.sharded) this.addPartitionInformers(kind, key.endsWith('|metadata'), partition);
+      if (kind.sharded)
+        this.addShardedInformers(kind, key.endsWith('|metadata'), this.shardScope(kind.resource, partition));
     }
     const cacheSignal = this.signal;
     if (!cacheSignal) return false;
@@ -278,65 +281,122 @@ export class InformerCache {
     return waitForCacheSync(AbortSignal.any([signal, cacheSignal]), synced);
   }
 
+  /** Where a sharded kind's objects of `partition` are cached: in the partition's own informers, or in the whole. */
+  private shardScope(res: Resource, partition: number): number | 'whole' {
+    return this.filtering.get(resourceId(res)) === 'ignores' ? 'whole' : partition;
+  }
+
   /**
-   * Asks the API server, once per sharded kind, whether it applies shardSelector: one list of at most one object with
-   * a selector, answered with metadata.shardInfo or without. Kinds it cannot list stay undecided (their partition
-   * informers then filter on this side if they must).
+   * Asks the API server whether it applies shardSelector to `res` (probeServerFiltering), unless that is known or
+   * being asked. A kind it cannot tell for (no object yet) or cannot list stays undecided: its partition informers
+   * filter on this side too, and their first list with an object asks again.
    */
-  private async probeServerFiltering(signal: AbortSignal): Promise<void> {
-    const sharding = this.opts.sharding!;
-    const client = this.opts.client as RestClient;
-    for (const kind of [...this.kinds.values()]) {
-      const id = resourceId(kind.resource);
-      if (!kind.sharded || this.serverFilters.has(id)) continue;
-      try {
-        const list = await client.list(kind.resource, {
-          limit: 1,
-          shardSelector: shardSelector(sharding.key, [this.ranges[0]!]),
-          signal,
-        });
-        const filters = list.metadata.shardInfo?.selector !== undefined;
-        this.serverFilters.set(id, filters);
-        this.reportServerFiltering(id, filters);
-      } catch (err) {
-        if (signal.aborted) return;
-        this.log.debug('could not ask whether the API server filters by shardSelector', {
-          resource: id,
-          error: String(err),
-        });
-      }
+  private probe(res: Resource): Promise<void> {
+    const id = resourceId(res);
+    const signal = this.signal;
+    if (this.filtering.has(id) || !signal || signal.aborted) return Promise.resolve();
+    let probe = this.probes.get(id);
+    if (!probe) {
+      const own = this.byObject.get(id);
+      const namespaces = own?.namespaces ? uniqueNamespaces(own.namespaces) : this.namespaces;
+      probe = probeServerFiltering(res, this.opts.client as RestClient, {
+        key: this.opts.sharding!.key,
+        namespace: res.namespaced ? namespaces?.[0] : undefined,
+        labelSelector: own?.labelSelector ?? this.defaults.labelSelector,
+        fieldSelector: own?.fieldSelector ?? this.defaults.fieldSelector,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]),
+      })
+        .then((found) => {
+          if (found !== 'unknown') this.serverFiltering(id, found);
+        })
+        .catch((err: unknown) => {
+          if (!signal.aborted)
+            this.log.debug('could not ask whether the API server filters by shardSelector', {
+              resource: id,
+              error: String(err),
+            });
+        })
+        .finally(() => this.probes.delete(id));
+      this.probes.set(id, probe);
+    }
+    return probe;
+  }
+
+  /**
+   * Records what the server showed of a kind's filtering: in shard_server_filtering and, when it changes, in the log.
+   * A kind found unfiltered is cached whole from then on (cacheWhole), until the replica restarts.
+   */
+  private serverFiltering(id: string, found: 'filters' | 'ignores'): void {
+    const before = this.filtering.get(id);
+    if (before === found || before === 'ignores') return;
+    this.filtering.set(id, found);
+    shardServerFiltering.labels({ ring: this.opts.sharding!.ring, resource: id }).set(found === 'filters' ? 1 : 0);
+    if (found === 'filters') {
+      this.log.info('the API server filters by shardSelector: this replica lists and watches only its partitions', {
+        resource: id,
+      });
+      return;
+    }
+    this.log.info(
+      before === 'filters'
+        ? 'the API server stopped applying shardSelector (feature gate ShardedListAndWatch turned off?): this replica now caches the kind whole and filters on its side, which is correct but saves no traffic'
+        : 'the API server ignores shardSelector (feature gate ShardedListAndWatch off, or a server before 1.36): this replica filters on its side, which is correct but saves no traffic',
+      { resource: id },
+    );
+    this.cacheWhole(id);
+  }
+
+  /**
+   * Moves a sharded kind from per-partition informers to one whole informer per scope. The partition informers keep
+   * delivering (their client-side filter keeps them exact) until the whole ones have listed, so no event is lost on the
+   * way; handlers may see an object twice, as after any relist.
+   */
+  private cacheWhole(id: string): void {
+    const signal = this.signal;
+    if (!signal || signal.aborted) return;
+    for (const kindKey of [id, `${id}|metadata`]) {
+      const kind = this.kinds.get(kindKey);
+      if (!kind?.sharded) continue;
+      const partitionKeys = [...kind.informers.keys()].filter((k) => !k.endsWith(WHOLE));
+      if (partitionKeys.length === 0 && this.heldPartitions.size === 0) continue;
+      this.addShardedInformers(kind, kindKey.endsWith('|metadata'), 'whole');
+      const whole = [...kind.informers.entries()].filter(([k]) => k.endsWith(WHOLE)).map(([, inf]) => inf);
+      void waitForCacheSync(signal, ...whole.map((inf) => () => inf.hasSynced())).then(async (synced) => {
+        if (synced) await this.stopInformers(kindKey, kind, partitionKeys);
+      });
     }
   }
 
-  /** Sets shard_server_filtering for a kind and, the first time the server ignored its selector, says so. */
-  private reportServerFiltering(id: string, filters: boolean): void {
-    shardServerFiltering.labels({ ring: this.opts.sharding!.ring, resource: id }).set(filters ? 1 : 0);
-    if (filters || this.saidUnfiltered.has(id)) return;
-    this.saidUnfiltered.add(id);
-    this.log.info(
-      'the API server ignores shardSelector (feature gate ShardedListAndWatch off, or a server before 1.36): this replica filters on its side, which is correct but saves no traffic',
-      { resource: id },
-    );
+  /** Detaches and stops the informers `keys` of a sharded kind. */
+  private async stopInformers(kindKey: string, kind: KindInformer<KubeObject>, keys: string[]): Promise<void> {
+    const runs: Promise<void>[] = [];
+    for (const key of keys) {
+      if (!kind.informers.has(key)) continue;
+      kind.detach(key);
+      const run = this.partitionRuns.get(`${kindKey}|${key}`);
+      this.partitionRuns.delete(`${kindKey}|${key}`);
+      if (run) {
+        run.stop.abort();
+        runs.push(run.run);
+      }
+    }
+    await Promise.all(runs);
   }
 
   /** Stops the informers of `partition`; their objects leave the cache without delete events. */
   async stopPartition(partition: number): Promise<void> {
     this.heldPartitions.delete(partition);
-    const runs: Promise<void>[] = [];
-    for (const [kindKey, kind] of this.kinds) {
-      if (!kind.sharded) continue;
-      for (const key of [...kind.informers.keys()]) {
-        if (!key.endsWith(`#${partition}`)) continue;
-        kind.detach(key);
-        const run = this.partitionRuns.get(`${kindKey}|${key}`);
-        this.partitionRuns.delete(`${kindKey}|${key}`);
-        if (run) {
-          run.stop.abort();
-          runs.push(run.run);
-        }
-      }
-    }
-    await Promise.all(runs);
+    await Promise.all(
+      [...this.kinds]
+        .filter(([, kind]) => kind.sharded)
+        .map(([kindKey, kind]) =>
+          this.stopInformers(
+            kindKey,
+            kind,
+            [...kind.informers.keys()].filter((key) => key.endsWith(`#${partition}`)),
+          ),
+        ),
+    );
   }
 
   /** The cached objects of `res` (a sharded kind) in `partition`. */
@@ -366,7 +426,12 @@ export class InformerCache {
     return undefined;
   }
 
-  private addPartitionInformers<T extends KubeObject>(kind: KindInformer<T>, metadataOnly: boolean, p: number): void {
+  /** Adds a sharded kind's informers of one partition, or its whole informers, per scope, and runs them. */
+  private addShardedInformers<T extends KubeObject>(
+    kind: KindInformer<T>,
+    metadataOnly: boolean,
+    where: number | 'whole',
+  ): void {
     const res = kind.resource;
     const id = resourceId(res);
     const sharding = this.opts.sharding!;
@@ -375,9 +440,9 @@ export class InformerCache {
     const namespaces = own?.namespaces ? uniqueNamespaces(own.namespaces) : this.namespaces;
     const scopes = res.namespaced && namespaces ? namespaces : [''];
     const kindKey = metadataOnly ? `${id}|metadata` : id;
-    const whole = this.serverFilters.get(id) === false;
+    const whole = where === 'whole';
     for (const ns of scopes) {
-      const key = whole ? `${ns}${WHOLE}` : `${ns}#${p}`;
+      const key = whole ? `${ns}${WHOLE}` : `${ns}#${where}`;
       if (kind.informers.has(key)) continue;
       const scope = {
         namespace: ns || undefined,
@@ -389,12 +454,16 @@ export class InformerCache {
         ? (base as unknown as ListerWatcher<T>)
         : shardedListWatch(base as unknown as ListerWatcher<T>, {
             key: sharding.key,
-            ranges: [this.ranges[p]!],
+            ranges: [this.ranges[where]!],
             ring: sharding.ring,
             resource: id,
-            onServerFiltering: (filters) => this.reportServerFiltering(id, filters),
+            onForeign: () => this.serverFiltering(id, 'ignores'),
+            onList: ({ shardInfo, items }) => {
+              if (shardInfo) this.serverFiltering(id, 'filters');
+              else if (items > 0) void this.probe(res);
+            },
           });
-      const name = `${metadataOnly ? 'metadata:' : ''}${id}${ns ? ` ns=${ns}` : ''} ${whole ? 'whole' : `partition=${p}`}`;
+      const name = `${metadataOnly ? 'metadata:' : ''}${id}${ns ? ` ns=${ns}` : ''} ${whole ? 'whole' : `partition=${where}`}`;
       const transform = own?.transform !== undefined ? own.transform : this.transform;
       const informer = new SharedIndexInformer<T>(lw, {
         name,
@@ -474,7 +543,7 @@ export class InformerCache {
     if (!kind && this.shardedKinds.has(id)) {
       kind = new KindInformer(res, new Map<string, SharedIndexInformer<T>>(), true);
       this.kinds.set(key, kind as unknown as KindInformer<KubeObject>);
-      for (const p of this.heldPartitions) this.addPartitionInformers(kind, metadataOnly, p);
+      for (const p of this.heldPartitions) this.addShardedInformers(kind, metadataOnly, this.shardScope(res, p));
     }
     if (!kind) {
       const own = this.byObject.get(id);

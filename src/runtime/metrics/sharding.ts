@@ -34,12 +34,14 @@ export const shardRequestsDroppedTotal = new Counter({
 });
 
 /**
- * shard_server_filtering{ring,resource}: 1 when the API server applied the shardSelector to the last list (it echoed
- * shardInfo), 0 when it ignored it and this replica filters on its side (same result, no traffic saved).
+ * shard_server_filtering{ring,resource}: 1 when the API server applies the shardSelector to the resource, 0 when it
+ * ignores it and this replica caches the resource whole and filters on its side (same result, no traffic saved). It is
+ * decided from what the server sends (a probe, and any object outside the partition), not from metadata.shardInfo,
+ * which custom resources' lists lack; unset until there is an object to tell by.
  */
 export const shardServerFiltering = new Gauge({
   name: 'shard_server_filtering',
-  help: 'Whether the API server filtered the last list of the resource by shardSelector (1) or the replica did (0).',
+  help: 'Whether the API server applies shardSelector to the resource (1) or ignores it, so that the replica filters (0).',
   labelNames: ['ring', 'resource'] as const,
   registers: [registry],
 });

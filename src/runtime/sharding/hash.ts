@@ -3,22 +3,34 @@
  * ranges written as 0x-prefixed, 16-digit lowercase hex (the end of the last range is 0x10000000000000000, 2^64).
  */
 
-const OFFSET = 0xcbf29ce484222325n;
-const PRIME = 0x100000001b3n;
-const MASK = 0xffffffffffffffffn;
 /** 2^64: the exclusive end of the hash space. */
 export const HASH_SPACE = 1n << 64n;
 
+const TWO_32 = 4294967296;
+
 /** FNV-1a, 64 bits, of `value`'s UTF-8 bytes: the API server's sharding.HashField. */
 export function fnv1a64(value: string): bigint {
-  // Two 32-bit halves in plain numbers would be faster; BigInt keeps this obviously equal to the Go code, and a
-  // replica hashes each object once per event at most.
-  let h = OFFSET;
-  for (const b of Buffer.from(value, 'utf8')) {
-    h ^= BigInt(b);
-    h = (h * PRIME) & MASK;
+  // Every list item and watch event of a sharded kind is hashed, so this avoids BigInt arithmetic: the state is two
+  // 32-bit halves, and multiplying by the prime 2^40 + 0x1b3 is (h * 0x1b3) + (low half << 40). Uids are ASCII; any
+  // other character goes through the UTF-8 encoder.
+  let hi = 0xcbf29ce4;
+  let lo = 0x84222325;
+  const step = (b: number): void => {
+    lo ^= b;
+    const low = (lo >>> 0) * 0x1b3;
+    hi = (Math.imul(hi, 0x1b3) + ((lo << 8) >>> 0) + Math.floor(low / TWO_32)) >>> 0;
+    lo = low >>> 0;
+  };
+  let ascii = true;
+  for (let i = 0; i < value.length; i++) {
+    if (value.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
   }
-  return h;
+  if (ascii) for (let i = 0; i < value.length; i++) step(value.charCodeAt(i));
+  else for (const b of Buffer.from(value, 'utf8')) step(b);
+  return (BigInt(hi) << 32n) | BigInt(lo >>> 0);
 }
 
 /** A bound as the API server wants it: '0x' and 16 hex digits, or 0x10000000000000000 for 2^64. */

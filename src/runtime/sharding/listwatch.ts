@@ -13,15 +13,18 @@ export interface ShardedListWatchOptions {
   /** The ring's name and the resource, for the metrics. */
   ring: string;
   resource: string;
-  /** Told after each list whether the server applied the shardSelector (it says so in the log and the gauge). */
-  onServerFiltering: (filters: boolean) => void;
+  /** Told when the server sent an object outside the ranges: it does not apply the shardSelector (any more). */
+  onForeign: () => void;
+  /** Told after each list whether the server echoed the selector in metadata.shardInfo, and how many items it kept. */
+  onList?: (list: { shardInfo: boolean; items: number }) => void;
 }
 
 /**
- * Narrows `base` to `ranges`: every list and watch carries the shardSelector. When a list comes back without
- * shardInfo the server ignored it (the ShardedListAndWatch gate is off, or the server predates it): items and watch
- * events are then filtered here with the same hash. That is as correct, but saves no traffic: onServerFiltering
- * hears of it, and shard_client_filtered_total counts what was dropped here.
+ * Narrows `base` to `ranges`: every list and watch carries the shardSelector, and every item and event is checked
+ * against the ranges here too, whatever the server did with the selector. A server that filters sends nothing to
+ * drop; one that ignores the selector (the ShardedListAndWatch gate off, or turned off in a rollback while this runs)
+ * is noticed by the first object outside the ranges (onForeign), and what it sends too much is dropped and counted in
+ * shard_client_filtered_total, so the informer holds its partition's objects either way and misses no event of them.
  */
 export function shardedListWatch<T extends KubeObject>(
   base: ListerWatcher<T>,
@@ -29,25 +32,30 @@ export function shardedListWatch<T extends KubeObject>(
 ): ListerWatcher<T> {
   const selector = shardSelector(opts.key, opts.ranges);
   const labels = { ring: opts.ring, resource: opts.resource };
-  let serverFilters = false;
   const keep = (obj: KubeObject): boolean => {
-    if (serverFilters || inRanges(obj, opts.key, opts.ranges)) return true;
+    if (inRanges(obj, opts.key, opts.ranges)) return true;
     shardClientFilteredTotal.labels(labels).inc();
     return false;
   };
   return {
     async list(listOpts) {
       const list = await base.list({ ...listOpts, shardSelector: selector });
-      serverFilters = list.metadata.shardInfo?.selector !== undefined;
-      opts.onServerFiltering(serverFilters);
-      if (!serverFilters) list.items = list.items.filter(keep);
+      const kept = list.items.filter(keep);
+      if (kept.length !== list.items.length) {
+        list.items = kept;
+        opts.onForeign();
+      }
+      opts.onList?.({ shardInfo: list.metadata.shardInfo?.selector !== undefined, items: kept.length });
       return list;
     },
     watch(watchOpts) {
       const events = base.watch({ ...watchOpts, shardSelector: selector });
       return (async function* filtered(): AsyncGenerator<WatchEvent<T>> {
         for await (const ev of events) {
-          if (ev.type !== 'BOOKMARK' && ev.type !== 'ERROR' && !keep(ev.object)) continue;
+          if (ev.type !== 'BOOKMARK' && ev.type !== 'ERROR' && !keep(ev.object)) {
+            opts.onForeign();
+            continue;
+          }
           yield ev;
         }
       })();

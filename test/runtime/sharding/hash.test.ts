@@ -11,6 +11,23 @@ describe('the shard hash', () => {
     expect(fnv1a64('é')).toBe(fnv1a64('\u00e9'));
   });
 
+  it('equals the plain BigInt FNV-1a on random ASCII and non-ASCII strings', () => {
+    const reference = (value: string): bigint => {
+      let h = 0xcbf29ce484222325n;
+      for (const b of Buffer.from(value, 'utf8')) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+      return h;
+    };
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let i = 0; i < 2000; i++) {
+      const chars = Array.from({ length: next(40) }, () =>
+        String.fromCodePoint(next(4) === 0 ? 0x80 + next(0x2000) : 0x20 + next(0x5f)),
+      );
+      const s = chars.join('');
+      expect(fnv1a64(s), JSON.stringify(s)).toBe(reference(s));
+    }
+  });
+
   it('writes bounds as 0x and 16 hex digits, 2^64 as 0x10000000000000000', () => {
     expect(hexBound(0n)).toBe('0x0000000000000000');
     expect(hexBound(HASH_SPACE / 2n)).toBe('0x8000000000000000');
