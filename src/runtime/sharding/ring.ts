@@ -5,10 +5,16 @@ import { LeaseResource, microTime, type Lease } from '../leaderelection/lease.js
 import { log as rootLog, type Logger } from '../log/index.js';
 import { shardHandoversTotal, shardPartitionHeld } from '../metrics/sharding.js';
 import { isNotFound } from '../rest/errors.js';
-import type { KubeObject, ObjectKey, ObjectList, Resource } from '../rest/types.js';
+import type { KubeObject, ObjectKey, ObjectList, Resource, WatchEvent } from '../rest/types.js';
 import { assignPartitions } from './assignment.js';
 import { fnv1a64 } from './hash.js';
-import { formatPartitions, MemberObserver, PARTITIONS_ANNOTATION, RING_LABEL } from './membership.js';
+import {
+  EXPIRED_ANNOTATION,
+  formatPartitions,
+  MemberObserver,
+  PARTITIONS_ANNOTATION,
+  RING_LABEL,
+} from './membership.js';
 
 /** What the ring needs from a client: its Leases, read consistently, and its own written with optimistic locking. */
 export interface RingClient {
@@ -27,6 +33,20 @@ export interface RingClient {
     key: ObjectKey,
     opts?: { signal?: AbortSignal; preconditions?: { resourceVersion?: string } },
   ): Promise<void>;
+  /**
+   * Watches the ring's Leases from a list's resourceVersion. Optional: with it a replica reacts to a join, a leave or
+   * a handover at once; without it, at its next renewal.
+   */
+  watch?<T extends KubeObject>(
+    res: Resource<T>,
+    opts: {
+      namespace?: string;
+      labelSelector?: string;
+      resourceVersion?: string;
+      allowWatchBookmarks?: boolean;
+      signal?: AbortSignal;
+    },
+  ): AsyncIterable<WatchEvent<T>>;
 }
 
 /** What the ring asks of the cache and the controllers as partitions come and go. */
@@ -136,6 +156,9 @@ export class ShardRing {
   private kicked = false;
   private wake: AbortController | undefined;
   private lastOwnVersion: string | undefined;
+  // The resourceVersion of the last list of the Leases, for the watch to start from, and who waits for the next list.
+  private lastListVersion: string | undefined;
+  private listWaiters: (() => void)[] = [];
 
   constructor(opts: ShardRingOptions) {
     validateRingOptions(opts);
@@ -241,8 +264,10 @@ export class ShardRing {
    */
   async run(signal: AbortSignal): Promise<void> {
     const watchdog = this.watchTerm(signal);
+    const watcher = this.watchLeases(signal);
     try {
       while (!signal.aborted) {
+        this.kicked = false;
         try {
           await this.cycle(signal);
         } catch (err) {
@@ -250,15 +275,91 @@ export class ShardRing {
         }
         if (!this.kicked) {
           this.wake = new AbortController();
-          await this.clock.sleep(this.opts.retryPeriod, AbortSignal.any([signal, this.wake.signal]));
+          await this.clock.sleep(this.nextCycleIn(), AbortSignal.any([signal, this.wake.signal]));
         }
-        this.kicked = false;
       }
     } finally {
       for (const [p, h] of this.held) this.close(p, h);
       await Promise.all([...this.held.keys()].map((p) => this.release(p)));
       await watchdog;
+      await watcher;
       await this.deleteOwnLease();
+    }
+  }
+
+  /**
+   * How long until the next cycle: retryPeriod, or less when another member's Lease expires sooner if it does not
+   * renew, so that its partitions are taken over then and not up to a retryPeriod later.
+   */
+  private nextCycleIn(): number {
+    const expiry = this.observer.nextExpiry(this.identity);
+    // Past already: the last cycle did not get to list (a failing server); no sooner than usual then.
+    const left = expiry === undefined ? 0 : expiry - this.clock.now() + 1;
+    return left > 0 ? Math.min(this.opts.retryPeriod, left) : this.opts.retryPeriod;
+  }
+
+  /**
+   * Watches the ring's Leases (when the client can) and runs a cycle at once when a member joins, leaves, or changes
+   * what it announces or finds expired; a renewal alone only starts its Lease's duration afresh. A shortcut, never a
+   * decision: every cycle still lists the Leases and decides from that list.
+   */
+  private async watchLeases(signal: AbortSignal): Promise<void> {
+    const client = this.opts.client;
+    if (!client.watch) return;
+    const said = new Map<string, string>();
+    let from: string | undefined;
+    while (!signal.aborted) {
+      if (from === undefined) {
+        // From the next list's version: the first cycle's, or after an error the next cycle's (so a watch the server
+        // refuses is retried once per cycle, not in a loop).
+        await new Promise<void>((resolve) => {
+          this.listWaiters.push(resolve);
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        from = this.lastListVersion;
+      }
+      if (from !== undefined) {
+        try {
+          const events = client.watch(LeaseResource, {
+            namespace: this.opts.namespace,
+            labelSelector: `${RING_LABEL}=${this.opts.ring}`,
+            resourceVersion: from,
+            allowWatchBookmarks: true,
+            signal,
+          });
+          let delivered = 0;
+          for await (const ev of events) {
+            delivered++;
+            // An ERROR (410 Gone: too old a version) starts again from the next list's version.
+            if (ev.type === 'ERROR') {
+              from = undefined;
+              break;
+            }
+            const lease = ev.object as Lease;
+            from = lease.metadata?.resourceVersion ?? from;
+            const name = lease.metadata?.name ?? '';
+            if (ev.type === 'BOOKMARK' || name === this.leaseName) continue;
+            if (ev.type === 'DELETED') {
+              said.delete(name);
+              this.kick();
+              continue;
+            }
+            this.observer.note(lease);
+            const a = lease.metadata?.annotations ?? {};
+            const now = `${lease.spec?.holderIdentity ?? ''}|${a[PARTITIONS_ANNOTATION] ?? ''}|${a[EXPIRED_ANNOTATION] ?? ''}`;
+            if (said.get(name) !== now) {
+              said.set(name, now);
+              this.kick();
+            }
+          }
+          // Closed by the server; at once again only if it was a real watch (no loop on one that ends at once).
+          if (delivered === 0) from = undefined;
+        } catch (err) {
+          if (signal.aborted) return;
+          this.log.debug('the ring lease watch failed; watching again after the next list', { error: String(err) });
+          from = undefined;
+        }
+      }
     }
   }
 
@@ -396,6 +497,8 @@ export class ShardRing {
         signal: s,
       }),
     );
+    this.lastListVersion = list.metadata.resourceVersion ?? this.lastListVersion;
+    for (const resolve of this.listWaiters.splice(0)) resolve();
     return list.items;
   }
 
@@ -413,10 +516,10 @@ export class ShardRing {
       name: this.leaseName,
       namespace: this.opts.namespace,
       labels: { ...(own?.metadata?.labels ?? {}), [RING_LABEL]: this.opts.ring },
-      annotations: {
-        ...(own?.metadata?.annotations ?? {}),
-        [PARTITIONS_ANNOTATION]: formatPartitions(this.held.keys()),
-      },
+      annotations: withExpired(
+        { ...(own?.metadata?.annotations ?? {}), [PARTITIONS_ANNOTATION]: formatPartitions(this.held.keys()) },
+        this.observer.expired(this.identity),
+      ),
     };
     try {
       const written = await this.withTimeout(signal, (s) =>
@@ -430,6 +533,8 @@ export class ShardRing {
       );
       if (this.lastOwnVersion === undefined) this.log.info('joined the ring', { lease: this.leaseName });
       this.lastOwnVersion = written.metadata?.resourceVersion;
+      // Just created: the next cycle finds it in its list and may claim at once.
+      if (!own) this.kick();
       return true;
     } catch (err) {
       if (!signal.aborted) this.log.info('failed to renew the ring lease', { error: String(err) });
@@ -484,4 +589,10 @@ export class ShardRing {
       throw err;
     }
   }
+}
+
+/** The annotations with EXPIRED_ANNOTATION set to `expired`, or without it when there is none. */
+function withExpired(annotations: Record<string, string>, expired: string[]): Record<string, string> {
+  const { [EXPIRED_ANNOTATION]: _before, ...rest } = annotations;
+  return expired.length > 0 ? { ...rest, [EXPIRED_ANNOTATION]: expired.join(',') } : rest;
 }

@@ -3,25 +3,41 @@ import type { Lease } from '../../../src/runtime/leaderelection/lease.js';
 import { isShardTermEnded } from '../../../src/runtime/errors.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
 import { ApiError } from '../../../src/runtime/rest/errors.js';
-import type { KubeObject, ObjectList } from '../../../src/runtime/rest/types.js';
+import type { KubeObject, ObjectList, WatchEvent } from '../../../src/runtime/rest/types.js';
 import { PARTITIONS_ANNOTATION, RING_LABEL, parsePartitions } from '../../../src/runtime/sharding/membership.js';
 import { ShardRing, validateRingOptions, type RingClient } from '../../../src/runtime/sharding/ring.js';
 import { FakeClock } from '../../support/clock.js';
 
 const LEASE = { leaseDuration: 4000, renewDeadline: 3000, retryPeriod: 500 };
 
-/** The API server's view of the ring's Leases: resourceVersions, conflicts, consistent lists. */
+/** The API server's view of the ring's Leases: resourceVersions, conflicts, consistent lists, and a watch. */
 class LeaseStore {
   readonly leases = new Map<string, Lease>();
   private rv = 0;
   failing = false;
   /** Called after each write by the ring, before it returns. */
   afterWrite: ((l: Lease) => void) | undefined;
+  private readonly events: { rv: number; type: 'ADDED' | 'MODIFIED' | 'DELETED'; lease: Lease }[] = [];
+  private wakeWatchers: (() => void)[] = [];
 
   put(l: Lease): Lease {
+    const type = this.leases.has(l.metadata!.name!) ? 'MODIFIED' : 'ADDED';
     const stored = { ...structuredClone(l), metadata: { ...l.metadata, resourceVersion: String(++this.rv) } };
     this.leases.set(stored.metadata.name!, stored);
+    this.emit(type, stored);
     return stored;
+  }
+
+  remove(name: string): void {
+    const l = this.leases.get(name);
+    if (!l) return;
+    this.leases.delete(name);
+    this.emit('DELETED', { ...l, metadata: { ...l.metadata, resourceVersion: String(++this.rv) } });
+  }
+
+  private emit(type: 'ADDED' | 'MODIFIED' | 'DELETED', lease: Lease): void {
+    this.events.push({ rv: Number(lease.metadata!.resourceVersion), type, lease: structuredClone(lease) });
+    for (const wake of this.wakeWatchers.splice(0)) wake();
   }
 
   /** Another replica's Lease announcing `partitions`. */
@@ -38,9 +54,13 @@ class LeaseStore {
     });
   }
 
-  client(): RingClient {
+  /** A client of the store; while `down()` holds, every call fails as if the process could not reach the server. */
+  client(down: () => boolean = () => false): RingClient {
     const fail = (code: number, reason: string) => new ApiError({ kind: 'Status', code, reason, message: reason });
     const self = this as LeaseStore;
+    const check = (): void => {
+      if (self.failing || down()) throw fail(500, 'InternalError');
+    };
     const write = <T extends KubeObject>(obj: T): T => {
       const stored = self.put(obj as Lease);
       self.afterWrite?.(stored);
@@ -48,37 +68,64 @@ class LeaseStore {
     };
     return {
       async list<T extends KubeObject>(): Promise<ObjectList<T>> {
-        if (self.failing) throw fail(500, 'InternalError');
-        return { items: [...self.leases.values()].map((l) => structuredClone(l)) as unknown as T[], metadata: {} };
+        check();
+        return {
+          items: [...self.leases.values()].map((l) => structuredClone(l)) as unknown as T[],
+          metadata: { resourceVersion: String(self.rv) },
+        };
       },
       async create<T extends KubeObject>(_r: unknown, obj: T): Promise<T> {
-        if (self.failing) throw fail(500, 'InternalError');
+        check();
         if (self.leases.has(obj.metadata!.name!)) throw fail(409, 'AlreadyExists');
         return write(obj);
       },
       async update<T extends KubeObject>(_r: unknown, obj: T): Promise<T> {
-        if (self.failing) throw fail(500, 'InternalError');
+        check();
         const cur = self.leases.get(obj.metadata!.name!);
         if (!cur) throw fail(404, 'NotFound');
         if (cur.metadata?.resourceVersion !== obj.metadata?.resourceVersion) throw fail(409, 'Conflict');
         return write(obj);
       },
       async delete(_r: unknown, key: { name: string }): Promise<void> {
-        if (self.failing) throw fail(500, 'InternalError');
-        self.leases.delete(key.name);
+        check();
+        self.remove(key.name);
+      },
+      async *watch<T extends KubeObject>(
+        _r: unknown,
+        opts: { resourceVersion?: string; signal?: AbortSignal },
+      ): AsyncGenerator<WatchEvent<T>> {
+        check();
+        let next = self.events.findIndex((e) => e.rv > Number(opts.resourceVersion ?? 0));
+        if (next < 0) next = self.events.length;
+        while (!opts.signal?.aborted) {
+          if (down()) throw fail(500, 'InternalError');
+          while (next < self.events.length) {
+            const e = self.events[next++]!;
+            yield { type: e.type, object: structuredClone(e.lease) as unknown as T };
+          }
+          await new Promise<void>((resolve) => {
+            self.wakeWatchers.push(resolve);
+            opts.signal?.addEventListener('abort', () => resolve(), { once: true });
+          });
+        }
       },
     };
   }
 }
 
-function newRing(store: LeaseStore, clock: FakeClock, events: string[] = []) {
+function newRing(
+  store: LeaseStore,
+  clock: FakeClock,
+  events: string[] = [],
+  { identity = 'me', down, timings = LEASE }: { identity?: string; down?: () => boolean; timings?: typeof LEASE } = {},
+) {
   const ring: ShardRing = new ShardRing({
-    client: store.client(),
+    client: store.client(down),
     namespace: 'ns',
     ring: 'crew',
-    identity: 'me',
+    identity,
     partitions: 12,
-    ...LEASE,
+    ...timings,
     clock,
     log: newLogger({ level: 'error' }),
     hooks: {
@@ -232,5 +279,88 @@ describe('the sharding options', () => {
       /sharding.leaseDuration must be greater than sharding.renewDeadline/,
     );
     expect(() => validateRingOptions({ ...ok, retryPeriod: 2900 })).toThrow(/retryPeriod\*1.2/);
+  });
+});
+
+describe('a ring of several replicas', () => {
+  /** Replicas on one LeaseStore and clock; kill() cuts one off from the server, as kill -9 leaves its Lease behind. */
+  function crew(timings: typeof LEASE = LEASE) {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const members = new Map<string, { ring: ShardRing; stop: AbortController; run: Promise<void>; dead: boolean }>();
+    const doubles: string[] = [];
+    const start = (identity: string): void => {
+      const m = { dead: false } as { ring: ShardRing; stop: AbortController; run: Promise<void>; dead: boolean };
+      m.ring = newRing(store, clock, [], { identity, down: () => m.dead, timings });
+      m.stop = new AbortController();
+      m.run = m.ring.run(m.stop.signal);
+      members.set(identity, m);
+    };
+    const announcedBy = (identity: string): Set<number> =>
+      parsePartitions(
+        store.leases.get(members.get(identity)!.ring.leaseName)?.metadata?.annotations?.[PARTITIONS_ANNOTATION],
+      );
+    /** Every partition announced by exactly one of `ids` and active there; records any partition active twice. */
+    const settled = (ids: string[]): boolean => {
+      const live = [...members].filter(([, m]) => !m.dead);
+      for (let p = 0; p < 12; p++) {
+        const active = live.filter(([, m]) => m.ring.activePartitions().includes(p)).map(([id]) => id);
+        if (active.length > 1) doubles.push(`partition ${p} active on ${active.join(' and ')} at ${clock.now()} ms`);
+      }
+      for (let p = 0; p < 12; p++) {
+        const holders = ids.filter((id) => announcedBy(id).has(p));
+        if (holders.length !== 1 || !members.get(holders[0]!)!.ring.activePartitions().includes(p)) return false;
+      }
+      return ids.every((id) => announcedBy(id).size > 0);
+    };
+    const stopAll = async (): Promise<void> => {
+      for (const m of members.values()) m.stop.abort();
+      await clock.advance(10);
+      await Promise.all([...members.values()].map((m) => m.run));
+    };
+    return {
+      store,
+      clock,
+      start,
+      kill: (id: string) => void (members.get(id)!.dead = true),
+      settled,
+      doubles,
+      stopAll,
+    };
+  }
+
+  it('after a kill -9 and then a join, every partition has a live owner within leaseDuration + retryPeriod of the kill', async () => {
+    const c = crew();
+    for (const id of ['a', 'b', 'c']) c.start(id);
+    await c.clock.advanceUntil(() => c.settled(['a', 'b', 'c']), 'the partitions spread over a, b and c');
+    // Let every replica renew a few times, so that the kill falls between two renewals as it would.
+    await c.clock.advance(1234);
+    c.kill('c');
+    const killedAt = c.clock.now();
+    // The newcomer joins while c's Lease is still within its duration: by its own clock alone it would count c live
+    // for a full duration after it first saw that Lease.
+    await c.clock.advance(LEASE.leaseDuration / 2);
+    c.start('d');
+    await c.clock.advanceUntil(() => c.settled(['a', 'b', 'd']), 'the partitions spread over a, b and d', {
+      stepMs: 10,
+    });
+    expect(c.clock.now() - killedAt).toBeLessThanOrEqual(LEASE.leaseDuration + LEASE.retryPeriod);
+    expect(c.doubles).toEqual([]);
+    await c.stopAll();
+  });
+
+  it('starts a partition that moves because of a join on its new owner within 1 s of the join, with the default timings', async () => {
+    const c = crew({ leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 2_000 });
+    for (const id of ['a', 'b']) c.start(id);
+    await c.clock.advanceUntil(() => c.settled(['a', 'b']), 'the partitions spread over a and b');
+    await c.clock.advance(777);
+    const joinedAt = c.clock.now();
+    c.start('d');
+    await c.clock.advanceUntil(() => c.settled(['a', 'b', 'd']), 'the partitions spread over a, b and d', {
+      stepMs: 10,
+    });
+    expect(c.clock.now() - joinedAt).toBeLessThan(1000);
+    expect(c.doubles).toEqual([]);
+    await c.stopAll();
   });
 });
