@@ -1,3 +1,4 @@
+import { deepCopy } from '../json/index.js';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { SharedInformerFactory, type ListerWatcherFactory } from './factory.js';
 import type { ResourceEventHandler } from './listener.js';
@@ -716,7 +717,7 @@ export class InformerCache {
    * turned off), with apiVersion and kind set as a list's items lack them.
    */
   private copyOut<T extends KubeObject>(res: Resource<T>, obj: T, metadataOnly: boolean): T {
-    const out = this.deepCopy ? structuredClone(obj) : obj;
+    const out = this.deepCopy ? deepCopy(obj) : obj;
     out.apiVersion ??= metadataOnly ? 'meta.k8s.io/v1' : res.apiVersion;
     out.kind ??= metadataOnly ? 'PartialObjectMetadata' : res.kind;
     return out;
@@ -739,9 +740,22 @@ function uniqueNamespaces(list: string[] | undefined): string[] | undefined {
   return ns && ns.length > 0 ? [...new Set(ns)] : undefined;
 }
 
-/** The 404 the API server would send (apierrors.NewNotFound). */
+/**
+ * The 404 the API server would send (apierrors.NewNotFound). Without a stack trace: reconcilers of deleted objects
+ * meet it as often as their objects are read, and it says where it came from in its message.
+ */
 export function notFound(res: Resource, name: string): ApiError {
   const qualified = res.group === '' ? res.plural : `${res.plural}.${res.group}`;
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return newNotFound(qualified, res, name);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+function newNotFound(qualified: string, res: Resource, name: string): ApiError {
   return new ApiError({
     kind: 'Status',
     apiVersion: 'v1',

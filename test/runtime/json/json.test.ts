@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepEqual, isObject, jsonClone } from '../../../src/runtime/json/index.js';
+import { deepCopy, deepEqual, isObject, jsonClone } from '../../../src/runtime/json/index.js';
 
 describe('src/json', () => {
   it('compares JSON values structurally, members holding undefined counting as absent', () => {
@@ -19,5 +19,32 @@ describe('src/json', () => {
     const copy = jsonClone(src);
     expect(copy).toEqual({ a: { b: 1 } });
     expect(copy.a).not.toBe(src.a);
+  });
+
+  it('deep-copies a JSON tree: equal, and no object or array shared with the original', () => {
+    const original = JSON.parse(
+      '{"metadata":{"name":"a","labels":{"x":"1"},"__proto__":{"polluted":true}},"spec":{"list":[{"n":1},[2,3],null,true,"s"]}}',
+    ) as Record<string, unknown>;
+    const copy = deepCopy(original);
+    expect(copy).toEqual(original);
+    const objects = (v: unknown, out: unknown[] = []): unknown[] => {
+      if (typeof v === 'object' && v !== null) {
+        out.push(v);
+        for (const c of Object.values(v)) objects(c, out);
+      }
+      return out;
+    };
+    const shared = objects(copy).filter((o) => objects(original).includes(o));
+    expect(shared).toEqual([]);
+    // A member named __proto__ stays a member and does not become the copy's prototype.
+    const meta = copy.metadata as Record<string, unknown>;
+    expect(Object.getPrototypeOf(meta)).toBe(Object.prototype);
+    expect(Object.hasOwn(meta, '__proto__')).toBe(true);
+    expect((meta as { polluted?: boolean }).polluted).toBeUndefined();
+    // What is not plain JSON is copied too.
+    const at = new Date(0);
+    const withDate = deepCopy({ at });
+    expect(withDate.at).toEqual(at);
+    expect(withDate.at).not.toBe(at);
   });
 });
