@@ -170,6 +170,7 @@ function resolveContext(m: Merged, fileCount: number, requested: string | undefi
     tls: Object.keys(tls).length > 0 ? tls : undefined,
     auth: secure && auth && Object.keys(auth.auth).length > 0 ? auth.auth : undefined,
     proxyURL: server.proxyURL,
+    disableCompression: server.disableCompression,
     source,
   }) as KubeConfig;
 }
@@ -255,6 +256,7 @@ interface ClusterInfo {
   server: string;
   tls: KubeConfigTLS;
   proxyURL?: string;
+  disableCompression?: boolean;
   execConfig?: unknown;
 }
 
@@ -289,6 +291,7 @@ function clusterInfo(f: Fields): ClusterInfo | undefined {
     );
   }
   const serverName = f.str('tls-server-name', undefined, label('tls-server-name'));
+  const disableCompression = f.bool('disable-compression', undefined, label('disable-compression')) || undefined;
   let execConfig: unknown;
   const extensions = f.entry.body.extensions;
   if (Array.isArray(extensions)) {
@@ -299,6 +302,7 @@ function clusterInfo(f: Fields): ClusterInfo | undefined {
     server,
     tls: prune({ caFile, caData, insecureSkipTLSVerify: insecure || undefined, serverName }),
     proxyURL: proxy,
+    disableCompression,
     execConfig,
   };
 }

@@ -102,6 +102,7 @@ export function kubeConfigToYaml(kc: KubeConfig): string {
     'insecure-skip-tls-verify': tls.insecureSkipTLSVerify || undefined,
     'tls-server-name': tls.serverName,
     'proxy-url': kc.proxyURL,
+    'disable-compression': kc.disableCompression || undefined,
     extensions:
       exec?.clusterConfig !== undefined ? [{ name: EXEC_CLUSTER_EXTENSION, extension: exec.clusterConfig }] : undefined,
   });

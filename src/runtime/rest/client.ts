@@ -1,7 +1,14 @@
 import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import { isObject as isPlainObject } from '../json/index.js';
 import { collectionPath, objectPath } from './resource.js';
-import { HttpTransport, isAbortError, type HttpRequest, type QueryValue, type TransportOptions } from './transport.js';
+import {
+  HttpTransport,
+  isAbortError,
+  responseBody,
+  type HttpRequest,
+  type QueryValue,
+  type TransportOptions,
+} from './transport.js';
 import type {
   CreateOptions,
   DeleteCollectionOptions,
@@ -192,7 +199,7 @@ export class RestClient {
     };
     try {
       const stream = await this.transport.stream(req);
-      yield* decodeWatchStream<T>(stream);
+      yield* decodeWatchStream<T>(responseBody(stream));
     } catch (e) {
       if (opts.signal?.aborted && (isAbortError(e) || isPrematureClose(e))) return;
       throw e;

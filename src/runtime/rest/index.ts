@@ -66,6 +66,7 @@ export {
   isAbortError,
   restRetryChannel,
   restSizeChannel,
+  responseBody,
   type HttpMethod,
   type RestRetryMessage,
   type RestSizeMessage,

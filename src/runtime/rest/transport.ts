@@ -1,6 +1,8 @@
 import dc from 'node:diagnostics_channel';
 import type { Agent, IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { Authenticator, type AuthMaterial, type AuthenticatorOptions, type TlsMaterial } from './auth.js';
 import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
@@ -60,6 +62,13 @@ export interface TransportOptions {
    * error. The manager fences its clients with it under leader election: a deposed leader's writes are never sent.
    */
   beforeWrite?: (method: HttpMethod) => void;
+  /**
+   * Ask for uncompressed responses (client-go's rest.Config.DisableCompression); default the kubeconfig's
+   * disable-compression. Otherwise requests accept gzip, which the API server uses for answers over 128 KiB, such as
+   * the pages of a large list, and responses are decompressed as they arrive. A server that does not compress works
+   * either way.
+   */
+  disableCompression?: boolean;
 }
 
 // What to fix for the connection errors a kubeconfig causes, by Node's error code.
@@ -190,6 +199,7 @@ export class HttpTransport {
       userAgent: opts.userAgent ?? `kubescaffold/${process.version}`,
       requestIdleTimeoutMs: opts.requestIdleTimeoutMs ?? 60_000,
       maxRetries: opts.maxRetries ?? 10,
+      disableCompression: opts.disableCompression ?? kc.disableCompression ?? false,
     };
   }
 
@@ -202,7 +212,7 @@ export class HttpTransport {
   /** Sends a request and returns its status and body, whatever the status (readiness probes want a 503 as such). */
   async requestRaw(req: HttpRequest): Promise<{ status: number; text: string }> {
     const res = await this.exchange(req);
-    const body = await readBody(res);
+    const body = await readBody(res, req);
     this.publishSize(req, res, body.length);
     return { status: res.statusCode ?? 0, text: body.toString('utf8') };
   }
@@ -210,7 +220,7 @@ export class HttpTransport {
   /** Sends a request and returns the body as text; non-2xx answers throw ApiError. */
   async requestText(req: HttpRequest): Promise<string> {
     const res = await this.exchange(req);
-    const body = await readBody(res);
+    const body = await readBody(res, req);
     this.publishSize(req, res, body.length);
     const text = body.toString('utf8');
     const code = res.statusCode ?? 0;
@@ -235,7 +245,7 @@ export class HttpTransport {
     let bytes = 0;
     let decoded;
     try {
-      for await (const chunk of res) {
+      for await (const chunk of responseBody(res)) {
         bytes += (chunk as Buffer).length;
         decoder.write(chunk as Buffer);
       }
@@ -245,7 +255,7 @@ export class HttpTransport {
       if (e instanceof ListDecodeError || e instanceof SyntaxError) {
         throw new TransportError(`${req.method} ${req.path}: ${e.message}`, 'BadResponse', { cause: e });
       }
-      throw e;
+      throw corruptGzip(e, req);
     }
     this.publishSize(req, res, bytes);
     const list = decoded.envelope as R;
@@ -253,7 +263,10 @@ export class HttpTransport {
     return list;
   }
 
-  /** Opens a streaming request (a watch); the caller consumes and closes the response. Non-2xx throws ApiError. */
+  /**
+   * Opens a streaming request (a watch); the caller consumes and closes the response, reading its body through
+   * {@link responseBody}, which decompresses it if it came compressed. Non-2xx throws ApiError.
+   */
   stream(req: HttpRequest): Promise<IncomingMessage> {
     return this.exchangeOk(req);
   }
@@ -270,7 +283,7 @@ export class HttpTransport {
     const res = await this.exchange(req);
     const code = res.statusCode ?? 0;
     if (code >= 200 && code < 300) return res;
-    const text = (await readBody(res)).toString('utf8');
+    const text = (await readBody(res, req)).toString('utf8');
     throw ApiError.fromResponse(
       code,
       text,
@@ -348,6 +361,7 @@ export class HttpTransport {
       Accept: req.accept ?? 'application/json',
       'User-Agent': this.opts.userAgent,
     };
+    if (!this.opts.disableCompression) headers['Accept-Encoding'] = 'gzip';
     let body: string | undefined;
     let bodyBytes = 0;
     if (req.body !== undefined) {
@@ -453,10 +467,46 @@ export function encodeQuery(query: Record<string, QueryValue> | undefined): stri
   return out;
 }
 
-async function readBody(res: IncomingMessage): Promise<Buffer> {
+async function readBody(res: IncomingMessage, req: HttpRequest): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of responseBody(res)) chunks.push(chunk as Buffer);
+  } catch (e) {
+    throw corruptGzip(e, req);
+  }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+/** zlib's error for a gzip body that does not decompress, as a TransportError naming the request; others as they are. */
+function corruptGzip(e: unknown, req: HttpRequest): unknown {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('Z_')) return e;
+  return new TransportError(
+    `${req.method} ${req.path}: the server's gzip-compressed answer does not decompress (${(e as Error).message})`,
+    'BadResponse',
+    { cause: e },
+  );
+}
+
+/**
+ * A response's body as the server wrote it before compressing: gunzipped as it arrives when Content-Encoding says
+ * gzip. Destroying what this returns destroys the response too; an error of either reaches the reader.
+ */
+export function responseBody(res: IncomingMessage): Readable {
+  const encoding = res.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding === undefined || encoding === '' || encoding === 'identity') return res;
+  if (encoding !== 'gzip') {
+    res.destroy();
+    throw new TransportError(
+      `the server answered with Content-Encoding ${encoding}, which was not asked for`,
+      'BadResponse',
+    );
+  }
+  const gunzip = createGunzip();
+  res.once('error', (err) => gunzip.destroy(err));
+  gunzip.once('close', () => res.destroy());
+  res.pipe(gunzip);
+  return gunzip;
 }
 
 /** Retry-After as whole seconds (client-go reads only that form); undefined when absent, malformed or too long. */

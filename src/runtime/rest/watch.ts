@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { ApiError } from './errors.js';
 import type { KubeObject, Status, WatchEvent } from './types.js';
 import { TransportError } from '../errors.js';
@@ -7,7 +7,7 @@ import { TransportError } from '../errors.js';
  * Decodes a watch response (one JSON event per line) into events. Ends when the server closes the stream; the
  * caller ends it early by destroying the response (or breaking out of the loop, which destroys it).
  */
-export async function* decodeWatchStream<T extends KubeObject>(res: IncomingMessage): AsyncGenerator<WatchEvent<T>> {
+export async function* decodeWatchStream<T extends KubeObject>(res: Readable): AsyncGenerator<WatchEvent<T>> {
   res.setEncoding('utf8');
   let pending = '';
   try {
@@ -29,7 +29,8 @@ export async function* decodeWatchStream<T extends KubeObject>(res: IncomingMess
     }
     if (pending.trim() !== '') yield parseEvent<T>(pending);
   } finally {
-    if (!res.complete) res.destroy();
+    // Ended early (the caller broke off, or an error): the connection goes, as the rest of the stream will not be read.
+    if (!res.readableEnded) res.destroy();
   }
 }
 

@@ -677,8 +677,10 @@ describe('kubeConfigToYaml', () => {
         impersonate: { user: 'alice', groups: ['devs'] },
       },
       proxyURL: 'http://proxy:3128',
+      disableCompression: true,
     };
     const file = write('out', kubeConfigToYaml(kc));
+    expect(kubeConfigToYaml(kc)).toContain('disable-compression: true');
     expect(loadKubeConfig({ kubeconfig: file, env })).toEqual({ ...kc, source: `kubeconfig ${file}` });
   });
 

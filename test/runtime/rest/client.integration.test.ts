@@ -149,6 +149,37 @@ describe('RestClient against a real API server', () => {
     expect((await client.list(ConfigMaps, { namespace: ns, labelSelector: 'set=paged' })).items).toHaveLength(6);
   });
 
+  it('gets a large list gzipped by default, as client-go does, and uncompressed with disableCompression', async () => {
+    // The API server compresses answers over 128 KiB for a client that accepts gzip.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        client.create(ConfigMaps, {
+          metadata: { name: `big-${i}`, namespace: ns, labels: { set: 'big' } },
+          data: { pad: 'x'.repeat(4096) },
+        }),
+      ),
+    );
+    const plain = newClient(env.kubeConfig, { disableCompression: true });
+    try {
+      const encodings: (string | undefined)[] = [];
+      for (const c of [client, plain]) {
+        const res = await c.transport.stream({
+          method: 'GET',
+          path: `/api/v1/namespaces/${ns}/configmaps`,
+          query: { labelSelector: 'set=big' },
+        });
+        encodings.push(res.headers['content-encoding']);
+        res.resume();
+        const list = await c.list(ConfigMaps, { namespace: ns, labelSelector: 'set=big' });
+        expect(list.items).toHaveLength(40);
+        expect(list.items.every((cm) => cm.data?.pad?.length === 4096)).toBe(true);
+      }
+      expect(encodings).toEqual(['gzip', undefined]);
+    } finally {
+      plain.close();
+    }
+  });
+
   it('watches from a resourceVersion and stops on abort', async () => {
     const start = await client.list(ConfigMaps, { namespace: ns });
     const ac = new AbortController();

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -219,11 +221,10 @@ describe('RestClient requests', () => {
   });
 });
 
-describe('RestClient watch', () => {
-  const ev = (type: string, name: string, rv: string): string =>
-    JSON.stringify({ type, object: { kind: 'Widget', metadata: { name, namespace: 'ns', resourceVersion: rv } } }) +
-    '\n';
+const ev = (type: string, name: string, rv: string): string =>
+  JSON.stringify({ type, object: { kind: 'Widget', metadata: { name, namespace: 'ns', resourceVersion: rv } } }) + '\n';
 
+describe('RestClient watch', () => {
   it('streams events split across chunks and passes the watch parameters', async () => {
     server.handler = (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -404,5 +405,57 @@ describe('RestClient transport', () => {
     expect(sizes).toHaveLength(1);
     expect(sizes[0]).toMatchObject({ method: 'POST', requestBytes: Buffer.byteLength(server.requests[0]!.body) });
     expect(sizes[0]!.responseBytes).toBe(JSON.stringify({ metadata: { name: 'a' }, spec: { size: 3 } }).length);
+  });
+});
+
+describe('RestClient compression', () => {
+  const items = Array.from({ length: 50 }, (_, i) => ({ metadata: { name: `w${i}` }, spec: { size: i } }));
+  const gzipped = (res: ServerResponse, code: number, text: string): void => {
+    res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    res.end(gzipSync(text));
+  };
+
+  it('asks for gzip and reads a gzipped list, object, watch and error', async () => {
+    server.handler = (req, res) => {
+      if (req.query.get('watch') === 'true') {
+        return gzipped(res, 200, ev('ADDED', 'a', '1') + ev('MODIFIED', 'a', '2'));
+      }
+      if (req.path.endsWith('/widgets/missing')) return gzipped(res, 404, JSON.stringify(notFound('missing')));
+      if (req.path.endsWith('/widgets/w1')) return gzipped(res, 200, JSON.stringify(items[1]));
+      gzipped(res, 200, JSON.stringify({ metadata: { resourceVersion: '9' }, items }));
+    };
+    const list = await client.list(Widgets, { namespace: 'ns' });
+    expect(list.items.map((w) => w.metadata?.name)).toEqual(items.map((w) => w.metadata.name));
+    expect((await client.get(Widgets, { namespace: 'ns', name: 'w1' })).spec?.size).toBe(1);
+    await expect(client.get(Widgets, { namespace: 'ns', name: 'missing' })).rejects.toSatisfy(isNotFound);
+    const events: string[] = [];
+    for await (const e of client.watch(Widgets, { namespace: 'ns' })) events.push(e.type);
+    expect(events).toEqual(['ADDED', 'MODIFIED']);
+    expect(server.requests.map((r) => r.headers['accept-encoding'])).toEqual(['gzip', 'gzip', 'gzip', 'gzip']);
+  });
+
+  it('works with a server that does not compress, and asks for none with disableCompression or the kubeconfig', async () => {
+    server.handler = (_req, res) => json(res, 200, { metadata: {}, items });
+    expect((await client.list(Widgets)).items).toHaveLength(50);
+    const plain = newClient(kubeconfig, { disableCompression: true });
+    const fromKubeconfig = newClient({ ...kubeconfig, disableCompression: true });
+    try {
+      expect((await plain.list(Widgets)).items).toHaveLength(50);
+      expect((await fromKubeconfig.list(Widgets)).items).toHaveLength(50);
+    } finally {
+      plain.close();
+      fromKubeconfig.close();
+    }
+    expect(server.requests.map((r) => r.headers['accept-encoding'])).toEqual(['gzip', undefined, undefined]);
+  });
+
+  it('fails a response whose gzip is corrupt, naming it, instead of decoding garbage', async () => {
+    server.handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ metadata: {}, items })).subarray(0, 40));
+    };
+    await expect(client.list(Widgets)).rejects.toThrow(
+      /GET .*widgets: the server's gzip-compressed answer does not decompress/,
+    );
   });
 });
