@@ -20,7 +20,10 @@ export interface Logger {
   debug(msg: string, kv?: Record<string, unknown>): void;
   /** A logger whose name is this one's name plus `.name`. */
   withName(name: string): Logger;
-  /** A logger that adds `kv` to every line it writes. */
+  /**
+   * A logger that adds `kv` to every line it writes. `kv` is kept as given and read when a line is written, so it
+   * may hold a getter for a value that costs something to make (the controller's reconcileID); do not change it later.
+   */
   withValues(kv: Record<string, unknown>): Logger;
 }
 
@@ -72,11 +75,21 @@ export function loggerOver(settings: LogSettings): Logger {
 }
 
 class JsonLogger implements Logger {
+  // A logger made by withValues keeps its own values apart from its parent's until it writes a line or makes a child:
+  // a controller makes one per reconcile, and most of those never log.
+  private merged: Record<string, unknown> | undefined;
+
   constructor(
     private readonly settings: LogSettings,
     private readonly name: string,
-    private readonly values: Record<string, unknown>,
+    private readonly parentValues: Record<string, unknown>,
+    private readonly ownValues?: Record<string, unknown>,
   ) {}
+
+  private get values(): Record<string, unknown> {
+    if (this.ownValues === undefined) return this.parentValues;
+    return (this.merged ??= { ...this.parentValues, ...this.ownValues });
+  }
 
   info(msg: string, kv?: Record<string, unknown>): void {
     this.write('info', msg, kv, undefined);
@@ -103,8 +116,9 @@ class JsonLogger implements Logger {
     return new JsonLogger(this.settings, this.name === '' ? name : `${this.name}.${name}`, this.values);
   }
 
+  // kv is kept, not copied: its values are read when a line is written (a getter among them is read then).
   withValues(kv: Record<string, unknown>): Logger {
-    return new JsonLogger(this.settings, this.name, { ...this.values, ...kv });
+    return new JsonLogger(this.settings, this.name, this.values, kv);
   }
 
   private write(level: LogLevel, msg: string, kv: Record<string, unknown> | undefined, err: string | undefined): void {

@@ -227,6 +227,44 @@ describe('Controller', () => {
     });
   });
 
+  it('gives every reconcile its own ID and signal, the ID the same in its log lines as in its context', async () => {
+    const seen: { id: string; again: string; signal: AbortSignal }[] = [];
+    const { source, lines } = setup(async (_r, ctx) => {
+      ctx.log.info('mine');
+      seen.push({ id: ctx.reconcileID, again: ctx.reconcileID, signal: ctx.signal });
+    });
+    await eventually(() => source.queue !== undefined);
+    source.push(req('one'));
+    source.push(req('two'));
+    await eventually(() => seen.length === 2, 'two reconciles');
+    expect(seen[0]!.id).toBe(seen[0]!.again);
+    expect(seen[0]!.id).not.toBe(seen[1]!.id);
+    expect(seen[0]!.signal).not.toBe(seen[1]!.signal);
+    expect(lines.filter((l) => l.msg === 'mine').map((l) => l.reconcileID)).toEqual(seen.map((x) => x.id));
+  });
+
+  it('hands a reconcile that first reads its signal after the graceful timeout an aborted one', async () => {
+    const gate = deferred();
+    let aborted: boolean | undefined;
+    let started = false;
+    const { source, ac, done, lines } = setup(
+      async (_r, ctx) => {
+        started = true;
+        await gate.promise;
+        aborted = ctx.signal.aborted;
+      },
+      { gracefulShutdownTimeout: 10 },
+    );
+    await eventually(() => source.queue !== undefined);
+    source.push(req('late'));
+    await eventually(() => started, 'the reconcile to start');
+    ac.abort();
+    await eventually(() => lines.some((l) => String(l.msg).startsWith('Graceful shutdown timed out')), 'the hard stop');
+    gate.resolve();
+    await done;
+    expect(aborted).toBe(true);
+  });
+
   it('aborts the reconcile signal when the reconcile timeout passes', async () => {
     let reason: unknown;
     const { source } = setup(
