@@ -117,6 +117,15 @@ export class DeltaFIFO<T> {
     }
   }
 
+  /**
+   * Records that a first list was applied past the queue (the informer does so when nothing is known or queued): the
+   * queue counts as populated and its initial list as handed out, as if every item had been popped.
+   */
+  markPopulated(): void {
+    this.populated = true;
+    this.initialPopulationCount = 0;
+  }
+
   /** Queues a Sync for every known object that has nothing queued (a queued change would be newer). */
   resync(): void {
     if (!this.knownObjects) return;

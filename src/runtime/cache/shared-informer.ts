@@ -4,7 +4,7 @@ import { DeltaFIFO, type Deltas, type TransformFunc } from './delta-fifo.js';
 import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, type KeyFunc } from './keys.js';
 import type { ListerWatcher } from './listwatch.js';
 import { ProcessorListener, SharedProcessor, type ResourceEventHandler } from './listener.js';
-import { Reflector, type ReflectorOptions } from './reflector.js';
+import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 import { compactObjects } from './transforms.js';
 import { Cache, NAMESPACE_INDEX, metaNamespaceIndexFunc, type Indexer, type Indexers, type Store } from './store.js';
 import { LifecycleError } from '../errors.js';
@@ -179,7 +179,7 @@ export class SharedIndexInformer<T extends KubeObject> {
       transformer: this.transform,
     });
     this.fifo = fifo;
-    const reflector = new Reflector<T>(this.lw, fifo, {
+    const reflector = new Reflector<T>(this.lw, this.storeOver(fifo), {
       ...this.opts.reflector,
       name: this.name,
       resyncPeriodMs: this.resyncCheckPeriodMs,
@@ -200,6 +200,34 @@ export class SharedIndexInformer<T extends KubeObject> {
       this.stopped = true;
       await this.processor.stopped();
     }
+  }
+
+  /**
+   * What the reflector writes to: the queue, except for a list that comes while nothing is known or queued (the first
+   * list, or one after every object went): its items go to the indexer and the handlers at once, in the order the
+   * queue would hand them out, without a Delta each. Nothing can come between, as the reflector starts its watch after
+   * the list is in, and a delete that follows finds the object known.
+   */
+  private storeOver(fifo: DeltaFIFO<T>): ReflectorStore<T> {
+    return {
+      add: (obj) => fifo.add(obj),
+      update: (obj) => fifo.update(obj),
+      delete: (obj) => fifo.delete(obj),
+      resync: () => fifo.resync(),
+      replace: (items, resourceVersion) => {
+        if (fifo.length > 0 || this.indexer.size > 0) return fifo.replace(items, resourceVersion);
+        const isInInitialList = !fifo.hasSynced();
+        for (const item of items) {
+          const obj = this.transform ? this.transform(item) : item;
+          try {
+            this.handleDeltas([{ type: 'Replaced', object: obj }], isInInitialList);
+          } catch (e) {
+            this.log.error(e, 'could not process deltas');
+          }
+        }
+        fifo.markPopulated();
+      },
+    };
   }
 
   private async processLoop(fifo: DeltaFIFO<T>, signal: AbortSignal): Promise<void> {

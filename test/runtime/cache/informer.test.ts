@@ -79,6 +79,42 @@ describe('SharedIndexInformer', () => {
     expect(inf.getIndexer().byIndex('namespace', 'ns')).toHaveLength(2);
   });
 
+  it('takes the first list in one batch and loses no delete or update that follows before a handler caught up', async () => {
+    ac = new AbortController();
+    const api = new FakeApi();
+    for (const name of ['a', 'b', 'c']) api.create(name);
+    const inf = informer(api);
+    const r = recorder();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // A handler still busy with the first item of the list while the watch reports changes.
+    inf.addEventHandler({
+      onAdd: async (o, initial) => {
+        if (o.metadata?.name === 'a') await gate;
+        r.handler.onAdd!(o, initial);
+      },
+      onUpdate: r.handler.onUpdate!,
+      onDelete: r.handler.onDelete!,
+    });
+    run(inf);
+    await eventually(() => api.openWatches === 1, 'the watch');
+    expect(inf.hasSynced()).toBe(true);
+    expect(inf.getStore().listKeys().sort()).toEqual(['ns/a', 'ns/b', 'ns/c']);
+    api.remove('a');
+    api.update('b', 9);
+    await eventually(() => inf.getStore().listKeys().length === 2, 'the delete in the cache');
+    release();
+    await eventually(() => r.events.length === 5, 'every event handled');
+    expect(r.events).toEqual([
+      'add a@1 initial',
+      'add b@2 initial',
+      'add c@3 initial',
+      'delete a@4',
+      'update b@2->b@5',
+    ]);
+    expect(inf.getStore().listKeys().sort()).toEqual(['ns/b', 'ns/c']);
+  });
+
   it('turns deletions missed while disconnected into tombstones on relist', async () => {
     ac = new AbortController();
     const api = new FakeApi();
