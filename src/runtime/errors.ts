@@ -177,3 +177,20 @@ export function isShardTermEnded(err: unknown): err is ShardTermEndedError {
 export function isLeaderElectionLost(err: unknown): err is LeaderElectionLostError {
   return findInChain(err, LeaderElectionLostError) !== undefined;
 }
+
+/**
+ * The manager stopped because its heap was nearly full after a full garbage collection: what it caches outgrew the
+ * memory it was given, and V8 would soon abort the process in the middle of an allocation. The message says how far
+ * the heap got, what the caches hold, and which limit to raise.
+ */
+export class HeapLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HeapLimitError';
+  }
+}
+
+/** True when `err` (or an error in its cause chain) is a HeapLimitError. */
+export function isHeapLimitError(err: unknown): err is HeapLimitError {
+  return findInChain(err, HeapLimitError) !== undefined;
+}

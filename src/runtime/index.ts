@@ -38,6 +38,8 @@ export {
   LeaderElectionLostError,
   isLeaderElectionLost,
   ShardTermEndedError,
+  HeapLimitError,
+  isHeapLimitError,
   isShardTermEnded,
 } from './errors.js';
 

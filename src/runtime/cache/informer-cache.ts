@@ -513,6 +513,27 @@ export class InformerCache {
     return [...this.kinds.keys()].map((k) => k.replace(/\|metadata$/, ' (metadata)'));
   }
 
+  /**
+   * How many objects the informers hold, in all and per kind, and which kinds are still listing: '61,234 objects cached
+   * (ConfigMap v1 61,234), still listing Secret v1'.
+   */
+  describeCached(): string {
+    const fmt = (n: number): string => n.toLocaleString('en-US');
+    const per = [...this.kinds.entries()].map(([key, kind]) => ({
+      name: `${kind.resource.kind} ${kind.resource.version}${key.endsWith('|metadata') ? ' (metadata)' : ''}`,
+      count: [...kind.informers.values()].reduce((n, inf) => n + inf.getIndexer().size, 0),
+      listing: !kind.hasSynced(),
+    }));
+    const held = per.filter((k) => k.count > 0).sort((a, b) => b.count - a.count);
+    const listing = per.filter((k) => k.listing).map((k) => k.name);
+    const total = per.reduce((n, k) => n + k.count, 0);
+    return (
+      `${fmt(total)} objects cached` +
+      (held.length > 0 ? ` (${held.map((k) => `${k.name} ${fmt(k.count)}`).join(', ')})` : '') +
+      (listing.length > 0 ? `, still listing ${listing.join(', ')}` : '')
+    );
+  }
+
   /** The kinds whose informers have not listed yet, e.g. 'widgets.test.io/v1'. */
   unsyncedKinds(): string[] {
     return [...this.kinds.entries()].filter(([, k]) => !k.hasSynced()).map(([id]) => id);

@@ -19,6 +19,8 @@ export interface Store<T> {
   list(): T[];
   /** Every stored key. */
   listKeys(): string[];
+  /** How many objects are stored. */
+  readonly size: number;
   /** The stored object with the same key as obj. */
   get(obj: T): T | undefined;
   /** The object stored under key ('namespace/name' or 'name'). */

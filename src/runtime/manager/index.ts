@@ -11,6 +11,8 @@ export {
   ShutdownError,
   isShutdownError,
   ShardTermEndedError,
+  HeapLimitError,
+  isHeapLimitError,
   isShardTermEnded,
 } from '../errors.js';
 export type {

@@ -22,6 +22,7 @@ import {
 } from './options.js';
 import { ProbeServer } from './probes.js';
 import { checkServer, DEFAULT_SERVER_CHECK_TIMEOUT } from './server-check.js';
+import { watchHeap } from './heap-guard.js';
 import { realClock } from '../clock.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
 import { isDisabledAddress } from '../internal/serve.js';
@@ -32,6 +33,8 @@ import { ShardRing, validateRingOptions } from '../sharding/ring.js';
 import type { RequestGate } from '../controller/controller.js';
 
 const DEFAULT_PARTITIONS = 12;
+/** ManagerOptions.heapLimitFraction's default. */
+const DEFAULT_HEAP_LIMIT_FRACTION = 0.75;
 
 /** Adds field indexes to the manager's cache (controller-runtime's client.FieldIndexer). */
 export interface FieldIndexer {
@@ -340,6 +343,15 @@ export class Manager {
     const onAbort = (): void => requestStop();
     signal.addEventListener('abort', onAbort, { once: true });
     if (signal.aborted) requestStop();
+    const heapFraction = this.opts.heapLimitFraction ?? DEFAULT_HEAP_LIMIT_FRACTION;
+    const heapGuard =
+      heapFraction < 1
+        ? watchHeap({
+            fraction: heapFraction,
+            describe: () => this.cache.describeCached(),
+            onExceeded: (err) => fail(err),
+          })
+        : undefined;
 
     const servers = new RunnableGroup('servers', fail, this.mlog);
     const caches = new RunnableGroup('caches', fail, this.mlog);
@@ -457,6 +469,7 @@ export class Manager {
     if (election) await Promise.race([election, deadline]);
     clean = (await servers.stop(deadline)) && clean;
     for (const t of timers) clearTimeout(t);
+    heapGuard?.stop();
     signal.removeEventListener('abort', onAbort);
     this.addToGroups = undefined;
     this.addServer = undefined;

@@ -45,6 +45,14 @@ export interface ManagerOptions {
   serverCheckTimeout?: number;
   /** How long a stop waits for runnables (in-flight reconciles) before giving up on them (ms). Default 30000. */
   gracefulShutdownTimeout?: number;
+  /**
+   * Stops the manager with a HeapLimitError when, after a full garbage collection under pressure (two within a
+   * second), this share of the old generation's limit (--max-old-space-size) is still in use: the caches outgrew the
+   * memory the process was given, and V8 would soon abort it with a fatal error (it does at 80% under pressure), in
+   * the middle of a list. The error names the size reached, what is cached and the limit to raise. Default 0.75; 1 or
+   * more turns it off.
+   */
+  heapLimitFraction?: number;
   /** Parent logger; default the root logger. */
   log?: Logger;
 }

@@ -1,0 +1,95 @@
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import { HeapLimitError } from '../errors.js';
+
+/** The heap's size and its limit, in bytes (v8.getHeapStatistics()'s used_heap_size and heap_size_limit). */
+export interface HeapUse {
+  used: number;
+  limit: number;
+}
+
+/** Options of watchHeap. */
+export interface HeapGuardOptions {
+  /** The share of the old generation's limit that, still in use after a full collection under pressure, stops the manager. */
+  fraction: number;
+  /** What the caches hold, for the message: '61,234 objects cached (ConfigMap v1 61,234)'. */
+  describe: () => string;
+  /** Told once, with the error the manager stops with. */
+  onExceeded: (err: HeapLimitError) => void;
+  /** Default v8.getHeapStatistics(). */
+  heapUse?: () => HeapUse;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * Watches the heap after full garbage collections. V8 aborts the process ("Ineffective mark-compacts near heap limit")
+ * once the old generation stays at 80% of its limit through four full collections in a row that leave the program
+ * little time to run, and with a fatal error and no word of what to change. When, under that kind of pressure (two
+ * full collections within a second), `fraction` of the limit is still in use after one, onExceeded hears once, with
+ * a one-line HeapLimitError that names the limit to raise and the size reached. A heap that is merely full but
+ * quiet is left alone. Returns the check (for tests) and the function that stops watching.
+ */
+export function watchHeap(opts: HeapGuardOptions): { check: () => void; stop: () => void } {
+  const heapUse = opts.heapUse ?? oldGenerationUse;
+  let fired = false;
+  const check = (): void => {
+    if (fired) return;
+    const { used, limit } = heapUse();
+    if (used < opts.fraction * limit) return;
+    fired = true;
+    opts.onExceeded(
+      new HeapLimitError(
+        `the heap is full: ${(used / MiB).toFixed(0)} MiB of its ${(limit / MiB).toFixed(0)} MiB limit still in use after a full garbage collection, with ${opts.describe()}; raise the memory limit of the manager's container (the scaffolded manifest gives the heap half of it, --max-old-space-size), or cache less (cache.byObject selectors, metadata-only watches, or sharding across replicas)`,
+      ),
+    );
+  };
+  // When the last full collections ran (performance.now() ms), newest last.
+  const majors: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const detail = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail;
+      if (detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+      majors.push(entry.startTime);
+      if (majors.length > 2) majors.shift();
+    }
+    if (majors.length === 2 && majors[1]! - majors[0]! <= PRESSURE_WINDOW_MS) check();
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { check, stop: () => observer.disconnect() };
+}
+
+// Two full collections this close together mean the heap is under pressure, not merely full.
+const PRESSURE_WINDOW_MS = 1000;
+
+/**
+ * What the old generation holds against its limit: V8 aborts when the old generation reaches
+ * --max-old-space-size, while heap_size_limit also counts the young generation (three semi-spaces), which would put
+ * the mark out of reach.
+ */
+function oldGenerationUse(): HeapUse {
+  const stats = v8.getHeapStatistics();
+  const young = v8
+    .getHeapSpaceStatistics()
+    .filter((s) => s.space_name === 'new_space' || s.space_name === 'new_large_object_space')
+    .reduce((n, s) => n + s.space_used_size, 0);
+  const old = flagMiB('max-old-space-size');
+  const semi = flagMiB('max-semi-space-size') ?? DEFAULT_SEMI_SPACE_MIB;
+  const limit = old !== undefined ? old * MiB : stats.heap_size_limit - 3 * semi * MiB;
+  return { used: stats.used_heap_size - young, limit };
+}
+
+// V8's largest semi-space on 64-bit machines when no flag sets it.
+const DEFAULT_SEMI_SPACE_MIB = 16;
+
+/** A V8 size flag (MiB) as the process was started with it, on its command line or in NODE_OPTIONS; the last wins. */
+function flagMiB(name: string): number | undefined {
+  const words = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv];
+  let value: number | undefined;
+  const pattern = new RegExp(`^--${name.replace(/-/g, '[-_]')}=(\\d+)$`);
+  for (const w of words) {
+    const m = pattern.exec(w);
+    if (m) value = Number(m[1]);
+  }
+  return value;
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { HeapLimitError, isHeapLimitError } from '../../../src/runtime/errors.js';
+import { watchHeap } from '../../../src/runtime/manager/heap-guard.js';
+
+describe('watchHeap', () => {
+  it('tells once, with the size reached, what is cached and the limit to raise, when the share is reached', () => {
+    let used = 70;
+    const told: HeapLimitError[] = [];
+    const guard = watchHeap({
+      fraction: 0.75,
+      describe: () => '3 objects cached (ConfigMap v1 3)',
+      onExceeded: (err) => told.push(err),
+      heapUse: () => ({ used: used * 1024 * 1024, limit: 96 * 1024 * 1024 }),
+    });
+    try {
+      guard.check();
+      expect(told).toEqual([]);
+      used = 72;
+      guard.check();
+      used = 90;
+      guard.check();
+      expect(told).toHaveLength(1);
+      expect(isHeapLimitError(told[0])).toBe(true);
+      expect(told[0]!.message).toBe(
+        "the heap is full: 72 MiB of its 96 MiB limit still in use after a full garbage collection, with 3 objects cached (ConfigMap v1 3); raise the memory limit of the manager's container (the scaffolded manifest gives the heap half of it, --max-old-space-size), or cache less (cache.byObject selectors, metadata-only watches, or sharding across replicas)",
+      );
+    } finally {
+      guard.stop();
+    }
+  });
+});
