@@ -15,6 +15,7 @@ export interface BackgroundStartOptions {
   kubeconfigOut: string;
   k8sVersion?: string;
   crdDir?: string[];
+  apiserverArg?: string[];
   binDir?: string;
   installedOnly?: boolean;
   index?: string;
@@ -52,6 +53,7 @@ function startArgs(o: BackgroundStartOptions): string[] {
     o.kubeconfigOut,
     ...(o.k8sVersion ? ['--k8s-version', o.k8sVersion] : []),
     ...(o.crdDir ?? []).flatMap((d) => ['--crd-dir', resolve(d)]),
+    ...(o.apiserverArg ?? []).flatMap((a) => ['--apiserver-arg', a]),
     ...(o.binDir ? ['--bin-dir', resolve(o.binDir)] : []),
     ...(o.installedOnly ? ['--installed-only'] : []),
     ...(o.index ? ['--index', o.index] : []),

@@ -27,6 +27,8 @@ export interface StartOptions extends SourceOptions {
   kubeconfigOut?: string;
   k8sVersion?: string;
   crdDir?: string[];
+  /** --apiserver-arg, as given: key=value each. */
+  apiserverArg?: string[];
 }
 
 const PRINT_FORMATS = ['overview', 'path', 'env'];
@@ -102,11 +104,19 @@ export function registerEnvtestCommand(program: Command): void {
         [],
       )
       .option(
+        '--apiserver-arg <key=value>',
+        "a kube-apiserver flag without its dashes, e.g. feature-gates=ShardedListAndWatch=true, overriding envtest's default for it (repeatable)",
+        collect,
+        [],
+      )
+      .option(
         '--background',
         'run it in a process of its own and return once it is ready (needs --kubeconfig-out; stop it with `envtest stop`)',
       ),
     true,
   ).action(async (opts: StartOptions & { background?: boolean }) => {
+    // Bad flags for the API server are refused here, before anything is obtained or started, in either mode.
+    await apiServerFlagsOf(opts.apiserverArg);
     const interrupt = interruptSignal();
     try {
       if (opts.background) {
@@ -137,6 +147,39 @@ export function registerEnvtestCommand(program: Command): void {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+const APISERVER_ARG_EXAMPLE = 'feature-gates=ShardedListAndWatch=true';
+
+/**
+ * The kube-apiserver flags of --apiserver-arg key=value (split at the first '=': a value may hold more), as
+ * TestEnvironment's apiServerFlags. A malformed or repeated one, or one envtest sets itself, is a CliError naming it.
+ */
+export async function apiServerFlagsOf(args: readonly string[] = []): Promise<Record<string, string>> {
+  const { checkAPIServerFlags, EnvtestError } = await import('@kubescaffold/envtest');
+  const flags = new Map<string, string>();
+  for (const arg of args) {
+    const eq = arg.indexOf('=');
+    if (eq <= 0)
+      throw new CliError(
+        `--apiserver-arg takes key=value, a kube-apiserver flag without its dashes (e.g. ${APISERVER_ARG_EXAMPLE}), not "${arg}"`,
+      );
+    const key = arg.slice(0, eq);
+    const value = arg.slice(eq + 1);
+    const earlier = flags.get(key);
+    if (earlier !== undefined)
+      throw new CliError(
+        `--apiserver-arg gives ${key} twice ("${earlier}", "${value}"): give it once; a list such as feature-gates takes comma-separated values (feature-gates=A=true,B=true)`,
+      );
+    try {
+      checkAPIServerFlags({ [key]: value });
+    } catch (err) {
+      if (err instanceof EnvtestError) throw new CliError(`--apiserver-arg ${arg}: ${err.message}`);
+      throw err;
+    }
+    flags.set(key, value);
+  }
+  return Object.fromEntries(flags);
 }
 
 /** Runs until the first SIGINT/SIGTERM; a second one exits at once. */
@@ -282,6 +325,7 @@ export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): 
   } = await import('@kubescaffold/envtest');
   const { resolve, join } = await import('node:path');
 
+  const apiServerFlags = await apiServerFlagsOf(opts.apiserverArg);
   let env: TestEnvironment | undefined;
   let kubeconfigPath = opts.kubeconfigOut ? resolve(opts.kubeconfigOut) : undefined;
   const userError = (err: unknown) => new CliError(err instanceof Error ? err.message : String(err));
@@ -298,6 +342,7 @@ export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): 
       binaryAssetsDirectory: ['cache', 'download', 'build'].includes(bins.source) ? bins.dir : undefined,
       crdDirectoryPaths: (opts.crdDir ?? []).map((d) => resolve(d)),
       errorIfCRDPathMissing: true,
+      apiServerFlags,
     });
     if (signal.aborted) return;
     // By default the kubeconfig lives in the environment's temp dir, so it goes wherever that goes.
@@ -309,6 +354,9 @@ export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): 
       `Control plane ready in ${((Date.now() - t0) / 1000).toFixed(1)}s (Kubernetes ${bins.version}).\n` +
         `  server:     ${env.server}\n` +
         `  kubeconfig: ${kubeconfigPath}\n` +
+        Object.entries(apiServerFlags)
+          .map(([k, v]) => `  apiserver:  --${k}=${v}\n`)
+          .join('') +
         `Use it from another shell:\n` +
         `  export KUBECONFIG=${kubeconfigPath}\n` +
         `Press Ctrl-C to stop; etcd's data is discarded on exit.\n`,

@@ -75,6 +75,7 @@ const EXAMPLES: Record<string, string[]> = {
   'envtest start': [
     'npx scaffold envtest start --kubeconfig-out /tmp/envtest.kubeconfig',
     'npx scaffold envtest start --background --kubeconfig-out bin/e2e.kubeconfig',
+    'npx scaffold envtest start --apiserver-arg feature-gates=ShardedListAndWatch=true --kubeconfig-out /tmp/envtest.kubeconfig',
   ],
   'envtest stop': ['npx scaffold envtest stop --kubeconfig-out bin/e2e.kubeconfig'],
   version: ['npx scaffold version'],

@@ -8,6 +8,7 @@ export { TestEnvironment, type TestEnvironmentOptions } from './controlplane/env
 // Obtaining the binaries: the same exports as @kubescaffold/envtest/setup.
 export * from './setup.js';
 export { freePort } from './controlplane/ports.js';
+export { checkAPIServerFlags, RESERVED_APISERVER_FLAGS } from './controlplane/apiserver-flags.js';
 export { checkKubeconfigTarget, writeKubeconfigFile } from './controlplane/kubeconfig.js';
 export type { CustomResourceDefinition } from './controlplane/crds.js';
 export {

@@ -21,6 +21,7 @@ import { TestEnvironment } from '../../src/envtest/index.js';
 import { freePort } from '../../src/envtest/controlplane/ports.js';
 import { kustomizeBuild } from '../../src/kustomize/index.js';
 import { Namespaces } from '../../src/runtime/rest/index.js';
+import { LeaseResource as Leases, RING_LABEL } from '../../src/runtime/manager/index.js';
 import { TinyCA } from '../../src/runtime/certs/tinyca.js';
 import { defineResource, newClient, type KubeObject } from '../../src/runtime/index.js';
 
@@ -193,11 +194,18 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     }
   });
 
-  it('ends in one error line naming what to fix, exit 1, no stack: without a kubeconfig, and with a CA that does not sign the server', async () => {
-    const env = { ...process.env, KUBECONFIG: join(base, 'no-kubeconfig'), HOME: base, KUBERNETES_SERVICE_HOST: '' };
+  it('ends in one error line naming what to fix, exit 1, no stack: without a kubeconfig, without --lease-namespace out of a cluster, and with a CA that does not sign the server', async () => {
+    const env = {
+      ...process.env,
+      KUBECONFIG: join(base, 'no-kubeconfig'),
+      HOME: base,
+      KUBERNETES_SERVICE_HOST: '',
+      // No pod namespace to default the Leases' namespace to, wherever this runs.
+      KUBESCAFFOLD_SERVICE_ACCOUNT_DIR: join(base, 'no-service-account'),
+    };
     // Async: the stand-in server below answers in this process while the manager runs.
-    const main = async (kubeconfig: string) => {
-      const child = spawn(process.execPath, ['dist/cmd/main.js'], {
+    const main = async (kubeconfig: string, args: string[] = []) => {
+      const child = spawn(process.execPath, ['dist/cmd/main.js', ...args], {
         cwd: project,
         env: { ...env, KUBECONFIG: kubeconfig },
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -223,6 +231,22 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       msg: 'unable to get kubeconfig',
       error: expect.stringContaining(join(base, 'no-kubeconfig')),
     });
+
+    // --shard-ring and --leader-elect keep Leases in the pod's namespace; out of a cluster, --lease-namespace names one.
+    // Checked before the kubeconfig is read: with the flag, the manager gets past it to the missing kubeconfig.
+    for (const args of [['--shard-ring=x'], ['--leader-elect'], ['--shard-ring=x', '--leader-elect']]) {
+      const r = await main(join(base, 'no-kubeconfig'), args);
+      expect([r.status, r.stderr.trim().split('\n').length], r.stderr).toEqual([1, 1]);
+      expect(JSON.parse(r.errors[0]!)).toMatchObject({
+        level: 'error',
+        logger: 'setup',
+        msg: 'unable to find the namespace for the Leases of --leader-elect and --shard-ring',
+        error: expect.stringContaining('pass --lease-namespace=<namespace>'),
+      });
+    }
+    const named = await main(join(base, 'no-kubeconfig'), ['--shard-ring=x', '--leader-elect', '--lease-namespace=ns']);
+    expect([named.status, named.errors.length], named.stderr).toEqual([1, 1]);
+    expect(JSON.parse(named.errors[0]!)).toMatchObject({ msg: 'unable to get kubeconfig' });
 
     // A server whose certificate another CA signed than the one the kubeconfig names.
     const ca = TinyCA.create({ commonName: 'server-ca' });
@@ -317,7 +341,7 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
   );
 
   it(
-    'runs its manager against the control plane and reconciles the sample',
+    'runs its manager against the control plane as a shard ring of one with leader election, its Leases in --lease-namespace, and reconciles the sample',
     async () => {
       const env = await TestEnvironment.start({
         crdDirectoryPaths: [join(project, 'config', 'crd', 'bases')],
@@ -325,7 +349,15 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       });
       const kubeconfig = join(base, 'kubeconfig');
       writeFileSync(kubeconfig, env.kubeconfigYaml());
-      const manager = spawn(process.execPath, ['dist/cmd/main.js', '--health-probe-bind-address=0'], {
+      const client = newClient(env.kubeConfig);
+      await client.create(Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'leases' } });
+      const args = [
+        '--health-probe-bind-address=0',
+        '--shard-ring=guestbook',
+        '--leader-elect',
+        '--lease-namespace=leases',
+      ];
+      const manager = spawn(process.execPath, ['dist/cmd/main.js', ...args], {
         cwd: project,
         // The webhooks need their configurations installed to be reached; this test is about the controllers.
         env: { ...process.env, KUBECONFIG: kubeconfig, ENABLE_WEBHOOKS: 'false' },
@@ -345,7 +377,7 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
           plural: 'guestbooks',
           namespaced: true,
         });
-        await newClient(env.kubeConfig).create(guestbooks, {
+        await client.create(guestbooks, {
           ...sample,
           metadata: { ...sample.metadata, namespace: 'default' },
         });
@@ -361,11 +393,22 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
             throw new Error(`the manager did not reconcile the sample within 60 s:\n${output}`);
           await new Promise((resolve) => setTimeout(resolve, 200));
         }
+        // The sample was reconciled by the replica holding its partition; its ring Lease and the leader's are in
+        // --lease-namespace.
+        const leaderElectionID = /leaderElection: \{[^}]*\bid: '([^']+)'/.exec(
+          readFileSync(join(project, 'cmd', 'main.ts'), 'utf8'),
+        )![1]!;
+        const leases = await client.list(Leases, { namespace: 'leases' });
+        expect(leases.items.map((l) => [l.metadata?.name, l.metadata?.labels?.[RING_LABEL]]).sort()).toEqual([
+          [leaderElectionID, undefined],
+          [expect.stringMatching(/^guestbook-[0-9a-f]+$/), 'guestbook'],
+        ]);
         manager.kill('SIGTERM');
         const [code] = (await once(manager, 'exit')) as [number | null];
         expect(code, output).toBe(0);
       } finally {
         if (manager.exitCode === null) manager.kill('SIGKILL');
+        client.close();
         await env.stop();
       }
     },

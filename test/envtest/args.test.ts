@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiserverArgs } from '../../src/envtest/controlplane/apiserver.js';
+import { checkAPIServerFlags, RESERVED_APISERVER_FLAGS } from '../../src/envtest/controlplane/apiserver-flags.js';
+import { EnvtestError, TestEnvironment } from '../../src/envtest/index.js';
 import { etcdArgs } from '../../src/envtest/controlplane/etcd.js';
 
 describe('control plane flags', () => {
@@ -26,6 +28,29 @@ describe('control plane flags', () => {
       '--service-cluster-ip-range=10.0.0.0/24',
       '--v=2',
     ]);
+  });
+
+  it('lets the caller override every default but the port, certificates and etcd that envtest needs for itself', async () => {
+    expect(Object.keys(RESERVED_APISERVER_FLAGS).sort()).toEqual([
+      'cert-dir',
+      'client-ca-file',
+      'etcd-servers',
+      'secure-port',
+    ]);
+    expect(() =>
+      checkAPIServerFlags({ 'authorization-mode': 'RBAC,Node', 'bind-address': '0.0.0.0', 'feature-gates': 'A=true' }),
+    ).not.toThrow();
+    for (const name of Object.keys(RESERVED_APISERVER_FLAGS)) {
+      expect(() => checkAPIServerFlags({ [name]: 'x' })).toThrow(
+        new EnvtestError(`envtest sets --${name} itself: ${RESERVED_APISERVER_FLAGS[name]}`),
+      );
+    }
+    expect(() => checkAPIServerFlags({ '--v': '2' })).toThrow(/without their dashes .*"--v"/);
+    expect(() => checkAPIServerFlags({ '': '2' })).toThrow(/without their dashes/);
+    // TestEnvironment.start refuses them before it looks for binaries or starts anything.
+    await expect(
+      TestEnvironment.start({ apiServerFlags: { 'secure-port': '6443' }, binaryAssetsDirectory: '/nonexistent' }),
+    ).rejects.toThrow('envtest sets --secure-port itself');
   });
 
   it('adds an advertise address only when one is needed', () => {

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerEnvtestCommand, runEnvtestStart } from '../../src/cli/envtest.js';
 import { CliError } from '../../src/cli/errors.js';
 import { TinyCA } from '../../src/runtime/certs/tinyca.js';
+import { loadKubeConfig } from '../../src/runtime/clientcmd/index.js';
+import { ConfigMaps, newClient } from '../../src/runtime/rest/index.js';
 import { findBinaries, type Binaries } from '../../src/envtest/index.js';
 import { hostPlatform } from '../../src/envtest/binaries/platform.js';
 import { processesMentioning } from './helpers.js';
@@ -17,6 +19,22 @@ import { ConnectProxy, fakeBinaries, makeArchive, Mirror, writeFakeBinaries } fr
 import { CONTROL_PLANE_START_MS } from '../support/limits.js';
 
 const scaffoldBin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
+
+const SHARDED_LIST_GATE = 'feature-gates=ShardedListAndWatch=true';
+
+/**
+ * The shardInfo of a ConfigMap list with a shardSelector, through the kubeconfig `file`: the selector echoed when
+ * kube-apiserver runs with ShardedListAndWatch on, undefined when it ignores the selector (the gate off).
+ */
+async function shardInfoOfList(file: string): Promise<{ selector?: string } | undefined> {
+  const client = newClient(loadKubeConfig({ kubeconfig: file }));
+  try {
+    const selector = "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')";
+    return (await client.list(ConfigMaps, { namespace: 'default', shardSelector: selector })).metadata.shardInfo;
+  } finally {
+    client.close();
+  }
+}
 
 /** Runs node with `args` and exactly `env`; resolves with its exit code and output. */
 function execNode(
@@ -238,7 +256,7 @@ describe('scaffold envtest use over HTTPS (a separate process, for NODE_EXTRA_CA
 
 describe('scaffold envtest start', () => {
   it(
-    'runs a control plane, writes a working kubeconfig, and cleans up when stopped',
+    'runs a control plane with the --apiserver-arg flags, writes a working kubeconfig, and cleans up when stopped',
     async () => {
       const kubeconfig = join(scratch, 'kubeconfig');
       const ac = new AbortController();
@@ -250,7 +268,7 @@ describe('scaffold envtest start', () => {
       const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
       let running: Promise<void> | undefined;
       try {
-        running = runEnvtestStart({ kubeconfigOut: kubeconfig }, ac.signal);
+        running = runEnvtestStart({ kubeconfigOut: kubeconfig, apiserverArg: [SHARDED_LIST_GATE] }, ac.signal);
         await vi.waitFor(() => expect(out.join('')).toMatch(/Control plane ready/), {
           timeout: CONTROL_PLANE_START_MS,
           interval: 100,
@@ -265,6 +283,7 @@ describe('scaffold envtest start', () => {
       kc.loadFromFile(kubeconfig);
       const server = kc.getCurrentCluster()!.server;
       expect(printed).toContain(`server:     ${server}`);
+      expect(printed).toContain('apiserver:  --feature-gates=ShardedListAndWatch=true\n');
       expect((await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'kube-system' })).metadata?.name).toBe(
         'kube-system',
       );
@@ -272,6 +291,9 @@ describe('scaffold envtest start', () => {
       const [apiserver] = processesMentioning(`--secure-port=${new URL(server).port}`);
       const tempDir = /--cert-dir=(\S+)\/certs/.exec(apiserver ?? '')?.[1];
       expect(tempDir).toMatch(/kubescaffold-envtest-/);
+      // The gate is on: the server filters by the selector and says so.
+      expect(apiserver).toContain(' --feature-gates=ShardedListAndWatch=true ');
+      expect(await shardInfoOfList(kubeconfig)).toEqual({ selector: expect.stringMatching(/^shardRange\(/) });
 
       ac.abort();
       await running;
@@ -305,13 +327,22 @@ describe('scaffold envtest start', () => {
 
 describe('scaffold envtest start --background and envtest stop', () => {
   it(
-    'starts a control plane that outlives the command (its kubeconfig in a folder it creates), says so when asked again, and stop ends it and removes its files',
+    'starts a control plane with the --apiserver-arg flags that outlives the command (its kubeconfig in a folder it creates), says so when asked again, and stop ends it and removes its files',
     async () => {
       const kubeconfig = join(scratch, 'bin', 'background.kubeconfig');
       const env = { ...process.env, NO_COLOR: '1' };
       try {
         const started = await execNode(
-          [scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig],
+          [
+            scaffoldBin,
+            'envtest',
+            'start',
+            '--background',
+            '--kubeconfig-out',
+            kubeconfig,
+            '--apiserver-arg',
+            SHARDED_LIST_GATE,
+          ],
           env,
         );
         expect(started, started.stderr).toMatchObject({ code: 0 });
@@ -323,6 +354,7 @@ describe('scaffold envtest start --background and envtest stop', () => {
         expect((await kc.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' })).metadata?.name).toBe(
           'default',
         );
+        expect(await shardInfoOfList(kubeconfig)).toEqual({ selector: expect.stringMatching(/^shardRange\(/) });
 
         const again = await execNode(
           [scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig],
@@ -342,6 +374,43 @@ describe('scaffold envtest start --background and envtest stop', () => {
     },
     2 * CONTROL_PLANE_START_MS,
   );
+
+  it('refuses a malformed, repeated or reserved --apiserver-arg in one line, exit 1, before starting anything, in either mode', async () => {
+    const env = { ...process.env, NO_COLOR: '1' };
+    const kubeconfig = join(scratch, 'refused.kubeconfig');
+    for (const [args, message] of [
+      [
+        ['feature-gates'],
+        'Error: --apiserver-arg takes key=value, a kube-apiserver flag without its dashes (e.g. feature-gates=ShardedListAndWatch=true), not "feature-gates"',
+      ],
+      [
+        ['=true'],
+        'Error: --apiserver-arg takes key=value, a kube-apiserver flag without its dashes (e.g. feature-gates=ShardedListAndWatch=true), not "=true"',
+      ],
+      [
+        ['--v=2'],
+        'Error: --apiserver-arg --v=2: kube-apiserver flag names are given without their dashes (feature-gates, not --feature-gates): "--v"',
+      ],
+      [
+        ['secure-port=6443'],
+        'Error: --apiserver-arg secure-port=6443: envtest sets --secure-port itself: the admin kubeconfig and the readiness check use the free port envtest picks',
+      ],
+      [
+        ['feature-gates=A=true', 'feature-gates=B=true'],
+        'Error: --apiserver-arg gives feature-gates twice ("A=true", "B=true"): give it once; a list such as feature-gates takes comma-separated values (feature-gates=A=true,B=true)',
+      ],
+    ] as const) {
+      const flags = args.flatMap((a) => ['--apiserver-arg', a]);
+      for (const mode of [[], ['--background']]) {
+        const r = await execNode(
+          [scaffoldBin, 'envtest', 'start', ...mode, '--kubeconfig-out', kubeconfig, ...flags],
+          env,
+        );
+        expect([r.code, r.stderr, r.stdout], `${mode.join(' ')} ${flags.join(' ')}`).toEqual([1, `${message}\n`, '']);
+        for (const f of [kubeconfig, `${kubeconfig}.pid`, `${kubeconfig}.log`]) expect(existsSync(f), f).toBe(false);
+      }
+    }
+  });
 
   it('refuses --background without --kubeconfig-out, and stop with nothing running says so and succeeds', async () => {
     const env = { ...process.env, NO_COLOR: '1' };

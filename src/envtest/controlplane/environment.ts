@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubescaffold/runtime/rest';
 import { APIServer, CERT_FILES, type APIServerConfig } from './apiserver.js';
+import { checkAPIServerFlags } from './apiserver-flags.js';
 import type { Binaries } from '../binaries/find.js';
 import { generateControlPlaneCerts, type ControlPlaneCerts } from './certs.js';
 import { onProcessExit } from './cleanup.js';
@@ -44,7 +45,10 @@ export interface TestEnvironmentOptions {
   startTimeout?: number;
   /** Milliseconds to wait after SIGTERM before SIGKILL. Default 20000. */
   stopTimeout?: number;
-  /** Extra kube-apiserver flags, overriding the defaults: { 'feature-gates': 'Foo=true' }. */
+  /**
+   * Extra kube-apiserver flags, overriding the defaults: { 'feature-gates': 'Foo=true' }. The few that envtest needs
+   * for itself ({@link RESERVED_APISERVER_FLAGS}: the port, certificates and etcd) are refused with an EnvtestError.
+   */
   apiServerFlags?: Record<string, string>;
   /** Install webhook configurations pointing at a webhook server the test runs locally (see webhooks.ts). */
   webhookInstallOptions?: WebhookInstallOptions;
@@ -156,6 +160,7 @@ export class TestEnvironment {
 
   /** Starts etcd and kube-apiserver, waits until they serve, and installs the CRDs. */
   static async start(options: TestEnvironmentOptions = {}): Promise<TestEnvironment> {
+    checkAPIServerFlags(options.apiServerFlags ?? {});
     const startTimeout = options.startTimeout ?? 60_000;
     const stopTimeout = options.stopTimeout ?? 20_000;
     const attachOutput =

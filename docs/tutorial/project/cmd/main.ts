@@ -15,6 +15,7 @@ limitations under the License.
 */
 
 import { Manager, configureLog, enableSourceMaps, loadKubeConfig, log, parseFlagsOrExit, parseLogLevel, parseShardKey, ping, setupSignalHandler, type KubeConfig } from '@kubescaffold/runtime';
+import { leaderElectionNamespace } from '@kubescaffold/runtime/manager';
 import { CronJobReconciler } from '../internal/controller/cronjob_controller.js';
 import { WebhookServer } from '@kubescaffold/runtime/webhook';
 import { setupCronJobWebhookWithManager } from '../internal/webhook/v1/cronjob_webhook.js';
@@ -36,6 +37,7 @@ const { values: flags } = parseFlagsOrExit(
     'leader-elect': { type: 'bool', default: false, usage: 'Enable leader election, so that only one replica of the manager is active at a time.' },
     'shard-ring': { type: 'string', default: '', usage: 'Shard the controllers across every replica started with this ring name, each reconciling its part of the objects (a Lease per replica); empty runs them whole on each replica (on the leader with --leader-elect).' },
     'shard-key': { type: 'value', default: 'uid', parse: parseShardKey, usage: 'With --shard-ring, what places an object: uid (even spread) or namespace (a namespace on one replica).' },
+    'lease-namespace': { type: 'string', default: '', usage: "The namespace of the Leases of --leader-elect and --shard-ring; empty uses the pod's own namespace, which only a pod has." },
     'metrics-secure': { type: 'bool', default: true, usage: 'Serve metrics over HTTPS, to callers allowed by RBAC; --metrics-secure=false serves plain HTTP.' },
     'metrics-cert-path': { type: 'string', default: '', usage: "The directory of the metrics server's certificate; without one the server makes a self-signed certificate." },
     'metrics-cert-name': { type: 'string', default: 'tls.crt', usage: "The file name of the metrics server's certificate." },
@@ -53,6 +55,18 @@ const { values: flags } = parseFlagsOrExit(
   { name: 'manager', allowNegative: true },
 );
 configureLog({ level: flags['zap-log-level'] });
+
+// The Leases of --leader-elect and --shard-ring live in --lease-namespace, else in the pod's own namespace (from its
+// service account). Out of a cluster there is none: the manager says which flag to pass and exits 1, before it starts.
+let leaseNamespace: string | undefined;
+if (flags['leader-elect'] || flags['shard-ring']) {
+  try {
+    leaseNamespace = leaderElectionNamespace(flags['lease-namespace'] || undefined);
+  } catch {
+    setupLog.error(new Error("not running in a cluster, where the pod's own namespace is used: pass --lease-namespace=<namespace>, e.g. --lease-namespace=default"), 'unable to find the namespace for the Leases of --leader-elect and --shard-ring');
+    process.exit(1);
+  }
+}
 
 // As ctrl.GetConfigOrDie: without a usable kubeconfig (KUBECONFIG, ~/.kube/config, or the pod's service account) the
 // manager says which and exits 1, instead of a stack trace.
@@ -79,9 +93,9 @@ const mgr = new Manager({
     enableHTTP2: flags['enable-http2'],
   },
   healthProbe: { bindAddress: flags['health-probe-bind-address'] },
-  leaderElection: { enabled: flags['leader-elect'], id: '80807133.tutorial.kubebuilder.io' },
+  leaderElection: { enabled: flags['leader-elect'], id: '80807133.tutorial.kubebuilder.io', namespace: leaseNamespace },
   // --shard-ring: every replica reconciles its partitions of the objects, listing and watching only those.
-  sharding: flags['shard-ring'] ? { ring: flags['shard-ring'], key: flags['shard-key'] } : undefined,
+  sharding: flags['shard-ring'] ? { ring: flags['shard-ring'], key: flags['shard-key'], namespace: leaseNamespace } : undefined,
   // Webhooks are served on --webhook-port with the certificate in --webhook-cert-path; without one, a CA and serving
   // certificate are generated and the CA is put into the webhook configurations and CRDs that point at this host.
   webhookServer: new WebhookServer({
