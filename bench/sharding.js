@@ -111,6 +111,7 @@ function startReplica(kind, identity, leaseNamespace, doneKey, heapMb) {
     ...process.env,
     KUBECONFIG: kubeconfig,
     SHARD_DONE_KEY: doneKey,
+    SHARD_STATS_GC: '1',
     ...(MEMORY_MODE ? { SHARD_READ_ONLY: '1' } : {}),
   };
   const p =
