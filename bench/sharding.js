@@ -11,8 +11,10 @@
 //   - controller-runtime, active-passive: bench/go/shardpeer (controller-runtime has no sharding).
 // Per replica: RSS at the end (VmRSS; ours after a full GC, with the scaffolded manager's heap flags) and its peak
 // (VmHWM), ours' V8 heap in use, bytes read from its sockets and files from start to end (/proc/PID/io rchar, less what
-// it read before its manager started), CPU seconds (utime + stime) from its spawn to the end of the first pass, watch
-// events delivered after its first sync, and objects cached (ours: its informers' indexer sizes).
+// it read before its manager started), CPU seconds (utime + stime) from its spawn to the end of the first pass,
+// reconciles run by the end (more than its objects when the owned Secrets' events, a change, or partitions moving
+// while the ring formed made it reconcile some again), watch events delivered after its first sync, and objects cached
+// (ours: its informers' indexer sizes).
 // Per configuration: the kube-apiserver's CPU seconds over the first pass, objects/s of the first pass (first
 // reconcile write to last, seen through a watch) and its end from the replicas' spawn.
 // MODE=memory (for 100,000 objects, where writing each would take an hour): the replicas reconcile without writing
@@ -229,7 +231,7 @@ async function measure(cfg, heapMb) {
   const heapNote = heapMb === manifestHeapMb ? '' : ` (heap ${heapMb} MiB)`;
   const out = [];
   for (const [j, r] of replicas.entries()) {
-    const stats = cfg.impl === 'controller-runtime' ? {} : await r.stats();
+    const stats = await r.stats();
     const now = procStats(r.p.pid);
     out.push([
       `${cfg.name}${heapNote}: ${r.identity}`,
@@ -239,6 +241,7 @@ async function measure(cfg, heapMb) {
       mib(now.rchar - bases[j].rchar),
       cpu(passCpu[j]),
       j === 0 ? cpu(apiCpu) : '',
+      stats.reconciles,
       stats.watchEvents ?? '',
       stats.cached ?? '',
       stats.partitions ? stats.partitions.length : '',
@@ -255,7 +258,7 @@ try {
     let result = await measure(cfg, manifestHeapMb);
     if (result === 'out of heap') {
       console.log(`${cfg.name}: out of the manifest's ${manifestHeapMb} MiB heap; again with ${BIG_HEAP_MB} MiB`);
-      rows.push([`${cfg.name}: out of heap at --max-old-space-size=${manifestHeapMb}`, ...Array(11).fill('')]);
+      rows.push([`${cfg.name}: out of heap at --max-old-space-size=${manifestHeapMb}`, ...Array(12).fill('')]);
       result = await measure(cfg, BIG_HEAP_MB);
       if (result === 'out of heap') throw new Error(`${cfg.name}: out of heap at ${BIG_HEAP_MB} MiB too`);
     }
@@ -277,6 +280,7 @@ printTable(
     'read MiB',
     'CPU s',
     'API server CPU s',
+    'reconciles',
     'watch events',
     'cached',
     'partitions',
