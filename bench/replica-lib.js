@@ -225,10 +225,9 @@ export class Replica {
       ...(expect ? { SHARD_EXPECT: String(expect) } : {}),
       ...(kind.name && impl !== 'controller-runtime' ? { SHARD_RESOURCE: kind.name } : {}),
     };
-    this.spawnedAt = Date.now();
-    this.p =
+    const [command, args] =
       impl === 'controller-runtime'
-        ? spawn(
+        ? [
             goBinary('shardpeer'),
             [
               '-kubeconfig-file',
@@ -242,12 +241,10 @@ export class Replica {
               ...(readOnly ? ['-read-only'] : []),
               ...(kind.name ? ['-resource', kind.name] : []),
             ],
-            { env, stdio: ['ignore', 'pipe', 'pipe'] },
-          )
-        : spawn(childNode(), [...nodeFlags, script, leaseNamespace, identity, impl, String(leaseMs)], {
-            env,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
+          ]
+        : [childNode(), [...nodeFlags, script, leaseNamespace, identity, impl, String(leaseMs)]];
+    this.spawnedAt = Date.now();
+    this.p = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.stderrTail = '';
     this.p.stderr.on('data', (d) => {
       if (echoStderr) process.stderr.write(d);
