@@ -1,9 +1,10 @@
 // What the sharding integration test sees of a ring at work: every version of the ring's Leases and every reconcile
-// write to the test's ConfigMaps, through two watches, all ordered by resourceVersion (one etcd, one sequence). From
-// that it judges overlap: a write by replica R to an object of partition p is an overlap when R did not announce p
-// at that point, or when another replica wrote the same object since R's announcement of p began.
-import type { RestClient } from '../../../src/runtime/rest/index.js';
-import { ConfigMaps } from '../../../src/runtime/rest/index.js';
+// write to the test's objects (ConfigMaps, or a kind made by `scaffold create api`), through two watches, all ordered
+// by resourceVersion (one etcd, one sequence). From that it judges overlap: a write by replica R to an object of
+// partition p is an overlap when R did not announce p at that point, or when another replica wrote the same object
+// since R's announcement of p began. Lease versions also carry when they were seen (Date.now()), for the take-over
+// and hand-over times.
+import type { Resource, RestClient } from '../../../src/runtime/rest/index.js';
 import { LeaseResource, type Lease } from '../../../src/runtime/manager/index.js';
 import { PARTITIONS_ANNOTATION, RING_LABEL } from '../../../src/runtime/sharding/membership.js';
 import { parsePartitions } from '../../../src/runtime/sharding/membership.js';
@@ -21,12 +22,16 @@ export interface ReconcileWrite {
   done: string;
 }
 
-/** One version of a replica's Lease (partitions undefined: deleted). */
-interface LeaseVersion {
+/** One version of a replica's Lease (partitions undefined: deleted), and when the watch delivered it. */
+export interface LeaseVersion {
   rv: number;
   identity: string;
   partitions: Set<number> | undefined;
+  seenAt: number;
 }
+
+/** An object of the reconciled kind: its "want" is data.want for a ConfigMap, spec.foo for a scaffolded kind. */
+export type RecordedObject = KubeObject & { data?: Record<string, string>; spec?: { foo?: string } };
 
 /** A ConfigMap as last seen. */
 export interface ObjectState {
@@ -40,7 +45,7 @@ export interface ObjectState {
 export class RingRecorder {
   readonly writes: ReconcileWrite[] = [];
   readonly objects = new Map<string, ObjectState>();
-  private readonly leases: LeaseVersion[] = [];
+  readonly leases: LeaseVersion[] = [];
   private readonly leaseIdentity = new Map<string, string>();
   private readonly ac = new AbortController();
 
@@ -48,15 +53,17 @@ export class RingRecorder {
     private readonly client: RestClient,
     private readonly ring: string,
     private readonly leaseNamespace: string,
+    private readonly resource: Resource<RecordedObject>,
   ) {}
 
-  /** Lists the ConfigMaps, then watches them and the ring's Leases from that point. */
+  /** Lists the objects, then watches them and the ring's Leases from that point. */
   async start(): Promise<void> {
-    const list = await this.client.list(ConfigMaps, { labelSelector: TEST_LABEL });
-    for (const cm of list.items) this.note(cm, false);
+    const list = await this.client.list(this.resource, { labelSelector: TEST_LABEL });
+    for (const o of list.items) this.note(o, false);
     const rv = list.metadata.resourceVersion!;
     void this.follow(
-      () => this.client.watch(ConfigMaps, { labelSelector: TEST_LABEL, resourceVersion: rv, signal: this.ac.signal }),
+      () =>
+        this.client.watch(this.resource, { labelSelector: TEST_LABEL, resourceVersion: rv, signal: this.ac.signal }),
       (o) => this.note(o, true),
     );
     void this.follow(
@@ -93,20 +100,20 @@ export class RingRecorder {
   /** The error a watch ended with, if one did before stop(): the record is then incomplete. */
   watchError: unknown;
 
-  private note(cm: KubeObject & { data?: Record<string, string> }, fromWatch: boolean): void {
-    const key = `${cm.metadata?.namespace}/${cm.metadata?.name}`;
-    const a = cm.metadata?.annotations ?? {};
+  private note(o: RecordedObject, fromWatch: boolean): void {
+    const key = `${o.metadata?.namespace}/${o.metadata?.name}`;
+    const a = o.metadata?.annotations ?? {};
     const prev = this.objects.get(key);
     const state: ObjectState = {
-      uid: cm.metadata?.uid ?? '',
-      namespace: cm.metadata?.namespace ?? '',
-      want: cm.data?.want ?? '',
+      uid: o.metadata?.uid ?? '',
+      namespace: o.metadata?.namespace ?? '',
+      want: o.data?.want ?? o.spec?.foo ?? '',
       done: a[DONE] ?? '',
       by: a[BY] ?? '',
     };
     this.objects.set(key, state);
     if (fromWatch && state.by !== '' && (prev?.done !== state.done || prev?.by !== state.by)) {
-      this.writes.push({ rv: Number(cm.metadata?.resourceVersion), key, by: state.by, done: state.done });
+      this.writes.push({ rv: Number(o.metadata?.resourceVersion), key, by: state.by, done: state.done });
     }
   }
 
@@ -118,7 +125,24 @@ export class RingRecorder {
       rv: Number(l.metadata?.resourceVersion),
       identity,
       partitions: type === 'DELETED' ? undefined : parsePartitions(l.metadata?.annotations?.[PARTITIONS_ANNOTATION]),
+      seenAt: Date.now(),
     });
+  }
+
+  /**
+   * When (Date.now()) every one of the `partitions` partitions came to be announced by one of the replicas in `live`,
+   * and stayed so, counting only Lease versions seen from `since` on; undefined if that has not happened.
+   */
+  ownedByLiveSince(live: string[], partitions: number, since: number): number | undefined {
+    const latest = new Map<string, Set<number> | undefined>();
+    const owned = (): boolean =>
+      Array.from({ length: partitions }, (_, p) => p).every((p) => live.some((id) => latest.get(id)?.has(p)));
+    let ownedAt: number | undefined;
+    for (const v of [...this.leases].sort((a, b) => a.rv - b.rv)) {
+      latest.set(v.identity, v.partitions);
+      if (v.seenAt >= since) ownedAt = owned() ? (ownedAt ?? v.seenAt) : undefined;
+    }
+    return ownedAt;
   }
 
   /** The partitions each replica announces in its latest Lease version (deleted Leases left out). */
