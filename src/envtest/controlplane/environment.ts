@@ -279,7 +279,10 @@ export class TestEnvironment {
   async startAPIServer(opts: { flags?: Record<string, string> } = {}): Promise<void> {
     if (this.stopping) throw new Error('the test environment is stopped');
     if (this.apiServer) return;
-    if (opts.flags) this.apiServerConfig.flags = { ...this.apiServerConfig.flags, ...opts.flags };
+    if (opts.flags) {
+      checkAPIServerFlags(opts.flags);
+      this.apiServerConfig.flags = { ...this.apiServerConfig.flags, ...opts.flags };
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         this.apiServer = await APIServer.start(this.apiServerConfig, this.admin, this.opts.startTimeout);
