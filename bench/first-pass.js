@@ -113,7 +113,7 @@ async function runOnce(impl, kind, objects) {
     return figures;
   } catch (err) {
     // Exited on its own (a line awaited rejects then): out of heap is a result, anything else an error.
-    if (!r.running && r.outOfHeap()) return { outOfHeap: true };
+    if (!r.running && r.outOfHeap()) return { outOfHeap: r.outOfHeap() };
     throw err;
   } finally {
     await r.stop();
@@ -159,7 +159,10 @@ try {
           const label = `${objects} ${k.kind.kind}, ${impl}, run ${run}`;
           runRows.push(
             figures.outOfHeap
-              ? [`${label}: out of heap at --max-old-space-size=${heapMb}`, ...METRICS.map(() => '')]
+              ? [
+                  `${label}: out of heap at --max-old-space-size=${heapMb} (${figures.outOfHeap === 'stopped' ? 'the manager stopped with its one line' : "V8's abort"})`,
+                  ...METRICS.map(() => ''),
+                ]
               : [label, ...METRICS.map((m) => (figures[m.key] === undefined ? '' : m.fmt(figures[m.key])))],
           );
           console.log(`${label}: done; ${loadLine()}`);

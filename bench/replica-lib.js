@@ -297,9 +297,14 @@ export class Replica {
     return answer;
   }
 
-  /** Whether its stderr says V8 ran out of heap. */
+  /**
+   * How it ran out of heap, from its stderr: 'stopped' (the manager's HeapLimitError, one line naming the limit to
+   * raise), 'aborted' (V8's fatal out-of-memory abort), or false.
+   */
   outOfHeap() {
-    return /heap out of memory|Reached heap limit/.test(this.stderrTail);
+    if (/HeapLimitError: the heap is full/.test(this.stderrTail)) return 'stopped';
+    if (/heap out of memory|Reached heap limit|Ineffective mark-compacts/.test(this.stderrTail)) return 'aborted';
+    return false;
   }
 
   get running() {
