@@ -40,7 +40,7 @@ export function watchHeap(opts: HeapGuardOptions): { check: () => void; stop: ()
     fired = true;
     opts.onExceeded(
       new HeapLimitError(
-        `the heap is full: ${(used / MiB).toFixed(0)} MiB of its ${(limit / MiB).toFixed(0)} MiB limit still in use after a full garbage collection, with ${opts.describe()}; raise the memory limit of the manager's container (the scaffolded manifest gives the heap half of it, --max-old-space-size), or cache less (cache.byObject selectors, metadata-only watches, or sharding across replicas)`,
+        `the heap is full: ${(used / MiB).toFixed(0)} MiB of its ${(limit / MiB).toFixed(0)} MiB limit still in use after a full garbage collection, with ${opts.describe()}; raise the memory limit of the manager's container (the scaffolded manifest gives the heap half of it, with --max-old-space-size-percentage=50), or cache less (cache.byObject selectors, metadata-only watches, or sharding across replicas)`,
       ),
     );
   };

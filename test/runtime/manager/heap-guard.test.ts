@@ -22,7 +22,7 @@ describe('watchHeap', () => {
       expect(told).toHaveLength(1);
       expect(isHeapLimitError(told[0])).toBe(true);
       expect(told[0]!.message).toBe(
-        "the heap is full: 72 MiB of its 96 MiB limit still in use after a full garbage collection, with 3 objects cached (ConfigMap v1 3); raise the memory limit of the manager's container (the scaffolded manifest gives the heap half of it, --max-old-space-size), or cache less (cache.byObject selectors, metadata-only watches, or sharding across replicas)",
+        "the heap is full: 72 MiB of its 96 MiB limit still in use after a full garbage collection, with 3 objects cached (ConfigMap v1 3); raise the memory limit of the manager's container (the scaffolded manifest gives the heap half of it, with --max-old-space-size-percentage=50), or cache less (cache.byObject selectors, metadata-only watches, or sharding across replicas)",
       );
     } finally {
       guard.stop();
