@@ -51,6 +51,8 @@ export interface RingExperimentOptions {
   partitions: number;
   /** The replicas' lease duration (ms); their retryPeriod is an eighth of it. */
   leaseMs: number;
+  /** How a reconcile is recorded: an annotation (merge patch), or a status condition (update; scaffolded kind only). */
+  write?: 'annotation' | 'status';
 }
 
 /** Runs `fn` over `items`, `width` at a time. */
@@ -151,7 +153,12 @@ export class RingExperiment {
   /** Starts a replica with this identity. */
   start(identity: string): ChildProcess {
     const p = spawn(process.execPath, [this.replica, LEASE_NS, identity, this.opts.key, String(this.opts.leaseMs)], {
-      env: { ...process.env, KUBECONFIG: this.kubeconfig, ...this.resourceEnv },
+      env: {
+        ...process.env,
+        KUBECONFIG: this.kubeconfig,
+        ...this.resourceEnv,
+        ...(this.opts.write === 'status' ? { SHARD_WRITE: 'status' } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.stderr.set(identity, '');
@@ -193,12 +200,52 @@ export class RingExperiment {
       .map(([k, o]) => `${k} (partition ${this.partitionOf(o)}) want=${o.want} done=${o.done} by=${o.by}`);
   }
 
-  diagnose = (): string =>
-    [
-      `unreconciled: ${this.unreconciled().length}, e.g. ${this.unreconciled().slice(0, 5).join('; ')}`,
+  /** What the recorder, the server and the running replicas say, for a failure's message. */
+  diagnose = async (): Promise<string> => {
+    const stuck = this.unreconciled();
+    const first = stuck[0]?.split(' ')[0];
+    let server = '';
+    if (first) {
+      const [namespace, name] = first.split('/') as [string, string];
+      const o = await this.client.get(this.res, { namespace, name }).catch((err: unknown) => String(err));
+      server = `the server's ${first}: ${JSON.stringify(typeof o === 'string' ? o : { metadata: { resourceVersion: o.metadata?.resourceVersion, generation: o.metadata?.generation, annotations: o.metadata?.annotations }, spec: o.spec, data: o.data, status: o.status })}`;
+    }
+    const running = [...this.replicas].filter(([, p]) => p.exitCode === null && p.signalCode === null);
+    const stats = await Promise.all(
+      running.map(async ([id]) => {
+        const s = await Promise.race([
+          this.statsOf(id),
+          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000).unref()),
+        ]);
+        return `${id}: ${s ? JSON.stringify({ partitions: s.partitions, reconciles: s.reconciles, cached: s.cached, watchEvents: s.watchEvents }) : 'no answer'}`;
+      }),
+    );
+    return [
+      `unreconciled: ${stuck.length}, e.g. ${stuck.slice(0, 5).join('; ')}`,
+      `unreconciled by partition: ${this.unreconciledByPartition()}`,
       `announced: ${[...this.recorder.announced()].map(([id, ps]) => `${id}=[${[...ps].join(',')}]`).join(' ')}`,
+      server,
+      `replicas: ${stats.join('; ')}`,
       ...[...this.stderr].map(([id, s]) => `--- ${id} stderr ---\n${s}`),
     ].join('\n');
+  };
+
+  /** How many objects each partition has unreconciled, and which replicas wrote them last: '3: 160 (r2)'. */
+  private unreconciledByPartition(): string {
+    const by = new Map<number, { n: number; writers: Set<string> }>();
+    for (const [k, o] of this.recorder.objects) {
+      if (o.done === `${o.want}/${this.secretValue.get(k) ?? '-'}`) continue;
+      const p = this.partitionOf(o);
+      const entry = by.get(p) ?? { n: 0, writers: new Set<string>() };
+      entry.n++;
+      entry.writers.add(o.by);
+      by.set(p, entry);
+    }
+    return [...by]
+      .sort(([a], [b]) => a - b)
+      .map(([p, e]) => `${p}: ${e.n} (last written by ${[...e.writers].join(',')})`)
+      .join('; ');
+  }
 
   /** Resolves once every object's last reconcile saw its latest want and Secret. */
   allReconciled(what: string, timeoutMs = minutes(1)): Promise<void> {

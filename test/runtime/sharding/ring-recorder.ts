@@ -30,8 +30,25 @@ export interface LeaseVersion {
   seenAt: number;
 }
 
-/** An object of the reconciled kind: its "want" is data.want for a ConfigMap, spec.foo for a scaffolded kind. */
-export type RecordedObject = KubeObject & { data?: Record<string, string>; spec?: { foo?: string } };
+/**
+ * An object of the reconciled kind: its "want" is data.want for a ConfigMap, spec.foo for a scaffolded kind; a
+ * reconcile is recorded in annotations, or (the fixture's SHARD_WRITE=status) in a Reconciled condition whose message
+ * is '<done> by <replica>'.
+ */
+export type RecordedObject = KubeObject & {
+  data?: Record<string, string>;
+  spec?: { foo?: string };
+  status?: { conditions?: { type: string; message?: string }[] };
+};
+
+/** What the object says of its last reconcile: annotations, else the Reconciled condition. */
+function reconciledBy(o: RecordedObject): { done: string; by: string } {
+  const a = o.metadata?.annotations ?? {};
+  if (a[DONE] !== undefined) return { done: a[DONE], by: a[BY] ?? '' };
+  const message = o.status?.conditions?.find((c) => c.type === 'Reconciled')?.message ?? '';
+  const at = message.lastIndexOf(' by ');
+  return at < 0 ? { done: '', by: '' } : { done: message.slice(0, at), by: message.slice(at + 4) };
+}
 
 /** A ConfigMap as last seen. */
 export interface ObjectState {
@@ -62,16 +79,24 @@ export class RingRecorder {
     for (const o of list.items) this.note(o, false);
     const rv = list.metadata.resourceVersion!;
     void this.follow(
-      () =>
-        this.client.watch(this.resource, { labelSelector: TEST_LABEL, resourceVersion: rv, signal: this.ac.signal }),
+      rv,
+      (from) =>
+        this.client.watch(this.resource, {
+          labelSelector: TEST_LABEL,
+          resourceVersion: from,
+          allowWatchBookmarks: true,
+          signal: this.ac.signal,
+        }),
       (o) => this.note(o, true),
     );
     void this.follow(
-      () =>
+      rv,
+      (from) =>
         this.client.watch(LeaseResource, {
           namespace: this.leaseNamespace,
           labelSelector: `${RING_LABEL}=${this.ring}`,
-          resourceVersion: rv,
+          resourceVersion: from,
+          allowWatchBookmarks: true,
           signal: this.ac.signal,
         }),
       (l, type) => this.noteLease(l as Lease, type),
@@ -82,34 +107,45 @@ export class RingRecorder {
     this.ac.abort();
   }
 
-  /** Follows a watch until stop() (the test is far shorter than the server's watch timeout). */
+  /**
+   * Follows a watch from `rv` until stop(). The API server ends a watch whose reader it finds too slow (under a burst
+   * of events, this test's own process can be): the watch then goes on from the last version seen, so no event is
+   * missed. An ERROR event (the version too old to go on from) or a failure leaves the record incomplete: watchError.
+   */
   private async follow(
-    open: () => AsyncIterable<{ type: string; object: unknown }>,
+    rv: string,
+    open: (from: string) => AsyncIterable<{ type: string; object: unknown }>,
     on: (o: KubeObject, type: string) => void,
   ): Promise<void> {
+    let from = rv;
     try {
-      for await (const ev of open()) {
-        if (ev.type === 'ADDED' || ev.type === 'MODIFIED' || ev.type === 'DELETED')
-          on(ev.object as KubeObject, ev.type);
+      while (!this.ac.signal.aborted) {
+        for await (const ev of open(from)) {
+          if (ev.type === 'ERROR') throw new Error(`watch ERROR event: ${JSON.stringify(ev.object)}`);
+          from = (ev.object as KubeObject).metadata?.resourceVersion ?? from;
+          if (ev.type !== 'BOOKMARK') on(ev.object as KubeObject, ev.type);
+        }
+        this.watchRestarts++;
       }
     } catch (err) {
       if (!this.ac.signal.aborted) this.watchError = err;
     }
   }
 
+  /** How many times a watch ended and went on from where it was. */
+  watchRestarts = 0;
+
   /** The error a watch ended with, if one did before stop(): the record is then incomplete. */
   watchError: unknown;
 
   private note(o: RecordedObject, fromWatch: boolean): void {
     const key = `${o.metadata?.namespace}/${o.metadata?.name}`;
-    const a = o.metadata?.annotations ?? {};
     const prev = this.objects.get(key);
     const state: ObjectState = {
       uid: o.metadata?.uid ?? '',
       namespace: o.metadata?.namespace ?? '',
       want: o.data?.want ?? o.spec?.foo ?? '',
-      done: a[DONE] ?? '',
-      by: a[BY] ?? '',
+      ...reconciledBy(o),
     };
     this.objects.set(key, state);
     if (fromWatch && state.by !== '' && (prev?.done !== state.done || prev?.by !== state.by)) {

@@ -1,16 +1,18 @@
 // The shard ring under repeated trouble, outside the normal suite (about half a minute a round):
 //
 //   npm run test:ring-stress   (RING_STRESS_ROUNDS=50 by default)
-//   (RING_STRESS_GATE=on for ShardedListAndWatch, RING_STRESS_LEASE_MS for the replicas' lease, default 3000)
+//   (RING_STRESS_GATE=on for ShardedListAndWatch, RING_STRESS_LEASE_MS for the replicas' lease, default 3000,
+//   RING_STRESS_WRITE=status to record reconciles as a scaffolded reconciler does: a condition, by a status update)
 //
 // Three replicas of test/runtime/fixtures/sharded-replica.ts reconcile 2,000 objects of a kind made by `scaffold
-// create api` in 10 namespaces, by uid, as issue 39's trial did. Each round does one of: SIGSTOP a replica past its
-// lease, change every object, SIGCONT it, change every object again; kill -9 one and start another while its Lease is
+// create api` in 10 namespaces, by uid, as issue 39's trial did. Each round does one of: change every object and
+// SIGSTOP a replica past its lease while it reconciles them, SIGCONT it, change every object again; kill -9 one and start another while its Lease is
 // still live; stop one cleanly and start another. After each change every object must be reconciled at its new want
 // within a minute, and at the end no object may have been reconciled by two replicas at once. The rounds run in a row:
 // the first that leaves an object unreconciled fails the test with what the replicas said.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minutes } from '../../support/commands.js';
+import { eventually } from '../../support/eventually.js';
 import { RingExperiment } from './ring-experiment.js';
 
 const ROUNDS = Number(process.env.RING_STRESS_ROUNDS ?? 0);
@@ -28,6 +30,7 @@ describe.skipIf(ROUNDS === 0)(
       perNamespace: 200,
       partitions: PARTITIONS,
       leaseMs: LEASE_MS,
+      write: process.env.RING_STRESS_WRITE === 'status' ? 'status' : 'annotation',
     });
     beforeAll(() => x.setUp(), minutes(3));
     afterAll(() => x.tearDown());
@@ -51,9 +54,17 @@ describe.skipIf(ROUNDS === 0)(
           const rest = members.filter((m) => m !== victim);
           const at = `in round ${round} (${action} ${victim})`;
           if (action === 'pause') {
+            // Paused in the middle of its work: once it has written one of the changed objects, others in flight.
+            const mark = x.recorder.writes.length;
+            const changing = x.change(1);
+            await eventually(() => x.recorder.writes.slice(mark).some((w) => w.by === victim), {
+              what: `${victim} reconciling the change ${at}`,
+              timeoutMs: minutes(1),
+              diagnose: x.diagnose,
+            });
             x.replicas.get(victim)!.kill('SIGSTOP');
+            await changing;
             await x.settledOn(rest, `while ${victim} is paused ${at}`);
-            await x.change(1);
             await x.allReconciled(`while ${victim} is paused ${at}`);
             x.replicas.get(victim)!.kill('SIGCONT');
             await x.settledOn(members, `after ${victim} resumed ${at}`);
@@ -91,7 +102,7 @@ describe.skipIf(ROUNDS === 0)(
         }
         const sorted = [...takeovers].sort((a, b) => a - b);
         console.info(
-          `[ring stress, gate ${process.env.RING_STRESS_GATE === 'on' ? 'on' : 'off'}, lease ${LEASE_MS} ms] ${ROUNDS} rounds in ${((performance.now() - started) / 1000).toFixed(0)} s, ${x.recorder.writes.length} reconcile writes; kill -9 to every partition owned by a live replica: median ${sorted[Math.floor(sorted.length / 2)] ?? '?'} ms, max ${sorted.at(-1) ?? '?'} ms over ${sorted.length} kills; rounds: ${rounds.join(', ')}`,
+          `[ring stress, gate ${process.env.RING_STRESS_GATE === 'on' ? 'on' : 'off'}, lease ${LEASE_MS} ms] ${ROUNDS} rounds in ${((performance.now() - started) / 1000).toFixed(0)} s, ${x.recorder.writes.length} reconcile writes (the record's watches restarted ${x.recorder.watchRestarts} times); kill -9 to every partition owned by a live replica: median ${sorted[Math.floor(sorted.length / 2)] ?? '?'} ms, max ${sorted.at(-1) ?? '?'} ms over ${sorted.length} kills; rounds: ${rounds.join(', ')}`,
         );
         x.recorder.stop();
         expect(x.recorder.watchError).toBeUndefined();
