@@ -19,6 +19,7 @@
 // line), and its peak RSS (VmHWM); then ours' V8 heap in use after a full GC (asked with SIGUSR2 after the line). A
 // replica of ours that aborts out of heap is reported 'out of heap' for that run.
 // Prints each run, then min / median / max per configuration and the ratio of the medians, ours ÷ controller-runtime.
+// SEMI_MB replaces the manifest's --max-semi-space-size for ours.
 // Usage: npm run build && node bench/first-pass.js;  OBJECTS=100000 KIND=crd HEAP_MB=1024 node bench/first-pass.js
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -181,7 +181,12 @@ export async function ourNodeFlags() {
   const heap = nodeOptions.find((f) => f.startsWith('--max-old-space-size='));
   const manifestHeapMb = Number(heap?.split('=')[1]);
   if (!Number.isFinite(manifestHeapMb)) throw new Error(`no --max-old-space-size in ${nodeOptions.join(' ')}`);
-  const others = nodeOptions.filter((f) => f !== heap);
+  // SEMI_MB replaces the manifest's --max-semi-space-size, to measure what the young generation's size does.
+  const semi = process.env.SEMI_MB;
+  const others = nodeOptions
+    .filter((f) => f !== heap)
+    .filter((f) => semi === undefined || !f.startsWith('--max-semi-space-size='))
+    .concat(semi === undefined ? [] : [`--max-semi-space-size=${semi}`]);
   return {
     manifestHeapMb,
     flags: (heapMb = manifestHeapMb) => ['--expose-gc', ...others, `--max-old-space-size=${heapMb}`],
