@@ -53,7 +53,8 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const PAYLOAD = Number(process.env.PAYLOAD ?? 512);
 const NAMESPACES = 30;
 const LEASE_MS = Number(process.env.LEASE_MS ?? 15_000);
-const IMPLS = ['ours', 'controller-runtime'];
+// IMPLS=ours runs ours alone (comparing our own settings, such as SEMI_MB).
+const IMPLS = (process.env.IMPLS ?? 'ours,controller-runtime').split(',');
 
 console.log(machineLine());
 const dir = mkdtempSync(join(tmpdir(), 'ks-first-pass-'));
@@ -201,20 +202,21 @@ printTable(
 );
 console.log();
 const ratioMetrics = METRICS.filter((m) => m.key !== 'heap');
-printTable(
-  ['ours ÷ controller-runtime (medians)', ...ratioMetrics.map((m) => m.header)],
-  results
-    .filter((res) => res.impl === 'ours')
-    .map((ours) => {
-      const peer = results.find((p) => p.impl !== 'ours' && p.objects === ours.objects && p.kind === ours.kind);
-      const med = (res, key) => median(res.runs.filter((f) => !f.outOfHeap).map((f) => f[key]));
-      return [
-        `${ours.objects} ${ours.kind}`,
-        ...ratioMetrics.map((m) => {
-          const a = med(ours, m.key);
-          const b = med(peer, m.key);
-          return Number.isFinite(a) && b > 0 ? `${(a / b).toFixed(2)}×` : '-';
-        }),
-      ];
-    }),
-);
+if (IMPLS.includes('controller-runtime'))
+  printTable(
+    ['ours ÷ controller-runtime (medians)', ...ratioMetrics.map((m) => m.header)],
+    results
+      .filter((res) => res.impl === 'ours')
+      .map((ours) => {
+        const peer = results.find((p) => p.impl !== 'ours' && p.objects === ours.objects && p.kind === ours.kind);
+        const med = (res, key) => median(res.runs.filter((f) => !f.outOfHeap).map((f) => f[key]));
+        return [
+          `${ours.objects} ${ours.kind}`,
+          ...ratioMetrics.map((m) => {
+            const a = med(ours, m.key);
+            const b = med(peer, m.key);
+            return Number.isFinite(a) && b > 0 ? `${(a / b).toFixed(2)}×` : '-';
+          }),
+        ];
+      }),
+  );
