@@ -9,15 +9,16 @@
 //    scaffolded cmd/main.ts does), keeping every export reachable (so esbuild drops nothing the manager's bundle
 //    keeps), plus bench/idle-modules-child.js; it is bundled by the scaffolded hack/bundle.js, unchanged, run from a
 //    directory with no node_modules, and IDLE_MS (default 10000) later, after full GCs, reports RSS, RssAnon (the
-//    process's own pages), RssFile (mapped files' pages: the node binary's code and data), V8's heap in use, V8's
-//    bytecode and its compiled code, and how many of Node's own modules are loaded. The stages add, in order: the Node
-//    built-ins the manager's bundle imports (read from its import lines); runtime/rest; cache and workqueue; client
-//    and controller; clientcmd (kubeconfig, js-yaml); logging and flags; metrics (prom-client, the metrics server,
-//    authn/authz) and certs; leader election; the sharding ring and gate; the runtime's index and runtime/manager;
-//    the reconcile peer itself (this stage is the module set of runtime-memory.js's bundle); runtime/webhook. Parts
-//    without a subpath of their own are imported from the runtime's build (src/runtime/dist) by path. Two more stages
-//    add a single package to the built-ins: js-yaml (kubeconfig files), and the prom-client modules the runtime
-//    imports.
+//    process's own pages), RssFile (mapped files' pages: the node binary's code and data), V8's heap in use and
+//    committed, V8's bytecode and its compiled code, and how many of Node's own modules are loaded. The stages add, in
+//    order: the Node built-ins the manager's bundle imports (read from its import lines); runtime/rest; cache and
+//    workqueue; client and controller; clientcmd (kubeconfig, js-yaml); logging and flags; metrics (prom-client, the
+//    metrics server, authn/authz) and certs; leader election; the sharding ring and gate; the runtime's index and
+//    runtime/manager; the reconcile peer itself (this stage is the module set of runtime-memory.js's bundle);
+//    runtime/webhook. Parts without a subpath of their own are imported from the runtime's build (src/runtime/dist)
+//    by path. Two more stages add a single package to the built-ins: js-yaml (kubeconfig files), and the prom-client
+//    modules the runtime imports. A first row is bare Node running the reporter as a CommonJS script (node -e): what
+//    an ES module entry point costs by itself.
 // 2. Run stages, against a control plane (envtest): the bundled peer of runtime-memory.js on an empty namespace: its
 //    manager and controller made but not started; then started with one controller and more of config/default's
 //    manager each time: nothing else; + health probes;
@@ -94,8 +95,13 @@ const peerBundle = bundledPeer();
 const peerMain = readFileSync(peerBundle.script, 'utf8');
 peerBundle.remove();
 const builtins = [...new Set([...peerMain.matchAll(/^import .* from "(node:[^"]+)";$/gm)].map((m) => m[1]))].sort();
+// Built-ins taken through process.getBuiltinModule at the top level (not those a function takes when first used).
 const gotBuiltins = [
-  ...new Set([...peerMain.matchAll(/process\.getBuiltinModule\("(node:[^"]+)"\)/g)].map((m) => m[1])),
+  ...new Set(
+    [...peerMain.matchAll(/^(?:var|const|let) [\w$]+ = process\.getBuiltinModule\("(node:[^"]+)"\);$/gm)].map(
+      (m) => m[1],
+    ),
+  ),
 ];
 
 try {
@@ -138,13 +144,14 @@ async function loadStages() {
     ['peer', "+ the reconcile peer (= runtime-memory.js's bundle)", [rel('runtime-reconcile-peer.js')]],
     ['webhook', '+ runtime/webhook', ['@kubescaffold/runtime/webhook']],
   ];
-  const stages = [];
+  // Bare Node as a CommonJS script (node -e, as bench/README.md measured it before), beside the ES module stages.
+  const stages = [{ name: 'node-cjs', label: 'bare Node, a CommonJS script (node -e)', specs: [] }];
   let cumulative = [];
   for (const [name, label, specs] of add) {
     cumulative = [...cumulative, ...specs];
     stages.push({ name, label, specs: cumulative, base: stages.at(-1)?.name });
   }
-  const builtinSpecs = stages[1].specs;
+  const builtinSpecs = stages[2].specs;
   stages.push(
     { name: 'js-yaml', label: 'built-ins + js-yaml only', specs: [...builtinSpecs, 'js-yaml'], base: 'builtins' },
     {
@@ -159,7 +166,14 @@ async function loadStages() {
   );
 
   mkdirSync(entries, { recursive: true });
+  const reporter = readFileSync(join(here, 'idle-modules-child.js'), 'utf8').replace(/^export /m, '');
   for (const s of stages) {
+    if (s.name === 'node-cjs') {
+      s.args = ['-e', `${reporter}\nreportIdle([]);\n`];
+      s.mainBytes = 0;
+      s.samples = [];
+      continue;
+    }
     const lines = [];
     const keep = [];
     s.specs.forEach((spec, i) => {
@@ -175,20 +189,22 @@ async function loadStages() {
     const entry = join(entries, `${s.name}.js`);
     writeFileSync(entry, `${lines.join('\n')}\n`);
     s.bundle = bundledPeer({ entry, name: `idle-modules/${s.name}` });
+    s.args = [s.bundle.script];
     s.mainBytes = readFileSync(s.bundle.script).length;
     s.samples = [];
   }
   try {
     for (let r = 0; r < RUNS; r++) {
       for (const s of r % 2 ? [...stages].reverse() : stages) {
-        const out = await run(childNode(), ['--expose-gc', ...nodeFlags, s.bundle.script, String(IDLE_MS)], {
-          cwd: s.bundle.dir,
+        const out = await run(childNode(), ['--expose-gc', ...nodeFlags, ...s.args], {
+          cwd: s.bundle?.dir,
+          env: { ...process.env, IDLE_MODULES_MS: String(IDLE_MS) },
         });
         s.samples.push(JSON.parse(out.trim().split('\n').at(-1)));
       }
     }
   } finally {
-    for (const s of stages) s.bundle.remove();
+    for (const s of stages) s.bundle?.remove();
   }
   const byName = Object.fromEntries(stages.map((s) => [s.name, { ...s, m: medians(s.samples) }]));
   console.log(
@@ -203,6 +219,7 @@ async function loadStages() {
       'RssAnon',
       'RssFile',
       'heap',
+      'committed',
       'bytecode',
       'code',
       'built-ins',
@@ -217,11 +234,12 @@ async function loadStages() {
       const b = s.base ? byName[s.base].m : undefined;
       return [
         s.label,
-        (s.mainBytes / 1024).toFixed(0),
+        s.bundle ? (s.mainBytes / 1024).toFixed(0) : '',
         mib(m.rssBytes),
         mib(m.anonBytes),
         mib(m.fileBytes),
         mib(m.heapBytes),
+        mib(m.heapTotalBytes),
         mib(m.bytecodeBytes),
         mib(m.codeBytes),
         m.builtins,
@@ -300,6 +318,7 @@ async function runStages() {
       mib(m.anonBytes),
       mib(m.fileBytes),
       mib(m.heapBytes),
+      mib(m.heapTotalBytes),
       mib(m.bytecodeBytes),
       mib(m.codeBytes),
       mib(m.peakBytes),
@@ -317,6 +336,7 @@ async function runStages() {
       'RssAnon',
       'RssFile',
       'heap',
+      'committed',
       'bytecode',
       'code',
       'peak',
