@@ -20,6 +20,12 @@
 //    from spawn to the peer's first reconcile (median, best). Timings on a loaded machine are only indicative.
 // 2. Idle: each peer started on an empty namespace, IDLE_MS (default 10000) later: RSS, RssAnon, RssFile, peak, and V8's
 //    heap in use, bytecode and code after a GC; medians of IDLE_RUNS (default 3), alternating.
+// - esm-getbuiltin (only when named in PEERS): esm with every import of a built-in turned into a
+//   process.getBuiltinModule call where it stands, as src/runtime/internal/builtins.ts takes node:http: what the
+//   lazy exports that an ES module import of a built-in evaluates (node:fs's promises and streams, node:crypto's
+//   webcrypto) cost a running manager.
+// BASELINE_BUNDLE=<dir> adds a peer "baseline": a bundle/ directory kept from an earlier build (bench/out/bundled-peer/
+// bundle, copied), run as esm is, for an A/B of two runtime builds in one run, alternating.
 // PEERS (default esm,cjs,cjs-lazy,snapshot) picks the peers. LAZY_TRACE=1 has the lazy peers print each built-in as it
 // is first loaded, and from where (reading a stack trace loads the bundle's source map, and with it node:module,
 // node:url and node:fs: those three are the trace's own).
@@ -138,6 +144,44 @@ async function cjsBundle(name, lazy) {
   return { dir, script: join(dir, 'manager.js'), bytes: statSync(join(dir, 'manager.js')).size };
 }
 
+// Every built-in the bundle imports taken through process.getBuiltinModule where it is imported (not on first use):
+// an ES module import of a built-in evaluates all of its lazy exports (node:fs's promises and streams, node:crypto's
+// webcrypto, node:net's BlockList), getBuiltinModule none.
+const builtinsViaGetBuiltinModule = {
+  name: 'builtins-via-getBuiltinModule',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?[a-z_/0-9]+$/ }, (args) => {
+      const id = args.path.startsWith('node:') ? args.path : `node:${args.path}`;
+      return isBuiltin(id) ? { path: id, namespace: 'getbuiltin' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'getbuiltin' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+async function esmGetBuiltinBundle() {
+  const { build } = await import('esbuild');
+  const out = join(outDir, 'esm-getbuiltin');
+  rmSync(out, { recursive: true, force: true });
+  await build({
+    ...bundleOptions(),
+    entryPoints: { manager: join(here, 'runtime-reconcile-bundled.js') },
+    outdir: out,
+    logLevel: 'error',
+    plugins: [builtinsViaGetBuiltinModule],
+  });
+  const dir = nodeModulesFreeDir();
+  removers.push(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'bench-manager', private: true, type: 'module' })}\n`,
+  );
+  cpSync(out, dir, { recursive: true });
+  return { dir, script: join(dir, 'manager.js'), bytes: statSync(join(dir, 'manager.js')).size };
+}
+
 function buildSnapshot(bundle) {
   const blob = join(bundle.dir, 'manager.blob');
   const t = performance.now();
@@ -161,6 +205,27 @@ if (PEERS.includes('esm')) {
   const b = bundledPeer();
   removers.push(b.remove);
   peers.esm = { label: 'esm (hack/bundle.js, shipped)', script: b.script, dir: b.dir, flags: [], bytes: b.bytes };
+}
+if (process.env.BASELINE_BUNDLE) {
+  const dir = nodeModulesFreeDir();
+  removers.push(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'bench-manager', private: true, type: 'module' })}\n`,
+  );
+  cpSync(process.env.BASELINE_BUNDLE, dir, { recursive: true });
+  const script = join(dir, 'manager.js');
+  peers.baseline = {
+    label: `baseline (${process.env.BASELINE_BUNDLE})`,
+    script,
+    dir,
+    flags: [],
+    bytes: statSync(script).size,
+  };
+}
+if (PEERS.includes('esm-getbuiltin')) {
+  const b = await esmGetBuiltinBundle();
+  peers['esm-getbuiltin'] = { label: 'esm, built-ins by getBuiltinModule', ...b, flags: [] };
 }
 if (PEERS.includes('cjs')) {
   const b = await cjsBundle('cjs', false);
