@@ -82,6 +82,13 @@ describe('the runtime as an operator process loads it', () => {
     expect(builtins).not.toContain('zlib');
   });
 
+  it('takes node:fs, node:crypto and node:net without the lazy exports an ES module import of them evaluates', () => {
+    expect(builtins).toContain('crypto');
+    expect(builtins).not.toContain('internal/crypto/webcrypto');
+    expect(builtins).not.toContain('internal/fs/streams');
+    expect(builtins).not.toContain('internal/blocklist');
+  });
+
   it('loads no X.509 library, no HTTP/2, and the small YAML parser only for its kubeconfig file', () => {
     expect(fromPackage('@peculiar/x509')).toEqual([]);
     expect(loaded).not.toContain('node:http2');
