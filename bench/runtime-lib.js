@@ -246,8 +246,9 @@ const reconcileChild = fileURLToPath(new URL('./runtime-reconcile-child.js', imp
  * manager; any other name is ours, bench/runtime-reconcile-child.js, or the `script` given (the bundled peer's
  * manager.js), run in `cwd`. `deployed` runs it as config/default deploys a scaffolded manager (secure metrics, health
  * probes, leader election on a Lease of its own: controller-runtime does not release its Lease on stop, and the next
- * peer would wait out the 15 s lease). Our peers run on CHILD_NODE (default this Node) with `nodeFlags` plus
- * CHILD_NODE_FLAGS, and without NODE_PATH.
+ * peer would wait out the 15 s lease). `mode` (ours only) runs a part of that instead: see runReconcilePeer in
+ * runtime-reconcile-peer.js. Our peers run on CHILD_NODE (default this Node) with `nodeFlags` plus CHILD_NODE_FLAGS,
+ * and without NODE_PATH.
  */
 export class Peer {
   constructor(
@@ -259,6 +260,7 @@ export class Peer {
       expect,
       workers = 1,
       deployed = false,
+      mode = deployed ? 'deployed' : undefined,
       nodeFlags = [],
       script = reconcileChild,
       cwd,
@@ -301,7 +303,7 @@ export class Peer {
           token,
           String(expect),
           String(workers),
-          ...(deployed ? ['deployed'] : []),
+          ...(mode ? [mode] : []),
         ];
     const env = { ...process.env };
     if (!go) delete env.NODE_PATH;
@@ -364,19 +366,34 @@ export class Peer {
 const bundleTemplate = new URL('../templates/init/hack/bundle.js.hbs', import.meta.url);
 
 /**
+ * The options the scaffolded hack/bundle.js passes to esbuild's build(), read from the template (its one object
+ * literal), for benchmarks that bundle the manager another way (a metafile, another format) with everything else the
+ * same.
+ */
+export function bundleOptions() {
+  const literal = /await build\((\{[\s\S]*\})\);/.exec(readFileSync(bundleTemplate, 'utf8'))?.[1];
+  if (!literal) throw new Error(`the build() options of ${fileURLToPath(bundleTemplate)} were not found`);
+  return new Function(`return (${literal});`)();
+}
+
+/**
  * The bundled peer, as a scaffolded project's image holds its manager. bench/runtime-reconcile-bundled.js (the
  * reconcile peer importing the runtime by package name, as cmd/main.ts does) is bundled by the scaffolded
  * hack/bundle.js itself: templates/init/hack/bundle.js.hbs, run unchanged in bench/out/bundled-peer/, where
  * dist/cmd/main.js, its entry point, imports that file. Then, as the Dockerfile's final stage does, a package.json and
  * the contents of bundle/ are copied into a fresh directory under the system's temp directory, with no node_modules in
  * it or above it (nor in the global folders a require() would search). Returns that directory, the manager.js to run,
- * the bundle's size, and a function that removes the directory.
+ * the bundle's size, and a function that removes the directory. `entry` (a file under bench/) and `name` (the
+ * directory under bench/out/) bundle another entry point the same way (bench/idle-modules.js does).
  */
-export function bundledPeer() {
+export function bundledPeer({
+  entry = fileURLToPath(new URL('./runtime-reconcile-bundled.js', import.meta.url)),
+  name = 'bundled-peer',
+} = {}) {
   const template = readFileSync(bundleTemplate, 'utf8');
   if (template.includes('{{'))
     throw new Error(`${fileURLToPath(bundleTemplate)} has template expressions now: render it before running it`);
-  const project = join(outDir, 'bundled-peer');
+  const project = join(outDir, name);
   rmSync(project, { recursive: true, force: true });
   mkdirSync(join(project, 'hack'), { recursive: true });
   mkdirSync(join(project, 'dist', 'cmd'), { recursive: true });
@@ -385,13 +402,28 @@ export function bundledPeer() {
     `${JSON.stringify({ name: 'bench-manager', private: true, type: 'module' }, null, 2)}\n`,
   );
   writeFileSync(join(project, 'hack', 'bundle.js'), template);
-  const entry = relative(
-    join(project, 'dist', 'cmd'),
-    fileURLToPath(new URL('./runtime-reconcile-bundled.js', import.meta.url)),
+  writeFileSync(
+    join(project, 'dist', 'cmd', 'main.js'),
+    `import '${relative(join(project, 'dist', 'cmd'), entry)}';\n`,
   );
-  writeFileSync(join(project, 'dist', 'cmd', 'main.js'), `import '${entry}';\n`);
   execFileSync(process.execPath, ['hack/bundle.js'], { cwd: project, stdio: ['ignore', 'inherit', 'inherit'] });
 
+  const dir = nodeModulesFreeDir();
+  cpSync(join(project, 'package.json'), join(dir, 'package.json'));
+  cpSync(join(project, 'bundle'), dir, { recursive: true });
+  return {
+    dir,
+    script: join(dir, 'manager.js'),
+    ...treeSize(dir),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A fresh directory under the system's temp directory with no node_modules in it or above it, nor in the global
+ * folders a require() would search: where a bundle runs as in the image's /app.
+ */
+export function nodeModulesFreeDir() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'ks-bundled-manager-')));
   const searched = [];
   for (let d = dir; ; d = dirname(d)) {
@@ -406,14 +438,7 @@ export function bundledPeer() {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`the bundled peer must run where no node_modules can be found, but ${found.join(', ')} exist(s)`);
   }
-  cpSync(join(project, 'package.json'), join(dir, 'package.json'));
-  cpSync(join(project, 'bundle'), dir, { recursive: true });
-  return {
-    dir,
-    script: join(dir, 'manager.js'),
-    ...treeSize(dir),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  return dir;
 }
 
 /** The Node binary our peers run on: CHILD_NODE (e.g. the Node 22 the scaffolded image uses), else this one. */

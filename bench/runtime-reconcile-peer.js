@@ -2,14 +2,17 @@
 // build, unbundled) and by bench/runtime-reconcile-bundled.js (bundled with the runtime, as a scaffolded image holds
 // its manager): a Manager with one controller for Things in one namespace, driven by bench/runtime-reconcile.js and
 // bench/runtime-memory.js over the same line protocol (see bench/go/reconcile/main.go). Arguments (process.argv):
-//   <kubeconfig> <namespace> <token> <expect> <workers> [deployed]
+//   <kubeconfig> <namespace> <token> <expect> <workers> [deployed | <parts>]
 // "deployed" runs the manager as a scaffolded project's config/default deploys it: metrics served over HTTPS with
-// authentication and authorization (a self-signed certificate), health probes, and leader election.
+// authentication and authorization (a self-signed certificate), health probes, and leader election. <parts> turns on
+// some of that, comma-separated: probes, leader, metrics (plain HTTP), secure-metrics (HTTPS with authn/authz); "none"
+// is none, and "unstarted" makes the manager and its controller without starting them (bench/idle-modules.js
+// measures each).
 // Reconciler: read the Thing through the manager's (cached) client; if its bench.kubescaffold.dev/sent annotation
 // (microseconds since the epoch) is new, record now - sent as an event-to-reconcile latency; then, unless status
 // already holds {token, observedGeneration, stamp}, merge-patch status to it.
 import { createInterface } from 'node:readline';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapCodeStatistics, writeHeapSnapshot } from 'node:v8';
 import { SENT_ANNOTATION, THING } from './runtime-thing.js';
 
 /**
@@ -34,16 +37,16 @@ export async function runReconcilePeer(loadRuntime) {
   const Things = rt.defineResource(THING);
   const kc = rt.loadKubeConfig({ kubeconfig });
 
-  const deployed =
-    mode === 'deployed'
-      ? {
-          metrics: { bindAddress: ':0', secureServing: true },
-          healthProbe: { bindAddress: ':0' },
-          leaderElection: { enabled: true, id: `lease-${token}`, namespace },
-        }
-      : {};
+  const parts = new Set(mode === 'deployed' ? ['secure-metrics', 'probes', 'leader'] : (mode ?? '').split(','));
+  const deployed = {
+    ...(parts.has('metrics') || parts.has('secure-metrics')
+      ? { metrics: { bindAddress: ':0', secureServing: parts.has('secure-metrics') } }
+      : {}),
+    ...(parts.has('probes') ? { healthProbe: { bindAddress: ':0' } } : {}),
+    ...(parts.has('leader') ? { leaderElection: { enabled: true, id: `lease-${token}`, namespace } } : {}),
+  };
   const mgr = new rt.Manager({ kubeConfig: kc, cache: { defaultNamespaces: [namespace] }, ...deployed });
-  if (mode === 'deployed') {
+  if (parts.has('probes')) {
     mgr.addHealthzCheck('healthz', rt.ping);
     mgr.addReadyzCheck('readyz', rt.ping);
   }
@@ -152,7 +155,18 @@ export async function runReconcilePeer(loadRuntime) {
         case 'heap': {
           globalThis.gc();
           const m = process.memoryUsage();
-          emit({ type: 'heap', heapBytes: m.heapUsed, rssBytes: m.rss, reconciles });
+          const code = getHeapCodeStatistics();
+          emit({
+            type: 'heap',
+            heapBytes: m.heapUsed,
+            rssBytes: m.rss,
+            heapTotalBytes: m.heapTotal,
+            externalBytes: m.external,
+            bytecodeBytes: code.bytecode_and_metadata_size,
+            codeBytes: code.code_and_metadata_size,
+            scriptSourceBytes: code.external_script_source_size,
+            reconciles,
+          });
           break;
         }
         case 'stop':
@@ -168,7 +182,9 @@ export async function runReconcilePeer(loadRuntime) {
     })
     .on('close', () => ac.abort());
 
-  await mgr.start(ac.signal);
+  // "unstarted": the manager and its controller are made but not started (what loading and setting up cost).
+  if (parts.has('unstarted')) await new Promise((resolve) => ac.signal.addEventListener('abort', resolve));
+  else await mgr.start(ac.signal);
   emit({ type: 'stopped', reconciles, patches, errors });
   process.exit(0);
 }

@@ -1,7 +1,7 @@
 // What an operator process loads, checked on the built runtime in a child process as a pod would run it (secure
 // metrics, probes, leader election, a controller reconciling): none of @kubernetes/client-node's JavaScript (its
 // types only; importing it takes a process past 110 MiB, and the scaffolded pod has a small memory limit), and none
-// of the heavy modules that only some operators need.
+// of the heavy modules, ours or Node's, that only some operators need.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ describe('the runtime as an operator process loads it', () => {
   let env: TestEnvironment;
   let dir: string;
   let loaded: string[];
+  let builtins: string[];
 
   beforeAll(async () => {
     if (!existsSync(join(dist, 'index.js')))
@@ -45,8 +46,9 @@ describe('the runtime as an operator process loads it', () => {
     });
     if (run.status !== 0)
       throw new Error(`the operator process failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
-    const report = JSON.parse(run.stdout.trim().split('\n').pop()!) as { cjs: string[] };
+    const report = JSON.parse(run.stdout.trim().split('\n').pop()!) as { cjs: string[]; builtins: string[] };
     loaded = [...readFileSync(log, 'utf8').split('\n').filter(Boolean), ...report.cjs.map((p) => `file://${p}`)];
+    builtins = report.builtins;
   }, CONTROL_PLANE_START_MS + CHILD_START_MS);
 
   afterAll(async () => {
@@ -73,6 +75,18 @@ describe('the runtime as an operator process loads it', () => {
 
   it('loads no webhook machinery when it serves no webhooks', () => {
     expect(loaded.filter((u) => u.includes('/src/runtime/dist/webhook/'))).toEqual([]);
+  });
+
+  it("loads Node's zlib only with a compressed answer, which an idle manager never gets", () => {
+    expect(builtins).toContain('https');
+    expect(builtins).not.toContain('zlib');
+  });
+
+  it('takes node:fs, node:crypto and node:net without the lazy exports an ES module import of them evaluates', () => {
+    expect(builtins).toContain('crypto');
+    expect(builtins).not.toContain('internal/crypto/webcrypto');
+    expect(builtins).not.toContain('internal/fs/streams');
+    expect(builtins).not.toContain('internal/blocklist');
   });
 
   it('loads no X.509 library, no HTTP/2, and the small YAML parser only for its kubeconfig file', () => {

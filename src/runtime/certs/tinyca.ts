@@ -3,8 +3,7 @@
  * certificates (as envtest's TinyCA and controller-runtime's self-signed serving certificates), on node:crypto alone.
  * Keys are ECDSA P-256 and signatures ECDSA with SHA-256, as envtest's.
  */
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { isIP } from 'node:net';
+import type { KeyObject } from 'node:crypto';
 import {
   bitString,
   boolean,
@@ -23,6 +22,10 @@ import {
   type Der,
 } from './der.js';
 import { ConfigurationError } from '../errors.js';
+import { crypto, net } from '../internal/builtins.js';
+
+const { createHash, generateKeyPairSync, randomBytes, sign } = crypto;
+const { isIP } = net;
 
 const DAY = 24 * 3600 * 1000;
 // Backdated so that a peer whose clock runs a little behind still accepts a certificate made just now.

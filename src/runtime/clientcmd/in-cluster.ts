@@ -1,9 +1,11 @@
 // A pod's service account as a cluster configuration (client-go's rest.InClusterConfig, which clientcmd's loader falls
 // back to): the API server from the environment, the CA and the token file from the mounted directory.
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfigError } from './kubeconfig-error.js';
 import type { KubeConfig } from './kubeconfig-types.js';
+import { fs } from '../internal/builtins.js';
+
+const { existsSync, readFileSync, statSync } = fs;
 
 /** Where a pod's service account is mounted. */
 export const DEFAULT_SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';

@@ -1,7 +1,6 @@
 // Reading kubeconfig files as client-go's clientcmd does (loader.go, client_config.go, validation.go): parse each file,
 // merge them (the first definition of a name wins), choose the context, validate what it references, and turn it into
 // a KubeConfig with absolute paths.
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 import type {
   ExecAPIVersion,
@@ -18,6 +17,9 @@ import { KubeConfigError } from './kubeconfig-error.js';
 // kubeconfig needs no more than js-yaml reads and writes. A static import, so that a bundler sees it.
 import { load as loadYaml } from 'js-yaml';
 import { MAX_KUBECONFIG_BYTES, yamlBoundsProblem } from './yaml-bounds.js';
+import { fs } from '../internal/builtins.js';
+
+const { readFileSync } = fs;
 
 /** The cluster extension whose value exec plugins receive as spec.cluster.config (client-go's clusterExtensionKey). */
 export const EXEC_CLUSTER_EXTENSION = 'client.authentication.k8s.io/exec';

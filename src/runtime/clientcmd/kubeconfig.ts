@@ -1,7 +1,6 @@
 // Loading the cluster configuration (what a client needs to reach one API server as one user) from kubeconfig files
 // or a pod's service account, in controller-runtime's order, and writing one back as a kubeconfig file. Plain data:
 // nothing here loads @kubernetes/client-node.
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve, sep } from 'node:path';
 import { KubeConfigError } from './kubeconfig-error.js';
@@ -9,6 +8,9 @@ import { dump as dumpYaml } from 'js-yaml';
 import { EXEC_CLUSTER_EXTENSION, loadKubeconfigFiles } from './kubeconfig-file.js';
 import type { KubeConfig } from './kubeconfig-types.js';
 import { inClusterConfig, type Environment } from './in-cluster.js';
+import { fs } from '../internal/builtins.js';
+
+const { existsSync } = fs;
 
 /** Options of {@link loadKubeConfig}. */
 export interface LoadKubeConfigOptions {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { ControllerMetrics } from '../metrics/controller.js';
 import { isPanic } from '../panic.js';
@@ -15,6 +14,9 @@ import {
 import { RateLimitingQueue, type GetResult, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
 import { ConfigurationError, LifecycleError, TimeoutError } from '../errors.js';
+import { crypto } from '../internal/builtins.js';
+
+const { randomUUID } = crypto;
 
 /**
  * Options of a Controller (controller-runtime's controller.Options): its name, reconciler, concurrency, rate limiter

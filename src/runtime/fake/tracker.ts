@@ -1,7 +1,6 @@
 // The fake client's store: objects by resource and key, with the API server's bookkeeping (resourceVersion,
 // generation, uid, creationTimestamp, generateName), its optimistic concurrency, the status subresource and
 // finalizers. Every object goes in and comes out as a copy, as over the wire.
-import { randomInt, randomUUID } from 'node:crypto';
 import { deepEqual, isObject, jsonClone, type JSONObject } from '../json/index.js';
 import { resourceId } from '../rest/resource.js';
 import { parseFieldSelector, parseSelector, SelectorParseError } from '../rest/selector.js';
@@ -19,6 +18,9 @@ import type {
 import { alreadyExists, badRequest, conflict, invalid, noSuchSubresource, notFound } from './errors.js';
 import { applyPatch } from './patch.js';
 import { ConfigurationError } from '../errors.js';
+import { crypto } from '../internal/builtins.js';
+
+const { randomInt, randomUUID } = crypto;
 
 /** A field index, as mgr.getFieldIndexer().indexField registers one: list can then select on `field`. */
 export interface FieldIndex {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { leaderElectionMasterStatus, leaderElectionSlowpathTotal } from '../metrics/leaderelection.js';
@@ -6,6 +5,9 @@ import { isNotFound } from '../rest/errors.js';
 import { realClock, type Clock } from '../clock.js';
 import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElectionRecord } from './lease.js';
 import { ConfigurationError, LeaderElectionLostError, TimeoutError } from '../errors.js';
+import { crypto } from '../internal/builtins.js';
+
+const { randomUUID } = crypto;
 
 /**
  * Options of a LeaderElector (client-go's leaderelection.LeaderElectionConfig): the Lease, its timings, and the

@@ -1,9 +1,11 @@
 // Stack traces that name the TypeScript source, at no cost until one is printed. Node's --enable-source-maps reads
 // and keeps every loaded file's source map at start-up: 6 MiB of a bundled manager's resident memory on Node 22, for
 // traces an operator prints now and then. Here a map is read the first time a trace passes through its file.
-import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fs } from '../internal/builtins.js';
+
+const { readFileSync } = fs;
 
 /** A file's source map and the URL its sources are relative to; null when the file has none. */
 type FileMap = { map: SourceMap; base: URL } | null;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { CachedClient } from '../client/cached-client.js';
@@ -31,6 +30,9 @@ import { ConfigurationError, LeaderElectionLostError, LifecycleError, TimeoutErr
 import { ShardGate } from '../sharding/gate.js';
 import { ShardRing, validateRingOptions } from '../sharding/ring.js';
 import type { RequestGate } from '../controller/controller.js';
+import { crypto } from '../internal/builtins.js';
+
+const { randomUUID } = crypto;
 
 const DEFAULT_PARTITIONS = 12;
 /** ManagerOptions.heapLimitFraction's default. */

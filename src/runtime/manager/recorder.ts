@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../log/index.js';
 import { defineResource } from '../rest/resource.js';
@@ -6,6 +5,9 @@ import type { Client } from '../client/client.js';
 import type { KubeObject } from '../rest/types.js';
 import type { Runnable } from './runnable.js';
 import { LifecycleError } from '../errors.js';
+import { crypto } from '../internal/builtins.js';
+
+const { randomBytes } = crypto;
 
 /** The type of an Event: Normal, or Warning for something an operator should look at. */
 export type EventType = 'Normal' | 'Warning';

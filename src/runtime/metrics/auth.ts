@@ -1,7 +1,9 @@
-import { createHash } from 'node:crypto';
 import { defineResource } from '../rest/resource.js';
 import type { Client } from '../client/client.js';
 import type { KubeObject } from '../rest/types.js';
+import { crypto } from '../internal/builtins.js';
+
+const { createHash } = crypto;
 
 // authentication.k8s.io/v1 TokenReview and authorization.k8s.io/v1 SubjectAccessReview, only as /metrics needs them.
 interface UserInfo {

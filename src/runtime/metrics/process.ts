@@ -3,8 +3,10 @@
  * start time), plus Node's heap figures, read when scraped. prom-client's collectDefaultMetrics would serve these
  * too, but loading it costs 6–8 MiB of RSS (event-loop and GC histograms, @opentelemetry/api).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { Counter, Gauge, type Registry } from './prom.js';
+import { fs } from '../internal/builtins.js';
+
+const { readdirSync, readFileSync } = fs;
 
 // When the process began, in seconds since the epoch (fractional, as Go's collector reports it).
 const startTimeSeconds = performance.timeOrigin / 1000;

@@ -1,6 +1,8 @@
-import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { selfSignedCert } from '../certs/tinyca.js';
+import { net } from '../internal/builtins.js';
+
+const { isIP } = net;
 
 /** A PEM certificate and PKCS#8 key. */
 export interface CertKeyPair {

@@ -2,7 +2,6 @@ import dc from 'node:diagnostics_channel';
 import type { Agent, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { Authenticator, type AuthMaterial, type AuthenticatorOptions, type TlsMaterial } from './auth.js';
 import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
@@ -502,7 +501,8 @@ export function responseBody(res: IncomingMessage): Readable {
       'BadResponse',
     );
   }
-  const gunzip = createGunzip();
+  // node:zlib is loaded with the first compressed answer (the API server compresses only those over 128 KiB).
+  const gunzip = process.getBuiltinModule('node:zlib').createGunzip();
   res.once('error', (err) => gunzip.destroy(err));
   gunzip.once('close', () => res.destroy());
   res.pipe(gunzip);

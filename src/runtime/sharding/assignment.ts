@@ -1,4 +1,6 @@
-import { createHash } from 'node:crypto';
+import { crypto } from '../internal/builtins.js';
+
+const { createHash } = crypto;
 
 /** A well-mixed 64-bit score (FNV-1a over similar strings such as 'pod-a/1', 'pod-a/2' ranks too alike). */
 function score(s: string): bigint {

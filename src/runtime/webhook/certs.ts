@@ -3,8 +3,10 @@
  * the API server gets the CA as caBundle and verifies the serving certificate against it. Kept in memory and in a
  * temp dir only; a new pair is made on every start.
  */
-import { isIP } from 'node:net';
 import { TinyCA } from '../certs/tinyca.js';
+import { net } from '../internal/builtins.js';
+
+const { isIP } = net;
 
 /** A generated CA and the serving certificate and key it signed, all PEM. */
 export interface LocalServingCert {

@@ -4,7 +4,6 @@
  * directory (tls.crt/tls.key, reloaded when it changes) or, when there is none, a CA and serving certificate made
  * at start whose CA is put into the webhook configurations and CRDs that point at this server.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -14,7 +13,7 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { getHeapStatistics } from 'node:v8';
 import type { Checker } from '../healthz/index.js';
-import { fs } from '../internal/builtins.js';
+import { crypto, fs } from '../internal/builtins.js';
 import { closeGracefully } from '../internal/serve.js';
 import { log as rootLog, type Logger } from '../log/index.js';
 import type { Runnable } from '../manager/runnable.js';
@@ -26,6 +25,8 @@ import { ConversionWebhook } from './conversion.js';
 import { HttpError, MAX_REVIEW_BYTES, type WebhookHandler } from './handler.js';
 import { webhookRequestInFlight, webhookRequestLatency, webhookRequestTotal } from './metrics.js';
 import { ConfigurationError, LifecycleError, ShutdownError, TimeoutError, TransportError } from '../errors.js';
+
+const { randomUUID } = crypto;
 
 /**
  * Options of a WebhookServer (controller-runtime's webhook.Options): where it listens, its certificate, and its
