@@ -189,7 +189,13 @@ export async function ourNodeFlags() {
     .concat(semi === undefined ? [] : [`--max-semi-space-size=${semi}`]);
   return {
     manifestHeapMb,
-    flags: (heapMb = manifestHeapMb) => ['--expose-gc', ...others, `--max-old-space-size=${heapMb}`],
+    // EXTRA_NODE_FLAGS adds flags of its own, such as --cpu-prof --cpu-prof-dir=DIR for a profile of each replica.
+    flags: (heapMb = manifestHeapMb) => [
+      '--expose-gc',
+      ...others,
+      `--max-old-space-size=${heapMb}`,
+      ...(process.env.EXTRA_NODE_FLAGS ?? '').split(' ').filter((f) => f !== ''),
+    ],
   };
 }
 

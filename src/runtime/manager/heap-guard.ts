@@ -31,7 +31,7 @@ const MiB = 1024 * 1024;
  * quiet is left alone. Returns the check (for tests) and the function that stops watching.
  */
 export function watchHeap(opts: HeapGuardOptions): { check: () => void; stop: () => void } {
-  const heapUse = opts.heapUse ?? oldGenerationUse;
+  const heapUse = opts.heapUse ?? oldGenerationUse();
   let fired = false;
   const check = (): void => {
     if (fired) return;
@@ -67,16 +67,22 @@ const PRESSURE_WINDOW_MS = 1000;
  * --max-old-space-size, while heap_size_limit also counts the young generation (three semi-spaces), which would put
  * the mark out of reach.
  */
-function oldGenerationUse(): HeapUse {
-  const stats = v8.getHeapStatistics();
-  const young = v8
-    .getHeapSpaceStatistics()
-    .filter((s) => s.space_name === 'new_space' || s.space_name === 'new_large_object_space')
-    .reduce((n, s) => n + s.space_used_size, 0);
-  const old = flagMiB('max-old-space-size');
-  const semi = flagMiB('max-semi-space-size') ?? DEFAULT_SEMI_SPACE_MIB;
-  const limit = old !== undefined ? old * MiB : stats.heap_size_limit - 3 * semi * MiB;
-  return { used: stats.used_heap_size - young, limit };
+function oldGenerationUse(): () => HeapUse {
+  // The flags do not change while the process runs: read once (a pass at 25,000 objects has dozens of full GCs).
+  let limit: number | undefined;
+  return () => {
+    const stats = v8.getHeapStatistics();
+    const young = v8
+      .getHeapSpaceStatistics()
+      .filter((s) => s.space_name === 'new_space' || s.space_name === 'new_large_object_space')
+      .reduce((n, s) => n + s.space_used_size, 0);
+    if (limit === undefined) {
+      const old = flagMiB('max-old-space-size');
+      const semi = flagMiB('max-semi-space-size') ?? DEFAULT_SEMI_SPACE_MIB;
+      limit = old !== undefined ? old * MiB : stats.heap_size_limit - 3 * semi * MiB;
+    }
+    return { used: stats.used_heap_size - young, limit };
+  };
 }
 
 // V8's largest semi-space on 64-bit machines when no flag sets it.
