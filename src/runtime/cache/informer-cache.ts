@@ -139,7 +139,18 @@ export class KindInformer<T extends KubeObject> {
   }
 
   hasSynced(): boolean {
-    return [...this.byKey.values()].every((i) => i.hasSynced());
+    for (const inf of this.byKey.values()) if (!inf.hasSynced()) return false;
+    return true;
+  }
+
+  /** The object stored under `key` ('namespace/name' or 'name') in an informer that may hold `namespace`'s. */
+  find(namespace: string, key: string): T | undefined {
+    if (!this.sharded) return this.informerFor(namespace)?.getIndexer().getByKey(key);
+    for (const inf of this.informersFor(namespace)) {
+      const obj = inf.getIndexer().getByKey(key);
+      if (obj !== undefined) return obj;
+    }
+    return undefined;
   }
 
   /** The informer holding objects of `namespace`, or undefined if the cache does not cover it (or it is sharded). */
@@ -661,16 +672,21 @@ export class InformerCache {
   }
 
   private async read<T extends KubeObject>(res: Resource<T>, key: ObjectKey, metadataOnly: boolean): Promise<T> {
-    const kind = await this.synced(res, metadataOnly);
+    // Every reconcile reads: once the kind has synced, no await, array or timer on the way.
+    const kind = this.syncedKind(res, metadataOnly) ?? (await this.synced(res, metadataOnly));
     const ns = res.namespaced ? (key.namespace ?? '') : '';
-    const informers = kind.informersFor(ns);
-    if (informers.length === 0 && !kind.sharded)
+    if (!kind.sharded && kind.informerFor(ns) === undefined)
       throw new ConfigurationError(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
-    const k = ns === '' ? key.name : `${ns}/${key.name}`;
-    let obj: T | undefined;
-    for (const inf of informers) if ((obj = inf.getIndexer().getByKey(k)) !== undefined) break;
+    const obj = kind.find(ns, ns === '' ? key.name : `${ns}/${key.name}`);
     if (obj === undefined) throw notFound(res, key.name);
     return this.copyOut(res, obj, metadataOnly);
+  }
+
+  /** The kind's informers if the cache runs and they have synced; undefined otherwise (synced() then waits). */
+  private syncedKind<T extends KubeObject>(res: Resource<T>, metadataOnly: boolean): KindInformer<T> | undefined {
+    if (!this.signal || this.signal.aborted) return undefined;
+    const kind = this.kindInformer(res, metadataOnly);
+    return kind.hasSynced() ? kind : undefined;
   }
 
   /**

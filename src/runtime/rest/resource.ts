@@ -33,8 +33,16 @@ export function parseApiVersion(apiVersion: string): { group: string; version: s
 
 /** A stable string for maps keyed by resource: 'plural.group/version'. */
 export function resourceId(res: Pick<Resource, 'group' | 'version' | 'plural'>): string {
-  return `${res.plural}.${res.group}/${res.version}`;
+  // Asked on every cached read: each descriptor's id is made once (descriptors' fields are readonly).
+  let id = ids.get(res);
+  if (id === undefined) {
+    id = `${res.plural}.${res.group}/${res.version}`;
+    ids.set(res, id);
+  }
+  return id;
 }
+
+const ids = new WeakMap<object, string>();
 
 /** The collection path: /api/v1[/namespaces/ns]/plural or /apis/g/v[/namespaces/ns]/plural. */
 export function collectionPath(res: Resource, namespace?: string): string {
