@@ -301,7 +301,7 @@ export class InformerCache {
   /**
    * Asks the API server whether it applies shardSelector to `res` (probeServerFiltering), unless that is known or
    * being asked. A kind it cannot tell for (no object yet) or cannot list stays undecided: its partition informers
-   * filter on this side too, and their first list with an object asks again.
+   * filter on this side too, and their first list or watch event with an object asks again.
    */
   private probe(res: Resource): Promise<void> {
     const id = resourceId(res);
@@ -473,6 +473,10 @@ export class InformerCache {
             onList: ({ shardInfo, items }) => {
               if (shardInfo) this.serverFiltering(id, 'filters');
               else if (items > 0) void this.probe(res);
+            },
+            // A kind that had no object when it was asked about is asked again once one arrives.
+            onEvent: () => {
+              if (!this.filtering.has(id)) void this.probe(res);
             },
           });
       const name = `${metadataOnly ? 'metadata:' : ''}${id}${ns ? ` ns=${ns}` : ''} ${whole ? 'whole' : `partition=${where}`}`;

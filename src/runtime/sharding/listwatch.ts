@@ -17,6 +17,8 @@ export interface ShardedListWatchOptions {
   onForeign: () => void;
   /** Told after each list whether the server echoed the selector in metadata.shardInfo, and how many items it kept. */
   onList?: (list: { shardInfo: boolean; items: number }) => void;
+  /** Told of each watch event kept (an object in the ranges). */
+  onEvent?: () => void;
 }
 
 /**
@@ -52,9 +54,12 @@ export function shardedListWatch<T extends KubeObject>(
       const events = base.watch({ ...watchOpts, shardSelector: selector });
       return (async function* filtered(): AsyncGenerator<WatchEvent<T>> {
         for await (const ev of events) {
-          if (ev.type !== 'BOOKMARK' && ev.type !== 'ERROR' && !keep(ev.object)) {
-            opts.onForeign();
-            continue;
+          if (ev.type !== 'BOOKMARK' && ev.type !== 'ERROR') {
+            if (!keep(ev.object)) {
+              opts.onForeign();
+              continue;
+            }
+            opts.onEvent?.();
           }
           yield ev;
         }

@@ -162,6 +162,34 @@ describe.each([true, false])('with ShardedListAndWatch=%s', (gate) => {
       }
     },
   );
+
+  it(`decides a kind that had no object when its partition started by the first object that arrives: the server ${expected}`, async () => {
+    await c.create(Namespaces, { metadata: { name: 'late' } });
+    const s = await shardedCache(c, 'late');
+    try {
+      expect(await gauge(s.ring)).toBeUndefined();
+      expect(s.keys()).toEqual(['late#0']);
+      await createShips(
+        c,
+        'late',
+        Array.from({ length: 12 }, (_, i) => `l${i}`),
+      );
+      await eventually(async () => (await gauge(s.ring)) === (gate ? 1 : 0), {
+        what: 'the cache to decide once objects arrived',
+        timeoutMs: minutes(1),
+        diagnose: () => s.captured.tail(),
+      });
+      const want = await firstPartition(c, 'late');
+      await eventually(() => JSON.stringify(s.held()) === JSON.stringify(want), {
+        what: "the cache to hold partition 0's objects",
+        timeoutMs: minutes(1),
+        diagnose: () => `held ${s.held().join(' ')}\nwant ${want.join(' ')}`,
+      });
+      expect(s.keys()).toEqual(gate ? ['late#0'] : ['late#whole']);
+    } finally {
+      await s.stop();
+    }
+  });
 });
 
 describe('a server that stops filtering while the cache runs', () => {
