@@ -37,7 +37,7 @@ const { values: flags } = parseFlagsOrExit(
     'leader-elect': { type: 'bool', default: false, usage: 'Enable leader election, so that only one replica of the manager is active at a time.' },
     'shard-ring': { type: 'string', default: '', usage: 'Shard the controllers across every replica started with this ring name, each reconciling its part of the objects (a Lease per replica); empty runs them whole on each replica (on the leader with --leader-elect).' },
     'shard-key': { type: 'value', default: 'uid', parse: parseShardKey, usage: 'With --shard-ring, what places an object: uid (even spread) or namespace (a namespace on one replica).' },
-    'lease-namespace': { type: 'string', default: '', usage: "The namespace of the Leases of --leader-elect and --shard-ring; empty uses the pod's own namespace, which only a pod has." },
+    'lease-namespace': { type: 'string', default: '', usage: "The namespace of the Leases of --leader-elect and --shard-ring (default: the pod's own namespace, in a cluster)." },
     'metrics-secure': { type: 'bool', default: true, usage: 'Serve metrics over HTTPS, to callers allowed by RBAC; --metrics-secure=false serves plain HTTP.' },
     'metrics-cert-path': { type: 'string', default: '', usage: "The directory of the metrics server's certificate; without one the server makes a self-signed certificate." },
     'metrics-cert-name': { type: 'string', default: 'tls.crt', usage: "The file name of the metrics server's certificate." },
