@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { leaderElectionMasterStatus, leaderElectionSlowpathTotal } from '../metrics/leaderelection.js';
-import { isNotFound } from '../rest/errors.js';
+import { isConflict, isNotFound } from '../rest/errors.js';
 import { realClock, type Clock } from '../clock.js';
 import { LeaseResource, microTime, type Lease, type LeaseClient, type LeaderElectionRecord } from './lease.js';
 import { ConfigurationError, LeaderElectionLostError, TimeoutError } from '../errors.js';
@@ -218,14 +218,24 @@ export class LeaderElector {
       acquireTime: now,
       leaseTransitions: this.observedRecord.leaseTransitions ?? 0,
     };
-    try {
-      const updated = await this.withTimeout(undefined, (s) =>
-        this.opts.client.update(
-          LeaseResource,
-          { ...this.lease!, spec: { ...this.lease!.spec, ...record } },
-          { signal: s },
-        ),
+    const releaseFrom = (lease: Lease) =>
+      this.withTimeout(undefined, (s) =>
+        this.opts.client.update(LeaseResource, { ...lease, spec: { ...lease.spec, ...record } }, { signal: s }),
       );
+    try {
+      let updated: Lease;
+      try {
+        updated = await releaseFrom(this.lease);
+      } catch (err) {
+        if (!isConflict(err)) throw err;
+        // A renewal given up on when the stop came may have reached the server all the same, leaving this copy a
+        // version behind: read the Lease again, as client-go's release does, and release it if it is still ours.
+        const current = await this.withTimeout(undefined, (s) =>
+          this.opts.client.get(LeaseResource, { namespace: this.opts.namespace, name: this.opts.name }, { signal: s }),
+        );
+        if (current.spec?.holderIdentity !== this.identity) return;
+        updated = await releaseFrom(current);
+      }
       this.setObserved(updated);
       this.log.info('released leader lease');
     } catch (err) {

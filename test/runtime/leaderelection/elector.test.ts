@@ -12,6 +12,8 @@ class LeaseStore {
   private rv = 0;
   failing = false;
   writes = 0;
+  /** When set, the next update is applied and then never answered until its caller gives up (aborts). */
+  applyThenHang = false;
   client(): LeaseClient {
     const fail = (code: number, reason: string) => new ApiError({ kind: 'Status', code, reason, message: reason });
     const self = this as LeaseStore;
@@ -28,11 +30,19 @@ class LeaseStore {
         self.lease = { ...structuredClone(obj), metadata: { ...obj.metadata, resourceVersion: String(++self.rv) } };
         return structuredClone(self.lease) as T;
       },
-      async update<T extends KubeObject>(_r: Resource<T>, obj: T): Promise<T> {
+      async update<T extends KubeObject>(_r: Resource<T>, obj: T, opts?: { signal?: AbortSignal }): Promise<T> {
         if (self.failing) throw fail(500, 'InternalError');
         if (obj.metadata?.resourceVersion !== self.lease?.metadata?.resourceVersion) throw fail(409, 'Conflict');
         self.writes++;
         self.lease = { ...structuredClone(obj), metadata: { ...obj.metadata, resourceVersion: String(++self.rv) } };
+        if (self.applyThenHang) {
+          self.applyThenHang = false;
+          const signal = opts?.signal;
+          await new Promise((_resolve, reject) => {
+            if (signal?.aborted) reject(signal.reason);
+            signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+          });
+        }
         return structuredClone(self.lease) as T;
       },
     };
@@ -116,6 +126,21 @@ describe('LeaderElector', () => {
     const took = await clock.advanceUntil(() => b.state.leading, 'b leading');
     expect(took).toBeLessThanOrEqual(RETRY * 2.2);
     expect(store.lease?.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
+  });
+
+  it('releases the lease on a stop that came while a renewal was in flight, which the server applied', async () => {
+    const store = new LeaseStore();
+    const clock = new FakeClock();
+    const a = candidate(store, clock, 'a');
+    await clock.advanceUntil(() => a.state.leading, 'a leading');
+    // The next renewal reaches the server, whose answer is still on its way when the stop comes.
+    store.applyThenHang = true;
+    const writes = store.writes;
+    await clock.advanceUntil(() => store.writes > writes, 'a renewal applied');
+    a.ac.abort();
+    await a.done;
+    // a's copy of the Lease is a version behind: it reads it again and releases, rather than failing on a conflict.
+    expect(store.lease?.spec).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
   });
 
   it('takes over a lease whose holder vanished without releasing it only once the lease expires', async () => {
