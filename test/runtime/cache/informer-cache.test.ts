@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CacheNotStartedError, InformerCache } from '../../../src/runtime/cache/informer-cache.js';
 import { KindSource, enqueueRequestForObject, type RequestQueue } from '../../../src/runtime/controller/index.js';
 import { newLogger } from '../../../src/runtime/log/index.js';
-import { isNotFound } from '../../../src/runtime/rest/errors.js';
+import { ApiError, isNotFound } from '../../../src/runtime/rest/errors.js';
 import { defineResource } from '../../../src/runtime/rest/resource.js';
 import type { KubeObject } from '../../../src/runtime/rest/types.js';
 import type { Request } from '../../../src/runtime/reconcile/index.js';
@@ -56,11 +56,26 @@ describe('InformerCache', () => {
     expect(api.lists).toBe(1);
   });
 
-  it('answers NotFound like the API server', async () => {
+  it('answers NotFound like the API server: an ApiError with its Status, whose stack is its one line', async () => {
     const { cache } = startCache(new FakeKindApi());
     const err = await cache.get(Widgets, { namespace: 'a', name: 'missing' }).catch((e: unknown) => e);
     expect(isNotFound(err)).toBe(true);
-    expect((err as Error).message).toBe('widgets.test.io "missing" not found');
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toBeInstanceOf(Error);
+    const apiErr = err as ApiError;
+    expect(apiErr.message).toBe('widgets.test.io "missing" not found');
+    expect(apiErr).toMatchObject({ name: 'ApiError', code: 404, reason: 'NotFound' });
+    expect(apiErr.status).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      message: 'widgets.test.io "missing" not found',
+      reason: 'NotFound',
+      details: { name: 'missing', group: 'test.io', kind: 'widgets' },
+      code: 404,
+    });
+    expect(apiErr.stack).toBe('ApiError: widgets.test.io "missing" not found');
+    expect(String(apiErr)).toBe('ApiError: widgets.test.io "missing" not found');
   });
 
   it('lists by namespace, label selector and indexed field, sorted and limited', async () => {
