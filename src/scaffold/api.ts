@@ -288,6 +288,7 @@ export function scaffoldCreateAPI(
       `${kind.toLowerCase()}_types.js`,
     ),
     controllerName: paths.controllerName,
+    sampleFile: paths.sampleFile,
     testNamespace: namespaced ? 'default' : '',
     roleKind: config.namespaced ? 'Role' : 'ClusterRole',
     ...extension.data,

@@ -305,6 +305,33 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
   );
 
   it(
+    'fails npm test once when a required spec field is missing from the sample, naming the field and the sample; passes with a defaulted field',
+    () => {
+      const types = join(project, 'api', 'v1', 'gateway_types.ts');
+      const original = readFileSync(types, 'utf8');
+      const addField = (field: string) =>
+        writeFileSync(
+          types,
+          original.replace(/^(\s*)foo\?: string;\n/m, (foo, indent: string) => `${foo}${indent}${field}\n`),
+        );
+      try {
+        addField('// +required\n  ship: string;');
+        const missing = run(project, 'npm', ['test']);
+        expect(missing.status, missing.output.slice(-3000)).not.toBe(0);
+        expect(missing.output).toContain(
+          'config/samples/webapp_v1_gateway.yaml is not a valid Gateway: spec.ship: Required value. Edit the sample: the tests create it',
+        );
+        expect(missing.output).toMatch(/Tests\s+1 failed \|/);
+        addField('// +kubebuilder:default=Enterprise\n  // +optional\n  ship?: string;');
+        expectSuccess(run(project, 'npm', ['test']));
+      } finally {
+        writeFileSync(types, original);
+      }
+    },
+    minutes(10),
+  );
+
+  it(
     'passes its own e2e tests with make test-e2e, on a local control plane that make starts and stops',
     () => {
       const result = run(project, 'make', ['test-e2e']);

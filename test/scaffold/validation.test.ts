@@ -96,7 +96,7 @@ describe('scaffold init refuses bad input and changes nothing', () => {
     });
     expect(pkg.scripts).toMatchObject({
       build: 'tsc -p tsconfig.json',
-      test: 'scaffold manifests && vitest run --project unit',
+      test: 'scaffold manifests && tsc -p tsconfig.json --noEmit && vitest run --project unit',
       pretest: 'scaffold envtest use -p path',
     });
     // The manager runs the runtime; the CLI and envtest build and test it.
