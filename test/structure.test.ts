@@ -165,6 +165,14 @@ describe('the layering of src/', () => {
     expect(named.filter((f) => !/^[a-z0-9][a-z0-9-]*(\.d)?\.ts$/.test(f.split('/').at(-1)!))).toEqual([]);
   });
 
+  it('defines the plain-object check once, in @kubescaffold/runtime/json, which every package may import', () => {
+    const body = /typeof (\w+) === 'object' && \1 !== null && !Array\.isArray\(\1\)(?! &&)/;
+    const defining = sources(src)
+      .filter((f) => body.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(src, f));
+    expect(defining).toEqual(['runtime/json/index.ts']);
+  });
+
   it('lets nothing outside src/cli import src/cli', () => {
     expect(describeEdges(relativeEdges.filter((e) => !under('cli/')(e.from) && under('cli/')(e.to)))).toEqual([]);
   });

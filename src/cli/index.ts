@@ -14,6 +14,7 @@ import { registerManifestsCommand } from './manifests.js';
 import { registerRunCommand } from './run.js';
 import { registerCompletionCommand } from './completion.js';
 import { addExamples } from './examples.js';
+import { commandTree } from './tree.js';
 import { readPackageVersion, registerVersionCommand } from './version.js';
 
 /** Builds the `scaffold` program. Command modules load their heavy dependencies lazily, inside actions. */
@@ -22,7 +23,6 @@ export function buildProgram(): Command {
     .description('Kubebuilder for TypeScript: scaffold, generate manifests for, and run Kubernetes operators')
     .version(readPackageVersion(), '-v, --version')
     .enablePositionalOptions()
-    .showHelpAfterError()
     .exitOverride();
   registerInitCommand(program);
   registerCreateCommand(program);
@@ -42,7 +42,20 @@ export function buildProgram(): Command {
   registerVersionCommand(program);
   registerCompletionCommand(program);
   addExamples(program);
+  shortUsageAfterErrors(program);
   return program;
+}
+
+/**
+ * A usage error (a missing flag, an unknown one, a misspelt command) prints its line, then the command's usage and where
+ * its help is: the whole help, 45 lines and more, would push the error out of sight above it.
+ */
+function shortUsageAfterErrors(program: Command): void {
+  for (const [path, cmd] of commandTree(program)) {
+    const name = path === '' ? 'scaffold' : `scaffold ${path}`;
+    const what = cmd.commands.length > 0 ? 'its commands' : 'its flags and examples';
+    cmd.showHelpAfterError(`Usage: ${name} ${cmd.usage()}\nSee \`${name} --help\` for ${what}.`);
+  }
 }
 
 /** Runs the CLI and returns the exit code; errors are printed, never thrown. */

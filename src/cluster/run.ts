@@ -17,6 +17,11 @@ export interface RunOptions {
   entry?: string;
   /** Where signals come from; tests pass their own emitter. Default process. */
   signals?: NodeJS.EventEmitter;
+  /**
+   * Receives what the build and the manager print; default: they print to this process's stdout and stderr, as a
+   * user of `scaffold run` wants. Tests pass their own, so that a passing run prints nothing.
+   */
+  output?: (text: string) => void;
 }
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -26,7 +31,7 @@ function npmCommand(): string {
 }
 
 /** Builds the project with its own `npm run build`, or explains what is missing. */
-export function buildProject(root: string): void {
+export function buildProject(root: string, output?: (text: string) => void): void {
   const pkgFile = join(root, 'package.json');
   if (!existsSync(pkgFile))
     throw new ClusterError(`no package.json in ${root}; run \`scaffold run\` in the project's root directory`);
@@ -37,7 +42,10 @@ export function buildProject(root: string): void {
     );
   if (!existsSync(join(root, 'node_modules')))
     throw new ClusterError(`the project's dependencies are not installed; run \`npm install\` in ${root} first`);
-  const r = spawnSync(npmCommand(), ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const r = output
+    ? spawnSync(npmCommand(), ['run', 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
+    : spawnSync(npmCommand(), ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (output) output(`${r.stdout ?? ''}${r.stderr ?? ''}`);
   if (r.error) throw new ClusterError(`cannot run npm run build: ${r.error.message}`);
   if (r.status !== 0)
     throw new ClusterError(`npm run build failed (exit ${r.status ?? r.signal}); fix the errors above and run again`);
@@ -63,7 +71,7 @@ function kubeconfigEnv(opts: RunOptions): { env: Record<string, string>; cleanup
  * at once). Resolves with the manager's exit code.
  */
 export async function runManager(root: string, opts: RunOptions = {}): Promise<number> {
-  if (!opts.skipBuild) buildProject(root);
+  if (!opts.skipBuild) buildProject(root, opts.output);
   const entry = opts.entry ?? join('dist', 'cmd', 'main.js');
   if (!existsSync(join(root, entry)))
     throw new ClusterError(
@@ -76,9 +84,11 @@ export async function runManager(root: string, opts: RunOptions = {}): Promise<n
       const child = spawn(process.execPath, [entry, ...(opts.args ?? [])], {
         cwd: root,
         env: { ...process.env, ...env },
-        stdio: 'inherit',
+        stdio: opts.output ? ['ignore', 'pipe', 'pipe'] : 'inherit',
         detached: process.platform !== 'win32',
       });
+      const output = opts.output;
+      if (output) for (const stream of [child.stdout, child.stderr]) stream?.setEncoding('utf8').on('data', output);
       const forward = (signal: NodeJS.Signals) => () => {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       };

@@ -540,7 +540,13 @@ export class SchemaGenerator {
     let schema: JSONSchemaProps;
     if (info.markers.has(schemaless.name) || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m))))
       schema = {};
-    else schema = { ...this.typeSchema(type, file) };
+    else {
+      const problems = this.diags.items.length;
+      schema = { ...this.typeSchema(type, file) };
+      // A type that cannot be described (an unknown name, any) has been reported and left empty: checking the
+      // field's markers against it would only add errors about a type "" below the one that says why.
+      if (Object.keys(schema).length === 0 && this.diags.items.length > problems) return schema;
+    }
     if (Object.keys(schema).length > 0 && this.isDeclaredTypeReference(type, file))
       return this.namedFieldSchema(schema, info);
     if (info.doc) schema.description = info.doc;

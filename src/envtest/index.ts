@@ -7,6 +7,8 @@
 export { TestEnvironment, type TestEnvironmentOptions } from './controlplane/environment.js';
 // Obtaining the binaries: the same exports as @kubescaffold/envtest/setup.
 export * from './setup.js';
+// Test objects from a project's config/samples.
+export { createSample, readSample } from './samples.js';
 export { freePort } from './controlplane/ports.js';
 export { checkAPIServerFlags, RESERVED_APISERVER_FLAGS } from './controlplane/apiserver-flags.js';
 export { checkKubeconfigTarget, writeKubeconfigFile } from './controlplane/kubeconfig.js';

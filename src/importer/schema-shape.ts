@@ -2,6 +2,7 @@
  * The shape of a CRD's openAPIV3Schema before the importer reads it: every key the importer relies on holds a value
  * of the kind the apiextensions API gives it, so a malformed file is refused at its line rather than misread.
  */
+import { isObject } from '@kubescaffold/runtime/json';
 
 type Path = (string | number)[];
 
@@ -10,8 +11,6 @@ export interface ShapeProblem {
   path: Path;
   message: string;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const NUMBER_KEYS = ['maximum', 'minimum', 'multipleOf'];
 const INTEGER_KEYS = ['maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties', 'minProperties'];

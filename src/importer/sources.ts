@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
+import { isObject } from '@kubescaffold/runtime/json';
 import { isMap, isScalar, type Document } from 'yaml';
 import { isUserError, ScaffoldError } from '../errors.js';
 import { resolveInProject } from '../files/confine.js';
@@ -124,8 +125,6 @@ function fromText(text: string, origin: string, problems: string[], required: bo
     );
   return out;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** What makes the document unusable as a CRD, and where. */
 function crdProblem(data: Record<string, unknown>): { path: (string | number)[]; message: string } | undefined {

@@ -4,10 +4,18 @@
  * controller-runtime's and client-go's packages are: @kubescaffold/runtime/rest, clientcmd, discovery, restmapper,
  * cache, workqueue, client, controller, manager, fake, webhook, metrics, json and certs.
  *
+ * `k8s` holds the TypeScript types of Kubernetes' own objects, such as `k8s.V1Deployment` and `k8s.V1PodSpec`:
+ * @kubernetes/client-node's models, as types only (`import type { k8s } from '@kubescaffold/runtime'`), so an operator
+ * that uses them runs without that package. Their reference is @kubernetes/client-node's.
+ *
  * @module @kubescaffold/runtime
  */
 
-/** The TypeScript types of Kubernetes' own API objects (@kubernetes/client-node's models; types only). */
+/**
+ * The TypeScript types of Kubernetes' own API objects (`k8s.V1Deployment`, `k8s.V1PodSpec`, ...):
+ * @kubernetes/client-node's models, types only, so nothing of that package is loaded at run time. The descriptors
+ * of @kubescaffold/runtime/rest (`Deployments`, `Pods`, ...) are typed with them.
+ */
 export type * as k8s from '@kubernetes/client-node';
 
 // Reaching the API server.

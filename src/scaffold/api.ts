@@ -182,10 +182,11 @@ export function scaffoldCreateAPI(
     );
   }
   if (!kind) throw new ScaffoldError('kind cannot be empty; pass --kind, e.g. --kind CronJob');
-  if (kind.charAt(0) !== kind.charAt(0).toUpperCase() || !/^[A-Za-z]/.test(kind)) {
-    throw new ScaffoldError(
-      `invalid Kind "${kind}": must start with an uppercase character, e.g. ${kind.charAt(0).toUpperCase()}${kind.slice(1)}`,
-    );
+  if (!/^[A-Z]/.test(kind)) {
+    // The example drops what cannot start a Kind (1Captain → Captain), so that it is a valid one.
+    const rest = kind.replace(/^[^A-Za-z]+/, '');
+    const example = rest ? `${rest.charAt(0).toUpperCase()}${rest.slice(1)}` : 'CronJob';
+    throw new ScaffoldError(`invalid Kind "${kind}": must start with an uppercase letter, e.g. ${example}`);
   }
   const kindProblem = checkDNS1035Label(kind.toLowerCase());
   if (kindProblem || !/^[A-Za-z0-9]+$/.test(kind)) {
@@ -288,6 +289,7 @@ export function scaffoldCreateAPI(
       `${kind.toLowerCase()}_types.js`,
     ),
     controllerName: paths.controllerName,
+    sampleFile: paths.sampleFile,
     testNamespace: namespaced ? 'default' : '',
     roleKind: config.namespaced ? 'Role' : 'ClusterRole',
     ...extension.data,

@@ -165,6 +165,7 @@ export function scaffoldCreateWebhook(
       ? posix.relative(webhookDir, paths.typesFile).replace(/\.ts$/, '.js')
       : `./${kind.toLowerCase()}_webhook.js`,
     resourcesImport: paths ? posix.relative(webhookDir, paths.resourcesFile).replace(/\.ts$/, '.js') : undefined,
+    sampleFile: paths?.sampleFile,
     spokes: spokeNames.map((spoke) => {
       const spokePaths = resourcePaths(config, { group, version: spoke, kind });
       return {

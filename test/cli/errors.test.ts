@@ -52,4 +52,34 @@ describe('how a failed command is reported', () => {
     expect(printed.join('\n')).toMatch(/^Error: .*\/no\/such\/dir/);
     expect(printed.join('\n')).not.toContain('    at ');
   });
+
+  it('answers a usage error with its line, the usage line and where the help is, not the whole help above it', async () => {
+    for (const [argv, error, usage] of [
+      [
+        ['create', 'api', '--group', 'crew', '--version', 'v1'],
+        "error: required option '--kind <kind>' not specified",
+        'scaffold create api [options]',
+      ],
+      [['manifest'], "error: unknown command 'manifest'\n(Did you mean manifests?)", 'scaffold [options] [command]'],
+      [
+        ['create', 'api', '--grop', 'crew', '--version', 'v1', '--kind', 'Captain'],
+        "error: unknown option '--grop'\n(Did you mean --group?)",
+        'scaffold create api [options]',
+      ],
+    ] as const) {
+      let printed = '';
+      vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+        printed += String(s);
+        return true;
+      });
+      const code = await main(['node', 'scaffold', ...argv]);
+      vi.restoreAllMocks();
+      const command = usage.split(' [')[0]!;
+      const see = argv[0] === 'manifest' ? 'its commands' : 'its flags and examples';
+      expect([code, printed], argv.join(' ')).toEqual([
+        1,
+        `${error}\nUsage: ${usage}\nSee \`${command} --help\` for ${see}.\n`,
+      ]);
+    }
+  });
 });

@@ -102,6 +102,30 @@ describe('docs/reference/api (TypeDoc from the doc comments)', () => {
     }
   });
 
+  it("says what a namespace of another package's types holds (the runtime's k8s), which TypeDoc leaves out", () => {
+    const namespaces: string[] = [];
+    for (const entry of publicEntryPoints()) {
+      const text = read(root, entry);
+      const file = ts.createSourceFile(entry, text, ts.ScriptTarget.Latest, true);
+      for (const statement of file.statements) {
+        if (!ts.isExportDeclaration(statement) || !statement.exportClause) continue;
+        if (!ts.isNamespaceExport(statement.exportClause)) continue;
+        const name = statement.exportClause.name.text;
+        namespaces.push(`${entry}: ${name}`);
+        const comments = ts.getLeadingCommentRanges(text, statement.getFullStart()) ?? [];
+        expect(
+          comments.some((c) => text.slice(c.pos, c.end).startsWith('/**')),
+          `${entry}: a doc comment above export * as ${name}`,
+        ).toBe(true);
+        // excludeExternals drops it from the page: the module's own comment, at the top of the page, names it.
+        expect(read(committed, pageOf(entry)).split('\n## ')[0], `${pageOf(entry)} names ${name}`).toContain(
+          `\`${name}\``,
+        );
+      }
+    }
+    expect(namespaces).toEqual(['src/runtime/index.ts: k8s']);
+  });
+
   it('is the same wherever it is generated: no dates, absolute paths or source links', () => {
     for (const f of listFiles(committed)) {
       const md = read(committed, f);

@@ -289,6 +289,8 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       const result = run(project, 'npm', ['test']);
       expectSuccess(result);
       expect(result.output).toMatch(/Tests\s+\d+ passed/);
+      // A passing run prints the report, not the log lines of the reconciles it ran.
+      expect(result.output).not.toMatch(/^\{"level":/m);
       // npm test runs the controller tests (envtest and fake client) and leaves the e2e tests to `npm run test:e2e`.
       expect(result.output).toContain('guestbook_controller.fake.test.ts');
       expect(result.output).not.toContain('test/e2e/');
@@ -300,6 +302,33 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
       expect(readFileSync(join(project, 'config', 'webhook', 'manifests.yaml'), 'utf8')).toContain(
         '/validate-webapp-example-com-v1-guestbook',
       );
+    },
+    minutes(10),
+  );
+
+  it(
+    'fails npm test once when a required spec field is missing from the sample, naming the field and the sample; passes with a defaulted field',
+    () => {
+      const types = join(project, 'api', 'v1', 'gateway_types.ts');
+      const original = readFileSync(types, 'utf8');
+      const addField = (field: string) =>
+        writeFileSync(
+          types,
+          original.replace(/^(\s*)foo\?: string;\n/m, (foo, indent: string) => `${foo}${indent}${field}\n`),
+        );
+      try {
+        addField('// +required\n  ship: string;');
+        const missing = run(project, 'npm', ['test']);
+        expect(missing.status, missing.output.slice(-3000)).not.toBe(0);
+        expect(missing.output).toContain(
+          'config/samples/webapp_v1_gateway.yaml is not a valid Gateway: spec.ship: Required value. Edit the sample: the tests create it',
+        );
+        expect(missing.output).toMatch(/Tests\s+1 failed \|/);
+        addField('// +kubebuilder:default=Enterprise\n  // +optional\n  ship?: string;');
+        expectSuccess(run(project, 'npm', ['test']));
+      } finally {
+        writeFileSync(types, original);
+      }
     },
     minutes(10),
   );

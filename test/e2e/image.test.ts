@@ -103,7 +103,8 @@ describe('the scaffolded Dockerfile, built and run without a container engine', 
   beforeAll(async () => {
     if (!existsSync(join(repoRoot, 'dist', 'cli', 'index.js')))
       throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-    node22 = nodeExecutable('22');
+    // Its download (on a cold cache) is said once per machine, not in every test report.
+    node22 = nodeExecutable('22', () => {});
     mkdirSync(project);
     expectSuccess(
       run(project, process.execPath, [scaffoldBin, 'init', '--domain', 'example.com', '--skip-install']),

@@ -262,7 +262,10 @@ describe('the npm packages', () => {
       // packages packed into its vendor/, named by relative paths that hold in a fresh clone and in the image's build
       // stage; init's own npm install of them succeeds.
       const packDir = '/tmp/ks';
-      let cwd = work.path;
+      // The commands start in the checkout, here a folder of the test's own: the project goes beside it, not in it.
+      const checkout = join(work.path, 'checkout');
+      mkdirSync(checkout);
+      let cwd = checkout;
       let testOutput = '';
       for (const words of usingTheCli()) {
         const line = words.join(' ');
@@ -285,6 +288,7 @@ describe('the npm packages', () => {
       }
       const project = cwd;
       expect(project).toBe(join(work.path, 'my-operator'));
+      expect(readdirSync(checkout), 'the checkout is left as it was').toEqual([]);
       scaffolded = project;
       // The quick start's first four steps, from tarballs, are the same commands: this run covers them as written.
       const quickStart = [

@@ -96,7 +96,7 @@ describe('scaffold init refuses bad input and changes nothing', () => {
     });
     expect(pkg.scripts).toMatchObject({
       build: 'tsc -p tsconfig.json',
-      test: 'scaffold manifests && vitest run --project unit',
+      test: 'scaffold manifests && tsc -p tsconfig.json --noEmit && vitest run --project unit',
       pretest: 'scaffold envtest use -p path',
     });
     // The manager runs the runtime; the CLI and envtest build and test it.
@@ -142,7 +142,9 @@ describe('scaffold create api refuses bad input and changes nothing', () => {
     [{ version: 'v1beta' }, /invalid version "v1beta"/],
     [{ version: 'v2gamma1' }, /invalid version "v2gamma1"/],
     [{ version: '' }, /version cannot be empty/],
-    [{ kind: 'captain' }, /invalid Kind "captain": must start with an uppercase character, e.g. Captain/],
+    [{ kind: 'captain' }, /invalid Kind "captain": must start with an uppercase letter, e.g. Captain$/],
+    [{ kind: '1Captain' }, /invalid Kind "1Captain": must start with an uppercase letter, e.g. Captain$/],
+    [{ kind: '42' }, /invalid Kind "42": must start with an uppercase letter, e.g. CronJob$/],
     [{ kind: 'Cap-tain' }, /invalid Kind "Cap-tain"/],
     [{ kind: '' }, /kind cannot be empty/],
     [{ plural: 'Captains' }, /invalid Plural "Captains"/],

@@ -6,6 +6,8 @@ export default defineConfig({
     hookTimeout: 180_000,
     // A new project has no APIs, and so no tests, yet.
     passWithNoTests: true,
+    // What a test prints (its log lines too) is shown with a test that fails: a passing run prints only the report.
+    silent: 'passed-only',
     projects: [
       // Controller tests: on a fake client, and against a real kube-apiserver and etcd (@kubescaffold/envtest).
       // `npm test` runs them.

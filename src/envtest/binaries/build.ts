@@ -38,7 +38,7 @@ export interface BuildOptions {
   progress?: (line: string) => void;
   /** The environment the Go toolchain runs with; default process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Seconds between "still compiling" lines during a long compile. */
+  /** Seconds between the lines that show a long step of the build, or a wait for another process's build, alive. */
   heartbeatSeconds?: number;
 }
 
@@ -68,14 +68,33 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
   await mkdir(logDir, { recursive: true });
   const logFile = join(logDir, `build-${version}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
 
+  const what = `kube-apiserver and etcd of Kubernetes ${version}`;
+  const heartbeatMs = (opts.heartbeatSeconds ?? 30) * 1000;
+  const waitStarted = Date.now();
+  let waitedFor: number | undefined;
   const release = await acquireLock(join(opts.cacheRoot, `.build-${version}.lock`), {
     signal: opts.signal,
-    onWait: (pid) => progress(`Another process (pid ${pid}) is building Kubernetes ${version}; waiting for it…`),
+    reportMs: heartbeatMs,
+    onWait: (pid) => {
+      waitedFor = pid;
+      progress(`Another process (pid ${pid}) is building ${what} from source; waiting for it…`);
+    },
+    onStillWaiting: (pid, ms) =>
+      progress(`      … still waiting for pid ${pid} to build ${what}: ${fmtSeconds(ms)} so far`),
+    // Its build directory is removed below and the build starts over here, unless it had finished.
+    onOwnerGone: (pid) => {
+      waitedFor = undefined;
+      progress(`pid ${pid} is gone and left its lock; taking over the build of ${what}`);
+    },
   });
   let log: WriteStream | undefined;
   let tmp: string | undefined;
   try {
-    if (fsProbe.hasBinaries(finalDir)) return { dir: finalDir, logFile: '', seconds: 0 };
+    if (fsProbe.hasBinaries(finalDir)) {
+      if (waitedFor !== undefined)
+        progress(`pid ${waitedFor} built ${what} (waited ${fmtSeconds(Date.now() - waitStarted)})`);
+      return { dir: finalDir, logFile: '', seconds: 0 };
+    }
     const logOut = createWriteStream(logFile, { flags: 'a' });
     log = logOut;
     await removeStaleBuildDirs(opts.cacheRoot, version);
@@ -91,14 +110,31 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
     const run = (cwd: string, args: string[], onStderrLine?: (line: string) => void) =>
       runLogged('go', args, { cwd, env, log: logOut, signal: opts.signal, onStderrLine });
     let stepNo = 0;
+    // `go build -v` names each package it compiles: the count, when there is one, shows a long compile moving.
+    let packages: number | undefined;
+    const countPackages = (line: string) => {
+      if (/^[\w.-]+(\/[\w.@~-]+)+$/.test(line) || /^[\w]+$/.test(line)) packages = (packages ?? 0) + 1;
+    };
     const step = async <T>(title: string, fn: () => Promise<T>): Promise<T> => {
       stepNo++;
+      packages = undefined;
       const t0 = Date.now();
       progress(`[${stepNo}/${STEPS}] ${title}`);
       logOut.write(`\n### [${stepNo}/${STEPS}] ${title}\n`);
-      const result = await fn();
-      progress(`      done in ${fmtSeconds(Date.now() - t0)} (total ${fmtSeconds(Date.now() - started)})`);
-      return result;
+      // Every step can take minutes on a cold module or build cache: say which one runs, and for how long.
+      const beat = setInterval(() => {
+        const count = packages === undefined ? '' : `, ${packages} packages compiled`;
+        progress(
+          `      … [${stepNo}/${STEPS}] ${fmtSeconds(Date.now() - t0)}${count} (building ${what}, total ${fmtSeconds(Date.now() - started)})`,
+        );
+      }, heartbeatMs);
+      try {
+        const result = await fn();
+        progress(`      done in ${fmtSeconds(Date.now() - t0)} (total ${fmtSeconds(Date.now() - started)})`);
+        return result;
+      } finally {
+        clearInterval(beat);
+      }
     };
 
     const goVersion = await step('Checking the Go toolchain', async () =>
@@ -149,9 +185,7 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
         join(outDir, KUBE_APISERVER),
         'k8s.io/kubernetes/cmd/kube-apiserver',
       ];
-      await withHeartbeat('kube-apiserver', opts.heartbeatSeconds ?? 30, progress, (onLine) =>
-        run(apiDir, args, onLine),
-      );
+      await run(apiDir, args, countPackages);
     });
 
     await step(`Building etcd v${etcdVersion}`, async () => {
@@ -164,7 +198,7 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
       await writeFile(join(etcdDir, 'go.mod'), etcdWrapperGoMod(etcdGo, etcdVersion));
       await run(etcdDir, ['get', `go.etcd.io/etcd/server/v3@v${etcdVersion}`]);
       const args = ['build', '-v', '-trimpath', '-o', join(outDir, ETCD), 'go.etcd.io/etcd/server/v3'];
-      await withHeartbeat('etcd', opts.heartbeatSeconds ?? 30, progress, (onLine) => run(etcdDir, args, onLine));
+      await run(etcdDir, args, countPackages);
     });
 
     await step('Verifying the binaries (--version) and moving them into the cache', async () => {
@@ -220,28 +254,6 @@ function fmtSeconds(ms: number): string {
 export function goEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const flags = (base.GOFLAGS ?? '').split(/\s+/).filter((f) => f && !f.startsWith('-mod='));
   return { ...base, GOWORK: 'off', GOFLAGS: [...flags, '-mod=mod'].join(' '), CGO_ENABLED: '0', GOTOOLCHAIN: 'local' };
-}
-
-/** `go build -v` names each package it compiles; report the count every few seconds so a long build shows life. */
-async function withHeartbeat<T>(
-  what: string,
-  seconds: number,
-  progress: (line: string) => void,
-  fn: (onLine: (line: string) => void) => Promise<T>,
-): Promise<T> {
-  let packages = 0;
-  const t0 = Date.now();
-  const timer = setInterval(
-    () => progress(`      … compiling ${what}: ${packages} packages compiled, ${fmtSeconds(Date.now() - t0)}`),
-    seconds * 1000,
-  );
-  try {
-    return await fn((line) => {
-      if (/^[\w.-]+(\/[\w.@~-]+)+$/.test(line) || /^[\w]+$/.test(line)) packages++;
-    });
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /** Removes build directories of `version` left by a killed build (we hold the lock, so none is live). */

@@ -14,7 +14,7 @@ import { readExecutableFormat } from './executable-format.js';
 import { acquireLock } from './lock.js';
 import { ETCD, KUBE_APISERVER } from './paths.js';
 import { formatPlatform, hostPlatform } from './platform.js';
-import { downloadReporter, type ProgressOutput } from './progress.js';
+import { downloadReporter, formatDuration, type ProgressOutput } from './progress.js';
 import type { EnvtestRelease } from './release-index.js';
 import { ArchiveError, unpackEnvtestArchive } from './unpack.js';
 import { parseApiserverVersionOutput } from '../versions.js';
@@ -43,6 +43,14 @@ export async function installRelease(release: EnvtestRelease, opts: InstallOptio
     signal: opts.signal,
     onWait: (pid) =>
       opts.output.line(`Another process (pid ${pid}) is installing Kubernetes ${release.version}; waiting for it…`),
+    onStillWaiting: (pid, ms) =>
+      opts.output.line(
+        `      … still waiting for pid ${pid} to install Kubernetes ${release.version}: ${formatDuration(ms / 1000)} so far`,
+      ),
+    onOwnerGone: (pid) =>
+      opts.output.line(
+        `pid ${pid} stopped before it finished installing Kubernetes ${release.version}; installing it here`,
+      ),
   });
   let tmp: string | undefined;
   try {

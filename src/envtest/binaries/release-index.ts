@@ -10,6 +10,7 @@
  *
  * Each archive holds controller-tools/envtest/{kube-apiserver,etcd,kubectl}.
  */
+import { isObject } from '@kubescaffold/runtime/json';
 import { parse } from 'yaml';
 import { formatPlatform, type Platform } from './platform.js';
 import { compareVersions, formatVersion, isExact, matchesVersion, parseVersion, type Version } from '../versions.js';
@@ -62,8 +63,8 @@ export function parseReleaseIndex(text: string, indexUrl: string): EnvtestReleas
       `the envtest release index ${indexUrl} is not valid YAML: ${(err as Error).message}`,
     );
   }
-  const releases = isRecord(doc) ? doc.releases : undefined;
-  if (!isRecord(releases)) {
+  const releases = isObject(doc) ? doc.releases : undefined;
+  if (!isObject(releases)) {
     throw new ReleaseIndexError(
       indexUrl,
       `the envtest release index ${indexUrl} has no "releases" map; is it an envtest-releases.yaml?`,
@@ -71,13 +72,13 @@ export function parseReleaseIndex(text: string, indexUrl: string): EnvtestReleas
   }
   const out: EnvtestRelease[] = [];
   for (const [version, archives] of Object.entries(releases)) {
-    if (!isRecord(archives))
+    if (!isObject(archives))
       throw new ReleaseIndexError(indexUrl, `${indexUrl}: releases.${version} is not a map of archives`);
     for (const [archiveName, archive] of Object.entries(archives)) {
       const m = ARCHIVE_RE.exec(archiveName);
       if (!m) continue;
       const where = `${indexUrl}: releases.${version}.${archiveName}`;
-      if (!isRecord(archive) || typeof archive.hash !== 'string' || typeof archive.selfLink !== 'string') {
+      if (!isObject(archive) || typeof archive.hash !== 'string' || typeof archive.selfLink !== 'string') {
         throw new ReleaseIndexError(indexUrl, `${where} needs a "hash" and a "selfLink"`);
       }
       if (!SHA512_RE.test(archive.hash)) throw new ReleaseIndexError(indexUrl, `${where}: "hash" is not a hex sha512`);
@@ -135,8 +136,4 @@ export function noReleaseReason(
     .map((r) => r.version)
     .join(', ');
   return `the envtest release index ${indexUrl} has no ${wanted} for ${formatPlatform(platform)} (newest: ${newest})`;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

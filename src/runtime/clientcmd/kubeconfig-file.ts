@@ -18,6 +18,7 @@ import { KubeConfigError } from './kubeconfig-error.js';
 import { load as loadYaml } from 'js-yaml';
 import { MAX_KUBECONFIG_BYTES, yamlBoundsProblem } from './yaml-bounds.js';
 import { fs } from '../internal/builtins.js';
+import { isObject } from '../json/index.js';
 
 const { readFileSync } = fs;
 
@@ -46,8 +47,6 @@ interface Merged {
   readonly contexts: Map<string, Entry>;
   currentContext: string;
 }
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Loads and merges kubeconfig files (absolute paths, all existing), picks `context` or the current-context, validates
@@ -82,7 +81,7 @@ function mergeFile(into: Merged, file: string): void {
   const unbounded = yamlBoundsProblem(doc);
   if (unbounded !== undefined) throw new KubeConfigError(`kubeconfig ${file}: refused: ${unbounded}`);
   if (doc === null || doc === undefined) return; // An empty file is an empty configuration, as in client-go.
-  if (!isObj(doc))
+  if (!isObject(doc))
     throw new KubeConfigError(
       `kubeconfig ${file}: not a kubeconfig (expected a mapping with clusters, users and contexts)`,
     );
@@ -97,10 +96,11 @@ function mergeFile(into: Merged, file: string): void {
     if (!Array.isArray(entries)) throw new KubeConfigError(`kubeconfig ${file}: ${list} is not a list`);
     const seen = new Set<string>();
     entries.forEach((e: unknown, i) => {
-      if (!isObj(e) || typeof e.name !== 'string' || e.name === '')
+      if (!isObject(e) || typeof e.name !== 'string' || e.name === '')
         throw new KubeConfigError(`kubeconfig ${file}: ${list}[${i}] has no name`);
       const body = e[item] ?? {};
-      if (!isObj(body)) throw new KubeConfigError(`kubeconfig ${file}: ${item} "${e.name}": ${item} is not a mapping`);
+      if (!isObject(body))
+        throw new KubeConfigError(`kubeconfig ${file}: ${item} "${e.name}": ${item} is not a mapping`);
       // client-go's conversion refuses a name listed twice in one file.
       if (seen.has(e.name)) throw new KubeConfigError(`kubeconfig ${file}: ${item} "${e.name}" is defined twice`);
       seen.add(e.name);
@@ -297,7 +297,7 @@ function clusterInfo(f: Fields): ClusterInfo | undefined {
   let execConfig: unknown;
   const extensions = f.entry.body.extensions;
   if (Array.isArray(extensions)) {
-    for (const ext of extensions) if (isObj(ext) && ext.name === EXEC_CLUSTER_EXTENSION) execConfig = ext.extension;
+    for (const ext of extensions) if (isObject(ext) && ext.name === EXEC_CLUSTER_EXTENSION) execConfig = ext.extension;
   }
   if (!server) return undefined;
   return {
@@ -322,7 +322,7 @@ function userInfo(f: Fields, execClusterConfig?: unknown): UserInfo {
 
   const provider = body['auth-provider'];
   if (provider !== undefined && provider !== null) {
-    const which = isObj(provider) && typeof provider.name === 'string' ? ` "${provider.name}"` : '';
+    const which = isObject(provider) && typeof provider.name === 'string' ? ` "${provider.name}"` : '';
     problem(
       `uses auth-provider${which}, which kubescaffold does not support (client-go removed its gcp and azure providers too): use an exec credential plugin instead, such as gke-gcloud-auth-plugin, kubelogin or \`aws eks get-token\``,
     );
@@ -356,7 +356,7 @@ function userInfo(f: Fields, execClusterConfig?: unknown): UserInfo {
   let asExtra: Record<string, string[]> | undefined;
   if (rawExtra !== undefined && rawExtra !== null) {
     if (
-      !isObj(rawExtra) ||
+      !isObject(rawExtra) ||
       Object.values(rawExtra).some((v) => !Array.isArray(v) || v.some((s) => typeof s !== 'string'))
     ) {
       problem('has as-user-extra that is not a mapping of names to lists of strings');
@@ -371,7 +371,7 @@ function userInfo(f: Fields, execClusterConfig?: unknown): UserInfo {
   let exec: ExecConfig | undefined;
   const rawExec = body.exec;
   if (rawExec !== undefined && rawExec !== null) {
-    if (!isObj(rawExec)) problem('has exec that is not a mapping');
+    if (!isObject(rawExec)) problem('has exec that is not a mapping');
     else exec = execInfo(f, rawExec, execClusterConfig);
   }
 
@@ -404,7 +404,7 @@ function execInfo(f: Fields, raw: Obj, clusterConfig: unknown): ExecConfig | und
     else {
       env = [];
       rawEnv.forEach((e: unknown, i) => {
-        if (!isObj(e) || typeof e.name !== 'string' || e.name === '') problem(`has exec.env[${i}] without a name`);
+        if (!isObject(e) || typeof e.name !== 'string' || e.name === '') problem(`has exec.env[${i}] without a name`);
         // A scalar reads as its text (`value: 5` is "5"); a list or mapping has none, and String() of a mapping
         // with its own toString member threw a TypeError.
         else if (typeof e.value === 'object' && e.value !== null)

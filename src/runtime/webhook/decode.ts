@@ -2,6 +2,7 @@
 // object, and its TypeMeta and ObjectMeta fields have their types. Without it a defaulter reading
 // `obj.metadata.labels` of `metadata: 5` would throw, and the review would be answered 500 "panic" instead of 400
 // with what is wrong. As in Go, null reads as the field's zero value.
+import { isObject } from '../json/index.js';
 
 const STRING_FIELDS = ['name', 'namespace', 'generateName', 'uid', 'resourceVersion', 'selfLink'] as const;
 const OWNER_STRING_FIELDS = ['apiVersion', 'kind', 'name', 'uid'] as const;
@@ -24,22 +25,20 @@ const MAP_FIELDS = ['labels', 'annotations'] as const;
 
 const typeOf = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Why `raw` (the review's `field`: request.object or request.oldObject) cannot be decoded as a Kubernetes object, in
  * the words of the field at fault; undefined when it can.
  */
 export function objectDecodeProblem(raw: unknown, field: string): string | undefined {
-  if (!isPlainObject(raw)) return `${field} is ${typeOf(raw)}, not an object`;
+  if (!isObject(raw)) return `${field} is ${typeOf(raw)}, not an object`;
   for (const key of ['apiVersion', 'kind'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'string')
       return `${field}.${key} is ${typeOf(raw[key])}, not a string`;
   }
   const meta = raw.metadata;
   if (meta === undefined || meta === null) return undefined;
-  if (!isPlainObject(meta)) return `${field}.metadata is ${typeOf(meta)}, not an object`;
+  if (!isObject(meta)) return `${field}.metadata is ${typeOf(meta)}, not an object`;
   for (const key of STRING_FIELDS) {
     if (meta[key] !== undefined && meta[key] !== null && typeof meta[key] !== 'string')
       return `${field}.metadata.${key} is ${typeOf(meta[key])}, not a string`;
@@ -50,7 +49,7 @@ export function objectDecodeProblem(raw: unknown, field: string): string | undef
   for (const key of MAP_FIELDS) {
     const map = meta[key];
     if (map === undefined || map === null) continue;
-    if (!isPlainObject(map)) return `${field}.metadata.${key} is ${typeOf(map)}, not a map of strings`;
+    if (!isObject(map)) return `${field}.metadata.${key} is ${typeOf(map)}, not a map of strings`;
     for (const [k, v] of Object.entries(map)) {
       if (typeof v !== 'string') return `${field}.metadata.${key}[${JSON.stringify(k)}] is ${typeOf(v)}, not a string`;
     }
@@ -62,7 +61,7 @@ export function objectDecodeProblem(raw: unknown, field: string): string | undef
   }
   const owners = meta.ownerReferences;
   if (owners !== undefined && owners !== null) {
-    if (!Array.isArray(owners) || owners.some((o) => !isPlainObject(o)))
+    if (!Array.isArray(owners) || owners.some((o) => !isObject(o)))
       return `${field}.metadata.ownerReferences is not a list of objects`;
     for (const [i, owner] of (owners as Array<Record<string, unknown>>).entries()) {
       const key = OWNER_STRING_FIELDS.find(
@@ -87,7 +86,7 @@ function notAString(obj: Record<string, unknown>, keys: readonly string[], field
 /** A GroupVersionKind or GroupVersionResource member of the request: an object of strings. */
 function groupVersionProblem(v: unknown, field: string, last: 'kind' | 'resource'): string | undefined {
   if (absent(v)) return undefined;
-  if (!isPlainObject(v)) return `${field} is ${typeOf(v)}, not an object`;
+  if (!isObject(v)) return `${field} is ${typeOf(v)}, not an object`;
   return notAString(v, ['group', 'version', last], field);
 }
 
@@ -110,16 +109,15 @@ export function requestDecodeProblem(req: Record<string, unknown>): string | und
   }
   if (!absent(req.dryRun) && typeof req.dryRun !== 'boolean')
     return `request.dryRun is ${typeOf(req.dryRun)}, not a boolean`;
-  if (!absent(req.options) && !isPlainObject(req.options))
-    return `request.options is ${typeOf(req.options)}, not an object`;
+  if (!absent(req.options) && !isObject(req.options)) return `request.options is ${typeOf(req.options)}, not an object`;
   const user = req.userInfo;
   if (absent(user)) return undefined;
-  if (!isPlainObject(user)) return `request.userInfo is ${typeOf(user)}, not an object`;
+  if (!isObject(user)) return `request.userInfo is ${typeOf(user)}, not an object`;
   const userStrings = notAString(user, ['username', 'uid'], 'request.userInfo');
   if (userStrings) return userStrings;
   if (!absent(user.groups) && !isStringList(user.groups)) return 'request.userInfo.groups is not a list of strings';
   const extra = user.extra;
-  if (!absent(extra) && (!isPlainObject(extra) || !Object.values(extra).every((v) => absent(v) || isStringList(v)))) {
+  if (!absent(extra) && (!isObject(extra) || !Object.values(extra).every((v) => absent(v) || isStringList(v)))) {
     return 'request.userInfo.extra is not a map of lists of strings';
   }
   return undefined;

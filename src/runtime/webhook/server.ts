@@ -100,32 +100,74 @@ function isWildcard(host: string): boolean {
 }
 
 /**
- * Reads a request body of at most `limit` bytes as text; undefined when it is (or says it is) larger. With a
- * Content-Length the bytes go straight into one buffer of that size, so a large review is held once, not as chunks
- * plus their concatenation.
+ * Reads a request body of at most `limit` bytes as text; undefined when it is (or says it is) larger, with the rest
+ * left unread for refuseTooLarge. With a Content-Length the bytes go straight into one buffer of that size, so a large
+ * review is held once, not as chunks plus their concatenation.
  */
-async function readBodyText(req: IncomingMessage, limit: number | undefined): Promise<string | undefined> {
+function readBodyText(req: IncomingMessage, limit: number | undefined): Promise<string | undefined> {
   const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-  if (limit !== undefined && declared !== undefined && declared > limit) return undefined;
-  if (declared !== undefined && Number.isSafeInteger(declared)) {
-    const buf = Buffer.allocUnsafe(declared);
-    let size = 0;
-    for await (const chunk of req) {
-      const c = chunk as Buffer;
-      if (size + c.length > declared) return undefined; // more than it said; refuse rather than grow
-      c.copy(buf, size);
-      size += c.length;
-    }
-    return buf.toString('utf8', 0, size);
-  }
+  if (limit !== undefined && declared !== undefined && declared > limit) return Promise.resolve(undefined);
+  const buf = declared !== undefined && Number.isSafeInteger(declared) ? Buffer.allocUnsafe(declared) : undefined;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (limit !== undefined && size > limit) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return new Promise((resolve, reject) => {
+    // Listeners rather than for-await: leaving a for-await loop early destroys the request and its connection.
+    const settle = (done: () => void) => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      req.pause();
+      done();
+    };
+    const onData = (c: Buffer) => {
+      // More than Content-Length said, or over the limit: refuse rather than grow.
+      if (buf ? size + c.length > buf.length : limit !== undefined && size + c.length > limit)
+        return settle(() => resolve(undefined));
+      if (buf) c.copy(buf, size);
+      else chunks.push(c);
+      size += c.length;
+    };
+    const onEnd = () =>
+      settle(() => resolve(buf ? buf.toString('utf8', 0, size) : Buffer.concat(chunks).toString('utf8')));
+    const onError = (err: Error) => settle(() => reject(err));
+    const onClose = () =>
+      settle(() => reject(new TransportError('the client closed the connection before the body ended', 'Unreachable')));
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+/** How much more of an oversized body is read after the 413, as Go's net/http reads (maxPostHandlerReadBytes). */
+const TOO_LARGE_DRAIN_BYTES = 256 * 1024;
+/** How long the connection then stays open, as Go's rstAvoidanceDelay, unless the body ends first. */
+const TOO_LARGE_LINGER_MS = 500;
+
+/**
+ * 413 for a body over the limit, readable by a client still sending it. Closing at once, with the body unread, resets
+ * the connection under the answer, and the client sees only EPIPE. So, as Go's net/http does: the answer goes first,
+ * then up to 256 KiB more of the body is read and dropped, and the connection is closed half a second later (at
+ * once when the client hangs up; kept for the next request when the body ended).
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const socket = req.socket;
+  // For a client that sent Connection: close, Node destroys the socket as soon as the answer is written (destroySoon).
+  // End only our side instead; the timer below closes the connection.
+  socket.destroySoon = () => void socket.end();
+  let drained = 0;
+  let ended = false;
+  const close = setTimeout(() => {
+    if (!ended) socket.destroy();
+  }, TOO_LARGE_LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(close));
+  req.on('data', (c: Buffer) => {
+    drained += c.length;
+    // Stop reading: the client's writes then wait on TCP instead of failing, while it reads the answer.
+    if (drained >= TOO_LARGE_DRAIN_BYTES) req.pause();
+  });
+  req.on('end', () => {
+    ended = true;
+    clearTimeout(close);
+  });
+  req.on('error', () => socket.destroy());
+  sendText(res, 413, `request body is larger than ${limit} bytes`);
+  req.resume();
 }
 
 /** An eighth of V8's heap limit, and never less than one largest review. */
@@ -476,10 +518,7 @@ export class WebhookServer implements Runnable {
     if (contentType !== 'application/json')
       return sendText(res, 400, `contentType=${contentType}, expected application/json`);
     const body = await readBodyText(req, handler.maxRequestBytes);
-    if (body === undefined)
-      return sendText(res, 413, `request body is larger than ${handler.maxRequestBytes} bytes`, {
-        Connection: 'close',
-      });
+    if (body === undefined) return refuseTooLarge(req, res, handler.maxRequestBytes!);
     if (body.length === 0) return sendText(res, 400, 'request body is empty');
     let parsed: unknown;
     try {

@@ -3,6 +3,7 @@ import { Backoff, Reflector, newStore, type ReflectorOptions, type Store } from 
 import { ApiError, IdleTimeoutError } from '../../../src/runtime/rest/index.js';
 import { FakeApi, gone, networkError, type Obj } from './fake-api.js';
 import { eventually } from '../../support/eventually.js';
+import { captureLog } from '../../support/logs.js';
 
 const quickBackoff = (): Backoff => new Backoff(1, 5, 60_000, 2, 0);
 
@@ -220,10 +221,15 @@ describe('Reflector', () => {
     const api = new FakeApi();
     api.create('a');
     api.watchErrors = [new ApiError({ kind: 'Status', code: 422, reason: 'Invalid' })];
-    const { store } = start(api, { useWatchList: true });
+    // Its log line is kept here rather than printed among the test runner's report.
+    const logged = captureLog('reflector');
+    const { store } = start(api, { useWatchList: true, logger: logged.log });
     await eventually(() => store.list().length === 1 && api.openWatches === 1, 'the list and watch');
     expect(api.watchCalls[0]!.sendInitialEvents).toBe(true);
     expect(api.listCalls).toHaveLength(1);
+    expect(
+      logged.lines.filter((l) => l.includes('the server does not support WatchList; listing instead')),
+    ).toHaveLength(1);
   });
 });
 
