@@ -21,6 +21,7 @@
 // Prints each run, then min / median / max per configuration and the ratio of the medians, ours ÷ controller-runtime.
 // SEMI_MB replaces the manifest's --max-semi-space-size for ours.
 // Usage: npm run build && node bench/first-pass.js;  OBJECTS=100000 KIND=crd HEAP_MB=1024 node bench/first-pass.js
+//        IMPLS=ours,ours+ VS_FLAGS=--invocation-count-for-turbofan=30000 KIND=configmap RUNS=5 node bench/first-pass.js
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,8 +54,12 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const PAYLOAD = Number(process.env.PAYLOAD ?? 512);
 const NAMESPACES = 30;
 const LEASE_MS = Number(process.env.LEASE_MS ?? 15_000);
-// IMPLS=ours runs ours alone (comparing our own settings, such as SEMI_MB).
+// IMPLS=ours runs ours alone (comparing our own settings, such as SEMI_MB). 'ours+' is ours with the node flags in
+// VS_FLAGS added, so that IMPLS=ours,ours+ compares a flag with what ships, run for run on the same objects.
 const IMPLS = (process.env.IMPLS ?? 'ours,controller-runtime').split(',');
+const VS_FLAGS = (process.env.VS_FLAGS ?? '').split(' ').filter((f) => f !== '');
+const isOurs = (impl) => impl === 'ours' || impl === 'ours+';
+if (IMPLS.includes('ours+') && VS_FLAGS.length === 0) throw new Error("IMPLS has 'ours+': give its flags in VS_FLAGS");
 
 console.log(machineLine());
 const dir = mkdtempSync(join(tmpdir(), 'ks-first-pass-'));
@@ -64,6 +69,7 @@ const { manifestHeapMb, flags } = await ourNodeFlags();
 const heapMb = Number(process.env.HEAP_MB ?? manifestHeapMb);
 const nodeFlags = flags(heapMb);
 console.log(`ours runs with ${nodeFlags.join(' ')} (manager.yaml's heap: ${manifestHeapMb} MiB)`);
+if (IMPLS.includes('ours+')) console.log(`ours+ runs with those and ${VS_FLAGS.join(' ')}`);
 const rt = await importRuntime('rest');
 rt.configureLog({ level: 'error' });
 const { TestEnvironment } = await importEnvtest();
@@ -81,7 +87,7 @@ async function runOnce(impl, kind, objects) {
   const leaseNamespace = `first-pass-lease-${leases++}`;
   await client.create(rt.Namespaces, { metadata: { name: leaseNamespace } });
   const apiCpuBefore = cpuSeconds(apiPid);
-  const r = new Replica(impl === 'ours' ? 'leader' : impl, {
+  const r = new Replica(isOurs(impl) ? 'leader' : impl, {
     identity: impl,
     leaseNamespace,
     kubeconfig,
@@ -91,7 +97,7 @@ async function runOnce(impl, kind, objects) {
     expect: objects,
     doneKey: 'shard.kubescaffold.dev/first-pass',
     script,
-    nodeFlags,
+    nodeFlags: impl === 'ours+' ? [...nodeFlags, ...VS_FLAGS] : nodeFlags,
   });
   // Asked for before anything is awaited, so that the line cannot come unseen.
   const reconciled = r.next('reconciled');
@@ -107,7 +113,7 @@ async function runOnce(impl, kind, objects) {
       read: now.rchar - base.rchar,
       peakRss: now.peakRss,
     };
-    if (impl === 'ours') {
+    if (isOurs(impl)) {
       const stats = await r.stats();
       figures.heap = stats.heapUsed;
       if (stats.cached !== objects) throw new Error(`ours cached ${stats.cached} objects, not ${objects}`);
@@ -187,7 +193,7 @@ printTable(
   ['configuration (min / median / max)', ...METRICS.map((m) => m.header)],
   results.map((res) => {
     const ok = res.runs.filter((f) => !f.outOfHeap);
-    const heapNote = res.impl === 'ours' && heapMb !== manifestHeapMb ? ` (heap ${heapMb} MiB)` : '';
+    const heapNote = isOurs(res.impl) && heapMb !== manifestHeapMb ? ` (heap ${heapMb} MiB)` : '';
     const oom = res.runs.length - ok.length;
     const label = `${res.objects} ${res.kind}, ${res.impl}${heapNote}${oom ? `, ${oom} of ${res.runs.length} out of heap` : ''}`;
     return [
@@ -206,12 +212,14 @@ if (IMPLS.includes('controller-runtime'))
   printTable(
     ['ours ÷ controller-runtime (medians)', ...ratioMetrics.map((m) => m.header)],
     results
-      .filter((res) => res.impl === 'ours')
+      .filter((res) => isOurs(res.impl))
       .map((ours) => {
-        const peer = results.find((p) => p.impl !== 'ours' && p.objects === ours.objects && p.kind === ours.kind);
+        const peer = results.find(
+          (p) => p.impl === 'controller-runtime' && p.objects === ours.objects && p.kind === ours.kind,
+        );
         const med = (res, key) => median(res.runs.filter((f) => !f.outOfHeap).map((f) => f[key]));
         return [
-          `${ours.objects} ${ours.kind}`,
+          `${ours.objects} ${ours.kind}${ours.impl === 'ours+' ? ` (ours+ ${VS_FLAGS.join(' ')})` : ''}`,
           ...ratioMetrics.map((m) => {
             const a = med(ours, m.key);
             const b = med(peer, m.key);
