@@ -168,7 +168,8 @@ export async function createObjects(client, rt, kind, { namespaces, from = 0, to
 /** Bundles the TypeScript replica into dir/sharded-replica.mjs; returns its path. */
 export async function bundleReplica(dir) {
   const out = join(dir, 'sharded-replica.mjs');
-  await bundleForNode(fixture, out);
+  // Split as the image's bundle is, so that the replica loads at start-up what a deployed manager loads.
+  await bundleForNode(fixture, out, { split: true });
   return out;
 }
 
