@@ -34,6 +34,7 @@ import {
   validationPattern,
   xPreserveUnknownFields,
 } from '../markers/defs/validation.js';
+import { afterFlattening, schemaPatch } from '../markers/defs/kubescaffold.js';
 import { flattenInto } from './flatten.js';
 import { applySchemaMarkers } from './schema-markers.js';
 import { unsupportedTypeMessage } from './unsupported-types.js';
@@ -119,6 +120,8 @@ export class SchemaGenerator {
       schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind');
       if (schema.required.length === 0) delete schema.required;
     }
+    // A patch on the Kind has the last word over these fixes too (a merge patch applied twice changes nothing more).
+    applySchemaMarkers(schema, decl.markers.all(schemaPatch.name), 'type', this.diags);
     return schema;
   }
 
@@ -173,6 +176,8 @@ export class SchemaGenerator {
     if (ts.isInterfaceDeclaration(node)) return this.objectSchema(node.members, decl.file, node.heritageClauses);
     if (ts.isEnumDeclaration(node)) return this.enumSchema(node, decl.file);
     if (isLoose(node.type) && looseMarkers.some((m) => decl.markers.has(m))) return {};
+    const float = markedNumber(node.type, decl.markers);
+    if (float) return float;
     return this.typeSchema(node.type, decl.file);
   }
 
@@ -540,7 +545,7 @@ export class SchemaGenerator {
     let schema: JSONSchemaProps;
     if (info.markers.has(schemaless.name) || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m))))
       schema = {};
-    else schema = { ...this.typeSchema(type, file) };
+    else schema = markedNumber(type, info.markers) ?? { ...this.typeSchema(type, file) };
     if (Object.keys(schema).length > 0 && this.isDeclaredTypeReference(type, file))
       return this.namedFieldSchema(schema, info);
     if (info.doc) schema.description = info.doc;
@@ -566,7 +571,13 @@ export class SchemaGenerator {
       set: (t, k, v) => (touched.add(String(k)), Reflect.set(t, k, v)),
       deleteProperty: (t, k) => (touched.add(String(k)), Reflect.deleteProperty(t, k)),
     });
-    applySchemaMarkers(recorder, info.markers.list, 'field', this.diags);
+    const ours = info.markers.list.filter((m) => afterFlattening.has(m.name));
+    applySchemaMarkers(
+      recorder,
+      info.markers.list.filter((m) => !afterFlattening.has(m.name)),
+      'field',
+      this.diags,
+    );
     const fieldPart: Record<string, unknown> = {};
     for (const k of touched)
       if ((target as Record<string, unknown>)[k] !== undefined) fieldPart[k] = (target as Record<string, unknown>)[k];
@@ -575,6 +586,8 @@ export class SchemaGenerator {
     for (const k of ['title', 'example', 'externalDocs'] as const)
       if (fieldPart[k] !== undefined) (schema as Record<string, unknown>)[k] = fieldPart[k];
     if (info.doc) schema.description = info.doc;
+    // our combinators and patches say the field's schema as it is written, so they apply to the flattened whole
+    applySchemaMarkers(schema, ours, 'field', this.diags);
     return schema;
   }
 
@@ -681,6 +694,21 @@ function mergeObject(out: JSONSchemaProps, s: JSONSchemaProps): void {
 function finishObject(s: JSONSchemaProps): JSONSchemaProps {
   if (s.properties && Object.keys(s.properties).length === 0) delete s.properties;
   return s;
+}
+
+/**
+ * `number` marked `+kubebuilder:validation:Type=number`: a float asked for on this one field or type, which needs no
+ * --allow-dangerous-types for the whole run (controller-gen has only the run-wide option).
+ */
+function markedNumber(t: T.TypeNode, markers: MarkerSet): JSONSchemaProps | undefined {
+  if (!markers.all(validationType.name).some((m) => m.value === 'number')) return undefined;
+  if (t.kind === ts.SyntaxKind.NumberKeyword) return { type: 'number' };
+  // number | null
+  if (!ts.isUnionTypeNode(t)) return undefined;
+  const isNull = (m: T.TypeNode): boolean => ts.isLiteralTypeNode(m) && m.literal.kind === ts.SyntaxKind.NullKeyword;
+  const rest = t.types.filter((m) => !isNull(m) && m.kind !== ts.SyntaxKind.UndefinedKeyword);
+  if (rest.length !== 1 || rest[0]!.kind !== ts.SyntaxKind.NumberKeyword) return undefined;
+  return t.types.some(isNull) ? { type: 'number', nullable: true } : { type: 'number' };
 }
 
 function isLoose(t: T.TypeNode): boolean {
