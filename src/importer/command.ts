@@ -10,7 +10,8 @@ import { fileHeader } from '../project/boilerplate.js';
 import { runtimeModuleOf } from '../project/runtime-module.js';
 import { Plan } from '../scaffold/plan.js';
 import { crdsToTypes, type GroupVersionTypes, type LocatedProblem, type SourcedCRD } from './crd-to-types.js';
-import { renderGroupVersion, renderPackageJson, type DocProblem, type RenderedFile } from './render.js';
+import { ScaffoldError } from '../errors.js';
+import { renderGroupVersion, renderPackageJson, type RenderedFile } from './render.js';
 import { readSources, type ClusterAccess } from './sources.js';
 
 /** The folder `scaffold import crd` writes to by default, relative to the project. */
@@ -27,6 +28,11 @@ export interface ImportOptions {
   cluster?: ClusterAccess;
   /** The license header; defaults to the project's hack/boilerplate.txt. */
   boilerplate?: string;
+  /**
+   * Write the types even when some of the CRDs cannot be said exactly (the problems are then warnings); without it,
+   * any such problem is an error and nothing is written.
+   */
+  lossy?: boolean;
 }
 
 /** What an import wrote, the Kinds it found, and what it could not write exactly. */
@@ -35,7 +41,7 @@ export interface ImportResult {
   groupVersions: GroupVersionTypes[];
   /** The output folder, relative to the project. */
   outputDir: string;
-  problems: Array<LocatedProblem | (DocProblem & { origin?: undefined })>;
+  problems: LocatedProblem[];
 }
 
 /** Plans the files of CRDs already read; nothing is written. */
@@ -44,12 +50,8 @@ function renderImport(
   opts: { header: string; runtimeModule: string; packageName: string },
 ): { files: RenderedFile[]; groupVersions: GroupVersionTypes[]; problems: ImportResult['problems'] } {
   const { groupVersions, problems } = crdsToTypes(crds);
-  const docProblems: DocProblem[] = [];
-  const files = [
-    renderPackageJson(opts.packageName),
-    ...groupVersions.flatMap((gv) => renderGroupVersion(gv, opts, docProblems)),
-  ];
-  return { files, groupVersions, problems: [...problems, ...docProblems] };
+  const files = [renderPackageJson(opts.packageName), ...groupVersions.flatMap((gv) => renderGroupVersion(gv, opts))];
+  return { files, groupVersions, problems };
 }
 
 /** Runs `scaffold import crd`. */
@@ -64,6 +66,13 @@ export async function importCRDs(opts: ImportOptions): Promise<ImportResult> {
     runtimeModule: runtimeModuleOf(opts.root),
     packageName: `${projectName(opts.root)}-${outputDir.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`.replace(/-+$/, ''),
   });
+  if (problems.length > 0 && !opts.lossy)
+    throw new ScaffoldError(
+      [
+        ...formatProblems(opts.root, problems),
+        `${lostPaths(problems)} path(s) of the CRDs have no marker spelling (above, each with its reason); nothing was written. Pass --lossy (scaffold import crd --lossy) to write the types without them.`,
+      ].join('\n'),
+    );
   const plan = new Plan(opts.root);
   // as the user named it, relative to the project (the plan follows links in it, and refuses those that leave it)
   const outRel = relative(resolve(opts.root), resolve(opts.root, outputDir)) || '.';
@@ -130,14 +139,15 @@ function projectName(root: string): string {
   return 'project';
 }
 
-/** The problems, one line each, for the CLI to print as warnings. */
-export function formatProblems(root: string, problems: ImportResult['problems']): string[] {
+/** The problems, one line each: `file:line: where: what`. */
+export function formatProblems(root: string, problems: readonly LocatedProblem[]): string[] {
   return problems.map((p) => {
-    if ('origin' in p && p.origin !== undefined) {
-      const lp = p as LocatedProblem;
-      const origin = lp.origin.startsWith('/') ? relative(root, lp.origin) : lp.origin;
-      return `${origin}${lp.line !== undefined ? `:${lp.line}` : ''}: ${lp.where}: ${lp.message}`;
-    }
-    return `${p.where}: ${p.message}`;
+    const origin = p.origin.startsWith('/') ? relative(root, p.origin) : p.origin;
+    return `${origin}${p.line !== undefined ? `:${p.line}` : ''}: ${p.where}: ${p.message}`;
   });
+}
+
+/** How many paths of the CRDs the problems lose (two problems at one path lose it once). */
+export function lostPaths(problems: readonly LocatedProblem[]): number {
+  return new Set(problems.map((p) => `${p.origin}\0${JSON.stringify(p.docPath)}`)).size;
 }

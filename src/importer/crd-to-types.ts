@@ -6,7 +6,7 @@
 import type { CRDVersion, CustomResourceDefinition, JSONSchemaProps } from '../markers/apiextensions.js';
 import { typeMetaProperties } from '../crd/known.js';
 import { pluralize } from '../project/flect.js';
-import { goQuote, numberArg, stringArg } from './marker-text.js';
+import { goQuote, jsonArg, numberArg, stringArg } from './marker-text.js';
 import { canonical, TypesBuilder } from './schema-to-types.js';
 import type { DeclModel, ImportProblem, KindModel } from './types.js';
 
@@ -91,6 +91,9 @@ export function crdsToTypes(crds: readonly SourcedCRD[]): ImportedTypes {
     });
     problems.push(...crdProblems.map(located));
   }
+  // in the order of the sources, as a reader goes through them
+  const order = new Map(crds.map((c, i) => [c.origin, i]));
+  problems.sort((a, b) => order.get(a.origin)! - order.get(b.origin)! || (a.line ?? 0) - (b.line ?? 0));
   return { groupVersions: [...builders.values()].map((b) => b.gv), problems };
 }
 
@@ -113,25 +116,31 @@ function crdMarkers(
     parts.push(`shortName=${names.shortNames.map((n) => stringArg(n, { bare: true })).join(';')}`);
   if (names.categories?.length)
     parts.push(`categories=${names.categories.map((n) => stringArg(n, { bare: true })).join(';')}`);
-  if (names.listKind !== undefined && names.listKind !== `${kind}List`)
-    report(['spec', 'names', 'listKind'], `listKind ${names.listKind} has no marker; it becomes ${kind}List`);
   if (crd.metadata.name !== `${names.plural}.${crd.spec.group}`)
     report(['metadata', 'name'], `the CRD's name must be ${names.plural}.${crd.spec.group}; it becomes that`);
-  const spec = crd.spec as unknown as Record<string, unknown>;
-  if (spec.conversion !== undefined && canonical(spec.conversion) !== canonical({ strategy: 'None' }))
-    report(['spec', 'conversion'], 'conversion is set by a kustomize patch, not a marker; it is left out');
-  if (spec.preserveUnknownFields !== undefined && spec.preserveUnknownFields !== false)
-    report(
-      ['spec', 'preserveUnknownFields'],
-      'preserveUnknownFields is left out (apiextensions.k8s.io/v1 refuses true)',
-    );
+  // what controller-gen has no marker for: ours, on every version as +kubebuilder:resource is
+  const ours: string[] = [];
+  if (names.listKind === undefined) ours.push('+kubescaffold:crd:listKind=""');
+  else if (names.listKind !== `${kind}List`)
+    ours.push(`+kubescaffold:crd:listKind=${stringArg(names.listKind, { bare: true })}`);
+  if (names.singular === undefined) ours.push('+kubescaffold:crd:singular=""');
+  const spec = crd.spec;
+  if (spec.conversion !== undefined) ours.push(`+kubescaffold:crd:conversion=${jsonArg(spec.conversion)}`);
+  if (spec.preserveUnknownFields !== undefined) {
+    if (spec.preserveUnknownFields !== false)
+      report(['spec', 'preserveUnknownFields'], 'apiextensions.k8s.io/v1 takes only preserveUnknownFields: false');
+    else ours.push('+kubescaffold:crd:preserveUnknownFields=false');
+  }
+  const versions = spec.versions.map((v) => v.name);
+  if (canonical(versions) !== canonical([...versions].sort()))
+    ours.push(`+kubescaffold:crd:versions=${versions.map((v) => stringArg(v, { bare: true })).join(';')}`);
   const metadata: string[] = [];
   for (const into of ['annotations', 'labels'] as const) {
     const entries = Object.entries(crd.metadata[into] ?? {}).filter(([k]) => !GENERATOR_ANNOTATIONS.has(k));
     if (entries.length > 0)
       metadata.push(`+kubebuilder:metadata:${into}=${entries.map(([k, v]) => goQuote(`${k}=${v}`)).join(';')}`);
   }
-  return { resource: parts.length > 0 ? [`+kubebuilder:resource:${parts.join(',')}`] : [], metadata };
+  return { resource: [...(parts.length > 0 ? [`+kubebuilder:resource:${parts.join(',')}`] : []), ...ours], metadata };
 }
 
 /** Storage, serving, deprecation, subresources, printer columns and selectable fields of one version. */
