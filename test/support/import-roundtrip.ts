@@ -45,10 +45,10 @@ export interface RoundTrip {
 export async function roundTrip(
   sources: readonly string[],
   originals: readonly CustomResourceDefinition[],
-  opts: { allowDangerousTypes?: boolean; keep?: boolean } = {},
+  opts: { allowDangerousTypes?: boolean; keep?: boolean; lossy?: boolean } = {},
 ): Promise<RoundTrip> {
   const dir = mkdtempSync(join(tmpdir(), 'ks-import-'));
-  const imported = await importCRDs({ root: dir, sources, outputDir: 'out', boilerplate: '' });
+  const imported = await importCRDs({ root: dir, sources, outputDir: 'out', boilerplate: '', lossy: opts.lossy });
   const { crds } = planManifests({
     root: dir,
     paths: ['./out/...'],

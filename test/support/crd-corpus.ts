@@ -1,0 +1,133 @@
+/**
+ * A corpus of public CRDs of every make the round trip of `scaffold import crd` must give back, none of which the
+ * other tests use. Each is read where its project publishes it inside a Go module, fetched at test time from the Go
+ * module proxy at a pinned version (`go mod download`, into the module cache), so that no CRD's text is kept in this
+ * repository.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { hasGo } from '../../scripts/lib/controller-gen.js';
+
+/** Who made a CRD: the tool or the hand that wrote its schema. */
+export type Make = 'controller-gen' | 'controller-gen, edited' | 'hand-written' | 'protobuf';
+
+/** A set of CRDs in one Go module: where they are and who made them. */
+export interface CorpusSource {
+  name: string;
+  make: Make;
+  module: string;
+  version: string;
+  /** Files or folders (their .yaml files) under the module's root. */
+  paths: string[];
+  /** Files of those folders that hold no CRD, or CRDs of another make listed on their own. */
+  skip?: string[];
+}
+
+/** The corpus, at versions the Go module proxy serves and this Go toolchain accepts. */
+export const CORPUS: readonly CorpusSource[] = [
+  {
+    name: 'istio',
+    make: 'protobuf',
+    module: 'istio.io/api',
+    version: 'v1.32.0',
+    paths: ['kubernetes/customresourcedefinitions.gen.yaml'],
+  },
+  {
+    name: 'keda',
+    make: 'controller-gen',
+    module: 'github.com/kedacore/keda/v2',
+    version: 'v2.21.0',
+    paths: ['config/crd/bases'],
+  },
+  {
+    name: 'external-secrets',
+    make: 'controller-gen',
+    module: 'github.com/external-secrets/external-secrets',
+    version: 'v1.3.2',
+    paths: ['config/crds/bases'],
+    skip: ['kustomization.yaml'],
+  },
+  {
+    name: 'flux-source-controller',
+    make: 'controller-gen',
+    module: 'github.com/fluxcd/source-controller',
+    version: 'v1.9.6',
+    paths: ['config/crd/bases'],
+  },
+  {
+    name: 'kueue',
+    make: 'controller-gen',
+    module: 'sigs.k8s.io/kueue',
+    version: 'v0.17.0',
+    paths: ['config/components/crd/bases'],
+  },
+  {
+    name: 'kyverno',
+    make: 'controller-gen',
+    module: 'github.com/kyverno/kyverno',
+    version: 'v1.18.2',
+    paths: [
+      'config/crds/kyverno',
+      'config/crds/policies.kyverno.io',
+      'config/crds/policyreport',
+      'config/crds/reports',
+    ],
+  },
+  {
+    name: 'argo-cd',
+    make: 'controller-gen, edited',
+    module: 'github.com/argoproj/argo-cd/v3',
+    version: 'v3.5.7',
+    paths: ['manifests/crds'],
+    skip: ['kustomization.yaml'],
+  },
+  {
+    name: 'cert-manager',
+    make: 'controller-gen, edited',
+    module: 'github.com/cert-manager/cert-manager',
+    version: 'v1.21.2',
+    paths: ['deploy/crds'],
+  },
+  {
+    name: 'knative-serving',
+    make: 'hand-written',
+    module: 'knative.dev/serving',
+    version: 'v0.51.0',
+    paths: ['config/core/300-resources'],
+  },
+];
+
+/** Why the corpus cannot be fetched here (undefined when it can), as peerAvailable wants it. */
+export function corpusMissing(): string | undefined {
+  return hasGo() ? undefined : 'Go is not installed (it fetches the modules that hold the CRDs)';
+}
+
+/** The module's folder in the module cache, downloading it on first use; throws naming what failed. */
+export function moduleDir(module: string, version: string): string {
+  const env = { ...process.env, GOFLAGS: '-mod=mod', GOWORK: 'off', GOTOOLCHAIN: 'local' };
+  const out = execFileSync('go', ['mod', 'download', '-json', `${module}@${version}`], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 600_000,
+  });
+  const info = JSON.parse(out) as { Dir?: string; Error?: string };
+  if (!info.Dir) throw new Error(`go mod download ${module}@${version}: ${info.Error ?? 'no folder'}`);
+  return info.Dir;
+}
+
+/** The YAML files of a source, sorted; throws naming a path the module does not have. */
+export function corpusFiles(source: CorpusSource): string[] {
+  const dir = moduleDir(source.module, source.version);
+  const files: string[] = [];
+  for (const p of source.paths) {
+    const path = join(dir, p);
+    if (!existsSync(path)) throw new Error(`${source.module}@${source.version} has no ${p}`);
+    if (!statSync(path).isDirectory()) files.push(path);
+    else
+      for (const f of readdirSync(path).sort())
+        if (/\.ya?ml$/.test(f) && !source.skip?.includes(f)) files.push(join(path, f));
+  }
+  return files;
+}
