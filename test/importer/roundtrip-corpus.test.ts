@@ -1,6 +1,6 @@
 /**
  * The round trip on a corpus of public CRDs of every make (test/support/crd-corpus.ts), fetched at test time: `scaffold
- * import crd` then `scaffold manifests` must give back each CRD's spec with 0 differing paths, with nothing reported
+ * import crd` then `scaffold manifests` must give back each CRD, spec and metadata, with 0 differing paths, with nothing reported
  * lost, and the imported types must compile under the project's strict tsconfig. Needs Go (it fetches the modules);
  * under REQUIRE_PARITY=1 its absence fails the suite.
  */
@@ -22,7 +22,7 @@ describe.skipIf(!available)('import crd round trip on a corpus of public CRDs', 
   });
 
   it.for(CORPUS)(
-    '$name ($make): every spec comes back with 0 differing paths, and the types compile',
+    '$name ($make): every CRD comes back whole with 0 differing paths, nothing lost, and the types compile',
     { timeout: GO_BUILD_MS },
     async (source) => {
       const files = corpusFiles(source);

@@ -5,7 +5,7 @@
  * repository.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasGo } from '../../scripts/lib/controller-gen.js';
 
@@ -24,79 +24,13 @@ export interface CorpusSource {
   skip?: string[];
 }
 
-/** The corpus, at versions the Go module proxy serves and this Go toolchain accepts. */
-export const CORPUS: readonly CorpusSource[] = [
-  {
-    name: 'istio',
-    make: 'protobuf',
-    module: 'istio.io/api',
-    version: 'v1.32.0',
-    paths: ['kubernetes/customresourcedefinitions.gen.yaml'],
-  },
-  {
-    name: 'keda',
-    make: 'controller-gen',
-    module: 'github.com/kedacore/keda/v2',
-    version: 'v2.21.0',
-    paths: ['config/crd/bases'],
-  },
-  {
-    name: 'external-secrets',
-    make: 'controller-gen',
-    module: 'github.com/external-secrets/external-secrets',
-    version: 'v1.3.2',
-    paths: ['config/crds/bases'],
-    skip: ['kustomization.yaml'],
-  },
-  {
-    name: 'flux-source-controller',
-    make: 'controller-gen',
-    module: 'github.com/fluxcd/source-controller',
-    version: 'v1.9.6',
-    paths: ['config/crd/bases'],
-  },
-  {
-    name: 'kueue',
-    make: 'controller-gen',
-    module: 'sigs.k8s.io/kueue',
-    version: 'v0.17.0',
-    paths: ['config/components/crd/bases'],
-  },
-  {
-    name: 'kyverno',
-    make: 'controller-gen',
-    module: 'github.com/kyverno/kyverno',
-    version: 'v1.18.2',
-    paths: [
-      'config/crds/kyverno',
-      'config/crds/policies.kyverno.io',
-      'config/crds/policyreport',
-      'config/crds/reports',
-    ],
-  },
-  {
-    name: 'argo-cd',
-    make: 'controller-gen, edited',
-    module: 'github.com/argoproj/argo-cd/v3',
-    version: 'v3.5.7',
-    paths: ['manifests/crds'],
-    skip: ['kustomization.yaml'],
-  },
-  {
-    name: 'cert-manager',
-    make: 'controller-gen, edited',
-    module: 'github.com/cert-manager/cert-manager',
-    version: 'v1.21.2',
-    paths: ['deploy/crds'],
-  },
-  {
-    name: 'knative-serving',
-    make: 'hand-written',
-    module: 'knative.dev/serving',
-    version: 'v0.51.0',
-    paths: ['config/core/300-resources'],
-  },
-];
+/**
+ * The corpus, at versions the Go module proxy serves and this Go toolchain accepts: crd-corpus.json, which
+ * bench/import-vs-cdk8s.js reads too.
+ */
+export const CORPUS: readonly CorpusSource[] = JSON.parse(
+  readFileSync(join(import.meta.dirname, 'crd-corpus.json'), 'utf8'),
+) as CorpusSource[];
 
 /** Why the corpus cannot be fetched here (undefined when it can), as peerAvailable wants it. */
 export function corpusMissing(): string | undefined {
