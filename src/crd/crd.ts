@@ -7,7 +7,7 @@ import type { Marker, TypeDecl } from '../markers/collector.js';
 import type { CRDEffect } from '../markers/defs/effect.js';
 import { skipVersion, storageVersion, unservedVersion } from '../markers/defs/crd.js';
 import { objectRoot } from '../markers/defs/object.js';
-import { versionOrder } from '../markers/defs/kubescaffold.js';
+import { versionOrder, versionPatch } from '../markers/defs/kubescaffold.js';
 import { groupName, skipPackage, versionName } from '../markers/defs/package.js';
 import { validationOptional } from '../markers/defs/required.js';
 import { definitionNamed, definitions } from '../markers/registry.js';
@@ -145,12 +145,12 @@ export function findKinds(program: SourceProgram, gvs: readonly GroupVersion[], 
         }
         const embeds = embeddedMeta(program, decl);
         if (!embeds.objectMeta) {
-          // a List type (metadata: ListMeta) or another root object is not a Kind; an interface marked root that
-          // extends TypeMeta and has no metadata at all was meant as one, and would make no CRD without a word
-          if (marked && embeds.typeMeta && !embeds.metadataProperty)
+          // a List type (items, metadata: ListMeta) or another root object is not a Kind; an interface marked root
+          // that extends TypeMeta with neither metadata nor items was meant as one, and would make no CRD unsaid
+          if (marked && embeds.typeMeta && !embeds.metadataProperty && !embeds.itemsProperty)
             refused.push({
               decl,
-              message: `${decl.name} is marked +${objectRoot.name} and extends TypeMeta but has no metadata property, so it is not a Kind and no CRD is made for it; add \`metadata?: ObjectMeta\` (import type { ObjectMeta } from '@kubescaffold/runtime')`,
+              message: `${decl.name} is marked +${objectRoot.name} and extends TypeMeta but has neither metadata nor items (a List's), so it is not a Kind and no CRD is made for it; add \`metadata?: ObjectMeta\` (import type { ObjectMeta } from '@kubescaffold/runtime')`,
             });
           continue;
         }
@@ -193,9 +193,9 @@ const OBJECT_META_NAMES = ['ObjectMeta', 'V1ObjectMeta', 'k8s.V1ObjectMeta'];
 function embeddedMeta(
   program: SourceProgram,
   decl: TypeDecl,
-): { typeMeta: boolean; objectMeta: boolean; metadataProperty: boolean } {
+): { typeMeta: boolean; objectMeta: boolean; metadataProperty: boolean; itemsProperty: boolean } {
   const node = decl.node as T.InterfaceDeclaration;
-  const found = { typeMeta: false, objectMeta: false, metadataProperty: false };
+  const found = { typeMeta: false, objectMeta: false, metadataProperty: false, itemsProperty: false };
   for (const clause of node.heritageClauses ?? []) {
     for (const base of clause.types) {
       const r = program.resolveName(decl.file, base.expression.getText(decl.file.source));
@@ -207,6 +207,7 @@ function embeddedMeta(
   for (const m of node.members) {
     if (ts.isPropertySignature(m) && ts.isIdentifier(m.name) && m.name.text === 'metadata')
       found.metadataProperty = true;
+    if (ts.isPropertySignature(m) && ts.isIdentifier(m.name) && m.name.text === 'items') found.itemsProperty = true;
     if (!ts.isPropertySignature(m) || !m.type || !ts.isTypeReferenceNode(m.type)) continue;
     if (!ts.isIdentifier(m.name) || m.name.text !== 'metadata') continue;
     const r = program.resolveName(decl.file, m.type.typeName.getText(decl.file.source));
@@ -426,7 +427,9 @@ function applySameOnEveryVersion(
 
 /** Applies the markers of a version's Kind that change its version of the CRD (subresources, columns, ...), in source order. */
 export function applyVersionMarkers(version: CRDVersion, markers: readonly Marker[], diags: DiagnosticBag): void {
-  for (const m of markers) {
+  // a patch says the version as the CRD holds it: after what every other marker did
+  const last = (m: Marker): number => (m.name === versionPatch.name ? 1 : 0);
+  for (const m of [...markers].sort((a, b) => last(a) - last(b))) {
     const effect = definitionNamed(m.name)?.effect;
     if (effect?.on === 'version') effect.apply(version, m.value, (msg) => diags.at(m.pos, msg));
   }

@@ -177,13 +177,29 @@ describe('markers of ours, for what controller-gen has no marker for', () => {
     expect(spec.conversion).toEqual({ strategy: 'None' });
   });
 
+  it("applies a version patch after the version's other markers", () => {
+    const crd = parse(
+      planTypes(
+        dir.path,
+        "import type { ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n" +
+          '// +kubescaffold:version:patch={"subresources":null,"deprecated":false}\n' +
+          '// +kubebuilder:printcolumn:name="A",type=string,JSONPath=`.a`\n' +
+          'export interface X extends TypeMeta { metadata?: ObjectMeta; a?: string }\n',
+      ).texts['config/crd/bases/go.example.com_xes.yaml']!,
+    ) as { spec: { versions: Record<string, unknown>[] } };
+    const version = crd.spec.versions[0]!;
+    expect(version.subresources).toBeUndefined();
+    expect(version.deprecated).toBe(false);
+    expect(version.additionalPrinterColumns).toEqual([{ name: 'A', type: 'string', jsonPath: '.a' }]);
+  });
+
   it('refuses a root-marked interface that extends TypeMeta and has no metadata, which would make no CRD', () => {
     expect(
       planError(
         dir.path,
         "import type { TypeMeta } from '@kubescaffold/runtime';\n// +kubebuilder:object:root=true\nexport interface X extends TypeMeta { spec?: string }\n",
       ),
-    ).toMatch(/X is marked \+kubebuilder:object:root and extends TypeMeta but has no metadata property/);
+    ).toMatch(/X is marked \+kubebuilder:object:root and extends TypeMeta but has neither metadata nor items/);
   });
 
   it('refuses an unknown +kubescaffold: marker, as it refuses an unknown +kubebuilder: one', () => {

@@ -163,6 +163,9 @@ describe('import crd: the types', () => {
         '  // \\+optional is part of this text, not a marker.',
       ])
         expect(v1).toContain(line);
+      expect(readFileSync(join(rt.dir, 'out/toys.example.com/v1beta1/lever_types.ts'), 'utf8')).toContain(
+        '// +kubescaffold:version:patch={"deprecated":false,"additionalPrinterColumns":[{"name":"Size","type":"integer","jsonPath":".spec.size","priority":0}],"subresources":null}',
+      );
       expect(typeErrors(typeFiles(join(rt.dir, 'out')))).toEqual([]);
     } finally {
       rt.cleanup();

@@ -8,7 +8,7 @@ import type { JSONValue } from '@kubescaffold/runtime/json';
 import { bool, string, type MarkerValue } from '../grammar.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from '../apiextensions.js';
 import { anon, FIELD_TYPE, schemaEffect, strings, TYPE, type MarkerDefinition, type MarkerGroup } from './define.js';
-import type { CRDEffect, ReadElsewhere, SchemaEffect } from './effect.js';
+import type { CRDEffect, ReadElsewhere, SchemaEffect, VersionEffect } from './effect.js';
 
 /** The prefix of our markers: a name under it that is not defined here is an error, as under `+kubebuilder:`. */
 export const KUBESCAFFOLD_NAMESPACE = 'kubescaffold';
@@ -165,6 +165,30 @@ const combinators = [combinator('oneOf', 'OneOf'), combinator('anyOf', 'AnyOf'),
  */
 export const afterFlattening: ReadonlySet<string> = new Set([...combinators, schemaPatch].map((d) => d.name));
 
+/**
+ * `+kubescaffold:version:patch={...}`: a JSON merge patch on this version of the CRD, after its other markers (a
+ * printer column without `subresources`, `deprecated: false`, a column's `priority: 0`).
+ */
+export const versionPatch: MarkerDefinition<VersionEffect> = {
+  name: 'kubescaffold:version:patch',
+  targets: TYPE,
+  shape: { kind: 'json' },
+  help: 'a JSON merge patch (RFC 7386) applied to this version of the CRD after its other markers: +kubescaffold:version:patch={"subresources":null}',
+  effect: {
+    on: 'version',
+    apply(ver, value, report) {
+      if (!isMapping(value) || 'name' in value || 'schema' in value) {
+        report('expects a JSON object (a merge patch) that sets neither name nor schema');
+        return;
+      }
+      const patched = mergePatch(ver, value) as Record<string, unknown>;
+      const own = ver as unknown as Record<string, unknown>;
+      for (const k of Object.keys(own)) if (!(k in patched)) delete own[k];
+      Object.assign(own, patched);
+    },
+  },
+};
+
 const definitions: readonly MarkerDefinition[] = [
   ...combinators,
   requiredOrder,
@@ -174,6 +198,7 @@ const definitions: readonly MarkerDefinition[] = [
   preserveUnknownFields,
   conversion,
   versionOrder,
+  versionPatch,
 ];
 
 /** Our markers, as the marker reference lists them. */
