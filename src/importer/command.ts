@@ -13,6 +13,7 @@ import { crdsToTypes, type GroupVersionTypes, type LocatedProblem, type SourcedC
 import { ScaffoldError } from '../errors.js';
 import { renderGroupVersion, renderPackageJson, type RenderedFile } from './render.js';
 import { readSources, type ClusterAccess } from './sources.js';
+import { verifyRoundTrip } from './verify.js';
 
 /** The folder `scaffold import crd` writes to by default, relative to the project. */
 export const DEFAULT_OUTPUT_DIR = 'external';
@@ -44,14 +45,26 @@ export interface ImportResult {
   problems: LocatedProblem[];
 }
 
-/** Plans the files of CRDs already read; nothing is written. */
-function renderImport(
+/**
+ * Plans the files of CRDs already read, and checks that `scaffold manifests` gives every CRD back from them; nothing
+ * is written.
+ */
+async function renderImport(
   crds: readonly SourcedCRD[],
   opts: { header: string; runtimeModule: string; packageName: string },
-): { files: RenderedFile[]; groupVersions: GroupVersionTypes[]; problems: ImportResult['problems'] } {
+): Promise<{ files: RenderedFile[]; groupVersions: GroupVersionTypes[]; problems: ImportResult['problems'] }> {
   const { groupVersions, problems } = crdsToTypes(crds);
   const files = [renderPackageJson(opts.packageName), ...groupVersions.flatMap((gv) => renderGroupVersion(gv, opts))];
-  return { files, groupVersions, problems };
+  // a path already reported (or one inside it) is not reported again
+  const reported = problems.map((p) => ({ origin: p.origin, path: JSON.stringify(p.docPath).slice(0, -1) }));
+  const unseen = (await verifyRoundTrip(crds, files)).filter(
+    (v) =>
+      !reported.some((r) => {
+        const path = JSON.stringify(v.docPath);
+        return r.origin === v.origin && (path === `${r.path}]` || path.startsWith(`${r.path},`));
+      }),
+  );
+  return { files, groupVersions, problems: [...problems, ...unseen] };
 }
 
 /** Runs `scaffold import crd`. */
@@ -61,7 +74,7 @@ export async function importCRDs(opts: ImportOptions): Promise<ImportResult> {
   resolveInProject(opts.root, outputDir, 'write');
   const crds = await readSources(opts.root, opts.sources, opts.cluster ?? {});
   const boilerplate = opts.boilerplate ?? readBoilerplate(opts.root);
-  const { files, groupVersions, problems } = renderImport(crds, {
+  const { files, groupVersions, problems } = await renderImport(crds, {
     header: fileHeader(boilerplate),
     runtimeModule: runtimeModuleOf(opts.root),
     packageName: `${projectName(opts.root)}-${outputDir.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`.replace(/-+$/, ''),

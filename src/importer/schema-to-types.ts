@@ -718,10 +718,11 @@ function isHoistedAllOf(s: JSONSchemaProps): boolean {
   if (!all || all.length !== 2) return false;
   const [a, b] = all as [JSONSchemaProps, JSONSchemaProps];
   const keys = Object.keys(a).sort().join(',');
+  // an enum on both sides is not hoisted by manifests (the type's wins), so only the AllOf marker gives it back
   return (
     keys !== '' &&
     keys === Object.keys(b).sort().join(',') &&
-    Object.keys(a).every((k) => !(k in s) && !['properties', 'items', 'allOf', 'description'].includes(k))
+    Object.keys(a).every((k) => !(k in s) && !['properties', 'items', 'allOf', 'description', 'enum'].includes(k))
   );
 }
 

@@ -21,6 +21,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importCRDs } from '../../src/importer/command.js';
+import { crdsToTypes, type SourcedCRD } from '../../src/importer/crd-to-types.js';
+import { renderGroupVersion } from '../../src/importer/render.js';
+import { verifyRoundTrip } from '../../src/importer/verify.js';
+import type { CustomResourceDefinition } from '../../src/markers/apiextensions.js';
 import { planManifests } from '../../src/generate/manifests.js';
 import { TinyCA } from '../../src/runtime/certs/index.js';
 import { listFiles } from '../support/files.js';
@@ -184,6 +188,46 @@ describe('import crd: the types', () => {
       '2 path(s) of the CRDs have no marker spelling (above, each with its reason); nothing was written. Pass --lossy (scaffold import crd --lossy) to write the types without them.',
     ]);
     expect(existsSync(join(root, 'external'))).toBe(false);
+  });
+
+  it('checks its own output: a path that scaffold manifests gives back otherwise is a problem naming it', async () => {
+    const lever = (maxLength: number): CustomResourceDefinition =>
+      readCRDs([beyond]).map((c) => {
+        const spec = c.spec.versions[1]!.schema.openAPIV3Schema.properties!.spec!;
+        spec.properties!.secretName!.maxLength = maxLength;
+        return c;
+      })[0]!;
+    const source = (maxLength: number): SourcedCRD => ({
+      crd: lever(maxLength),
+      origin: 'lever.yaml',
+      lineOf: () => 9,
+    });
+    // the types of a CRD whose secretName is at most 5 long, checked against one where it is at most 6
+    const files = crdsToTypes([source(5)]).groupVersions.flatMap((gv) =>
+      renderGroupVersion(gv, { header: '', runtimeModule: '@kubescaffold/runtime' }),
+    );
+    expect(await verifyRoundTrip([source(6)], files)).toEqual([
+      {
+        docPath: [
+          'spec',
+          'versions',
+          1,
+          'schema',
+          'openAPIV3Schema',
+          'properties',
+          'spec',
+          'properties',
+          'secretName',
+          'maxLength',
+        ],
+        where:
+          'levers.toys.example.com .spec.versions[1].schema.openAPIV3Schema.properties.spec.properties.secretName.maxLength',
+        message: 'scaffold manifests gives this back otherwise (a bug of the import; please report it)',
+        origin: 'lever.yaml',
+        line: 9,
+      },
+    ]);
+    expect(await verifyRoundTrip([source(5)], files)).toEqual([]);
   });
 
   it('with lossy, writes the types and returns what was lost as problems', async () => {

@@ -1,8 +1,8 @@
 /**
- * The round trip on a corpus of public CRDs of every make (test/support/crd-corpus.ts), fetched at test time: `scaffold
- * import crd` then `scaffold manifests` must give back each CRD, spec and metadata, with 0 differing paths, with nothing reported
- * lost, and the imported types must compile under the project's strict tsconfig. Needs Go (it fetches the modules);
- * under REQUIRE_PARITY=1 its absence fails the suite.
+ * The round trip on a corpus of public CRDs of every make (test/support/crd-corpus.ts), fetched at test time:
+ * `scaffold import crd` then `scaffold manifests` must give back each CRD, spec and metadata, with 0 differing paths,
+ * with nothing reported lost, and the imported types must compile under the project's strict tsconfig. Needs Go (it
+ * fetches the modules); under REQUIRE_PARITY=1 its absence fails the suite.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
