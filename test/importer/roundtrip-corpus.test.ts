@@ -1,5 +1,5 @@
 /**
- * The round trip on a corpus of public CRDs of every make (test/support/crd-corpus.ts), fetched at test time:
+ * The round trip on a corpus of public CRDs of four makes (test/support/crd-corpus.ts), fetched at test time:
  * `scaffold import crd` then `scaffold manifests` must give back each CRD, spec and metadata, with 0 differing paths,
  * with nothing reported lost, and the imported types must compile under the project's strict tsconfig. Needs Go (it
  * fetches the modules); under REQUIRE_PARITY=1 its absence fails the suite.

@@ -1,8 +1,10 @@
 /**
- * A corpus of public CRDs of every make the round trip of `scaffold import crd` must give back, none of which the
- * other tests use. Each is read where its project publishes it inside a Go module, fetched at test time from the Go
- * module proxy at a pinned version (`go mod download`, into the module cache), so that no CRD's text is kept in this
- * repository.
+ * A corpus of public CRDs the round trip of `scaffold import crd` must give back, none of which the other tests use:
+ * made by controller-gen, by controller-gen and then edited, by hand, and from protobuf. Each is read where its project
+ * publishes it inside a Go module, fetched at test time from the Go module proxy at a pinned version (`go mod
+ * download`, into the module cache), so that no CRD's text is kept in this repository. CRDs made by Java (fabric8,
+ * Strimzi), Python (kopf) or Rust (kube-derive) are not here: none of those projects publishes its CRDs in a Go module
+ * or an npm package, the only registries the tests may fetch from.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
