@@ -70,8 +70,14 @@ export async function verifyRoundTrip(
   }
 }
 
+/**
+ * A CRD as the import gives it back: its spec whole, and of its metadata the name, labels and annotations (a file may
+ * carry what the API server sets, such as older controller-gen's `creationTimestamp: null`, which no author writes).
+ */
 function comparable(crd: CustomResourceDefinition): unknown {
   const c = structuredClone(crd) as CustomResourceDefinition & { status?: unknown };
+  const { name, annotations, labels } = c.metadata;
+  c.metadata = { name, ...(annotations ? { annotations } : {}), ...(labels ? { labels } : {}) };
   for (const a of GENERATOR_ANNOTATIONS) delete c.metadata.annotations?.[a];
   if (c.metadata.annotations && Object.keys(c.metadata.annotations).length === 0) delete c.metadata.annotations;
   delete c.status;

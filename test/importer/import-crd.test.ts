@@ -230,6 +230,19 @@ describe('import crd: the types', () => {
     expect(await verifyRoundTrip([source(5)], files)).toEqual([]);
   });
 
+  it("takes no server-set metadata for a path to give back (older controller-gen's creationTimestamp: null)", async () => {
+    writeFileSync(
+      join(root, 'old.yaml'),
+      readFileSync(beyond, 'utf8').replace(
+        'metadata:\n  name: levers.toys.example.com\n',
+        'metadata:\n  creationTimestamp: null\n  name: levers.toys.example.com\n',
+      ),
+    );
+    const result = await importCRDs({ root, sources: ['old.yaml'], boilerplate: '' });
+    expect(result.problems).toEqual([]);
+    expect(result.written).toContain('external/toys.example.com/v1/lever_types.ts');
+  });
+
   it('with lossy, writes the types and returns what was lost as problems', async () => {
     writeFileSync(join(root, 'lossy.yaml'), LOSSY);
     const result = await importCRDs({ root, sources: ['lossy.yaml'], boilerplate: '', lossy: true });
