@@ -203,7 +203,7 @@ export class SchemaGenerator {
         return this.error(
           file,
           node,
-          "number is a float, the usage of which is highly discouraged (support varies across languages): use int32 or int64 (import type { int32 } from '@kubescaffold/runtime'), a string; or mark this field +kubebuilder:validation:Type=number, or run with --allow-dangerous-types, to emit type: number",
+          `number is a float, the usage of which is highly discouraged (support varies across languages): use int32 or int64 (import type { int32 } from '@kubescaffold/runtime'), a string; or mark this field +${validationType.name}=number, or run with --allow-dangerous-types, to emit type: number`,
         );
       case ts.SyntaxKind.AnyKeyword:
       case ts.SyntaxKind.UnknownKeyword:
