@@ -176,8 +176,6 @@ export class SchemaGenerator {
     if (ts.isInterfaceDeclaration(node)) return this.objectSchema(node.members, decl.file, node.heritageClauses);
     if (ts.isEnumDeclaration(node)) return this.enumSchema(node, decl.file);
     if (isLoose(node.type) && looseMarkers.some((m) => decl.markers.has(m))) return {};
-    const float = markedNumber(node.type, decl.markers);
-    if (float) return float;
     return this.typeSchema(node.type, decl.file);
   }
 
@@ -199,7 +197,7 @@ export class SchemaGenerator {
       case ts.SyntaxKind.BooleanKeyword:
         return { type: 'boolean' };
       case ts.SyntaxKind.NumberKeyword:
-        if (this.options.allowDangerousTypes) return { type: 'number' };
+        if (this.options.allowDangerousTypes || markedFloat(node, file)) return { type: 'number' };
         return this.error(
           file,
           node,
@@ -545,7 +543,7 @@ export class SchemaGenerator {
     let schema: JSONSchemaProps;
     if (info.markers.has(schemaless.name) || (isLoose(type) && looseMarkers.some((m) => info.markers.has(m))))
       schema = {};
-    else schema = markedNumber(type, info.markers) ?? { ...this.typeSchema(type, file) };
+    else schema = { ...this.typeSchema(type, file) };
     if (Object.keys(schema).length > 0 && this.isDeclaredTypeReference(type, file))
       return this.namedFieldSchema(schema, info);
     if (info.doc) schema.description = info.doc;
@@ -697,18 +695,23 @@ function finishObject(s: JSONSchemaProps): JSONSchemaProps {
 }
 
 /**
- * `number` marked `+kubebuilder:validation:Type=number`: a float asked for on this one field or type, which needs no
- * --allow-dangerous-types for the whole run (controller-gen has only the run-wide option).
+ * Whether `number` is written as the type of a property or type alias marked `+kubebuilder:validation:Type=number`
+ * (alone, or with null): a float asked for there, which needs no --allow-dangerous-types for the whole run
+ * (controller-gen has only the run-wide option).
  */
-function markedNumber(t: T.TypeNode, markers: MarkerSet): JSONSchemaProps | undefined {
-  if (!markers.all(validationType.name).some((m) => m.value === 'number')) return undefined;
-  if (t.kind === ts.SyntaxKind.NumberKeyword) return { type: 'number' };
-  // number | null
-  if (!ts.isUnionTypeNode(t)) return undefined;
-  const isNull = (m: T.TypeNode): boolean => ts.isLiteralTypeNode(m) && m.literal.kind === ts.SyntaxKind.NullKeyword;
-  const rest = t.types.filter((m) => !isNull(m) && m.kind !== ts.SyntaxKind.UndefinedKeyword);
-  if (rest.length !== 1 || rest[0]!.kind !== ts.SyntaxKind.NumberKeyword) return undefined;
-  return t.types.some(isNull) ? { type: 'number', nullable: true } : { type: 'number' };
+function markedFloat(node: T.TypeNode, file: SourceInfo): boolean {
+  // parsed without parent links: the property or alias is found by the type it declares
+  const holds = (t: T.TypeNode | undefined): boolean =>
+    t === node ||
+    (t !== undefined && ts.isUnionTypeNode(t) && t.types.some(holds)) ||
+    (t !== undefined && ts.isParenthesizedTypeNode(t) && holds(t.type));
+  const marked = (markers: MarkerSet | undefined): boolean =>
+    markers?.all(validationType.name).some((m) => m.value === 'number') ?? false;
+  for (const [member, info] of file.members)
+    if (ts.isPropertySignature(member) && holds(member.type)) return marked(info.markers);
+  for (const decl of file.types.values())
+    if (ts.isTypeAliasDeclaration(decl.node) && holds(decl.node.type)) return marked(decl.markers);
+  return false;
 }
 
 function isLoose(t: T.TypeNode): boolean {
