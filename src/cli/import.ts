@@ -4,6 +4,7 @@ import { printWritten } from './flags.js';
 interface ImportCRDFlags {
   outputDir?: string;
   force: boolean;
+  lossy: boolean;
   kubeconfig?: string;
   context?: string;
 }
@@ -22,16 +23,22 @@ export function registerImportCommand(program: Command): void {
     )
     .option('--output-dir <dir>', 'where the types are written, one folder per group and version', 'external')
     .option('--force', 'overwrite files that hold something else', false)
+    .option(
+      '--lossy',
+      'write the types even when part of a CRD has no marker spelling (each is a warning, and the run counts the lost paths); without it that is an error',
+      false,
+    )
     .option('--kubeconfig <file>', 'kubeconfig for CRDs named by name (default: $KUBECONFIG, then ~/.kube/config)')
     .option('--context <name>', 'kubeconfig context to use instead of its current-context')
     .action(async (sources: string[], flags: ImportCRDFlags) => {
-      const { formatProblems, importCRDs } = await import('../importer/command.js');
+      const { formatProblems, importCRDs, lostPaths } = await import('../importer/command.js');
       const root = process.cwd();
       const result = await importCRDs({
         root,
         sources,
         outputDir: flags.outputDir,
         force: flags.force,
+        lossy: flags.lossy,
         cluster: { kubeconfig: flags.kubeconfig, context: flags.context },
       });
       for (const line of formatProblems(root, result.problems)) console.error(`warning: ${line}`);
@@ -48,8 +55,8 @@ export function registerImportCommand(program: Command): void {
       console.log(`Imported ${kinds.length} ${kinds.length === 1 ? 'kind' : 'kinds'}; import their resources from:`);
       for (const k of kinds) console.log(`  ${k}`);
       if (result.problems.length > 0)
-        console.log(
-          `${result.problems.length} construct(s) could not be written exactly (the warnings above name them); the types use the nearest schema.`,
+        console.error(
+          `warning: --lossy: ${lostPaths(result.problems)} path(s) of the CRDs are lost (the warnings above name them); scaffold manifests will not give these CRDs back as they were.`,
         );
     });
 }

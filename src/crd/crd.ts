@@ -7,6 +7,7 @@ import type { Marker, TypeDecl } from '../markers/collector.js';
 import type { CRDEffect } from '../markers/defs/effect.js';
 import { skipVersion, storageVersion, unservedVersion } from '../markers/defs/crd.js';
 import { objectRoot } from '../markers/defs/object.js';
+import { versionOrder, versionPatch } from '../markers/defs/kubescaffold.js';
 import { groupName, skipPackage, versionName } from '../markers/defs/package.js';
 import { validationOptional } from '../markers/defs/required.js';
 import { definitionNamed, definitions } from '../markers/registry.js';
@@ -143,7 +144,16 @@ export function findKinds(program: SourceProgram, gvs: readonly GroupVersion[], 
           continue;
         }
         const embeds = embeddedMeta(program, decl);
-        if (!embeds.objectMeta) continue; // a List type or another root object: not a Kind
+        if (!embeds.objectMeta) {
+          // a List type (items, metadata: ListMeta) or another root object is not a Kind; an interface marked root
+          // that extends TypeMeta with neither metadata nor items was meant as one, and would make no CRD unsaid
+          if (marked && embeds.typeMeta && !embeds.metadataProperty && !embeds.itemsProperty)
+            refused.push({
+              decl,
+              message: `${decl.name} is marked +${objectRoot.name} and extends TypeMeta but has neither metadata nor items (a List's), so it is not a Kind and no CRD is made for it; add \`metadata?: ObjectMeta\` (import type { ObjectMeta } from '@kubescaffold/runtime')`,
+            });
+          continue;
+        }
         if (!embeds.typeMeta) {
           if (marked)
             refused.push({
@@ -180,9 +190,12 @@ const OBJECT_META_NAMES = ['ObjectMeta', 'V1ObjectMeta', 'k8s.V1ObjectMeta'];
  * What an interface embeds of metav1 (controller-gen looks only at the struct's own embedded fields): TypeMeta through
  * `extends TypeMeta`, ObjectMeta through a `metadata: ObjectMeta` property, both through `extends KubeObject`.
  */
-function embeddedMeta(program: SourceProgram, decl: TypeDecl): { typeMeta: boolean; objectMeta: boolean } {
+function embeddedMeta(
+  program: SourceProgram,
+  decl: TypeDecl,
+): { typeMeta: boolean; objectMeta: boolean; metadataProperty: boolean; itemsProperty: boolean } {
   const node = decl.node as T.InterfaceDeclaration;
-  const found = { typeMeta: false, objectMeta: false };
+  const found = { typeMeta: false, objectMeta: false, metadataProperty: false, itemsProperty: false };
   for (const clause of node.heritageClauses ?? []) {
     for (const base of clause.types) {
       const r = program.resolveName(decl.file, base.expression.getText(decl.file.source));
@@ -192,6 +205,9 @@ function embeddedMeta(program: SourceProgram, decl: TypeDecl): { typeMeta: boole
     }
   }
   for (const m of node.members) {
+    if (ts.isPropertySignature(m) && ts.isIdentifier(m.name) && m.name.text === 'metadata')
+      found.metadataProperty = true;
+    if (ts.isPropertySignature(m) && ts.isIdentifier(m.name) && m.name.text === 'items') found.itemsProperty = true;
     if (!ts.isPropertySignature(m) || !m.type || !ts.isTypeReferenceNode(m.type)) continue;
     if (!ts.isIdentifier(m.name) || m.name.text !== 'metadata') continue;
     const r = program.resolveName(decl.file, m.type.typeName.getText(decl.file.source));
@@ -318,6 +334,7 @@ function assembleCRD(
     return undefined;
   }
   kept.sort((a, b) => (a.version.name < b.version.name ? -1 : a.version.name > b.version.name ? 1 : 0));
+  orderVersions(kept, diags);
   crd.spec.versions = kept.map((v) => v.version);
   if (kept.length === 1) kept[0]!.version.storage = true;
   const storage = kept.filter((v) => v.version.storage);
@@ -339,6 +356,31 @@ function assembleCRD(
     );
   }
   return crd;
+}
+
+/**
+ * `+kubescaffold:crd:versions` reorders the versions (sorted by name otherwise, as controller-gen sorts them). Every
+ * version that carries it must give the same list, naming each version once.
+ */
+function orderVersions(kept: VersionedKind[], diags: DiagnosticBag): void {
+  const markers = kept.flatMap((v) => v.kind.decl.markers.all(versionOrder.name));
+  const first = markers[0];
+  if (!first) return;
+  const order = first.value as string[];
+  const names = kept.map((v) => v.version.name);
+  const same = (a: readonly string[], b: readonly string[]): boolean => JSON.stringify(a) === JSON.stringify(b);
+  if (markers.some((m) => !same(m.value as string[], order))) {
+    diags.at(first.pos, `+${versionOrder.name} differs between versions; write the same list on every version`);
+    return;
+  }
+  if (order.length !== new Set(order).size || !same([...order].sort(), [...names].sort())) {
+    diags.at(
+      first.pos,
+      `+${versionOrder.name} names ${order.join(', ')}; the versions are ${names.join(', ')}: name each once`,
+    );
+    return;
+  }
+  kept.sort((a, b) => order.indexOf(a.version.name) - order.indexOf(b.version.name));
 }
 
 /** The markers that change the whole CRD (resource, metadata), in the registry's order. */
@@ -385,7 +427,9 @@ function applySameOnEveryVersion(
 
 /** Applies the markers of a version's Kind that change its version of the CRD (subresources, columns, ...), in source order. */
 export function applyVersionMarkers(version: CRDVersion, markers: readonly Marker[], diags: DiagnosticBag): void {
-  for (const m of markers) {
+  // a patch says the version as the CRD holds it: after what every other marker did
+  const last = (m: Marker): number => (m.name === versionPatch.name ? 1 : 0);
+  for (const m of [...markers].sort((a, b) => last(a) - last(b))) {
     const effect = definitionNamed(m.name)?.effect;
     if (effect?.on === 'version') effect.apply(version, m.value, (msg) => diags.at(m.pos, msg));
   }

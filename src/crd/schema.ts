@@ -34,6 +34,7 @@ import {
   validationPattern,
   xPreserveUnknownFields,
 } from '../markers/defs/validation.js';
+import { afterFlattening, schemaPatch } from '../markers/defs/kubescaffold.js';
 import { flattenInto } from './flatten.js';
 import { applySchemaMarkers } from './schema-markers.js';
 import { unsupportedTypeMessage } from './unsupported-types.js';
@@ -119,6 +120,8 @@ export class SchemaGenerator {
       schema.required = schema.required.filter((r) => r !== 'apiVersion' && r !== 'kind');
       if (schema.required.length === 0) delete schema.required;
     }
+    // A patch on the Kind has the last word over these fixes too (a merge patch applied twice changes nothing more).
+    applySchemaMarkers(schema, decl.markers.all(schemaPatch.name), 'type', this.diags);
     return schema;
   }
 
@@ -194,11 +197,11 @@ export class SchemaGenerator {
       case ts.SyntaxKind.BooleanKeyword:
         return { type: 'boolean' };
       case ts.SyntaxKind.NumberKeyword:
-        if (this.options.allowDangerousTypes) return { type: 'number' };
+        if (this.options.allowDangerousTypes || markedFloat(node, file)) return { type: 'number' };
         return this.error(
           file,
           node,
-          "number is a float, the usage of which is highly discouraged (support varies across languages): use int32 or int64 (import type { int32 } from '@kubescaffold/runtime'), a string, or run with --allow-dangerous-types to emit type: number",
+          `number is a float, the usage of which is highly discouraged (support varies across languages): use int32 or int64 (import type { int32 } from '@kubescaffold/runtime'), a string; or mark this field +${validationType.name}=number, or run with --allow-dangerous-types, to emit type: number`,
         );
       case ts.SyntaxKind.AnyKeyword:
       case ts.SyntaxKind.UnknownKeyword:
@@ -572,7 +575,13 @@ export class SchemaGenerator {
       set: (t, k, v) => (touched.add(String(k)), Reflect.set(t, k, v)),
       deleteProperty: (t, k) => (touched.add(String(k)), Reflect.deleteProperty(t, k)),
     });
-    applySchemaMarkers(recorder, info.markers.list, 'field', this.diags);
+    const ours = info.markers.list.filter((m) => afterFlattening.has(m.name));
+    applySchemaMarkers(
+      recorder,
+      info.markers.list.filter((m) => !afterFlattening.has(m.name)),
+      'field',
+      this.diags,
+    );
     const fieldPart: Record<string, unknown> = {};
     for (const k of touched)
       if ((target as Record<string, unknown>)[k] !== undefined) fieldPart[k] = (target as Record<string, unknown>)[k];
@@ -581,6 +590,8 @@ export class SchemaGenerator {
     for (const k of ['title', 'example', 'externalDocs'] as const)
       if (fieldPart[k] !== undefined) (schema as Record<string, unknown>)[k] = fieldPart[k];
     if (info.doc) schema.description = info.doc;
+    // our combinators and patches say the field's schema as it is written, so they apply to the flattened whole
+    applySchemaMarkers(schema, ours, 'field', this.diags);
     return schema;
   }
 
@@ -687,6 +698,26 @@ function mergeObject(out: JSONSchemaProps, s: JSONSchemaProps): void {
 function finishObject(s: JSONSchemaProps): JSONSchemaProps {
   if (s.properties && Object.keys(s.properties).length === 0) delete s.properties;
   return s;
+}
+
+/**
+ * Whether `number` is written as the type of a property or type alias marked `+kubebuilder:validation:Type=number`
+ * (alone, or with null): a float asked for there, which needs no --allow-dangerous-types for the whole run
+ * (controller-gen has only the run-wide option).
+ */
+function markedFloat(node: T.TypeNode, file: SourceInfo): boolean {
+  // parsed without parent links: the property or alias is found by the type it declares
+  const holds = (t: T.TypeNode | undefined): boolean =>
+    t === node ||
+    (t !== undefined && ts.isUnionTypeNode(t) && t.types.some(holds)) ||
+    (t !== undefined && ts.isParenthesizedTypeNode(t) && holds(t.type));
+  const marked = (markers: MarkerSet | undefined): boolean =>
+    markers?.all(validationType.name).some((m) => m.value === 'number') ?? false;
+  for (const [member, info] of file.members)
+    if (ts.isPropertySignature(member) && holds(member.type)) return marked(info.markers);
+  for (const decl of file.types.values())
+    if (ts.isTypeAliasDeclaration(decl.node) && holds(decl.node.type)) return marked(decl.markers);
+  return false;
 }
 
 function isLoose(t: T.TypeNode): boolean {

@@ -10,8 +10,10 @@ import { fileHeader } from '../project/boilerplate.js';
 import { runtimeModuleOf } from '../project/runtime-module.js';
 import { Plan } from '../scaffold/plan.js';
 import { crdsToTypes, type GroupVersionTypes, type LocatedProblem, type SourcedCRD } from './crd-to-types.js';
-import { renderGroupVersion, renderPackageJson, type DocProblem, type RenderedFile } from './render.js';
+import { ScaffoldError } from '../errors.js';
+import { renderGroupVersion, renderPackageJson, type RenderedFile } from './render.js';
 import { readSources, type ClusterAccess } from './sources.js';
+import { verifyRoundTrip } from './verify.js';
 
 /** The folder `scaffold import crd` writes to by default, relative to the project. */
 export const DEFAULT_OUTPUT_DIR = 'external';
@@ -27,6 +29,11 @@ export interface ImportOptions {
   cluster?: ClusterAccess;
   /** The license header; defaults to the project's hack/boilerplate.txt. */
   boilerplate?: string;
+  /**
+   * Write the types even when some of the CRDs cannot be said exactly (the problems are then warnings); without it,
+   * any such problem is an error and nothing is written.
+   */
+  lossy?: boolean;
 }
 
 /** What an import wrote, the Kinds it found, and what it could not write exactly. */
@@ -35,21 +42,29 @@ export interface ImportResult {
   groupVersions: GroupVersionTypes[];
   /** The output folder, relative to the project. */
   outputDir: string;
-  problems: Array<LocatedProblem | (DocProblem & { origin?: undefined })>;
+  problems: LocatedProblem[];
 }
 
-/** Plans the files of CRDs already read; nothing is written. */
-function renderImport(
+/**
+ * Plans the files of CRDs already read, and checks that `scaffold manifests` gives every CRD back from them; nothing
+ * is written.
+ */
+async function renderImport(
   crds: readonly SourcedCRD[],
   opts: { header: string; runtimeModule: string; packageName: string },
-): { files: RenderedFile[]; groupVersions: GroupVersionTypes[]; problems: ImportResult['problems'] } {
+): Promise<{ files: RenderedFile[]; groupVersions: GroupVersionTypes[]; problems: ImportResult['problems'] }> {
   const { groupVersions, problems } = crdsToTypes(crds);
-  const docProblems: DocProblem[] = [];
-  const files = [
-    renderPackageJson(opts.packageName),
-    ...groupVersions.flatMap((gv) => renderGroupVersion(gv, opts, docProblems)),
-  ];
-  return { files, groupVersions, problems: [...problems, ...docProblems] };
+  const files = [renderPackageJson(opts.packageName), ...groupVersions.flatMap((gv) => renderGroupVersion(gv, opts))];
+  // a path already reported (or one inside it) is not reported again
+  const reported = problems.map((p) => ({ origin: p.origin, path: JSON.stringify(p.docPath).slice(0, -1) }));
+  const unseen = (await verifyRoundTrip(crds, files)).filter(
+    (v) =>
+      !reported.some((r) => {
+        const path = JSON.stringify(v.docPath);
+        return r.origin === v.origin && (path === `${r.path}]` || path.startsWith(`${r.path},`));
+      }),
+  );
+  return { files, groupVersions, problems: [...problems, ...unseen] };
 }
 
 /** Runs `scaffold import crd`. */
@@ -59,11 +74,18 @@ export async function importCRDs(opts: ImportOptions): Promise<ImportResult> {
   resolveInProject(opts.root, outputDir, 'write');
   const crds = await readSources(opts.root, opts.sources, opts.cluster ?? {});
   const boilerplate = opts.boilerplate ?? readBoilerplate(opts.root);
-  const { files, groupVersions, problems } = renderImport(crds, {
+  const { files, groupVersions, problems } = await renderImport(crds, {
     header: fileHeader(boilerplate),
     runtimeModule: runtimeModuleOf(opts.root),
     packageName: `${projectName(opts.root)}-${outputDir.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`.replace(/-+$/, ''),
   });
+  if (problems.length > 0 && !opts.lossy)
+    throw new ScaffoldError(
+      [
+        ...formatProblems(opts.root, problems),
+        `${lostPaths(problems)} path(s) of the CRDs have no marker spelling (above, each with its reason); nothing was written. Pass --lossy (scaffold import crd --lossy) to write the types without them.`,
+      ].join('\n'),
+    );
   const plan = new Plan(opts.root);
   // as the user named it, relative to the project (the plan follows links in it, and refuses those that leave it)
   const outRel = relative(resolve(opts.root), resolve(opts.root, outputDir)) || '.';
@@ -130,14 +152,15 @@ function projectName(root: string): string {
   return 'project';
 }
 
-/** The problems, one line each, for the CLI to print as warnings. */
-export function formatProblems(root: string, problems: ImportResult['problems']): string[] {
+/** The problems, one line each: `file:line: where: what`. */
+export function formatProblems(root: string, problems: readonly LocatedProblem[]): string[] {
   return problems.map((p) => {
-    if ('origin' in p && p.origin !== undefined) {
-      const lp = p as LocatedProblem;
-      const origin = lp.origin.startsWith('/') ? relative(root, lp.origin) : lp.origin;
-      return `${origin}${lp.line !== undefined ? `:${lp.line}` : ''}: ${lp.where}: ${lp.message}`;
-    }
-    return `${p.where}: ${p.message}`;
+    const origin = p.origin.startsWith('/') ? relative(root, p.origin) : p.origin;
+    return `${origin}${p.line !== undefined ? `:${p.line}` : ''}: ${p.where}: ${p.message}`;
   });
+}
+
+/** How many paths of the CRDs the problems lose (two problems at one path lose it once). */
+export function lostPaths(problems: readonly LocatedProblem[]): number {
+  return new Set(problems.map((p) => `${p.origin}\0${JSON.stringify(p.docPath)}`)).size;
 }

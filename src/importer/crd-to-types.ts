@@ -3,10 +3,16 @@
  * the CRD's names, scope, subresources, printer columns, selectable fields, storage, serving and deprecation
  * (src/markers/defs/crd.ts), and the types of its schema (schema-to-types.ts).
  */
-import type { CRDVersion, CustomResourceDefinition, JSONSchemaProps } from '../markers/apiextensions.js';
+import type {
+  CRDVersion,
+  CustomResourceDefinition,
+  JSONSchemaProps,
+  JSONValue,
+  PrinterColumn,
+} from '../markers/apiextensions.js';
 import { typeMetaProperties } from '../crd/known.js';
 import { pluralize } from '../project/flect.js';
-import { goQuote, numberArg, stringArg } from './marker-text.js';
+import { goQuote, jsonArg, numberArg, stringArg } from './marker-text.js';
 import { canonical, TypesBuilder } from './schema-to-types.js';
 import type { DeclModel, ImportProblem, KindModel } from './types.js';
 
@@ -91,8 +97,15 @@ export function crdsToTypes(crds: readonly SourcedCRD[]): ImportedTypes {
     });
     problems.push(...crdProblems.map(located));
   }
+  // in the order of the sources, as a reader goes through them
+  const order = new Map(crds.map((c, i) => [c.origin, i]));
+  problems.sort((a, b) => order.get(a.origin)! - order.get(b.origin)! || (a.line ?? 0) - (b.line ?? 0));
   return { groupVersions: [...builders.values()].map((b) => b.gv), problems };
 }
+
+// The keys of a CRD's spec and names that markers set; any other is reported rather than dropped without a word.
+const SPEC_KEYS = new Set(['group', 'names', 'scope', 'versions', 'conversion', 'preserveUnknownFields']);
+const NAMES_KEYS = new Set(['kind', 'listKind', 'plural', 'singular', 'shortNames', 'categories']);
 
 /** `+kubebuilder:resource` (on every version) and `+kubebuilder:metadata` (on one). */
 function crdMarkers(
@@ -113,33 +126,68 @@ function crdMarkers(
     parts.push(`shortName=${names.shortNames.map((n) => stringArg(n, { bare: true })).join(';')}`);
   if (names.categories?.length)
     parts.push(`categories=${names.categories.map((n) => stringArg(n, { bare: true })).join(';')}`);
-  if (names.listKind !== undefined && names.listKind !== `${kind}List`)
-    report(['spec', 'names', 'listKind'], `listKind ${names.listKind} has no marker; it becomes ${kind}List`);
+  const known = { spec: SPEC_KEYS, names: NAMES_KEYS };
+  for (const [where, keys] of Object.entries(known)) {
+    const obj = (where === 'spec' ? crd.spec : names) as Record<string, unknown>;
+    for (const k of Object.keys(obj))
+      if (!keys.has(k))
+        report(['spec', ...(where === 'names' ? ['names'] : []), k], `${k} has no marker; it is left out`);
+  }
+  for (const list of ['shortNames', 'categories'] as const)
+    if (names[list]?.length === 0)
+      report(['spec', 'names', list], `an empty ${list} list has no marker; it is left out`);
   if (crd.metadata.name !== `${names.plural}.${crd.spec.group}`)
     report(['metadata', 'name'], `the CRD's name must be ${names.plural}.${crd.spec.group}; it becomes that`);
-  const spec = crd.spec as unknown as Record<string, unknown>;
-  if (spec.conversion !== undefined && canonical(spec.conversion) !== canonical({ strategy: 'None' }))
-    report(['spec', 'conversion'], 'conversion is set by a kustomize patch, not a marker; it is left out');
-  if (spec.preserveUnknownFields !== undefined && spec.preserveUnknownFields !== false)
-    report(
-      ['spec', 'preserveUnknownFields'],
-      'preserveUnknownFields is left out (apiextensions.k8s.io/v1 refuses true)',
-    );
+  // what controller-gen has no marker for: ours, on every version as +kubebuilder:resource is
+  const ours: string[] = [];
+  if (names.listKind === undefined) ours.push('+kubescaffold:crd:listKind=""');
+  else if (names.listKind !== `${kind}List`)
+    ours.push(`+kubescaffold:crd:listKind=${stringArg(names.listKind, { bare: true })}`);
+  if (names.singular === undefined) ours.push('+kubescaffold:crd:singular=""');
+  const spec = crd.spec;
+  if (spec.conversion !== undefined) ours.push(`+kubescaffold:crd:conversion=${jsonArg(spec.conversion)}`);
+  if (spec.preserveUnknownFields !== undefined) {
+    if (spec.preserveUnknownFields !== false)
+      report(['spec', 'preserveUnknownFields'], 'apiextensions.k8s.io/v1 takes only preserveUnknownFields: false');
+    else ours.push('+kubescaffold:crd:preserveUnknownFields=false');
+  }
+  const versions = spec.versions.map((v) => v.name);
+  if (canonical(versions) !== canonical([...versions].sort()))
+    ours.push(`+kubescaffold:crd:versions=${versions.map((v) => stringArg(v, { bare: true })).join(';')}`);
   const metadata: string[] = [];
   for (const into of ['annotations', 'labels'] as const) {
     const entries = Object.entries(crd.metadata[into] ?? {}).filter(([k]) => !GENERATOR_ANNOTATIONS.has(k));
     if (entries.length > 0)
       metadata.push(`+kubebuilder:metadata:${into}=${entries.map(([k, v]) => goQuote(`${k}=${v}`)).join(';')}`);
   }
-  return { resource: parts.length > 0 ? [`+kubebuilder:resource:${parts.join(',')}`] : [], metadata };
+  return { resource: [...(parts.length > 0 ? [`+kubebuilder:resource:${parts.join(',')}`] : []), ...ours], metadata };
 }
 
-/** Storage, serving, deprecation, subresources, printer columns and selectable fields of one version. */
+// The keys of a CRD version the markers know; any other is reported rather than dropped without a word.
+const VERSION_KEYS = new Set([
+  'name',
+  'served',
+  'storage',
+  'deprecated',
+  'deprecationWarning',
+  'schema',
+  'subresources',
+  'additionalPrinterColumns',
+  'selectableFields',
+]);
+
+/**
+ * Storage, serving, deprecation, subresources, printer columns and selectable fields of one version; what their
+ * markers do not give back exactly is set by a version patch.
+ */
 function versionMarkers(crd: CustomResourceDefinition, v: CRDVersion, i: number, problems: ImportProblem[]): string[] {
   const at = ['spec', 'versions', i];
   const report = (path: (string | number)[], message: string): void =>
     void problems.push({ docPath: [...at, ...path], where: `${crd.spec.names.kind} ${v.name}`, message });
   const out: string[] = [];
+  const patch: Record<string, JSONValue> = {};
+  for (const k of Object.keys(v))
+    if (!VERSION_KEYS.has(k)) report([k], `${k} is not a key of a CRD version that any marker sets; it is left out`);
   if (crd.spec.versions.length > 1 && v.storage) out.push('+kubebuilder:storageversion');
   if (crd.spec.versions.length === 1 && !v.storage)
     report(['storage'], 'the only version is always the storage version');
@@ -150,8 +198,10 @@ function versionMarkers(crd: CustomResourceDefinition, v: CRDVersion, i: number,
         ? `+kubebuilder:deprecatedversion:warning=${goQuote(v.deprecationWarning)}`
         : '+kubebuilder:deprecatedversion',
     );
-  else if (v.deprecationWarning !== undefined)
-    report(['deprecationWarning'], 'a warning without deprecated: true is left out');
+  else {
+    if (v.deprecated === false) patch.deprecated = false;
+    if (v.deprecationWarning !== undefined) patch.deprecationWarning = v.deprecationWarning;
+  }
   const sub = v.subresources;
   if (sub?.status !== undefined) out.push('+kubebuilder:subresource:status');
   if (sub?.scale !== undefined) {
@@ -163,6 +213,7 @@ function versionMarkers(crd: CustomResourceDefinition, v: CRDVersion, i: number,
     );
   }
   const columns = v.additionalPrinterColumns ?? [];
+  const written: PrinterColumn[] = [];
   for (const c of columns) {
     const parts = [
       `name=${goQuote(c.name)}`,
@@ -173,12 +224,24 @@ function versionMarkers(crd: CustomResourceDefinition, v: CRDVersion, i: number,
     if (c.format) parts.push(`format=${goQuote(c.format)}`);
     if (c.priority) parts.push(`priority=${numberArg(c.priority)}`);
     out.push(`+kubebuilder:printcolumn:${parts.join(',')}`);
+    // what the marker writes back, as the printcolumn marker does
+    written.push({
+      name: c.name,
+      type: c.type,
+      jsonPath: c.jsonPath,
+      ...(c.description ? { description: c.description } : {}),
+      ...(c.format ? { format: c.format } : {}),
+      ...(c.priority ? { priority: c.priority } : {}),
+    });
   }
-  if (columns.length > 0 && sub === undefined)
-    report(['additionalPrinterColumns'], 'printer columns come with `subresources: {}` in a generated CRD');
+  // a column with `priority: 0` or `description: ""`: the list as it was
+  if (canonical(written) !== canonical(columns)) patch.additionalPrinterColumns = columns as unknown as JSONValue;
+  // a printer column marker brings `subresources: {}`, as controller-gen's does
+  if (columns.length > 0 && sub === undefined) patch.subresources = null;
   if (sub !== undefined && sub.status === undefined && sub.scale === undefined && columns.length === 0)
-    report(['subresources'], 'empty subresources have no marker; they are left out');
+    patch.subresources = {};
   for (const f of v.selectableFields ?? [])
     out.push(`+kubebuilder:selectablefield:JSONPath=${stringArg(f.jsonPath, { raw: true })}`);
+  if (Object.keys(patch).length > 0) out.push(`+kubescaffold:version:patch=${jsonArg(patch)}`);
   return out;
 }

@@ -5,7 +5,7 @@
 import { readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { DEFAULT_OUTPUT_DIR, formatProblems, importCRDs } from './command.js';
+import { DEFAULT_OUTPUT_DIR, importCRDs } from './command.js';
 
 /** What create api was asked for, to find the imported folder of its Kind. */
 export interface ExternalCRDRequest {
@@ -31,8 +31,8 @@ export async function importExternalCRD(root: string, req: ExternalCRDRequest): 
   if (req.resource)
     throw new ScaffoldError('--external-api-crd references an external API: pass --resource=false with it');
   const group = req.domain ? `${req.group}.${req.domain}` : req.group;
+  // without --lossy: what the import cannot say stops create api before anything is written
   const result = await importCRDs({ root, sources: req.sources });
-  for (const line of formatProblems(root, result.problems)) console.error(`warning: ${line}`);
   const gv = result.groupVersions.find((g) => g.group === group && g.version === req.version);
   if (!gv || !gv.kinds.some((k) => k.kind === req.kind)) {
     removeCreated(root, result.written);

@@ -62,3 +62,10 @@ export function anyArg(value: JSONValue): string | undefined {
   });
   return parts.some((p) => p === undefined) ? undefined : `{${parts.join(',')}}`;
 }
+
+/** A JSON argument (`+kubescaffold:schema:patch={...}`) on one comment line: U+2028/9 escaped as in goQuote. */
+export function jsonArg(value: JSONValue): string {
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}

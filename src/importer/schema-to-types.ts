@@ -9,7 +9,8 @@ import { patternProblem } from '../markers/defs/go-regexp.js';
 import { knownTypeSchema, conditionSchema } from '../crd/known.js';
 import { pascalCase } from '../project/names.js';
 import { builtinTypeFor } from './builtin-types.js';
-import { anyArg, goQuote, numberArg, stringArg, tsString } from './marker-text.js';
+import { isNumeric, isTextual } from '../markers/defs/schema-type.js';
+import { anyArg, goQuote, jsonArg, numberArg, stringArg, tsString } from './marker-text.js';
 import { RUNTIME_TYPES, type DeclModel, type FieldModel, type ImportProblem } from './types.js';
 
 type Path = (string | number)[];
@@ -183,16 +184,21 @@ export class TypesBuilder {
       this.problem([], `the root schema has type ${String(schema.type)}; a Kind is an object`);
     const props = schema.properties ?? {};
     const required = new Set(schema.required ?? []);
+    // What the Kind's TypeMeta and ObjectMeta give that this schema does not have, or has otherwise: a patch on the
+    // Kind takes it back (a schema made from protobuf often declares no metadata, apiVersion or kind at all).
+    const meta: Record<string, JSONSchemaProps> = { ...typeMeta, metadata: { type: 'object' } };
+    const metaPatch: Record<string, JSONValue> = {};
+    for (const name of ['apiVersion', 'kind', 'metadata']) {
+      const own = props[name];
+      if (own === undefined) metaPatch[name] = null;
+      else if (canonical(own) !== canonical(meta[name])) metaPatch[name] = patchFrom(meta[name]!, own);
+    }
+    decl.refs.add('ObjectMeta');
+    const metadataRequired = 'metadata' in props && required.has('metadata');
+    decl.fields!.push({ name: 'metadata', optional: !metadataRequired, type: 'ObjectMeta', doc: '', markers: [] });
     for (const [name, prop] of Object.entries(props)) {
+      if (name in meta) continue;
       const path: Path = ['properties', name];
-      if ((name === 'apiVersion' || name === 'kind') && canonical(prop) === canonical(typeMeta[name])) continue;
-      if (name === 'metadata') {
-        if (canonical(prop) !== canonical({ type: 'object' }))
-          this.problem(path, "metadata has a schema of its own; a Kind has the API server's ObjectMeta (type: object)");
-        decl.refs.add('ObjectMeta');
-        decl.fields!.push({ name, optional: !required.has(name), type: 'ObjectMeta', doc: '', markers: [] });
-        continue;
-      }
       const f = this.field(name, prop, required.has(name), path, {
         short: kind + typeName(name),
         long: kind + typeName(name),
@@ -200,11 +206,14 @@ export class TypesBuilder {
       decl.fields!.push(f.field);
       for (const r of f.refs) decl.refs.add(r);
     }
-    for (const r of required)
-      if (!(r in props)) this.problem(['required'], `required names ${r}, which is not a property`);
+    // controller-gen drops apiVersion and kind from a Kind's required list: the patch gives them back
+    const given = (schema.required ?? []).filter((r) => r !== 'apiVersion' && r !== 'kind');
+    const patch: Record<string, JSONValue> = Object.keys(metaPatch).length > 0 ? { properties: metaPatch } : {};
     decl.markers.push(
-      ...this.keyMarkers(omit(schema, ['type', 'properties', 'required', 'description']), [], 'struct'),
+      ...this.requiredMarkers(schema.required, given, Object.keys(props), patch),
+      ...this.keyMarkers(omit(schema, ['type', 'properties', 'required', 'description']), [], 'struct', schema, patch),
     );
+    decl.markers.push(...patchMarker(patch));
     return decl;
   }
 
@@ -216,7 +225,8 @@ export class TypesBuilder {
     path: Path,
     hint: NameHint,
   ): { field: FieldModel; refs: string[] } {
-    const markers = this.fieldMarkers(s, path);
+    const patch: Patch = {};
+    const markers = this.fieldMarkers(s, path, patch);
     const rest = omit(s, FIELD_KEYS);
     const nullable = s.nullable === true;
     let t: TypeText;
@@ -229,13 +239,17 @@ export class TypesBuilder {
       // controller-gen's allOf of a named type's constraint and the field's: the same split gives it back
       const [typePart, fieldPart] = rest.allOf!;
       const typeSchema = { ...omit(rest, ['allOf']), ...typePart };
-      t = this.alias(typeSchema, '', this.inline(typeSchema, path, hint, 'value'), hint);
-      markers.push(...this.keyMarkers(fieldPart!, [...path, 'allOf', 1], 'struct'));
+      const typePatch: Patch = {};
+      const typeInline = this.inline(typeSchema, path, hint, 'value', typePatch);
+      typeInline.markers.push(...patchMarker(typePatch));
+      t = this.alias(typeSchema, '', typeInline, hint);
+      markers.push(...this.keyMarkers(fieldPart!, [...path, 'allOf', 1], 'struct', typeSchema, patch));
     } else {
-      const inline = this.inline(rest, path, hint, 'field');
+      const inline = this.inline(rest, path, hint, 'field', patch);
       t = inline.type;
       markers.push(...inline.markers);
     }
+    markers.push(...patchMarker(patch));
     return {
       field: {
         name,
@@ -249,16 +263,18 @@ export class TypesBuilder {
   }
 
   /** Markers only a property carries: default, example, title, external docs. */
-  private fieldMarkers(s: JSONSchemaProps, path: Path): string[] {
+  private fieldMarkers(s: JSONSchemaProps, path: Path, patch: Patch): string[] {
     const out: string[] = [];
     if (s.default !== undefined) {
+      // a merge patch cannot set null either: null deletes
       if (s.default === null) this.problem([...path, 'default'], 'a default of null has no marker; it is left out');
-      else out.push(`+default=${JSON.stringify(s.default)}`);
+      else out.push(`+default=${jsonArg(s.default)}`);
     }
     if (s.example !== undefined) {
       const text = anyArg(s.example);
-      if (text === undefined) this.problem([...path, 'example'], 'this example has no marker spelling; it is left out');
-      else out.push(`+kubebuilder:example=${text}`);
+      if (text !== undefined) out.push(`+kubebuilder:example=${text}`);
+      else if (s.example !== null) patch.example = s.example;
+      else this.problem([...path, 'example'], 'an example of null has no marker; it is left out');
     }
     if (s.title !== undefined) out.push(`+kubebuilder:title=${goQuote(s.title)}`);
     if (s.externalDocs !== undefined) {
@@ -267,7 +283,7 @@ export class TypesBuilder {
         `+kubebuilder:externalDocs:url=${goQuote(d.url)}${d.description ? `,description=${goQuote(d.description)}` : ''}`,
       );
     }
-    if (s.nullable === false) this.problem([...path, 'nullable'], 'nullable: false is the default; it is left out');
+    if (s.nullable === false) patch.nullable = false;
     return out;
   }
 
@@ -277,18 +293,32 @@ export class TypesBuilder {
    */
   private value(s: JSONSchemaProps, path: Path, hint: NameHint): TypeText {
     if (isCondition(s)) return { text: 'Condition', refs: ['Condition'] };
-    for (const k of ['default', 'example', 'title', 'externalDocs'] as const)
-      if (s[k] !== undefined)
-        this.problem([...path, k], `${k} on array items or map values has no marker; it is left out`);
     const nullable = s.nullable === true;
-    const rest = omit(s, FIELD_KEYS);
+    let rest = omit(s, FIELD_KEYS);
+    // Keys only a property's markers set: on a named type for items or map values, a patch sets them.
+    const own: Patch = {};
+    for (const k of ['default', 'example', 'title', 'externalDocs'] as const) {
+      const v = s[k];
+      if (v === undefined) continue;
+      if (v === null)
+        this.problem([...path, k], `${k}: null on array items or map values has no marker; it is left out`);
+      else own[k] = v as JSONValue;
+    }
+    if (s.nullable === false) own.nullable = false;
     let t: TypeText;
     const builtin = isStruct(rest) ? builtinTypeFor(rest, s.description ?? '', canonical) : undefined;
-    if (builtin) t = { text: builtin, refs: ['k8s'] };
-    else if (isStruct(rest)) t = this.struct(rest, path, hint, s.description ?? '', s.description ?? '');
-    else {
-      const inline = this.inline(rest, path, hint, 'value');
+    if (builtin || isStruct(rest)) {
+      for (const k of Object.keys(own))
+        this.problem([...path, k], `${k} on object items or map values has no marker; it is left out`);
+      t = builtin
+        ? { text: builtin, refs: ['k8s'] }
+        : this.struct(rest, path, hint, s.description ?? '', s.description ?? '');
+    } else {
+      const patch: Patch = { ...own };
+      const inline = this.inline(rest, path, hint, 'value', patch);
+      inline.markers.push(...patchMarker(patch));
       const doc = s.description ?? '';
+      if (Object.keys(own).length > 0) rest = { ...rest, ...(own as JSONSchemaProps) };
       t = inline.markers.length === 0 && doc === '' ? inline.type : this.alias(rest, doc, inline, hint);
     }
     return nullable ? { text: `${paren(t.text)} | null`, refs: t.refs } : t;
@@ -346,9 +376,9 @@ export class TypesBuilder {
       decl.fields!.push(f.field);
       for (const r of f.refs) decl.refs.add(r);
     }
-    for (const r of required)
-      if (!(r in (s.properties ?? {})))
-        this.problem([...path, 'required'], `required names ${r}, which is not a property`);
+    const patch: Record<string, JSONValue> = {};
+    const inProps = (s.required ?? []).filter((r) => r in (s.properties ?? {}));
+    const requiredMarkers = this.requiredMarkers(s.required, inProps, Object.keys(s.properties ?? {}), patch);
     let rest = omit(s, ['type', 'properties', 'required']);
     if (rest.additionalProperties !== undefined) {
       this.problem(
@@ -357,7 +387,7 @@ export class TypesBuilder {
       );
       rest = omit(rest, ['additionalProperties']);
     }
-    decl.markers = this.keyMarkers(rest, path, 'struct');
+    decl.markers = [...requiredMarkers, ...this.keyMarkers(rest, path, 'struct', s, patch), ...patchMarker(patch)];
     return { text: decl.name, refs: [decl.name] };
   }
 
@@ -402,6 +432,7 @@ export class TypesBuilder {
     path: Path,
     hint: NameHint,
     position: 'field' | 'value',
+    patch: Patch,
   ): { type: TypeText; markers: string[] } {
     let type: TypeText;
     let delta: JSONSchemaProps;
@@ -414,9 +445,10 @@ export class TypesBuilder {
     switch (r.type) {
       case 'array': {
         if (!r.items) {
-          this.problem(path, 'an array without items has no TypeScript type; its items are any JSON');
+          // any JSON items in TypeScript, and no items in the schema
           plain('JSONValue[]', ['type']);
           type!.refs = ['JSONValue'];
+          patch.items = null;
           break;
         }
         const items = this.value(r.items, [...path, 'items'], {
@@ -437,12 +469,9 @@ export class TypesBuilder {
           type = { text: `Record<string, ${v.text}>`, refs: v.refs };
           delta = omit(r, ['type', 'additionalProperties']);
         } else if (r.additionalProperties !== undefined) {
-          this.problem(
-            [...path, 'additionalProperties'],
-            'additionalProperties: true/false has no marker; any JSON map is used',
-          );
           plain('Record<string, JSONValue>', ['type', 'additionalProperties']);
           type!.refs = ['JSONValue'];
+          patch.additionalProperties = r.additionalProperties;
         } else if (r['x-kubernetes-preserve-unknown-fields'] === true) {
           plain('RawExtension', ['type', 'x-kubernetes-preserve-unknown-fields']);
         } else {
@@ -463,7 +492,8 @@ export class TypesBuilder {
         }
         break;
       case 'number':
-        plain('number', ['type']);
+        // a float on this field alone, without --allow-dangerous-types for the whole run
+        plain('number', []);
         break;
       case 'boolean':
         plain('boolean', ['type']);
@@ -478,38 +508,48 @@ export class TypesBuilder {
           plain('unknown', []);
           markers.push('+kubebuilder:validation:Schemaless');
         } else {
-          this.problem(path, 'a schema without a type has no spelling here; any JSON is used');
+          // any JSON, with the schema's own keys in place of JSONValue's
           plain('JSONValue', Object.keys(r));
+          Object.assign(patch, patchFrom(knownTypeSchema('JSONValue')!, r));
         }
         break;
       default:
         this.problem([...path, 'type'], `type ${String(r.type)} is not an OpenAPI type of a CRD; any JSON is used`);
         plain('JSONValue', Object.keys(r));
     }
-    markers.push(...this.keyMarkers(delta!, path, kindOfObject));
+    markers.push(...this.keyMarkers(delta!, path, kindOfObject, r, patch));
     return { type: type!, markers };
   }
 
-  /** Markers for the schema keys left once the type is written. */
-  private keyMarkers(s: JSONSchemaProps, path: Path, kindOfObject: 'map' | 'struct'): string[] {
+  /**
+   * Markers for the schema keys left once the type is written. `target` is the schema they apply to (its type decides
+   * which markers fit); a key no marker can set there goes into `patch`, for a `+kubescaffold:schema:patch`.
+   */
+  private keyMarkers(
+    s: JSONSchemaProps,
+    path: Path,
+    kindOfObject: 'map' | 'struct',
+    target: JSONSchemaProps,
+    patch: Patch,
+  ): string[] {
     const out: string[] = [];
     const v = (name: string, value: string): void => void out.push(`+kubebuilder:validation:${name}=${value}`);
     const entries = (Object.entries(s) as [keyof JSONSchemaProps, unknown][]).sort(
       ([a], [b]) => (KEY_ORDER.indexOf(a) >>> 0) - (KEY_ORDER.indexOf(b) >>> 0),
     );
+    // the type the markers check: a Type marker among these keys sets it first
+    const typed: JSONSchemaProps = { ...target, ...(s.type !== undefined ? { type: s.type } : {}) };
     for (const [key, value] of entries) {
       if (value === undefined) continue;
-      const at = [...path, key];
+      if (!fits(key, value, typed)) {
+        patch[key] = value as JSONValue;
+        continue;
+      }
       switch (key) {
         case 'maximum':
         case 'minimum':
         case 'multipleOf':
           v(pascalCase(key), numberArg(value as number));
-          break;
-        case 'exclusiveMaximum':
-        case 'exclusiveMinimum':
-          if (value === true) v(pascalCase(key), 'true');
-          else this.problem(at, `${key}: false is the default; it is left out`);
           break;
         case 'maxLength':
         case 'minLength':
@@ -519,17 +559,17 @@ export class TypesBuilder {
         case 'minProperties':
           v(pascalCase(key), String(value));
           break;
+        case 'exclusiveMaximum':
+        case 'exclusiveMinimum':
         case 'uniqueItems':
-          if (value === true) v('UniqueItems', 'true');
-          else this.problem(at, 'uniqueItems: false is the default; it is left out');
+          // false is the default, which the marker leaves out
+          if (value === true) v(pascalCase(key), 'true');
+          else patch[key] = false;
           break;
-        case 'pattern': {
-          const problem = patternProblem(value as string);
-          if (problem)
-            this.problem(at, `the pattern is not a Go (RE2) regular expression (${problem}); it is left out`);
+        case 'pattern':
+          if (patternProblem(value as string) !== undefined) patch.pattern = value as string;
           else v('Pattern', stringArg(value as string, { raw: true }));
           break;
-        }
         case 'format':
           v('Format', stringArg(value as string, { bare: true }));
           break;
@@ -538,22 +578,15 @@ export class TypesBuilder {
           break;
         case 'enum': {
           const items = (value as JSONValue[]).map(anyArg);
-          if (items.length === 0 || items.some((i) => i === undefined))
-            this.problem(at, 'this enum holds values no marker can spell (null, empty lists or maps); it is left out');
+          if (items.length === 0 || items.some((i) => i === undefined)) patch.enum = value as JSONValue[];
           else v('Enum', items.join(';'));
           break;
         }
         case 'x-kubernetes-preserve-unknown-fields':
-          if (value === true) out.push('+kubebuilder:pruning:PreserveUnknownFields');
-          else this.problem(at, 'x-kubernetes-preserve-unknown-fields: false has no marker; it is left out');
-          break;
         case 'x-kubernetes-embedded-resource':
-          if (value === true) out.push('+kubebuilder:validation:XEmbeddedResource');
-          else this.problem(at, 'x-kubernetes-embedded-resource: false has no marker; it is left out');
-          break;
         case 'x-kubernetes-int-or-string':
-          if (value === true) out.push('+kubebuilder:validation:XIntOrString');
-          else this.problem(at, 'x-kubernetes-int-or-string: false has no marker; it is left out');
+          if (value === true) out.push(TRUE_FLAGS[key]);
+          else patch[key] = false;
           break;
         case 'x-kubernetes-validations':
           for (const rule of value as ValidationRule[]) out.push(xValidation(rule));
@@ -569,12 +602,103 @@ export class TypesBuilder {
             `+${kindOfObject === 'map' ? 'mapType' : 'structType'}=${stringArg(value as string, { bare: true })}`,
           );
           break;
+        case 'oneOf':
+        case 'anyOf':
+        case 'allOf':
+          out.push(`+kubescaffold:validation:${pascalCase(key)}=${jsonArg(value as JSONValue)}`);
+          break;
+        case 'not':
+          out.push(`+kubescaffold:validation:Not=${jsonArg(value as JSONValue)}`);
+          break;
         default:
-          this.problem(at, `${key} has no marker; it is left out`);
+          // no marker of controller-gen's or ours sets this key: the patch does
+          if (key === 'properties' || key === 'items' || key === 'additionalProperties')
+            this.problem([...path, key], `${key} here has no TypeScript spelling; it is left out`);
+          else patch[key] = value as JSONValue;
       }
     }
     return out;
   }
+
+  /**
+   * Markers for a `required` list that the fields alone do not give back: manifests writes the required fields sorted,
+   * so another order of the same names is a RequiredOrder marker, and anything else (a name twice, one that is no
+   * property, apiVersion or kind of a Kind) is set by the patch.
+   */
+  private requiredMarkers(
+    original: string[] | undefined,
+    given: readonly string[],
+    props: readonly string[],
+    patch: Patch,
+  ): string[] {
+    if (original === undefined) return [];
+    const fromFields = [...new Set(given.filter((r) => props.includes(r)))].sort();
+    if (fromFields.length > 0 && canonical(original) === canonical(fromFields)) return [];
+    const permutation =
+      original.length === fromFields.length && canonical([...original].sort()) === canonical(fromFields);
+    if (permutation && fromFields.length > 0)
+      return [`+kubescaffold:validation:RequiredOrder=${original.map((r) => stringArg(r, { bare: true })).join(';')}`];
+    patch.required = original;
+    return [];
+  }
+}
+
+/** A JSON merge patch being built for one schema. */
+type Patch = Record<string, JSONValue>;
+
+const TRUE_FLAGS = {
+  'x-kubernetes-preserve-unknown-fields': '+kubebuilder:pruning:PreserveUnknownFields',
+  'x-kubernetes-embedded-resource': '+kubebuilder:validation:XEmbeddedResource',
+  'x-kubernetes-int-or-string': '+kubebuilder:validation:XIntOrString',
+} as const;
+
+/** Whether controller-gen's marker for `key` takes a schema of `target`'s type (its checks, in src/markers/defs). */
+function fits(key: keyof JSONSchemaProps, value: unknown, target: JSONSchemaProps): boolean {
+  switch (key) {
+    case 'maximum':
+    case 'minimum':
+    case 'multipleOf':
+    case 'exclusiveMaximum':
+    case 'exclusiveMinimum':
+      // a bound on an integer must be integral too
+      return isNumeric(target) && (target.type !== 'integer' || typeof value !== 'number' || Number.isInteger(value));
+    case 'maxLength':
+    case 'minLength':
+    case 'pattern':
+      return isTextual(target);
+    case 'maxItems':
+    case 'minItems':
+    case 'uniqueItems':
+    case 'x-kubernetes-list-type':
+    case 'x-kubernetes-list-map-keys':
+      return target.type === 'array';
+    case 'maxProperties':
+    case 'minProperties':
+      return target.type === 'object';
+    case 'x-kubernetes-map-type':
+      return target.type === 'object' || target.type === undefined;
+    default:
+      return true;
+  }
+}
+
+/** The merge patch that turns `from` into `to` (neither holding null values, which a merge patch cannot set). */
+export function patchFrom(from: JSONSchemaProps, to: JSONSchemaProps): Patch {
+  const a = from as Record<string, JSONValue>;
+  const b = to as Record<string, JSONValue>;
+  const out: Patch = {};
+  for (const k of Object.keys(a)) if (!(k in b)) out[k] = null;
+  for (const [k, v] of Object.entries(b)) {
+    if (canonical(a[k]) === canonical(v)) continue;
+    const isMap = (x: unknown): boolean => typeof x === 'object' && x !== null && !Array.isArray(x);
+    out[k] = isMap(a[k]) && isMap(v) ? patchFrom(a[k] as JSONSchemaProps, v as JSONSchemaProps) : v;
+  }
+  return out;
+}
+
+/** The patch marker, when the patch holds anything. */
+function patchMarker(patch: Patch): string[] {
+  return Object.keys(patch).length > 0 ? [`+kubescaffold:schema:patch=${jsonArg(patch)}`] : [];
 }
 
 function xValidation(rule: ValidationRule): string {
@@ -594,10 +718,11 @@ function isHoistedAllOf(s: JSONSchemaProps): boolean {
   if (!all || all.length !== 2) return false;
   const [a, b] = all as [JSONSchemaProps, JSONSchemaProps];
   const keys = Object.keys(a).sort().join(',');
+  // an enum on both sides is not hoisted by manifests (the type's wins), so only the AllOf marker gives it back
   return (
     keys !== '' &&
     keys === Object.keys(b).sort().join(',') &&
-    Object.keys(a).every((k) => !(k in s) && !['properties', 'items', 'allOf', 'description'].includes(k))
+    Object.keys(a).every((k) => !(k in s) && !['properties', 'items', 'allOf', 'description', 'enum'].includes(k))
   );
 }
 

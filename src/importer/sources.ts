@@ -262,6 +262,22 @@ function fetchText(url: string, redirects = 0): Promise<string> {
   });
 }
 
+/**
+ * A CRD as its author wrote it, from the one the API server serves: without the fields the server keeps of every
+ * object (uid, resourceVersion, managedFields, status, ...) and the conversion it defaults (strategy None), which the
+ * import would otherwise have to give back.
+ */
+function withoutServerFields(crd: Record<string, unknown>): void {
+  const meta = (crd.metadata ?? {}) as Record<string, unknown>;
+  crd.metadata = Object.fromEntries(
+    Object.entries(meta).filter(([k]) => ['name', 'annotations', 'labels'].includes(k)),
+  );
+  delete crd.status;
+  const spec = crd.spec as Record<string, unknown> | undefined;
+  const conversion = spec?.conversion as Record<string, unknown> | undefined;
+  if (conversion && Object.keys(conversion).length === 1 && conversion.strategy === 'None') delete spec!.conversion;
+}
+
 /** A CRD installed in the cluster, by name. */
 async function fromCluster(name: string, access: ClusterAccess): Promise<SourcedCRD> {
   const { connect, explainConnectionError } = await import('../cluster/connect.js');
@@ -280,6 +296,7 @@ async function fromCluster(name: string, access: ClusterAccess): Promise<Sourced
     });
     crd.apiVersion ??= 'apiextensions.k8s.io/v1';
     crd.kind ??= 'CustomResourceDefinition';
+    withoutServerFields(crd);
     const origin = `crd/${name} (${cluster.context})`;
     const problem = crdProblem(crd);
     if (problem) throw new ScaffoldError(`${origin}: ${problem.message}`);

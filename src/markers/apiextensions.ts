@@ -94,13 +94,19 @@ export interface CustomResourceDefinition {
     group: string;
     names: {
       kind: string;
-      listKind: string;
+      /** Always written by controller-gen; `+kubescaffold:crd:listKind=""` leaves it out. */
+      listKind?: string;
       plural: string;
-      singular: string;
+      /** Always written by controller-gen; `+kubescaffold:crd:singular=""` leaves it out. */
+      singular?: string;
       shortNames?: string[];
       categories?: string[];
     };
     scope: string;
     versions: CRDVersion[];
+    /** How versions convert (`+kubescaffold:crd:conversion`); controller-gen writes none. */
+    conversion?: { strategy: 'None' | 'Webhook'; webhook?: Record<string, JSONValue> };
+    /** Only false in apiextensions.k8s.io/v1 (`+kubescaffold:crd:preserveUnknownFields`). */
+    preserveUnknownFields?: boolean;
   };
 }

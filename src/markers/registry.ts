@@ -9,6 +9,7 @@ import { crdMarkers } from './defs/crd.js';
 import type { MarkerDefinition, MarkerGroup, MarkerTarget } from './defs/define.js';
 import { defaultMarkers } from './defs/defaults.js';
 import { foreignPrefixes, OWN_NAMESPACE } from './defs/foreign.js';
+import { KUBESCAFFOLD_NAMESPACE, kubescaffoldMarkers } from './defs/kubescaffold.js';
 import { objectMarkers } from './defs/object.js';
 import { packageMarkers } from './defs/package.js';
 import { rbacMarkers } from './defs/rbac.js';
@@ -29,6 +30,7 @@ export const markerGroups: readonly MarkerGroup[] = [
   topologyMarkers,
   rbacMarkers,
   webhookMarkers,
+  kubescaffoldMarkers,
 ];
 
 /** Every marker definition. */
@@ -77,7 +79,7 @@ export function lookupMarker(marker: string, target: MarkerTarget): Lookup {
 }
 
 function isOurs(name: string): boolean {
-  return name.startsWith(`${OWN_NAMESPACE}:`) || name === OWN_NAMESPACE;
+  return [OWN_NAMESPACE, KUBESCAFFOLD_NAMESPACE].some((ns) => name.startsWith(`${ns}:`) || name === ns);
 }
 
 function suggest(anonName: string, name: string): string | undefined {

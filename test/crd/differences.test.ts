@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtinTypeSchema } from '../../src/crd/k8s_schemas/index.js';
 import { tempDir } from '../support/files.js';
+import { parse } from 'yaml';
 import { planError, planTypes, type Planned, type Schema } from '../support/types-project.js';
 
 let dir: { path: string; remove: () => void };
@@ -103,6 +104,108 @@ describe('differences from controller-gen v0.21.0', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/unknown option '--generate-embedded-object-meta'/);
+  });
+});
+
+describe('markers of ours, for what controller-gen has no marker for', () => {
+  it('takes oneOf, anyOf, allOf and not as JSON, on fields and on fields of named types', () => {
+    const spec = specOf(
+      'export type Code = string;\n' +
+        '// +kubescaffold:validation:OneOf=[{"required":["a"]},{"required":["b"]}]\n' +
+        'export interface XSpec {\n' +
+        '  // +kubescaffold:validation:AnyOf=[{"minLength":2},{"maxLength":0}]\n' +
+        '  // +kubescaffold:validation:Not={"enum":["no"]}\n  a?: string;\n' +
+        '  // +kubebuilder:validation:MaxLength=9\n  // +kubescaffold:validation:AllOf=[{"minLength":1}]\n  b?: Code;\n}',
+    );
+    expect(spec.oneOf).toEqual([{ required: ['a'] }, { required: ['b'] }]);
+    expect(spec.properties!.a).toEqual({
+      type: 'string',
+      anyOf: [{ minLength: 2 }, { maxLength: 0 }],
+      not: { enum: ['no'] },
+    });
+    expect(spec.properties!.b).toEqual({ type: 'string', maxLength: 9, allOf: [{ minLength: 1 }] });
+  });
+
+  it('keeps a required order given by RequiredOrder, and refuses one that does not name each required field once', () => {
+    const spec = specOf(
+      '// +kubescaffold:validation:RequiredOrder=secretName;key\nexport interface XSpec { key: string; secretName: string }',
+    );
+    expect(spec.required).toEqual(['secretName', 'key']);
+    expect(
+      planError(
+        dir.path,
+        kind(
+          '// +kubescaffold:validation:RequiredOrder=key\nexport interface XSpec { key: string; secretName: string }',
+        ),
+      ),
+    ).toMatch(/RequiredOrder: names key, but the required properties are key, secretName/);
+  });
+
+  it('applies a schema patch after every other marker, even where those markers refuse the key', () => {
+    const spec = specOf(
+      'export interface XSpec {\n  // +kubescaffold:schema:patch={"maxLength":253,"items":{"description":"a host"}}\n  hosts?: string[];\n}',
+    );
+    expect(spec.properties!.hosts).toEqual({
+      type: 'array',
+      maxLength: 253,
+      items: { type: 'string', description: 'a host' },
+    });
+  });
+
+  it('takes type: number on one field marked Type=number, without --allow-dangerous-types', () => {
+    const spec = specOf(
+      'export interface XSpec {\n  // +kubebuilder:validation:Type=number\n  ratio?: number | null;\n}',
+    );
+    expect(spec.properties!.ratio).toEqual({ type: 'number', nullable: true });
+    expect(planError(dir.path, kind('export interface XSpec { ratio?: number }'))).toMatch(/--allow-dangerous-types/);
+  });
+
+  it("sets the CRD's listKind, singular, preserveUnknownFields and conversion", () => {
+    const spec = (
+      parse(
+        planTypes(
+          dir.path,
+          "import type { ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n" +
+            '// +kubescaffold:crd:listKind=""\n// +kubescaffold:crd:singular=""\n' +
+            '// +kubescaffold:crd:preserveUnknownFields=false\n// +kubescaffold:crd:conversion={"strategy":"None"}\n' +
+            'export interface X extends TypeMeta { metadata?: ObjectMeta }\n',
+        ).texts['config/crd/bases/go.example.com_xes.yaml']!,
+      ) as { spec: Record<string, unknown> }
+    ).spec;
+    expect(spec.names).toEqual({ kind: 'X', plural: 'xes' });
+    expect(spec.preserveUnknownFields).toBe(false);
+    expect(spec.conversion).toEqual({ strategy: 'None' });
+  });
+
+  it("applies a version patch after the version's other markers", () => {
+    const crd = parse(
+      planTypes(
+        dir.path,
+        "import type { ObjectMeta, TypeMeta } from '@kubescaffold/runtime';\n" +
+          '// +kubescaffold:version:patch={"subresources":null,"deprecated":false}\n' +
+          '// +kubebuilder:printcolumn:name="A",type=string,JSONPath=`.a`\n' +
+          'export interface X extends TypeMeta { metadata?: ObjectMeta; a?: string }\n',
+      ).texts['config/crd/bases/go.example.com_xes.yaml']!,
+    ) as { spec: { versions: Record<string, unknown>[] } };
+    const version = crd.spec.versions[0]!;
+    expect(version.subresources).toBeUndefined();
+    expect(version.deprecated).toBe(false);
+    expect(version.additionalPrinterColumns).toEqual([{ name: 'A', type: 'string', jsonPath: '.a' }]);
+  });
+
+  it('refuses a root-marked interface that extends TypeMeta and has no metadata, which would make no CRD', () => {
+    expect(
+      planError(
+        dir.path,
+        "import type { TypeMeta } from '@kubescaffold/runtime';\n// +kubebuilder:object:root=true\nexport interface X extends TypeMeta { spec?: string }\n",
+      ),
+    ).toMatch(/X is marked \+kubebuilder:object:root and extends TypeMeta but has neither metadata nor items/);
+  });
+
+  it('refuses an unknown +kubescaffold: marker, as it refuses an unknown +kubebuilder: one', () => {
+    expect(
+      planError(dir.path, kind('// +kubescaffold:validation:OneOff=[]\nexport interface XSpec { a?: string }')),
+    ).toMatch(/unknown marker \+kubescaffold:validation:OneOff; did you mean \+kubescaffold:validation:OneOf/);
   });
 });
 

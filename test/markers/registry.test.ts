@@ -9,6 +9,7 @@ import type { CRDVersion, JSONSchemaProps } from '../../src/markers/apiextension
 import { MarkerSet, type Marker } from '../../src/markers/collector.js';
 import type { MarkerDefinition } from '../../src/markers/defs/define.js';
 import * as crdDefs from '../../src/markers/defs/crd.js';
+import * as kubescaffoldDefs from '../../src/markers/defs/kubescaffold.js';
 import * as objectDefs from '../../src/markers/defs/object.js';
 import * as packageDefs from '../../src/markers/defs/package.js';
 import * as requiredDefs from '../../src/markers/defs/required.js';
@@ -23,7 +24,7 @@ const marker = (name: string, value: MarkerValue = null): Marker => ({ name, val
 
 /** The exported name of each definition a defs module exports by itself. */
 const exportedNames = new Map<MarkerDefinition, string>(
-  [crdDefs, objectDefs, packageDefs, requiredDefs, validationDefs].flatMap((module) =>
+  [crdDefs, kubescaffoldDefs, objectDefs, packageDefs, requiredDefs, validationDefs].flatMap((module) =>
     Object.entries(module).flatMap(([name, value]) =>
       definitions.includes(value as MarkerDefinition) ? [[value as MarkerDefinition, name] as const] : [],
     ),
