@@ -19,8 +19,9 @@ const majors = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['22',
 // whose manager the generated-project e2e also runs as deployed, in its memory limit, on each Node.
 // The book's site and API reference are built by the repository's tooling on the Node of `npm test`, not by the
 // package. The comparisons with the real tools (controller-gen's CRDs of fixtures and public APIs and the import round
-// trips through them, kubebuilder's scaffolds, kubectl kustomize's builds) check generators whose output the golden and
-// snapshot unit tests pin on every Node. The fuzz tests explore inputs, not the platform: a run of each is enough.
+// trips through them, including the public CRD corpus's, kubebuilder's scaffolds, kubectl kustomize's builds) check
+// generators whose output the golden and snapshot unit tests pin on every Node. The fuzz tests explore inputs, not the
+// platform: a run of each is enough.
 const vitestArgs = [
   'run',
   ...[
@@ -30,6 +31,7 @@ const vitestArgs = [
     'test/crd/parity.test.ts',
     'test/crd/public-api-parity.test.ts',
     'test/importer/roundtrip-public.test.ts',
+    'test/importer/roundtrip-corpus.test.ts',
     '**/*kubebuilder*.test.ts',
     'test/kustomize/parity.test.ts',
     'test/fuzz/**',
