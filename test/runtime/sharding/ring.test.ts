@@ -104,14 +104,23 @@ class LeaseStore {
             yield { type: e.type, object: structuredClone(e.lease) as unknown as T };
           }
           await new Promise<void>((resolve) => {
-            self.wakeWatchers.push(resolve);
-            opts.signal?.addEventListener('abort', () => resolve(), { once: true });
+            // Woken by a change or by the abort, whichever comes first; the other is then removed, as a real watch's
+            // listener is, so that a long-lived signal does not collect one listener per wait.
+            const wake = () => {
+              opts.signal?.removeEventListener('abort', wake);
+              resolve();
+            };
+            self.wakeWatchers.push(wake);
+            opts.signal?.addEventListener('abort', wake, { once: true });
           });
         }
       },
     };
   }
 }
+
+/** What the rings of this file logged (errors only). */
+const logged: string[] = [];
 
 function newRing(
   store: LeaseStore,
@@ -127,7 +136,8 @@ function newRing(
     partitions: 12,
     ...timings,
     clock,
-    log: newLogger({ level: 'error' }),
+    // A member made unreachable logs each cycle that fails; the lines are kept here rather than printed.
+    log: newLogger({ level: 'error', sink: (line) => void logged.push(line) }),
     hooks: {
       start: async (p) => {
         events.push(`start ${p}`);
