@@ -4,6 +4,7 @@
  * same schema appears again; constraints become markers on the property, or on a named type where no property can
  * carry them (array items, map values), as a Go project declares them. What no marker can say is reported.
  */
+import { isObject } from '@kubescaffold/runtime/json';
 import type { JSONSchemaProps, JSONValue, ValidationRule } from '../markers/apiextensions.js';
 import { patternProblem } from '../markers/defs/go-regexp.js';
 import { knownTypeSchema, conditionSchema } from '../crd/known.js';
@@ -690,8 +691,7 @@ export function patchFrom(from: JSONSchemaProps, to: JSONSchemaProps): Patch {
   for (const k of Object.keys(a)) if (!(k in b)) out[k] = null;
   for (const [k, v] of Object.entries(b)) {
     if (canonical(a[k]) === canonical(v)) continue;
-    const isMap = (x: unknown): boolean => typeof x === 'object' && x !== null && !Array.isArray(x);
-    out[k] = isMap(a[k]) && isMap(v) ? patchFrom(a[k] as JSONSchemaProps, v as JSONSchemaProps) : v;
+    out[k] = isObject(a[k]) && isObject(v) ? patchFrom(a[k] as JSONSchemaProps, v as JSONSchemaProps) : v;
   }
   return out;
 }

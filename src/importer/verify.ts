@@ -3,6 +3,7 @@
  * and every CRD that comes back is compared with the one read, as a whole object. A path where they differ is a
  * problem like any other construct no marker spells, so no import ends well having lost a path unseen.
  */
+import { isObject } from '@kubescaffold/runtime/json';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -84,9 +85,6 @@ function comparable(crd: CustomResourceDefinition): unknown {
   return c;
 }
 
-const isMapping = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The paths where two JSON values differ, as keys and indexes. */
 function differingPaths(a: unknown, b: unknown, path: Path): Path[] {
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -94,7 +92,7 @@ function differingPaths(a: unknown, b: unknown, path: Path): Path[] {
     for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...differingPaths(a[i], b[i], [...path, i]));
     return out;
   }
-  if (isMapping(a) && isMapping(b)) {
+  if (isObject(a) && isObject(b)) {
     const out: Path[] = [];
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
       out.push(...differingPaths(a[k], b[k], [...path, k]));

@@ -4,7 +4,7 @@
  * other marker can set, and the CRD's listKind, preserveUnknownFields, conversion and version order. `scaffold import
  * crd` writes them so that every CRD it reads comes back; src/markers/README.md lists them among the differences.
  */
-import type { JSONValue } from '@kubescaffold/runtime/json';
+import { isObject, type JSONValue } from '@kubescaffold/runtime/json';
 import { bool, string, type MarkerValue } from '../grammar.js';
 import type { CustomResourceDefinition, JSONSchemaProps } from '../apiextensions.js';
 import { anon, FIELD_TYPE, schemaEffect, strings, TYPE, type MarkerDefinition, type MarkerGroup } from './define.js';
@@ -12,9 +12,6 @@ import type { CRDEffect, ReadElsewhere, SchemaEffect, VersionEffect } from './ef
 
 /** The prefix of our markers: a name under it that is not defined here is an error, as under `+kubebuilder:`. */
 export const KUBESCAFFOLD_NAMESPACE = 'kubescaffold';
-
-const isMapping = (v: unknown): v is Record<string, JSONValue> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 type Combinator = 'oneOf' | 'anyOf' | 'allOf';
 
@@ -25,7 +22,7 @@ const combinator = (key: Combinator, name: string): MarkerDefinition<SchemaEffec
   shape: { kind: 'json' },
   help: `schemas the value must match (${key}), as a JSON list: +kubescaffold:validation:${name}=[{"required":["a"]},{"required":["b"]}]`,
   effect: schemaEffect((s, value) => {
-    if (!Array.isArray(value) || value.length === 0 || !value.every(isMapping))
+    if (!Array.isArray(value) || value.length === 0 || !value.every(isObject))
       return `expects a JSON list of schemas (objects), e.g. [{"required":["a"]}]`;
     s[key] = [...(s[key] ?? []), ...(value as JSONSchemaProps[])];
     return undefined;
@@ -39,7 +36,7 @@ const not: MarkerDefinition<SchemaEffect> = {
   shape: { kind: 'json' },
   help: 'a schema the value must not match, as a JSON object: +kubescaffold:validation:Not={"required":["a"]}',
   effect: schemaEffect((s, value) => {
-    if (!isMapping(value)) return 'expects one schema as a JSON object, e.g. {"required":["a"]}';
+    if (!isObject(value)) return 'expects one schema as a JSON object, e.g. {"required":["a"]}';
     if (s.not !== undefined) return 'the schema has a `not` already; write one Not marker';
     s.not = value as JSONSchemaProps;
     return undefined;
@@ -68,8 +65,8 @@ export const requiredOrder: MarkerDefinition<SchemaEffect> = {
  * schemas a patch reaches may be shared with other fields, so they are copied, never edited.
  */
 export function mergePatch(target: unknown, patch: JSONValue): unknown {
-  if (!isMapping(patch)) return patch;
-  const out: Record<string, unknown> = isMapping(target) ? { ...target } : {};
+  if (!isObject(patch)) return patch;
+  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
@@ -84,7 +81,7 @@ export const schemaPatch: MarkerDefinition<SchemaEffect> = {
   shape: { kind: 'json' },
   help: 'a JSON merge patch (RFC 7386) applied to the schema after every other marker, for keys no marker sets: +kubescaffold:schema:patch={"maxLength":10}',
   effect: schemaEffect((s, value) => {
-    if (!isMapping(value)) return 'expects a JSON object (a merge patch), e.g. {"maxLength":10}';
+    if (!isObject(value)) return 'expects a JSON object (a merge patch), e.g. {"maxLength":10}';
     const patched = mergePatch(s, value) as Record<string, unknown>;
     const own = s as Record<string, unknown>;
     for (const k of Object.keys(own)) if (!(k in patched)) delete own[k];
@@ -140,7 +137,7 @@ export const conversion: MarkerDefinition<CRDEffect> = {
   shape: { kind: 'json' },
   help: 'the CRD\'s spec.conversion as JSON: +kubescaffold:crd:conversion={"strategy":"Webhook","webhook":{...}}',
   effect: crdEffect((crd, value: MarkerValue, report) => {
-    if (!isMapping(value) || (value.strategy !== 'None' && value.strategy !== 'Webhook')) {
+    if (!isObject(value) || (value.strategy !== 'None' && value.strategy !== 'Webhook')) {
       report('expects a JSON object with strategy None or Webhook');
       return;
     }
@@ -177,7 +174,7 @@ export const versionPatch: MarkerDefinition<VersionEffect> = {
   effect: {
     on: 'version',
     apply(ver, value, report) {
-      if (!isMapping(value) || 'name' in value || 'schema' in value) {
+      if (!isObject(value) || 'name' in value || 'schema' in value) {
         report('expects a JSON object (a merge patch) that sets neither name nor schema');
         return;
       }
