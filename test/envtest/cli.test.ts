@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as k8s from '@kubernetes/client-node';
 import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { registerEnvtestCommand, runEnvtestStart } from '../../src/cli/envtest.js';
 import { CliError } from '../../src/cli/errors.js';
 import { TinyCA } from '../../src/runtime/certs/tinyca.js';
@@ -265,7 +265,12 @@ describe('scaffold envtest start', () => {
         out.push(String(chunk));
         return true;
       });
-      const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      // Its stderr is kept until it has stopped: it says there that it is stopping.
+      const errOut: string[] = [];
+      const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        errOut.push(String(chunk));
+        return true;
+      });
       let running: Promise<void> | undefined;
       try {
         running = runEnvtestStart({ kubeconfigOut: kubeconfig, apiserverArg: [SHARDED_LIST_GATE] }, ac.signal);
@@ -275,8 +280,9 @@ describe('scaffold envtest start', () => {
         });
       } finally {
         spy.mockRestore();
-        errSpy.mockRestore();
       }
+      // Restored once the control plane has stopped, or when the test ends however it ends.
+      onTestFinished(() => errSpy.mockRestore());
       const printed = out.join('');
       expect(printed).toContain(`kubeconfig: ${kubeconfig}`);
       const kc = new k8s.KubeConfig();
@@ -296,7 +302,12 @@ describe('scaffold envtest start', () => {
       expect(await shardInfoOfList(kubeconfig)).toEqual({ selector: expect.stringMatching(/^shardRange\(/) });
 
       ac.abort();
-      await running;
+      try {
+        await running;
+      } finally {
+        errSpy.mockRestore();
+      }
+      expect(errOut.join('')).toContain('Stopping the control plane');
       // The user asked for this file, so it stays; the control plane and its temp dir are gone.
       expect(existsSync(kubeconfig)).toBe(true);
       expect(processesMentioning(tempDir!)).toEqual([]);
