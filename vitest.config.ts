@@ -21,5 +21,8 @@ export default defineConfig({
     // A missing snapshot fails instead of being written, so a test cannot pass by freezing whatever it produced;
     // `vitest run -u` writes them.
     update: 'none',
+    // A passing run prints the report alone. What a test writes to the console (a fuzz run's seed, a ring run's
+    // figures) is shown beside a test that fails; `vitest run --silent=false` shows it always.
+    silent: 'passed-only',
   },
 });
