@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Client, KubeObject, ObjectMeta, Resource } from '@kubescaffold/runtime';
+import { isObject } from '@kubescaffold/runtime/json';
 import { isInvalid, type ApiError } from '@kubescaffold/runtime/rest';
 import { parseAllDocuments } from 'yaml';
 import { EnvtestError } from './errors.js';
@@ -28,14 +29,13 @@ export function readSample<T extends KubeObject>(
   if (docs.length !== 1 || !doc || doc.errors.length > 0)
     throw new EnvtestError(`${path}: ${doc?.errors[0]?.message ?? `expected one object, found ${docs.length}`}`);
   const obj: unknown = doc.toJS();
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
-    throw new EnvtestError(`${path}: expected a ${resource.kind} object`);
+  if (!isObject(obj)) throw new EnvtestError(`${path}: expected a ${resource.kind} object`);
   const { apiVersion, kind } = obj as Partial<KubeObject>;
   if (apiVersion !== resource.apiVersion || kind !== resource.kind)
     throw new EnvtestError(
       `${path} holds a ${String(kind)} of ${String(apiVersion)}, not a ${resource.kind} of ${resource.apiVersion}`,
     );
-  const sample = obj as T;
+  const sample = obj as unknown as T;
   return { ...sample, metadata: { ...sample.metadata, ...metadata } };
 }
 
