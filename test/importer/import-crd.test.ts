@@ -38,26 +38,38 @@ const fixtures = join(import.meta.dirname, '../fixtures/import');
 const everyConstruct = join(fixtures, 'every-construct.yaml');
 const beyond = join(fixtures, 'beyond-controller-gen.yaml');
 
-/** A CRD with what no marker, ours or controller-gen's, can say: a default of null, and a name not <plural>.<group>. */
-const LOSSY = [
-  'apiVersion: apiextensions.k8s.io/v1',
-  'kind: CustomResourceDefinition',
-  'metadata:',
-  '  name: levers.example.com',
-  'spec:',
-  '  group: toys.example.com',
-  '  names: { kind: Lever, plural: levers }',
-  '  scope: Namespaced',
-  '  versions:',
-  '  - name: v1',
-  '    served: true',
-  '    storage: true',
+/** The lines of a namespaced toys.example.com CRD with one version, down to that version's `storage: true`. */
+function crdLines(name: string, kind: string, plural: string, version: string): string[] {
+  return [
+    'apiVersion: apiextensions.k8s.io/v1',
+    'kind: CustomResourceDefinition',
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  group: toys.example.com',
+    `  names: { kind: ${kind}, plural: ${plural} }`,
+    '  scope: Namespaced',
+    '  versions:',
+    `  - name: ${version}`,
+    '    served: true',
+    '    storage: true',
+  ];
+}
+
+/** A version's schema, down to the spec object's own keys (to follow at 12 spaces). */
+const SPEC_SCHEMA = [
   '    schema:',
   '      openAPIV3Schema:',
   '        type: object',
   '        properties:',
   '          spec:',
   '            type: object',
+];
+
+/** A CRD with what no marker, ours or controller-gen's, can say: a default of null, and a name not <plural>.<group>. */
+const LOSSY = [
+  ...crdLines('levers.example.com', 'Lever', 'levers', 'v1'),
+  ...SPEC_SCHEMA,
   '            properties:',
   '              pick: { type: string, nullable: true, default: null }',
   '',
@@ -285,44 +297,14 @@ describe.skipIf(!built)('import crd on the command line', () => {
     );
     writeFileSync(
       join(root, 'noschema.yaml'),
-      [
-        'apiVersion: apiextensions.k8s.io/v1',
-        'kind: CustomResourceDefinition',
-        'metadata:',
-        '  name: things.toys.example.com',
-        'spec:',
-        '  group: toys.example.com',
-        '  names: { kind: Thing, plural: things }',
-        '  scope: Namespaced',
-        '  versions:',
-        '  - name: v1beta1',
-        '    served: true',
-        '    storage: true',
-        '',
-      ].join('\n'),
+      [...crdLines('things.toys.example.com', 'Thing', 'things', 'v1beta1'), ''].join('\n'),
     );
     writeFileSync(join(root, 'plain.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
     writeFileSync(
       join(root, 'malformed.yaml'),
       [
-        'apiVersion: apiextensions.k8s.io/v1',
-        'kind: CustomResourceDefinition',
-        'metadata:',
-        '  name: things.toys.example.com',
-        'spec:',
-        '  group: toys.example.com',
-        '  names: { kind: Thing, plural: things }',
-        '  scope: Namespaced',
-        '  versions:',
-        '  - name: v1',
-        '    served: true',
-        '    storage: true',
-        '    schema:',
-        '      openAPIV3Schema:',
-        '        type: object',
-        '        properties:',
-        '          spec:',
-        '            type: object',
+        ...crdLines('things.toys.example.com', 'Thing', 'things', 'v1'),
+        ...SPEC_SCHEMA,
         '            required: name',
         '',
       ].join('\n'),
