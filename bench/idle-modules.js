@@ -288,14 +288,7 @@ async function runStages() {
           cwd: bundle.dir,
         });
         await sleep(IDLE_MS);
-        const h = await peer.ask('heap');
-        samples[mode].push({
-          ...h,
-          rssBytes: peer.statusBytes('VmRSS'),
-          anonBytes: peer.statusBytes('RssAnon'),
-          fileBytes: peer.statusBytes('RssFile'),
-          peakBytes: peer.peakRssBytes(),
-        });
+        samples[mode].push(await peer.memory());
         await peer.stop();
       }
     }

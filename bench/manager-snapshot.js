@@ -312,14 +312,7 @@ try {
     for (const name of r % 2 ? [...names].reverse() : names) {
       const peer = spawnPeer(name, idleNs);
       await sleep(IDLE_MS);
-      const h = await peer.ask('heap');
-      idle[name].push({
-        ...h,
-        rssBytes: peer.statusBytes('VmRSS'),
-        anonBytes: peer.statusBytes('RssAnon'),
-        fileBytes: peer.statusBytes('RssFile'),
-        peakBytes: peer.peakRssBytes(),
-      });
+      idle[name].push(await peer.memory());
       await peer.stop();
     }
   }

@@ -345,6 +345,21 @@ export class Peer {
     return reply;
   }
 
+  /**
+   * Its memory now: its answer to `heap` (after full GCs) with /proc's RSS, RssAnon, RssFile and peak RSS (VmRSS,
+   * RssAnon, RssFile, VmHWM) as rssBytes, anonBytes, fileBytes and peakBytes.
+   */
+  async memory() {
+    const h = await this.ask('heap');
+    return {
+      ...h,
+      rssBytes: this.statusBytes('VmRSS'),
+      anonBytes: this.statusBytes('RssAnon'),
+      fileBytes: this.statusBytes('RssFile'),
+      peakBytes: this.peakRssBytes(),
+    };
+  }
+
   /** The process's peak RSS so far (VmHWM), in bytes, as the kernel counts it. */
   peakRssBytes() {
     return this.statusBytes('VmHWM');
