@@ -3,15 +3,13 @@
  * and every CRD that comes back is compared with the one read, as a whole object. A path where they differ is a
  * problem like any other construct no marker spells, so no import ends well having lost a path unseen.
  */
-import { isObject } from '@kubescaffold/runtime/json';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CustomResourceDefinition } from '../markers/apiextensions.js';
 import type { LocatedProblem, SourcedCRD } from './crd-to-types.js';
 import type { RenderedFile } from './render.js';
-
-type Path = (string | number)[];
+import { differingPaths, displayPath } from './json-paths.js';
 
 // What the generator writes of itself, and what the API server adds: neither is the CRD's to give back.
 const GENERATOR_ANNOTATIONS = ['controller-gen.kubebuilder.io/version', 'kubescaffold.io/version'];
@@ -50,7 +48,7 @@ export async function verifyRoundTrip(
       // by the name the markers give it: a CRD named otherwise is reported by the import already
       const mine = byName.get(`${src.crd.spec.names.plural}.${src.crd.spec.group}`);
       const paths = mine
-        ? differingPaths(comparable(src.crd), comparable(mine), []).filter(
+        ? differingPaths(comparable(src.crd), comparable(mine)).filter(
             (p) => !(p.length === 2 && p[0] === 'metadata' && p[1] === 'name'),
           )
         : [[]];
@@ -83,25 +81,4 @@ function comparable(crd: CustomResourceDefinition): unknown {
   if (c.metadata.annotations && Object.keys(c.metadata.annotations).length === 0) delete c.metadata.annotations;
   delete c.status;
   return c;
-}
-
-/** The paths where two JSON values differ, as keys and indexes. */
-function differingPaths(a: unknown, b: unknown, path: Path): Path[] {
-  if (Array.isArray(a) && Array.isArray(b)) {
-    const out: Path[] = [];
-    for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...differingPaths(a[i], b[i], [...path, i]));
-    return out;
-  }
-  if (isObject(a) && isObject(b)) {
-    const out: Path[] = [];
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
-      out.push(...differingPaths(a[k], b[k], [...path, k]));
-    return out;
-  }
-  return Object.is(a, b) ? [] : [path];
-}
-
-/** `.spec.versions[0].schema...` */
-function displayPath(path: Path): string {
-  return path.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('');
 }

@@ -1,22 +1,11 @@
 /** Differences between two JSON values, as the paths where they differ: for comparing objects as whole objects. */
+import { differingPaths as pathsOf, displayPath, valueAt } from '../../src/importer/json-paths.js';
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The paths (`.spec.versions[0].schema...`) where `a` and `b` differ; empty when they are equal. */
-export function differingPaths(a: unknown, b: unknown, path = ''): string[] {
-  if (Array.isArray(a) && Array.isArray(b)) {
-    const out: string[] = [];
-    for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...differingPaths(a[i], b[i], `${path}[${i}]`));
-    return out;
-  }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const out: string[] = [];
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort())
-      out.push(...differingPaths(a[k], b[k], `${path}.${k}`));
-    return out;
-  }
-  return Object.is(a, b) ? [] : [`${path || '.'}: ${short(a)} != ${short(b)}`];
+/** The paths (`.spec.versions[0].schema...`), with both values, where `a` and `b` differ; empty when they are equal. */
+export function differingPaths(a: unknown, b: unknown): string[] {
+  return pathsOf(a, b)
+    .map((p) => `${displayPath(p) || '.'}: ${short(valueAt(a, p))} != ${short(valueAt(b, p))}`)
+    .sort();
 }
 
 function short(v: unknown): string {
