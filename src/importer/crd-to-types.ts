@@ -46,7 +46,7 @@ export interface ImportedTypes {
 }
 
 // controller-gen writes these itself: never a marker's doing.
-const GENERATOR_ANNOTATIONS = new Set(['controller-gen.kubebuilder.io/version', 'kubescaffold.io/version']);
+export const GENERATOR_ANNOTATIONS = new Set(['controller-gen.kubebuilder.io/version', 'kubescaffold.io/version']);
 
 /** Converts CRDs (already checked to be apiextensions.k8s.io/v1 CRDs with schemas) into declarations. */
 export function crdsToTypes(crds: readonly SourcedCRD[]): ImportedTypes {

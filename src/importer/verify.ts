@@ -7,12 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CustomResourceDefinition } from '../markers/apiextensions.js';
-import type { LocatedProblem, SourcedCRD } from './crd-to-types.js';
+import { GENERATOR_ANNOTATIONS, type LocatedProblem, type SourcedCRD } from './crd-to-types.js';
 import type { RenderedFile } from './render.js';
 import { differingPaths, displayPath } from './json-paths.js';
 
-// What the generator writes of itself, and what the API server adds: neither is the CRD's to give back.
-const GENERATOR_ANNOTATIONS = ['controller-gen.kubebuilder.io/version', 'kubescaffold.io/version'];
 
 /** The problems of giving `crds` back from `files` (the rendered output folder): one per differing path. */
 export async function verifyRoundTrip(
