@@ -11,7 +11,6 @@ import { GENERATOR_ANNOTATIONS, type LocatedProblem, type SourcedCRD } from './c
 import type { RenderedFile } from './render.js';
 import { differingPaths, displayPath } from './json-paths.js';
 
-
 /** The problems of giving `crds` back from `files` (the rendered output folder): one per differing path. */
 export async function verifyRoundTrip(
   crds: readonly SourcedCRD[],
