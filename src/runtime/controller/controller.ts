@@ -3,20 +3,11 @@ import { ControllerMetrics } from '../metrics/controller.js';
 import { isPanic } from '../panic.js';
 import { PermissionLogDedup } from '../rest/forbidden.js';
 import { workqueueMetricsProvider } from '../metrics/workqueue.js';
-import {
-  isTerminalError,
-  requestKey,
-  type ReconcileContext,
-  type Reconciler,
-  type Request,
-  type Result,
-} from '../reconcile/index.js';
+import { isTerminalError, requestKey, type Reconciler, type Request, type Result } from '../reconcile/index.js';
 import { RateLimitingQueue, type GetResult, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
 import { ConfigurationError, LifecycleError, TimeoutError } from '../errors.js';
-import { crypto } from '../internal/builtins.js';
-
-const { randomUUID } = crypto;
+import { ControllerReconcileContext, ReconcileID, ReconcileLogValues } from './reconcile-context.js';
 
 /**
  * Options of a Controller (controller-runtime's controller.Options): its name, reconciler, concurrency, rate limiter
@@ -301,17 +292,10 @@ export class Controller {
 
   private async reconcileHandler(queue: ControllerQueue, req: Request): Promise<void> {
     // The reconcile's id (controller-runtime's reconcileID) is made when first read, by the reconciler or a log line.
-    let id: string | undefined;
-    const reconcileID = (): string => (id ??= randomUUID());
-    const log = this.log.withValues({
-      namespace: req.namespace,
-      name: req.name,
-      get reconcileID() {
-        return reconcileID();
-      },
-    });
+    const ids = new ReconcileID();
+    const log = this.log.withValues(new ReconcileLogValues(req, ids) as unknown as Record<string, unknown>);
     const started = performance.now();
-    const { result, error, timedOut } = await this.invoke(req, { log, reconcileID });
+    const { result, error, timedOut } = await this.invoke(req, log, ids);
     this.metrics?.time.observe((performance.now() - started) / 1000);
     if (timedOut) this.metrics?.timeouts.inc();
 
@@ -350,43 +334,18 @@ export class Controller {
   /** Runs the reconciler with its own signal; a throw, a rejection or a non-Error thrown value all become `error`. */
   private async invoke(
     req: Request,
-    ids: { log: Logger; reconcileID: () => string },
+    log: Logger,
+    ids: ReconcileID,
   ): Promise<{ result: Result; error?: unknown; timedOut: boolean }> {
-    // The reconcile's own signal is made when the reconciler first reads it (or at once, for a timeout): an
-    // AbortController and a listener per reconcile were two thirds of the time from queue to reconciler, and most
-    // reconcilers never read ctx.signal.
-    const hard = this.hardStop.signal;
-    let ac: AbortController | undefined;
-    let onHardStop: (() => void) | undefined;
-    const signalOf = (): AbortSignal => {
-      if (ac) return ac.signal;
-      const own = new AbortController();
-      ac = own;
-      onHardStop = () => own.abort(hard.reason);
-      if (hard.aborted) own.abort(hard.reason);
-      else hard.addEventListener('abort', onHardStop, { once: true });
-      return own.signal;
-    };
+    const ctx = new ControllerReconcileContext({ log, controller: this.name, ids, hardStop: this.hardStop.signal });
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (this.reconcileTimeout > 0) {
-      signalOf();
-      const own = ac!;
       timer = setTimeout(() => {
         timedOut = true;
-        own.abort(new TimeoutError(`reconcile timed out after ${this.reconcileTimeout} ms`));
+        ctx.abort(new TimeoutError(`reconcile timed out after ${this.reconcileTimeout} ms`));
       }, this.reconcileTimeout);
     }
-    const ctx: ReconcileContext = {
-      get signal() {
-        return signalOf();
-      },
-      log: ids.log,
-      get reconcileID() {
-        return ids.reconcileID();
-      },
-      controller: this.name,
-    };
     try {
       const out = await this.reconciler.reconcile(req, ctx);
       return { result: out ?? {}, timedOut };
@@ -394,7 +353,7 @@ export class Controller {
       return { result: {}, error: err ?? new TypeError('reconciler threw a nullish value'), timedOut };
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      if (onHardStop) hard.removeEventListener('abort', onHardStop);
+      ctx.release();
     }
   }
 }
