@@ -16,6 +16,7 @@ export type BuilderControllerOptions = Pick<
   | 'cacheSyncTimeout'
   | 'needLeaderElection'
   | 'recordMetrics'
+  | 'usePriorityQueue'
 >;
 
 interface Watch {

@@ -4,7 +4,7 @@ import { isPanic } from '../panic.js';
 import { PermissionLogDedup } from '../rest/forbidden.js';
 import { workqueueMetricsProvider } from '../metrics/workqueue.js';
 import { isTerminalError, requestKey, type Reconciler, type Request, type Result } from '../reconcile/index.js';
-import { RateLimitingQueue, type GetResult, type RateLimiter } from '../workqueue/index.js';
+import { PriorityQueue, RateLimitingQueue, type GetResult, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
 import { ConfigurationError, LifecycleError, TimeoutError } from '../errors.js';
 import { ControllerReconcileContext, ReconcileID, ReconcileLogValues } from './reconcile-context.js';
@@ -40,6 +40,12 @@ export interface ControllerOptions {
   /** Record controller-runtime's metrics in the shared registry. Default true. */
   recordMetrics?: boolean;
   /**
+   * Queue requests on controller-runtime's priority queue, its default since v0.23: real changes are reconciled
+   * before the initial list's requests and resyncs' (LOW_PRIORITY), and a Result may set a requeue's priority. False
+   * gives client-go's first-in first-out rate-limiting queue. Default true.
+   */
+  usePriorityQueue?: boolean;
+  /**
    * Decides, just before each reconcile, whether this replica may reconcile the request (a shard ring's gate: only
    * the replica holding the object's partition does). A request not admitted is dropped.
    */
@@ -59,16 +65,16 @@ export interface Admission {
  * (a sharded controller's: one per partition).
  */
 export interface ControllerQueue {
-  /** Queues req (dedupes a request already waiting). */
-  add(req: Request): void;
+  /** Queues req (dedupes a request already waiting); a priority queue keeps the higher priority. */
+  add(req: Request, priority?: number): void;
   /** Queues req after ms. */
-  addAfter(req: Request, ms: number): void;
+  addAfter(req: Request, ms: number, priority?: number): void;
   /** Queues req once the rate limiter allows it. */
-  addRateLimited(req: Request): void;
+  addRateLimited(req: Request, priority?: number): void;
   /** Clears req's failure history. */
   forget(req: Request): void;
-  /** The next request, or shutdown. */
-  get(): Promise<GetResult<Request>>;
+  /** The next request (with its priority, on a priority queue), or shutdown. */
+  get(): Promise<GetResult<Request> & { priority?: number }>;
   /** Ends processing of req. */
   done(req: Request): void;
   /** Stops handing out requests once those queued are out. */
@@ -83,6 +89,8 @@ export interface GateQueueOptions {
   keyOf: (req: Request) => string;
   /** Whether to record workqueue metrics. */
   recordMetrics: boolean;
+  /** Whether the controller's queue orders by priority (ControllerOptions.usePriorityQueue). */
+  usePriorityQueue: boolean;
   /** The controller's rate limiter, when it was given one. */
   rateLimiter?: RateLimiter;
 }
@@ -116,6 +124,7 @@ export class Controller {
   private readonly rateLimiter: RateLimiter | undefined;
   private readonly recordMetrics: boolean;
   private readonly gate: RequestGate | undefined;
+  private readonly usePriorityQueue: boolean;
   private readonly sources: Source[] = [];
   private readonly permissionLog = new PermissionLogDedup();
   private queue: ControllerQueue | undefined;
@@ -141,6 +150,7 @@ export class Controller {
     this.rateLimiter = opts.rateLimiter;
     this.recordMetrics = opts.recordMetrics ?? true;
     this.gate = opts.gate;
+    this.usePriorityQueue = opts.usePriorityQueue ?? true;
     const kv: Record<string, unknown> = { controller: opts.name };
     if (opts.forKind) {
       kv.controllerGroup = opts.forKind.group;
@@ -175,19 +185,23 @@ export class Controller {
     signal.addEventListener('abort', stopSources, { once: true });
     this.runSignal = sourcesRun.signal;
     // The queue holds typed requests; requestKey (namespace/name) is only its identity for dedupe and rate limiting.
+    const queueOptions = {
+      name: this.name,
+      keyOf: requestKey,
+      ...(this.recordMetrics ? { metricsProvider: workqueueMetricsProvider } : {}),
+      ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
+    };
     const queue: ControllerQueue = this.gate
       ? this.gate.newQueue({
           name: this.name,
           keyOf: requestKey,
           recordMetrics: this.recordMetrics,
+          usePriorityQueue: this.usePriorityQueue,
           ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
         })
-      : new RateLimitingQueue<Request>({
-          name: this.name,
-          keyOf: requestKey,
-          ...(this.recordMetrics ? { metricsProvider: workqueueMetricsProvider } : {}),
-          ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
-        });
+      : this.usePriorityQueue
+        ? new PriorityQueue<Request>(queueOptions)
+        : new RateLimitingQueue<Request>(queueOptions);
     this.queue = queue;
     if (this.recordMetrics) this.metrics = new ControllerMetrics(this.name, this.maxConcurrentReconciles);
     const onAbort = (): void => {
@@ -253,8 +267,8 @@ export class Controller {
 
   private requestQueue(queue: ControllerQueue): RequestQueue {
     return {
-      add: (req) => queue.add(queuedRequest(req)),
-      addAfter: (req, ms) => queue.addAfter(queuedRequest(req), ms),
+      add: (req, priority) => queue.add(queuedRequest(req), priority),
+      addAfter: (req, ms, priority) => queue.addAfter(queuedRequest(req), ms, priority),
     };
   }
 
@@ -275,8 +289,8 @@ export class Controller {
         this.metrics?.active.inc();
         try {
           await (admission
-            ? admission.run(() => this.reconcileHandler(queue, req))
-            : this.reconcileHandler(queue, req));
+            ? admission.run(() => this.reconcileHandler(queue, req, next.priority))
+            : this.reconcileHandler(queue, req, next.priority));
         } finally {
           this.metrics?.active.dec();
           admission?.leave();
@@ -290,7 +304,7 @@ export class Controller {
     }
   }
 
-  private async reconcileHandler(queue: ControllerQueue, req: Request): Promise<void> {
+  private async reconcileHandler(queue: ControllerQueue, req: Request, handedOutWith?: number): Promise<void> {
     // The reconcile's id (controller-runtime's reconcileID) is made when first read, by the reconciler or a log line.
     const ids = new ReconcileID();
     const log = this.log.withValues(new ReconcileLogValues(req, ids) as unknown as Record<string, unknown>);
@@ -298,6 +312,8 @@ export class Controller {
     const { result, error, timedOut } = await this.invoke(req, log, ids);
     this.metrics?.time.observe((performance.now() - started) / 1000);
     if (timedOut) this.metrics?.timeouts.inc();
+    // A requeue keeps the priority the request was handed out with, unless the result names one.
+    const priority = result.priority ?? handedOutWith;
 
     if (error !== undefined) {
       if (isPanic(error)) this.metrics?.panics.inc();
@@ -308,7 +324,7 @@ export class Controller {
         this.metrics?.terminalErrors.inc();
         queue.forget(req);
       } else {
-        queue.addRateLimited(req);
+        queue.addRateLimited(req, priority);
       }
       // A missing RBAC permission fails every retry the same way: say so once, with what is missing.
       const missing = this.permissionLog.note(error);
@@ -320,10 +336,10 @@ export class Controller {
     const after = result.requeueAfter;
     if (after !== undefined && Number.isFinite(after) && after > 0) {
       queue.forget(req);
-      queue.addAfter(req, after);
+      queue.addAfter(req, after, priority);
       this.metrics?.total.requeue_after.inc();
     } else if (result.requeue === true) {
-      queue.addRateLimited(req);
+      queue.addRateLimited(req, priority);
       this.metrics?.total.requeue.inc();
     } else {
       queue.forget(req);

@@ -31,12 +31,17 @@ export interface GenericEvent<T extends KubeObject = KubeObject> {
   object: T;
 }
 
-/** Where handlers put requests: the controller's queue, seen through what handlers may do with it. */
+/**
+ * Where handlers put requests: the controller's queue, seen through what handlers may do with it. `priority` matters
+ * to a controller on the priority queue (the default): higher is reconciled first. Left out, a request from the
+ * informer's initial list or from a resync that changed nothing gets LOW_PRIORITY (-100), any other 0, as
+ * controller-runtime's handlers do.
+ */
 export interface RequestQueue {
   /** Queues the request (once, however often it is added before a worker takes it). */
-  add(req: Request): void;
+  add(req: Request, priority?: number): void;
   /** Queues the request after delayMs. */
-  addAfter(req: Request, delayMs: number): void;
+  addAfter(req: Request, delayMs: number, priority?: number): void;
 }
 
 /** Filters events before they reach a handler; an event passes only if every predicate returns true. */

@@ -7,6 +7,7 @@ import { waitForCacheSync } from '../cache/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import type { EventHandler, Predicate, RequestQueue, Source } from './events.js';
 import { LifecycleError } from '../errors.js';
+import { LOW_PRIORITY } from '../workqueue/priority-queue.js';
 
 /** What a kind source needs from the cache: the kind's (possibly per-namespace) informer. */
 export interface InformerProvider {
@@ -15,6 +16,18 @@ export interface InformerProvider {
     res: Resource<T>,
   ): {
     addEventHandler(h: ResourceEventHandler<T>): ResourceEventHandlerRegistration;
+  };
+}
+
+/**
+ * The queue as handlers see it for events that change nothing, the initial list's creates and resyncs' updates: a
+ * request added without a priority gets LOW_PRIORITY, so a real change queued behind a large first list goes first
+ * (controller-runtime's handlers do this for every handler when the queue is a priority queue).
+ */
+function lowPriority(queue: RequestQueue): RequestQueue {
+  return {
+    add: (req, priority = LOW_PRIORITY) => queue.add(req, priority),
+    addAfter: (req, ms, priority = LOW_PRIORITY) => queue.addAfter(req, ms, priority),
   };
 }
 
@@ -36,15 +49,17 @@ export class KindSource<T extends KubeObject> implements Source {
     if (this.registration) throw new LifecycleError(`${String(this)} was already started`, 'AlreadyStarted');
     if (signal.aborted) return;
     const { handler, predicates } = this;
+    const unchanged = lowPriority(queue);
     const informer = this.cache.getInformer(this.resource);
     this.registration = informer.addEventHandler({
       onAdd(obj, isInInitialList) {
         const e = { object: obj, isInInitialList };
-        if (predicates.every((p) => p.create(e))) handler.create(e, queue);
+        if (predicates.every((p) => p.create(e))) handler.create(e, isInInitialList ? unchanged : queue);
       },
       onUpdate(oldObj, newObj) {
         const e = { objectOld: oldObj, objectNew: newObj };
-        if (predicates.every((p) => p.update(e))) handler.update(e, queue);
+        const same = oldObj.metadata?.resourceVersion === newObj.metadata?.resourceVersion;
+        if (predicates.every((p) => p.update(e))) handler.update(e, same ? unchanged : queue);
       },
       onDelete(obj) {
         const e = isDeletedFinalStateUnknown(obj)

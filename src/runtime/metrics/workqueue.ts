@@ -78,5 +78,6 @@ function providerFor(controller: string | undefined): MetricsProvider {
     newUnfinishedWorkSecondsMetric: (name) => unfinished.bind(name, controller ?? name),
     newLongestRunningProcessorSecondsMetric: (name) => longestRunning.bind(name, controller ?? name),
     newRetriesMetric: (name) => retries.bind(name, controller ?? name),
+    newDepthMetricWithPriority: (name, priority) => depth.bind(name, controller ?? name, String(priority)),
   };
 }

@@ -14,6 +14,12 @@ export interface Result {
   requeue?: boolean;
   /** Reconcile again after this many milliseconds. */
   requeueAfter?: number;
+  /**
+   * The priority the request is queued again with, on a requeue or an error (controller-runtime's Result.Priority):
+   * higher is reconciled first. Left out, it keeps the priority it was handed out with. Only a controller on the
+   * priority queue (the default) orders by it.
+   */
+  priority?: number;
 }
 
 /** Per-reconcile context: aborted on shutdown or reconcile timeout, and a logger already naming the object. */

@@ -58,6 +58,7 @@ export class ShardGate implements RequestGate {
       ...(opts.recordMetrics ? { metricsProvider: workqueueMetricsProviderFor(opts.name) } : {}),
       ...(rateLimiter ? { newRateLimiter: () => rateLimiter } : {}),
       onDrop: () => this.dropped(),
+      usePriorityQueue: opts.usePriorityQueue,
     });
     // A controller started after partitions opened gets their objects from its sources' initial adds.
     for (const p of this.opts.ring.activePartitions()) queue.open(p);

@@ -6,6 +6,13 @@
 export { Queue, type GetResult, type QueueOptions } from './queue.js';
 export { DelayingQueue } from './delaying-queue.js';
 export { RateLimitingQueue, type RateLimitingQueueOptions } from './rate-limiting-queue.js';
+export {
+  LOW_PRIORITY,
+  PriorityQueue,
+  type PriorityAddOptions,
+  type PriorityGetResult,
+  type PriorityQueueOptions,
+} from './priority-queue.js';
 export { PartitionedQueue, type PartitionedQueueOptions } from './partitioned-queue.js';
 export {
   BucketRateLimiter,

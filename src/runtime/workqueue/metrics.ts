@@ -45,6 +45,11 @@ export interface MetricsProvider {
   newLongestRunningProcessorSecondsMetric(name: string): SettableGaugeMetric;
   /** workqueue_retries_total: rate-limited re-adds. */
   newRetriesMetric(name: string): CounterMetric;
+  /**
+   * workqueue_depth of a priority queue, one gauge per priority (controller-runtime's NewDepthMetricWithPriority).
+   * Without it a priority queue counts every priority in newDepthMetric's gauge.
+   */
+  newDepthMetricWithPriority?(name: string, priority: number): GaugeMetric;
 }
 
 /** How often unfinished work and the longest running processor are recomputed (client-go: 500 ms). */
@@ -61,10 +66,11 @@ export class QueueMetrics {
   private readonly retries: CounterMetric;
   private readonly addTimes = new Map<unknown, number>();
   private readonly processingStartTimes = new Map<unknown, number>();
+  private readonly depthByPriority = new Map<number, GaugeMetric>();
 
   constructor(
-    name: string,
-    provider: MetricsProvider,
+    private readonly name: string,
+    private readonly provider: MetricsProvider,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.depth = provider.newDepthMetric(name);
@@ -76,14 +82,21 @@ export class QueueMetrics {
     this.retries = provider.newRetriesMetric(name);
   }
 
-  add(key: unknown): void {
+  /** An item became ready; `priority` is given by a priority queue, whose depth is counted per priority. */
+  add(key: unknown, priority?: number): void {
     this.adds.inc();
-    this.depth.inc();
+    this.depthOf(priority).inc();
     if (!this.addTimes.has(key)) this.addTimes.set(key, this.now());
   }
 
-  get(key: unknown): void {
-    this.depth.dec();
+  /** A ready item's priority was raised. */
+  changePriority(from: number, to: number): void {
+    this.depthOf(from).dec();
+    this.depthOf(to).inc();
+  }
+
+  get(key: unknown, priority?: number): void {
+    this.depthOf(priority).dec();
     const now = this.now();
     this.processingStartTimes.set(key, now);
     const added = this.addTimes.get(key);
@@ -99,6 +112,13 @@ export class QueueMetrics {
       this.workDuration.observe((this.now() - started) / 1000);
       this.processingStartTimes.delete(key);
     }
+  }
+
+  private depthOf(priority: number | undefined): GaugeMetric {
+    if (priority === undefined || !this.provider.newDepthMetricWithPriority) return this.depth;
+    let g = this.depthByPriority.get(priority);
+    if (!g) this.depthByPriority.set(priority, (g = this.provider.newDepthMetricWithPriority(this.name, priority)));
+    return g;
   }
 
   retry(): void {

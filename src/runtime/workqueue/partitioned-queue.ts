@@ -1,6 +1,7 @@
 import { Deque } from './deque.js';
 import type { MetricsProvider } from './metrics.js';
 import type { GetResult } from './queue.js';
+import { PriorityQueue } from './priority-queue.js';
 import { RateLimitingQueue } from './rate-limiting-queue.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.js';
 
@@ -23,22 +24,46 @@ export interface PartitionedQueueOptions<T> {
   onDrop?: (item: T) => void;
   /** Monotonic milliseconds, as QueueOptions.now. */
   now?: () => number;
+  /** Each partition a PriorityQueue (highest priority first) rather than a first-in first-out one. Default false. */
+  usePriorityQueue?: boolean;
 }
 
 const SHUTDOWN: GetResult<never> = Object.freeze({ item: undefined, shutdown: true });
 
-/** One partition's queue; it tells the PartitionedQueue when an item becomes ready (an add, a delayed add firing). */
-class PartitionQueue<T> extends RateLimitingQueue<T> {
-  onReady: () => void = () => {};
+/** One partition's queue, as the PartitionedQueue uses it; it says when an item becomes ready. */
+interface PartitionQueue<T> {
+  notify: () => void;
+  add(item: T, priority?: number): void;
+  addAfter(item: T, delayMs: number, priority?: number): void;
+  addRateLimited(item: T, priority?: number): void;
+  forget(item: T): void;
+  get(): Promise<GetResult<T> & { priority?: number }>;
+  done(item: T): void;
+  len(): number;
+  shutDown(): void;
+}
+
+/** A first-in first-out partition: it tells the PartitionedQueue when an item becomes ready (an add, a delayed add firing). */
+class FifoPartition<T> extends RateLimitingQueue<T> implements PartitionQueue<T> {
+  notify: () => void = () => {};
 
   override add(item: T): void {
     super.add(item);
-    if (this.len() > 0) this.onReady();
+    if (this.len() > 0) this.notify();
   }
 
   override done(item: T): void {
     super.done(item);
-    if (this.len() > 0) this.onReady();
+    if (this.len() > 0) this.notify();
+  }
+}
+
+/** A priority partition; PriorityQueue calls onReady itself whenever items are ready. */
+class PriorityPartition<T> extends PriorityQueue<T> implements PartitionQueue<T> {
+  notify: () => void = () => {};
+
+  protected override onReady(): void {
+    this.notify();
   }
 }
 
@@ -53,7 +78,7 @@ export class PartitionedQueue<T> {
   private readonly partitions = new Map<number, PartitionQueue<T>>();
   // Which partition's queue handed each item out, so done() reaches it whatever partitionOf says by then.
   private readonly processing = new Map<unknown, { partition: number; queue: PartitionQueue<T> }>();
-  private readonly waiters = new Deque<(r: Promise<GetResult<T>> | GetResult<T>) => void>();
+  private readonly waiters = new Deque<(r: Promise<GetResult<T> & { priority?: number }> | GetResult<T>) => void>();
   private order: number[] = [];
   private turn = 0;
   private closing = false;
@@ -65,7 +90,8 @@ export class PartitionedQueue<T> {
   /** Opens `partition`: items of it are queued from now on. A no-op when it is open. */
   open(partition: number): void {
     if (this.closing || this.partitions.has(partition)) return;
-    const q = new PartitionQueue<T>({
+    const Partition = this.opts.usePriorityQueue ? PriorityPartition : FifoPartition;
+    const q: PartitionQueue<T> = new Partition<T>({
       keyOf: this.opts.keyOf,
       rateLimiter: (this.opts.newRateLimiter ?? defaultControllerRateLimiter)(),
       ...(this.opts.name && this.opts.metricsProvider
@@ -73,7 +99,7 @@ export class PartitionedQueue<T> {
         : {}),
       ...(this.opts.now ? { now: this.opts.now } : {}),
     });
-    q.onReady = () => this.dispatch();
+    q.notify = () => this.dispatch();
     this.partitions.set(partition, q);
     this.order = [...this.partitions.keys()].sort((a, b) => a - b);
   }
@@ -98,18 +124,18 @@ export class PartitionedQueue<T> {
   }
 
   /** Queues item in its partition; drops it (onDrop) when that partition is not open. */
-  add(item: T): void {
-    this.route(item)?.add(item);
+  add(item: T, priority?: number): void {
+    this.route(item)?.add(item, priority);
   }
 
   /** Queues item in its partition after delayMs. */
-  addAfter(item: T, delayMs: number): void {
-    this.route(item)?.addAfter(item, delayMs);
+  addAfter(item: T, delayMs: number, priority?: number): void {
+    this.route(item)?.addAfter(item, delayMs, priority);
   }
 
   /** Queues item in its partition once that partition's rate limiter allows it. */
-  addRateLimited(item: T): void {
-    this.route(item)?.addRateLimited(item);
+  addRateLimited(item: T, priority?: number): void {
+    this.route(item)?.addRateLimited(item, priority);
   }
 
   /** Clears item's failure history in its partition. */
@@ -118,7 +144,7 @@ export class PartitionedQueue<T> {
   }
 
   /** Resolves with the next item of the open partitions, taken in turn, or with shutdown once shut down and empty. */
-  get(): Promise<GetResult<T>> {
+  get(): Promise<GetResult<T> & { priority?: number }> {
     const r = this.take();
     if (r) return r;
     if (this.closing) return Promise.resolve(SHUTDOWN);
@@ -167,7 +193,7 @@ export class PartitionedQueue<T> {
   }
 
   /** Takes the next item from the first partition with one, starting after the last served (round robin). */
-  private take(): Promise<GetResult<T>> | undefined {
+  private take(): Promise<GetResult<T> & { priority?: number }> | undefined {
     const n = this.order.length;
     for (let i = 0; i < n; i++) {
       const p = this.order[(this.turn + i) % n]!;

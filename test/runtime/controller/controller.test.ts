@@ -10,6 +10,7 @@ import {
   type Result,
 } from '../../../src/runtime/reconcile/index.js';
 import { FakeSource, RecordingRateLimiter, deferred } from './fakes.js';
+import { FixedDelayRateLimiter } from '../../../src/runtime/workqueue/index.js';
 import { eventually, settle } from '../../support/eventually.js';
 
 type ReconcileFn = (req: Request, ctx: ReconcileContext) => Promise<Result | void>;
@@ -387,5 +388,45 @@ describe('Controller', () => {
     );
     expect(text).toContain(`workqueue_adds_total{name="${ctrl.name}",controller="${ctrl.name}"}`);
     expect(text).toContain(`workqueue_retries_total{name="${ctrl.name}",controller="${ctrl.name}"} 1`);
+  });
+
+  it('requeues with the priority a result names, ahead of what waits at the default', async () => {
+    const seen: string[] = [];
+    const requeued = new Set<string>();
+    const first = deferred();
+    const { source } = setup(
+      async (r) => {
+        if (seen.length === 0) await first.promise;
+        seen.push(r.name);
+        if (r.name === 'a' && !requeued.has('a')) {
+          requeued.add('a');
+          return { requeue: true, priority: 10 };
+        }
+      },
+      { rateLimiter: new FixedDelayRateLimiter(0) },
+    );
+    await eventually(() => source.queue !== undefined, 'source started');
+    source.push(req('a'), req('b'), req('c'));
+    first.resolve();
+    await eventually(() => seen.length === 4, 'four reconciles');
+    expect(seen).toEqual(['a', 'a', 'b', 'c']);
+  });
+
+  it('requeues at the end with usePriorityQueue: false', async () => {
+    const seen: string[] = [];
+    const first = deferred();
+    const { source } = setup(
+      async (r) => {
+        if (seen.length === 0) await first.promise;
+        seen.push(r.name);
+        if (r.name === 'a' && seen.length === 1) return { requeue: true, priority: 10 };
+      },
+      { rateLimiter: new FixedDelayRateLimiter(0), usePriorityQueue: false },
+    );
+    await eventually(() => source.queue !== undefined, 'source started');
+    source.push(req('a'), req('b'), req('c'));
+    first.resolve();
+    await eventually(() => seen.length === 4, 'four reconciles');
+    expect(seen).toEqual(['a', 'b', 'c', 'a']);
   });
 });
