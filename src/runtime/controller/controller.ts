@@ -104,6 +104,9 @@ export interface RequestGate {
 }
 
 const DEFAULT_CACHE_SYNC_TIMEOUT = 120_000;
+// How long a worker may go on reconciling without letting timers and I/O run.
+const YIELD_EVERY_MS = 10;
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;
 
 /**
@@ -273,7 +276,15 @@ export class Controller {
   }
 
   private async worker(queue: ControllerQueue): Promise<void> {
+    let ranSince = performance.now();
     for (;;) {
+      // Reconciles that read only the cache chain as microtasks: without a turn of the event loop now and then, a
+      // first pass would hold it until the queue is empty, and nothing else would run meanwhile: no watch event would
+      // be read (so no edit could go ahead of the initial list), no Lease renewed, no probe answered.
+      if (performance.now() - ranSince > YIELD_EVERY_MS) {
+        await yieldToEventLoop();
+        ranSince = performance.now();
+      }
       const next = await queue.get();
       if (next.shutdown) return;
       const req = next.item;

@@ -429,4 +429,21 @@ describe('Controller', () => {
     await eventually(() => seen.length === 4, 'four reconciles');
     expect(seen).toEqual(['a', 'b', 'c', 'a']);
   });
+
+  it('lets timers and I/O run during a long run of reconciles that never wait', async () => {
+    let reconciles = 0;
+    let countWhenTimerRan: number | undefined;
+    const { source } = setup(async () => {
+      if (reconciles === 0) setTimeout(() => (countWhenTimerRan = reconciles), 0);
+      // A millisecond of work without an await, as a reconcile reading only the cache is.
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+      reconciles++;
+    });
+    await eventually(() => source.queue !== undefined, 'source started');
+    source.push(...Array.from({ length: 60 }, (_, i) => req(`o${i}`)));
+    await eventually(() => reconciles === 60, 'sixty reconciles');
+    expect(countWhenTimerRan).toBeDefined();
+    expect(countWhenTimerRan).toBeLessThan(60);
+  });
 });
