@@ -221,6 +221,7 @@ export class Replica {
       script,
       nodeFlags,
       echoStderr = true,
+      traceWant,
     },
   ) {
     this.impl = impl;
@@ -235,6 +236,7 @@ export class Replica {
       SHARD_STATS_GC: '1',
       ...(readOnly ? { SHARD_READ_ONLY: '1' } : {}),
       ...(expect ? { SHARD_EXPECT: String(expect) } : {}),
+      ...(traceWant ? { SHARD_TRACE_WANT: traceWant } : {}),
       ...(kind.name && impl !== 'controller-runtime' ? { SHARD_RESOURCE: kind.name } : {}),
     };
     const [command, args] =

@@ -122,6 +122,8 @@ type reconciler struct {
 	// gvk is the custom kind's, or empty for ConfigMaps.
 	gvk     schema.GroupVersionKind
 	counter *counter
+	// traceWant: a reconcile that reads this "want" prints a traced line (bench/priority-edit.js's edit).
+	traceWant string
 }
 
 // get reads the reconciled object and its "want".
@@ -147,6 +149,9 @@ func (r *reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	obj, want, err := r.get(ctx, req.NamespacedName)
 	if err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if r.traceWant != "" && want == r.traceWant {
+		emit(map[string]any{"type": "traced", "identity": r.identity, "name": req.Name, "reconciles": r.counter.count(), "at": time.Now().UnixMilli()})
 	}
 	v := "-"
 	secret := &corev1.Secret{}
@@ -244,7 +249,7 @@ func main() {
 	}
 	emit(map[string]any{"type": "started", "identity": *identity})
 	count := &counter{identity: *identity, expect: envInt("SHARD_EXPECT", -1), every: envInt("SHARD_PROGRESS_EVERY", 1000)}
-	rec := &reconciler{Client: mgr.GetClient(), identity: *identity, doneKey: doneKey, readOnly: *readOnly, gvk: gvk, counter: count}
+	rec := &reconciler{Client: mgr.GetClient(), identity: *identity, doneKey: doneKey, readOnly: *readOnly, gvk: gvk, counter: count, traceWant: os.Getenv("SHARD_TRACE_WANT")}
 	usr2 := make(chan os.Signal, 1)
 	signal.Notify(usr2, syscall.SIGUSR2)
 	go func() {
