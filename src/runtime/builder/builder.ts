@@ -3,6 +3,7 @@ import type { EventHandler, Predicate, Source } from '../controller/events.js';
 import { enqueueRequestForObject, enqueueRequestForOwner } from '../controller/handlers.js';
 import { KindSource, type InformerProvider } from '../controller/source.js';
 import type { Manager } from '../manager/manager.js';
+import type { ControllerDefaults } from '../manager/options.js';
 import type { Reconciler } from '../reconcile/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { ConfigurationError } from '../errors.js';
@@ -149,6 +150,7 @@ export class Builder {
     const ctrl = new Controller({
       name,
       reconciler,
+      ...controllerDefaultsFor(this.mgr.controllerDefaults, forRes),
       gracefulShutdownTimeout: this.mgr.gracefulShutdownTimeout,
       ...(this.mgr.cacheSyncTimeout !== undefined ? { cacheSyncTimeout: this.mgr.cacheSyncTimeout } : {}),
       ...(forRes ? { forKind: { group: forRes.group, kind: forRes.kind } } : {}),
@@ -178,6 +180,19 @@ export class Builder {
     this.mgr.add(ctrl);
     return ctrl;
   }
+}
+
+/** The manager-wide defaults (ManagerOptions.controller) as a controller's options, for the kind it reconciles. */
+function controllerDefaultsFor(d: ControllerDefaults, forRes: Resource | undefined): Partial<ControllerOptions> {
+  const groupKind = forRes ? (forRes.group === '' ? forRes.kind : `${forRes.kind}.${forRes.group}`) : undefined;
+  const workers =
+    (groupKind !== undefined ? d.groupKindConcurrency?.[groupKind] : undefined) ?? d.maxConcurrentReconciles;
+  return {
+    ...(workers !== undefined ? { maxConcurrentReconciles: workers } : {}),
+    ...(d.reconciliationTimeout !== undefined ? { reconcileTimeout: d.reconciliationTimeout } : {}),
+    ...(d.needLeaderElection !== undefined ? { needLeaderElection: d.needLeaderElection } : {}),
+    ...(d.usePriorityQueue !== undefined ? { usePriorityQueue: d.usePriorityQueue } : {}),
+  };
 }
 
 /**

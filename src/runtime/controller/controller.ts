@@ -119,7 +119,8 @@ export class Controller {
   /** The controller's logger (controller=<name>, plus the kind when known). */
   readonly log: Logger;
   private readonly reconciler: Reconciler;
-  private readonly maxConcurrentReconciles: number;
+  /** Workers reconciling at once. */
+  readonly maxConcurrentReconciles: number;
   private readonly cacheSyncTimeout: number;
   private readonly reconcileTimeout: number;
   private readonly gracefulShutdownTimeout: number;
@@ -127,7 +128,8 @@ export class Controller {
   private readonly rateLimiter: RateLimiter | undefined;
   private readonly recordMetrics: boolean;
   private readonly gate: RequestGate | undefined;
-  private readonly usePriorityQueue: boolean;
+  /** Whether the queue orders by priority (ControllerOptions.usePriorityQueue). */
+  readonly usePriorityQueue: boolean;
   private readonly sources: Source[] = [];
   private readonly permissionLog = new PermissionLogDedup();
   private queue: ControllerQueue | undefined;

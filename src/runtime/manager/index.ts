@@ -22,6 +22,7 @@ export type {
   HealthProbeOptions,
   LeaderElectionOptions,
   ShardingOptions,
+  ControllerDefaults,
 } from './options.js';
 export type { ShardKey } from '../sharding/selector.js';
 export { RING_LABEL, PARTITIONS_ANNOTATION } from '../sharding/membership.js';

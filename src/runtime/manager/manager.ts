@@ -16,6 +16,7 @@ import {
   DEFAULT_CACHE_SYNC_TIMEOUT,
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
   DEFAULT_SYNC_PERIOD,
+  type ControllerDefaults,
   type ManagerOptions,
   type ShardingOptions,
 } from './options.js';
@@ -92,6 +93,8 @@ export class Manager {
    * default, 120000.
    */
   readonly cacheSyncTimeout: number | undefined;
+  /** Defaults for every controller the builder makes (ManagerOptions.controller). */
+  readonly controllerDefaults: ControllerDefaults;
   /**
    * Who this manager is in leader election: the Lease's holderIdentity while it leads (hostname_UUID, as
    * controller-runtime's resource lock id, unless leaderElection.identity names one).
@@ -129,6 +132,7 @@ export class Manager {
     this.gracefulShutdownTimeout = opts.gracefulShutdownTimeout ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT;
     this.identity = opts.leaderElection?.identity ?? `${hostname()}_${randomUUID()}`;
     this.cacheSyncTimeout = opts.cache?.syncTimeout;
+    this.controllerDefaults = opts.controller ?? {};
     // Clients open no connection until used; each has its own sockets. Under leader election every write is fenced:
     // once a term this manager led has ended, nothing more is sent (the elector's own client is not fenced).
     // A sharded reconcile's writes are fenced by its ring's term the same way.

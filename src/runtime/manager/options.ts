@@ -53,8 +53,31 @@ export interface ManagerOptions {
    * more turns it off.
    */
   heapLimitFraction?: number;
+  /** Defaults for every controller of this manager; a controller's own options win (controller-runtime's Controller). */
+  controller?: ControllerDefaults;
   /** Parent logger; default the root logger. */
   log?: Logger;
+}
+
+/**
+ * Defaults for every controller a manager builds (controller-runtime's config.Controller). A controller's own
+ * options (`.withOptions()`) take precedence. Reconcilers' exceptions are always recovered, so there is no
+ * RecoverPanic; warm-up is what the caches already do (they list before the election).
+ */
+export interface ControllerDefaults {
+  /**
+   * Workers per kind reconciled, keyed by the kind's GroupKind as controller-runtime writes it: `Kind.group`, or the
+   * bare Kind for the core group (`{ 'Deployment.apps': 4, ConfigMap: 2 }`). Wins over maxConcurrentReconciles.
+   */
+  groupKindConcurrency?: Record<string, number>;
+  /** Workers of each controller without its own. Default 1. */
+  maxConcurrentReconciles?: number;
+  /** How long each reconcile may run before its signal aborts (ms); 0 disables. Default 0. */
+  reconciliationTimeout?: number;
+  /** Whether controllers run only on the elected leader. Default true. */
+  needLeaderElection?: boolean;
+  /** Whether controllers queue on the priority queue (real changes before the initial list's). Default true. */
+  usePriorityQueue?: boolean;
 }
 
 /** The shared cache (controller-runtime's cache.Options). */

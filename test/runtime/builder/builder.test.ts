@@ -48,6 +48,33 @@ describe('Builder', () => {
     expect(ctrl.needLeaderElection()).toBe(false);
   });
 
+  it("takes the manager's controller defaults, a kind's concurrency over the default, and its own options over both", () => {
+    const m = new Manager({
+      kubeConfig: unreachableKubeConfig(),
+      log: newLogger({ sink: () => {} }),
+      controller: {
+        maxConcurrentReconciles: 3,
+        groupKindConcurrency: { 'Captain.crew.example.com': 5, ConfigMap: 2 },
+        needLeaderElection: false,
+        usePriorityQueue: false,
+      },
+    });
+    const captains = newControllerManagedBy(m).for(Captains).complete(reconciler);
+    expect([captains.maxConcurrentReconciles, captains.needLeaderElection(), captains.usePriorityQueue]).toEqual([
+      5,
+      false,
+      false,
+    ]);
+    expect(newControllerManagedBy(m).for(ConfigMaps).complete(reconciler).maxConcurrentReconciles).toBe(2);
+    expect(newControllerManagedBy(m).for(Deployments).complete(reconciler).maxConcurrentReconciles).toBe(3);
+    const own = newControllerManagedBy(m)
+      .named('own')
+      .watches(Deployments, enqueueRequestForObject())
+      .withOptions({ maxConcurrentReconciles: 7, usePriorityQueue: true })
+      .complete(reconciler);
+    expect([own.maxConcurrentReconciles, own.usePriorityQueue]).toEqual([7, true]);
+  });
+
   it('rejects invalid wiring', () => {
     expect(() => newControllerManagedBy(mgr()).complete(reconciler)).toThrow(/for\(\) or named\(\)/);
     expect(() => newControllerManagedBy(mgr()).named('x').complete(reconciler)).toThrow(/no watches/);
