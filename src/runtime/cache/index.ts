@@ -75,6 +75,7 @@ export {
   InformerCache,
   KindInformer,
   CacheNotStartedError,
+  ResourceNotCachedError,
   type InformerCacheOptions,
   type ByObject,
 } from './informer-cache.js';

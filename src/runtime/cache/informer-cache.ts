@@ -33,6 +33,8 @@ export interface ByObject {
   fieldSelector?: string;
   /** Applied to each object before it is cached, instead of the default compaction; null caches objects as served. */
   transform?: TransformFunc<KubeObject> | null;
+  /** This kind's informer resync period (ms), instead of the cache's; 0 none (controller-runtime's ByObject.SyncPeriod). */
+  syncPeriod?: number;
 }
 
 /** Options of an InformerCache (controller-runtime's cache.Options): what is cached, and how. */
@@ -56,6 +58,17 @@ export interface InformerCacheOptions {
   /** Informer resync period (ms); 0 none. */
   resyncPeriodMs?: number;
   /**
+   * Applied to each object of every kind without a transform of its own in byObject, instead of the default
+   * compaction (managedFields dropped, equal strings shared); null caches objects as served (controller-runtime's
+   * DefaultTransform).
+   */
+  defaultTransform?: TransformFunc<KubeObject> | null;
+  /**
+   * A read of a kind no informer was asked for fails with ResourceNotCachedError instead of starting one and waiting
+   * for its list (controller-runtime's ReaderFailOnMissingInformer): only what the controllers watch is cached.
+   */
+  readerFailOnMissingInformer?: boolean;
+  /**
    * Drop metadata.managedFields before caching (default true). Either way the cached objects share equal strings
    * and, when kept, equal managed field sets (compactObjects).
    */
@@ -72,6 +85,19 @@ export interface InformerCacheOptions {
   sharding?: { ring: string; key: ShardKey; partitions: number };
   /** Parent logger; default the root logger. */
   log?: Logger;
+}
+
+/**
+ * Raised by a cached read of a kind no informer was asked for, when the cache has readerFailOnMissingInformer
+ * (controller-runtime's ErrResourceNotCached).
+ */
+export class ResourceNotCachedError extends ConfigurationError {
+  constructor(readonly resource: string) {
+    super(
+      `${resource} is not cached: nothing watches it and the cache does not start informers on reads (readerFailOnMissingInformer); watch it, or read it with an uncached client`,
+    );
+    this.name = 'ResourceNotCachedError';
+  }
 }
 
 /** Raised by cached reads before the manager started the cache (controller-runtime's ErrCacheNotStarted). */
@@ -237,7 +263,10 @@ export class InformerCache {
     if (opts.defaultLabelSelector) parseSelector(opts.defaultLabelSelector);
     this.deepCopy = !opts.unsafeDisableDeepCopy;
     this.opts = opts;
-    this.transform = compactObjects({ stripManagedFields: opts.stripManagedFields ?? true });
+    this.transform =
+      opts.defaultTransform === null
+        ? (o) => o
+        : (opts.defaultTransform ?? compactObjects({ stripManagedFields: opts.stripManagedFields ?? true }));
     this.factory = new SharedInformerFactory(opts.client, {
       defaultResyncMs: opts.resyncPeriodMs ?? 0,
       transform: this.transform,
@@ -483,7 +512,7 @@ export class InformerCache {
       const transform = own?.transform !== undefined ? own.transform : this.transform;
       const informer = new SharedIndexInformer<T>(lw, {
         name,
-        resyncPeriodMs: this.opts.resyncPeriodMs ?? 0,
+        resyncPeriodMs: own?.syncPeriod ?? this.opts.resyncPeriodMs ?? 0,
         transform: transform as TransformFunc<T> | null,
         logger: this.log.withValues({ informer: name }),
       });
@@ -589,6 +618,7 @@ export class InformerCache {
         labelSelector: own?.labelSelector ?? this.defaults.labelSelector,
         fieldSelector: own?.fieldSelector ?? this.defaults.fieldSelector,
         ...(own?.transform !== undefined ? { transform: own.transform } : {}),
+        ...(own?.syncPeriod !== undefined ? { resyncPeriodMs: own.syncPeriod } : {}),
       };
       const informers = new Map<string, SharedIndexInformer<T>>();
       const scopes = res.namespaced && namespaces ? namespaces : [''];
@@ -649,6 +679,8 @@ export class InformerCache {
   private async synced<T extends KubeObject>(res: Resource<T>, metadataOnly = false): Promise<KindInformer<T>> {
     const signal = this.signal;
     if (!signal || signal.aborted) throw new CacheNotStartedError();
+    if (this.opts.readerFailOnMissingInformer && !this.informs(res, metadataOnly))
+      throw new ResourceNotCachedError(`${metadataOnly ? 'the metadata of ' : ''}${resourceId(res)}`);
     const kind = this.kindInformer(res, metadataOnly);
     if (kind.hasSynced()) return kind;
     const timeout = new AbortController();
@@ -689,8 +721,15 @@ export class InformerCache {
   /** The kind's informers if the cache runs and they have synced; undefined otherwise (synced() then waits). */
   private syncedKind<T extends KubeObject>(res: Resource<T>, metadataOnly: boolean): KindInformer<T> | undefined {
     if (!this.signal || this.signal.aborted) return undefined;
+    if (this.opts.readerFailOnMissingInformer && !this.informs(res, metadataOnly)) return undefined;
     const kind = this.kindInformer(res, metadataOnly);
     return kind.hasSynced() ? kind : undefined;
+  }
+
+  /** Whether informers of the kind were asked for (or it is sharded, and they come with partitions). */
+  private informs(res: Resource, metadataOnly: boolean): boolean {
+    const id = resourceId(res);
+    return this.kinds.has(metadataOnly ? `${id}|metadata` : id) || this.shardedKinds.has(id);
   }
 
   /**

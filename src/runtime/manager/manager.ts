@@ -156,6 +156,8 @@ export class Manager {
       defaultFieldSelector: opts.cache?.defaultFieldSelector,
       byObject: opts.cache?.byObject,
       unsafeDisableDeepCopy: opts.cache?.unsafeDisableDeepCopy,
+      ...(opts.cache?.defaultTransform !== undefined ? { defaultTransform: opts.cache.defaultTransform } : {}),
+      ...(opts.cache?.readerFailOnMissingInformer ? { readerFailOnMissingInformer: true } : {}),
       // controller-runtime jitters the resync by up to 10% so replicas don't resync in step.
       resyncPeriodMs: syncPeriod > 0 ? Math.round(syncPeriod * (0.9 + Math.random() * 0.2)) : 0,
       log: this.log,

@@ -1,6 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log/index.js';
 import type { ByObject } from '../cache/informer-cache.js';
+import type { TransformFunc } from '../cache/delta-fifo.js';
+import type { KubeObject } from '../rest/types.js';
 import type { CachedClientOptions } from '../client/cached-client.js';
 import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import type { WebhookServer } from '../webhook/server.js';
@@ -101,6 +103,16 @@ export interface CacheOptions {
   unsafeDisableDeepCopy?: boolean;
   /** Informer resync period (ms); default 10 h with 10% jitter, as controller-runtime. 0 disables. */
   syncPeriod?: number;
+  /**
+   * Applied to every object of each kind without its own transform in byObject, before it is cached; default the
+   * compaction that drops managedFields and shares equal strings; null caches objects as served.
+   */
+  defaultTransform?: TransformFunc<KubeObject> | null;
+  /**
+   * A cached read of a kind nothing watches fails with ResourceNotCachedError instead of starting an informer for it
+   * and waiting for its list (controller-runtime's ReaderFailOnMissingInformer). Default false.
+   */
+  readerFailOnMissingInformer?: boolean;
   /** How long start(), controllers and cached reads wait for a kind's first list (ms). Default 120000. */
   syncTimeout?: number;
 }
