@@ -70,7 +70,7 @@ export type {
 // Reconcilers and their controllers.
 export { TerminalError } from './reconcile/terminal.js';
 export type { Reconciler, Request, Result, ReconcileContext } from './reconcile/types.js';
-export { newControllerManagedBy } from './builder/builder.js';
+export { newControllerManagedBy, newTypedControllerManagedBy } from './builder/builder.js';
 
 // The manager.
 export { Manager } from './manager/manager.js';

@@ -4,7 +4,7 @@ import { enqueueRequestForObject, enqueueRequestForOwner } from '../controller/h
 import { KindSource, type InformerProvider } from '../controller/source.js';
 import type { Manager } from '../manager/manager.js';
 import type { ControllerDefaults } from '../manager/options.js';
-import type { Reconciler } from '../reconcile/index.js';
+import { requestKey, typedRequestKey, type Reconciler, type Request } from '../reconcile/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { ConfigurationError } from '../errors.js';
 
@@ -22,7 +22,7 @@ export type BuilderControllerOptions = Pick<
 
 interface Watch {
   resource: Resource;
-  handler: EventHandler;
+  handler: EventHandler<KubeObject, unknown>;
   predicates: Predicate[];
   /** Watch through a metadata-only informer: handlers and predicates see PartialObjectMetadata. */
   onlyMetadata?: boolean;
@@ -43,9 +43,10 @@ export interface BuilderWatchOptions<T extends KubeObject> {
 /**
  * Wires a controller into a manager (controller-runtime's builder): each call maps to a source you could build by
  * hand: for() watches the reconciled kind, owns() watches objects it controls and enqueues their owner, watches()
- * takes any handler.
+ * takes any handler. A Builder<R> of newTypedControllerManagedBy builds a controller of requests of type R: it takes
+ * watches() with handlers that make R and raw sources, not for() or owns(), as controller-runtime's TypedBuilder.
  */
-export class Builder {
+export class Builder<R = Request> {
   private forWatch: Watch | undefined;
   private readonly ownWatches: {
     resource: Resource;
@@ -54,19 +55,26 @@ export class Builder {
     onlyMetadata: boolean;
   }[] = [];
   private readonly otherWatches: Watch[] = [];
-  private readonly rawSources: Source[] = [];
+  private readonly rawSources: Source<R>[] = [];
   private readonly globalPredicates: Predicate[] = [];
   private options: BuilderControllerOptions = {};
   private name: string | undefined;
 
-  constructor(private readonly mgr: Manager) {}
+  constructor(
+    private readonly mgr: Manager,
+    private readonly requestKey?: (req: R) => string,
+  ) {}
 
   /** The kind this controller reconciles; its events enqueue the object itself. Call once. */
-  for<T extends KubeObject>(res: Resource<T>, opts: { predicates?: Predicate<T>[] } = {}): this {
+  for<T extends KubeObject>(
+    this: Builder<Request>,
+    res: Resource<T>,
+    opts: { predicates?: Predicate<T>[] } = {},
+  ): Builder<Request> {
     if (this.forWatch) throw new ConfigurationError('for() should only be called once');
     this.forWatch = {
       resource: res,
-      handler: enqueueRequestForObject(),
+      handler: enqueueRequestForObject() as EventHandler<KubeObject, unknown>,
       predicates: (opts.predicates ?? []) as Predicate[],
     };
     return this;
@@ -76,7 +84,11 @@ export class Builder {
    * A kind this controller creates and owns: its events enqueue the owner of the for() kind named in its
    * ownerReferences (only the controller reference unless onlyController is false).
    */
-  owns<T extends KubeObject>(res: Resource<T>, opts: BuilderWatchOptions<T> & { onlyController?: boolean } = {}): this {
+  owns<T extends KubeObject>(
+    this: Builder<Request>,
+    res: Resource<T>,
+    opts: BuilderWatchOptions<T> & { onlyController?: boolean } = {},
+  ): Builder<Request> {
     this.ownWatches.push({
       resource: res,
       onlyController: opts.onlyController ?? true,
@@ -87,10 +99,14 @@ export class Builder {
   }
 
   /** Any kind, with your own handler (e.g. enqueueRequestsFromMapFunc). */
-  watches<T extends KubeObject>(res: Resource<T>, handler: EventHandler<T>, opts: BuilderWatchOptions<T> = {}): this {
+  watches<T extends KubeObject>(
+    res: Resource<T>,
+    handler: EventHandler<T, R>,
+    opts: BuilderWatchOptions<T> = {},
+  ): this {
     this.otherWatches.push({
       resource: res,
-      handler: handler as unknown as EventHandler,
+      handler: handler as unknown as EventHandler<KubeObject, unknown>,
       predicates: (opts.predicates ?? []) as Predicate[],
       onlyMetadata: opts.onlyMetadata ?? false,
     });
@@ -98,7 +114,7 @@ export class Builder {
   }
 
   /** A source of your own (a GenericSource, a timer); global predicates do not apply to it. */
-  watchesRawSource(source: Source): this {
+  watchesRawSource(source: Source<R>): this {
     this.rawSources.push(source);
     return this;
   }
@@ -121,11 +137,12 @@ export class Builder {
   }
 
   /** Builds the controller, adds it to the manager, and returns it. */
-  complete(reconciler: Reconciler): Controller {
+  complete(reconciler: Reconciler<R>): Controller<R> {
     return this.build(reconciler);
   }
 
-  build(reconciler: Reconciler): Controller {
+  /** complete() by its other name. */
+  build(reconciler: Reconciler<R>): Controller<R> {
     if (!reconciler || typeof reconciler.reconcile !== 'function')
       throw new ConfigurationError('must provide a non-nil Reconciler');
     const forRes = this.forWatch?.resource;
@@ -147,15 +164,17 @@ export class Builder {
       for (const o of this.ownWatches) this.mgr.getCache().shardKind(o.resource);
     }
     const gate = sharded ? this.mgr.shardGate(forRes, name) : undefined;
-    const ctrl = new Controller({
+    const ctrl = new Controller<R>({
       name,
       reconciler,
+      // A Builder<Request> queues Requests by namespace/name; a typed one by its requestKey, or typedRequestKey.
+      requestKey: this.requestKey ?? (forRes ? (requestKey as unknown as (req: R) => string) : typedRequestKey),
       ...controllerDefaultsFor(this.mgr.controllerDefaults, forRes),
       gracefulShutdownTimeout: this.mgr.gracefulShutdownTimeout,
       ...(this.mgr.cacheSyncTimeout !== undefined ? { cacheSyncTimeout: this.mgr.cacheSyncTimeout } : {}),
       ...(forRes ? { forKind: { group: forRes.group, kind: forRes.kind } } : {}),
       log: this.mgr.log,
-      ...(gate ? { gate, needLeaderElection: false } : {}),
+      ...(gate ? { gate: gate as ControllerOptions<R>['gate'], needLeaderElection: false } : {}),
       ...this.options,
     });
     const cache = this.mgr.getCache();
@@ -164,13 +183,17 @@ export class Builder {
       const provider = w.onlyMetadata ? metadataCache : cache;
       // Created now so the cache lists the kind as soon as it starts, before controllers wait for it.
       provider.getInformer(w.resource);
-      void ctrl.watch(new KindSource(provider, w.resource, w.handler, [...this.globalPredicates, ...w.predicates]));
+      const handler = w.handler as unknown as EventHandler<KubeObject, R>;
+      void ctrl.watch(new KindSource(provider, w.resource, handler, [...this.globalPredicates, ...w.predicates]));
     };
     if (this.forWatch) kindWatch(this.forWatch);
     for (const o of this.ownWatches) {
       kindWatch({
         resource: o.resource,
-        handler: enqueueRequestForOwner(forRes!, { onlyController: o.onlyController }),
+        handler: enqueueRequestForOwner(forRes!, { onlyController: o.onlyController }) as EventHandler<
+          KubeObject,
+          unknown
+        >,
         predicates: o.predicates,
         onlyMetadata: o.onlyMetadata,
       });
@@ -183,7 +206,10 @@ export class Builder {
 }
 
 /** The manager-wide defaults (ManagerOptions.controller) as a controller's options, for the kind it reconciles. */
-function controllerDefaultsFor(d: ControllerDefaults, forRes: Resource | undefined): Partial<ControllerOptions> {
+function controllerDefaultsFor(
+  d: ControllerDefaults,
+  forRes: Resource | undefined,
+): Pick<ControllerOptions, 'maxConcurrentReconciles' | 'reconcileTimeout' | 'needLeaderElection' | 'usePriorityQueue'> {
   const groupKind = forRes ? (forRes.group === '' ? forRes.kind : `${forRes.kind}.${forRes.group}`) : undefined;
   const workers =
     (groupKind !== undefined ? d.groupKindConcurrency?.[groupKind] : undefined) ?? d.maxConcurrentReconciles;
@@ -239,4 +265,47 @@ function controllerDefaultsFor(d: ControllerDefaults, forRes: Resource | undefin
  */
 export function newControllerManagedBy(mgr: Manager): Builder {
   return new Builder(mgr);
+}
+
+/**
+ * Starts building a controller whose requests are of your own type R (controller-runtime's TypedControllerManagedBy),
+ * such as `{ cluster, namespace, name }`: its watches map events to R with handlers of their own, and its reconciler
+ * takes R. Requests are told apart by `requestKey` (default typedRequestKey: their JSON).
+ * @example
+ * A controller of requests that name a ConfigMap's key, fed by a map function.
+ * ```ts
+ * import { Manager, loadKubeConfig, newTypedControllerManagedBy } from '@kubescaffold/runtime';
+ * import { enqueueRequestsFromMapFunc } from '@kubescaffold/runtime/controller';
+ * import { ConfigMaps } from '@kubescaffold/runtime/rest';
+ *
+ * interface KeyRequest {
+ *   namespace: string;
+ *   configMap: string;
+ *   key: string;
+ * }
+ * const mgr = new Manager({ kubeConfig: loadKubeConfig() });
+ * newTypedControllerManagedBy<KeyRequest>(mgr, { requestKey: (r) => `${r.namespace}/${r.configMap}/${r.key}` })
+ *   .named('configmap-keys')
+ *   .watches(
+ *     ConfigMaps,
+ *     enqueueRequestsFromMapFunc((cm) =>
+ *       Object.keys(cm.data ?? {}).map((key) => ({
+ *         namespace: cm.metadata?.namespace ?? '',
+ *         configMap: cm.metadata?.name ?? '',
+ *         key,
+ *       })),
+ *     ),
+ *   )
+ *   .complete({
+ *     async reconcile(req, ctx) {
+ *       ctx.log.info('a key to check', { key: req.key });
+ *     },
+ *   });
+ * ```
+ */
+export function newTypedControllerManagedBy<R>(
+  mgr: Manager,
+  opts: { requestKey?: (req: R) => string } = {},
+): Builder<R> {
+  return new Builder<R>(mgr, opts.requestKey);
 }

@@ -1,1 +1,7 @@
-export { Builder, newControllerManagedBy, type BuilderControllerOptions, type BuilderWatchOptions } from './builder.js';
+export {
+  Builder,
+  newControllerManagedBy,
+  newTypedControllerManagedBy,
+  type BuilderControllerOptions,
+  type BuilderWatchOptions,
+} from './builder.js';

@@ -13,11 +13,17 @@ import { ControllerReconcileContext, ReconcileID, ReconcileLogValues } from './r
  * Options of a Controller (controller-runtime's controller.Options): its name, reconciler, concurrency, rate limiter
  * and timeouts.
  */
-export interface ControllerOptions {
+export interface ControllerOptions<R = Request> {
   /** Unique per manager; names the queue, the metrics and the logger. */
   name: string;
   /** What reconciles each request. */
-  reconciler: Reconciler;
+  reconciler: Reconciler<R>;
+  /**
+   * A typed controller's request identity in the queue, for dedupe and rate limiting (typedRequestKey, the JSON of
+   * the request, will do). Without it the requests are Requests, keyed `namespace/name`, and queued as only their
+   * namespace and name.
+   */
+  requestKey?: (req: R) => string;
   /** Workers reconciling different keys at once; one key is never reconciled twice at once. Default 1. */
   maxConcurrentReconciles?: number;
   /** Backoff for errors and `requeue: true`; it sees each request's key (`namespace/name`). Default: client-go's MaxOf(exponential 5 ms..1000 s, bucket 10 qps/100). */
@@ -47,9 +53,9 @@ export interface ControllerOptions {
   usePriorityQueue?: boolean;
   /**
    * Decides, just before each reconcile, whether this replica may reconcile the request (a shard ring's gate: only
-   * the replica holding the object's partition does). A request not admitted is dropped.
+   * the replica holding the object's partition does). A request not admitted is dropped. Only for Requests.
    */
-  gate?: RequestGate;
+  gate?: R extends Request ? RequestGate : never;
 }
 
 /** One reconcile let through a RequestGate. */
@@ -64,19 +70,19 @@ export interface Admission {
  * The queue a controller's workers take requests from: its own RateLimitingQueue, or the one its RequestGate makes
  * (a sharded controller's: one per partition).
  */
-export interface ControllerQueue {
+export interface ControllerQueue<R = Request> {
   /** Queues req (dedupes a request already waiting); a priority queue keeps the higher priority. */
-  add(req: Request, priority?: number): void;
+  add(req: R, priority?: number): void;
   /** Queues req after ms. */
-  addAfter(req: Request, ms: number, priority?: number): void;
+  addAfter(req: R, ms: number, priority?: number): void;
   /** Queues req once the rate limiter allows it. */
-  addRateLimited(req: Request, priority?: number): void;
+  addRateLimited(req: R, priority?: number): void;
   /** Clears req's failure history. */
-  forget(req: Request): void;
+  forget(req: R): void;
   /** The next request (with its priority, on a priority queue), or shutdown. */
-  get(): Promise<GetResult<Request> & { priority?: number }>;
+  get(): Promise<GetResult<R> & { priority?: number }>;
   /** Ends processing of req. */
-  done(req: Request): void;
+  done(req: R): void;
   /** Stops handing out requests once those queued are out. */
   shutDown(): void;
 }
@@ -113,12 +119,12 @@ const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT = 30_000;
  * A controller: sources fill a rate-limited queue of requests, workers take them off it and reconcile them.
  * Mirrors controller-runtime's internal Controller, including how results map onto the queue.
  */
-export class Controller {
+export class Controller<R = Request> {
   /** The controller's name, unique per manager (the controller label of its metrics and logs). */
   readonly name: string;
   /** The controller's logger (controller=<name>, plus the kind when known). */
   readonly log: Logger;
-  private readonly reconciler: Reconciler;
+  private readonly reconciler: Reconciler<R>;
   /** Workers reconciling at once. */
   readonly maxConcurrentReconciles: number;
   private readonly cacheSyncTimeout: number;
@@ -130,9 +136,11 @@ export class Controller {
   private readonly gate: RequestGate | undefined;
   /** Whether the queue orders by priority (ControllerOptions.usePriorityQueue). */
   readonly usePriorityQueue: boolean;
-  private readonly sources: Source[] = [];
+  private readonly sources: Source<R>[] = [];
+  private readonly keyOf: (req: R) => string;
+  private readonly copyRequest: (req: R) => R;
   private readonly permissionLog = new PermissionLogDedup();
-  private queue: ControllerQueue | undefined;
+  private queue: ControllerQueue<R> | undefined;
   private metrics: ControllerMetrics | undefined;
   private runSignal: AbortSignal | undefined;
   private stopping = false;
@@ -140,7 +148,7 @@ export class Controller {
   private readonly hardStop = new AbortController();
   private started = false;
 
-  constructor(opts: ControllerOptions) {
+  constructor(opts: ControllerOptions<R>) {
     if (opts.name === '') throw new ConfigurationError('a controller needs a name');
     const workers = opts.maxConcurrentReconciles ?? 1;
     if (!Number.isInteger(workers) || workers < 1)
@@ -154,7 +162,10 @@ export class Controller {
     this.leaderElected = opts.needLeaderElection ?? true;
     this.rateLimiter = opts.rateLimiter;
     this.recordMetrics = opts.recordMetrics ?? true;
-    this.gate = opts.gate;
+    this.gate = opts.gate as RequestGate | undefined;
+    this.keyOf = opts.requestKey ?? (requestKey as unknown as (req: R) => string);
+    this.copyRequest =
+      this.keyOf === (requestKey as unknown) ? (queuedRequest as unknown as (req: R) => R) : frozenCopy;
     this.usePriorityQueue = opts.usePriorityQueue ?? true;
     const kv: Record<string, unknown> = { controller: opts.name };
     if (opts.forKind) {
@@ -165,7 +176,7 @@ export class Controller {
   }
 
   /** Adds a source. Before start it is started with the others; after start it is started at once. */
-  watch(source: Source): Promise<void> {
+  watch(source: Source<R>): Promise<void> {
     this.sources.push(source);
     if (!this.started || this.runSignal === undefined || this.queue === undefined) return Promise.resolve();
     return source.start(this.runSignal, this.requestQueue(this.queue));
@@ -192,21 +203,21 @@ export class Controller {
     // The queue holds typed requests; requestKey (namespace/name) is only its identity for dedupe and rate limiting.
     const queueOptions = {
       name: this.name,
-      keyOf: requestKey,
+      keyOf: this.keyOf,
       ...(this.recordMetrics ? { metricsProvider: workqueueMetricsProvider } : {}),
       ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
     };
-    const queue: ControllerQueue = this.gate
-      ? this.gate.newQueue({
+    const queue: ControllerQueue<R> = this.gate
+      ? (this.gate.newQueue({
           name: this.name,
-          keyOf: requestKey,
+          keyOf: this.keyOf as unknown as (req: Request) => string,
           recordMetrics: this.recordMetrics,
           usePriorityQueue: this.usePriorityQueue,
           ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
-        })
+        }) as unknown as ControllerQueue<R>)
       : this.usePriorityQueue
-        ? new PriorityQueue<Request>(queueOptions)
-        : new RateLimitingQueue<Request>(queueOptions);
+        ? new PriorityQueue<R>(queueOptions)
+        : new RateLimitingQueue<R>(queueOptions);
     this.queue = queue;
     if (this.recordMetrics) this.metrics = new ControllerMetrics(this.name, this.maxConcurrentReconciles);
     const onAbort = (): void => {
@@ -270,14 +281,14 @@ export class Controller {
     }
   }
 
-  private requestQueue(queue: ControllerQueue): RequestQueue {
+  private requestQueue(queue: ControllerQueue<R>): RequestQueue<R> {
     return {
-      add: (req, priority) => queue.add(queuedRequest(req), priority),
-      addAfter: (req, ms, priority) => queue.addAfter(queuedRequest(req), ms, priority),
+      add: (req, priority) => queue.add(this.copyRequest(req), priority),
+      addAfter: (req, ms, priority) => queue.addAfter(this.copyRequest(req), ms, priority),
     };
   }
 
-  private async worker(queue: ControllerQueue): Promise<void> {
+  private async worker(queue: ControllerQueue<R>): Promise<void> {
     let ranSince = performance.now();
     for (;;) {
       // Reconciles that read only the cache chain as microtasks: without a turn of the event loop now and then, a
@@ -293,7 +304,7 @@ export class Controller {
       try {
         // After stop, items still queued are handed out; they are dropped rather than reconciled.
         if (this.stopping) continue;
-        const admission = this.gate?.admit(req);
+        const admission = this.gate?.admit(req as Request);
         if (this.gate && !admission) {
           // Its partition closed after the request was queued (a handover, or the term ended).
           queue.forget(req);
@@ -310,17 +321,17 @@ export class Controller {
         }
       } catch (err) {
         // reconcileHandler catches the reconciler's errors; this guards against our own bugs killing a worker.
-        this.log.error(err, 'Unexpected error in controller worker', { namespace: req.namespace, name: req.name });
+        this.log.error(err, 'Unexpected error in controller worker', { request: this.keyOf(req) });
       } finally {
         queue.done(req);
       }
     }
   }
 
-  private async reconcileHandler(queue: ControllerQueue, req: Request, handedOutWith?: number): Promise<void> {
+  private async reconcileHandler(queue: ControllerQueue<R>, req: R, handedOutWith?: number): Promise<void> {
     // The reconcile's id (controller-runtime's reconcileID) is made when first read, by the reconciler or a log line.
     const ids = new ReconcileID();
-    const log = this.log.withValues(new ReconcileLogValues(req, ids) as unknown as Record<string, unknown>);
+    const log = this.log.withValues(new ReconcileLogValues(req as object, ids) as unknown as Record<string, unknown>);
     const started = performance.now();
     const { result, error, timedOut } = await this.invoke(req, log, ids);
     this.metrics?.time.observe((performance.now() - started) / 1000);
@@ -362,7 +373,7 @@ export class Controller {
 
   /** Runs the reconciler with its own signal; a throw, a rejection or a non-Error thrown value all become `error`. */
   private async invoke(
-    req: Request,
+    req: R,
     log: Logger,
     ids: ReconcileID,
   ): Promise<{ result: Result; error?: unknown; timedOut: boolean }> {
@@ -398,4 +409,9 @@ function abortPromise(signal: AbortSignal): Promise<void> {
  */
 function queuedRequest(req: Request): Request {
   return Object.freeze({ namespace: req.namespace, name: req.name });
+}
+
+/** A typed request as the queue holds it: a frozen shallow copy. */
+function frozenCopy<R>(req: R): R {
+  return typeof req === 'object' && req !== null ? Object.freeze({ ...req }) : req;
 }

@@ -37,11 +37,11 @@ export interface GenericEvent<T extends KubeObject = KubeObject> {
  * informer's initial list or from a resync that changed nothing gets LOW_PRIORITY (-100), any other 0, as
  * controller-runtime's handlers do.
  */
-export interface RequestQueue {
+export interface RequestQueue<R = Request> {
   /** Queues the request (once, however often it is added before a worker takes it). */
-  add(req: Request, priority?: number): void;
+  add(req: R, priority?: number): void;
   /** Queues the request after delayMs. */
-  addAfter(req: Request, delayMs: number, priority?: number): void;
+  addAfter(req: R, delayMs: number, priority?: number): void;
 }
 
 /** Filters events before they reach a handler; an event passes only if every predicate returns true. */
@@ -56,22 +56,22 @@ export interface Predicate<T extends KubeObject = KubeObject> {
   generic(e: GenericEvent<T>): boolean;
 }
 
-/** Turns events into requests. */
-export interface EventHandler<T extends KubeObject = KubeObject> {
+/** Turns events into requests (of type R: a Request by default, or a typed controller's own). */
+export interface EventHandler<T extends KubeObject = KubeObject, R = Request> {
   /** Queues the requests a create event maps to. */
-  create(e: CreateEvent<T>, q: RequestQueue): void;
+  create(e: CreateEvent<T>, q: RequestQueue<R>): void;
   /** Queues the requests an update event maps to. */
-  update(e: UpdateEvent<T>, q: RequestQueue): void;
+  update(e: UpdateEvent<T>, q: RequestQueue<R>): void;
   /** Queues the requests a delete event maps to. */
-  delete(e: DeleteEvent<T>, q: RequestQueue): void;
+  delete(e: DeleteEvent<T>, q: RequestQueue<R>): void;
   /** Queues the requests a generic event maps to. */
-  generic(e: GenericEvent<T>, q: RequestQueue): void;
+  generic(e: GenericEvent<T>, q: RequestQueue<R>): void;
 }
 
 /** Something that feeds a controller's queue: a watch on a kind, a channel of generic events, a timer. */
-export interface Source {
+export interface Source<R = Request> {
   /** Starts delivering into `queue`; returns once delivery is set up. Delivery stops when `signal` aborts. */
-  start(signal: AbortSignal, queue: RequestQueue): Promise<void>;
+  start(signal: AbortSignal, queue: RequestQueue<R>): Promise<void>;
   /** Resolves true once the initial state has been delivered, false if `signal` aborts first. */
   waitForSync(signal: AbortSignal): Promise<boolean>;
   /** For logs and errors, e.g. `kind source: crew.example.com/v1, Kind=Captain`. */

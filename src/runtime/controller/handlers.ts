@@ -1,7 +1,7 @@
 import { log } from '../log/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { parseApiVersion } from '../rest/resource.js';
-import { requestKey, type Request } from '../reconcile/index.js';
+import { requestKey, typedRequestKey, type Request } from '../reconcile/index.js';
 import type { EventHandler, RequestQueue } from './events.js';
 
 function requestFor(obj: KubeObject): Request | undefined {
@@ -54,30 +54,35 @@ export function enqueueRequestForOwner<T extends KubeObject = KubeObject>(
   };
 }
 
-/** Maps an object to the requests to reconcile for it (controller-runtime's handler.MapFunc); may be async. */
-export type MapFunc<T extends KubeObject = KubeObject> = (obj: T) => Request[] | Promise<Request[]>;
+/**
+ * Maps an object to the requests to reconcile for it (controller-runtime's handler.MapFunc); may be async. A typed
+ * controller's map function returns its own request type R.
+ */
+export type MapFunc<T extends KubeObject = KubeObject, R = Request> = (obj: T) => R[] | Promise<R[]>;
 
 /**
  * Enqueues whatever requests `map` returns for the object (old and new on update). An async map function's
- * failure is reported to `onError` and its requests dropped; the next event maps again.
+ * failure is reported to `onError` and its requests dropped; the next event maps again. Requests are told apart by
+ * `keyOf` (typedRequestKey: namespace/name for a Request).
  */
-export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject>(
-  map: MapFunc<T>,
+export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject, R = Request>(
+  map: MapFunc<T, R>,
   onError: (err: unknown) => void = (err) =>
     log.withName('handler').error(err, 'map function failed; its requests were dropped'),
-): EventHandler<T> {
-  const enqueue = (q: RequestQueue, ...objs: T[]): void => {
+  keyOf: (req: R) => string = typedRequestKey,
+): EventHandler<T, R> {
+  const enqueue = (q: RequestQueue<R>, ...objs: T[]): void => {
     const seen = new Set<string>();
-    const addAll = (reqs: Request[]): void => {
+    const addAll = (reqs: R[]): void => {
       for (const r of reqs) {
-        const k = requestKey(r);
+        const k = keyOf(r);
         if (seen.has(k)) continue;
         seen.add(k);
         q.add(r);
       }
     };
     for (const o of objs) {
-      let out: Request[] | Promise<Request[]>;
+      let out: R[] | Promise<R[]>;
       try {
         out = map(o);
       } catch (err) {

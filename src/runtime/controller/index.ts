@@ -41,11 +41,12 @@ export {
   type MapFunc,
 } from './handlers.js';
 export { KindSource, GenericSource, type InformerProvider } from './source.js';
-export { TerminalError, isTerminalError, reconcilerFunc, requestKey } from '../reconcile/index.js';
+export { TerminalError, isTerminalError, reconcilerFunc, requestKey, typedRequestKey } from '../reconcile/index.js';
 export type { Request, Result, ReconcileContext, Reconciler } from '../reconcile/index.js';
 export {
   Builder,
   newControllerManagedBy,
+  newTypedControllerManagedBy,
   type BuilderControllerOptions,
   type BuilderWatchOptions,
 } from '../builder/index.js';

@@ -7,7 +7,7 @@
  * when read.
  */
 import type { Logger } from '../log/index.js';
-import type { ReconcileContext, Request } from '../reconcile/index.js';
+import type { ReconcileContext } from '../reconcile/index.js';
 import { crypto } from '../internal/builtins.js';
 
 const { randomUUID } = crypto;
@@ -23,13 +23,11 @@ export class ReconcileID {
 }
 
 /**
- * The key/values a reconcile's logger adds: namespace, name and reconcileID. The id is an enumerable own getter, so a
- * logger that copies the values (or spreads them) reads it only when a line is written; one descriptor shared by every
- * instance keeps them all on one hidden class.
+ * The key/values a reconcile's logger adds: the request's members (namespace and name; a typed request's own, such as
+ * its cluster) and reconcileID. The id is an enumerable own getter, so a logger that copies the values (or spreads
+ * them) reads it only when a line is written; one descriptor shared by every instance keeps them on one hidden class.
  */
 export class ReconcileLogValues {
-  readonly namespace: string;
-  readonly name: string;
   declare readonly reconcileID: string;
   readonly #ids: ReconcileID;
 
@@ -40,9 +38,8 @@ export class ReconcileLogValues {
     enumerable: true,
   };
 
-  constructor(req: Request, ids: ReconcileID) {
-    this.namespace = req.namespace;
-    this.name = req.name;
+  constructor(req: object, ids: ReconcileID) {
+    Object.assign(this, req);
     this.#ids = ids;
     Object.defineProperty(this, 'reconcileID', ReconcileLogValues.#reconcileID);
   }

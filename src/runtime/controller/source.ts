@@ -5,6 +5,7 @@ import {
 } from '../cache/index.js';
 import { waitForCacheSync } from '../cache/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
+import type { Request } from '../reconcile/index.js';
 import type { EventHandler, Predicate, RequestQueue, Source } from './events.js';
 import { LifecycleError } from '../errors.js';
 import { LOW_PRIORITY } from '../workqueue/priority-queue.js';
@@ -24,7 +25,7 @@ export interface InformerProvider {
  * request added without a priority gets LOW_PRIORITY, so a real change queued behind a large first list goes first
  * (controller-runtime's handlers do this for every handler when the queue is a priority queue).
  */
-function lowPriority(queue: RequestQueue): RequestQueue {
+function lowPriority<R>(queue: RequestQueue<R>): RequestQueue<R> {
   return {
     add: (req, priority = LOW_PRIORITY) => queue.add(req, priority),
     addAfter: (req, ms, priority = LOW_PRIORITY) => queue.addAfter(req, ms, priority),
@@ -35,17 +36,17 @@ function lowPriority(queue: RequestQueue): RequestQueue {
  * Events on one kind from the shared cache, filtered by predicates and turned into requests by a handler
  * (controller-runtime's source.Kind). Synced once the informer has listed and this handler has seen the list.
  */
-export class KindSource<T extends KubeObject> implements Source {
+export class KindSource<T extends KubeObject, R = Request> implements Source<R> {
   private registration: ResourceEventHandlerRegistration | undefined;
 
   constructor(
     private readonly cache: InformerProvider,
     readonly resource: Resource<T>,
-    private readonly handler: EventHandler<T>,
+    private readonly handler: EventHandler<T, R>,
     private readonly predicates: readonly Predicate<T>[] = [],
   ) {}
 
-  async start(signal: AbortSignal, queue: RequestQueue): Promise<void> {
+  async start(signal: AbortSignal, queue: RequestQueue<R>): Promise<void> {
     if (this.registration) throw new LifecycleError(`${String(this)} was already started`, 'AlreadyStarted');
     if (signal.aborted) return;
     const { handler, predicates } = this;
@@ -88,16 +89,16 @@ export class KindSource<T extends KubeObject> implements Source {
  * Requests pushed from outside the cluster's watch (controller-runtime's source.Channel): call `trigger(obj)` to
  * deliver a generic event through the handler. Always synced.
  */
-export class GenericSource<T extends KubeObject> implements Source {
-  private queue: RequestQueue | undefined;
+export class GenericSource<T extends KubeObject, R = Request> implements Source<R> {
+  private queue: RequestQueue<R> | undefined;
   private signal: AbortSignal | undefined;
 
   constructor(
-    private readonly handler: EventHandler<T>,
+    private readonly handler: EventHandler<T, R>,
     private readonly predicates: readonly Predicate<T>[] = [],
   ) {}
 
-  async start(signal: AbortSignal, queue: RequestQueue): Promise<void> {
+  async start(signal: AbortSignal, queue: RequestQueue<R>): Promise<void> {
     this.signal = signal;
     this.queue = queue;
   }

@@ -1,3 +1,3 @@
 export type { Request, Result, ReconcileContext, Reconciler } from './types.js';
-export { reconcilerFunc, requestKey } from './types.js';
+export { reconcilerFunc, requestKey, typedRequestKey } from './types.js';
 export { TerminalError, isTerminalError } from './terminal.js';
