@@ -82,6 +82,7 @@ export {
   type Scale,
   type SubResourceClient,
 } from './client.js';
+export { noWarnings, parseWarningHeaders, warningLogger, type Warning, type WarningHandler } from './warnings.js';
 export { decodeWatchStream, errorFromWatchEvent } from './watch.js';
 export { Scheme, newScheme } from './scheme.js';
 export {
