@@ -8,7 +8,11 @@
 export type { Client, SubResourceWriter } from './client.js';
 // The per-call options are metav1's and declared with the REST client that sends them.
 export type {
+  ApplyConfiguration,
+  ApplyOptions,
   CreateOptions,
+  DeepPartial,
+  FieldValidation,
   DeleteOptions,
   ListOptions,
   ObjectKey,
@@ -66,6 +70,7 @@ export {
   isAlreadyOwned,
   type OwnerReferenceOptions,
 } from './ownerref.js';
+export { extract, type ExtractOptions } from './extract.js';
 export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create-or-update.js';
 export { deepEqual } from '../json/index.js';
 export { CachedClient, type CachedClientOptions } from './cached-client.js';

@@ -133,17 +133,20 @@ export class Manager {
     // once a term this manager led has ended, nothing more is sent (the elector's own client is not fenced).
     // A sharded reconcile's writes are fenced by its ring's term the same way.
     const fenced = opts.leaderElection?.enabled || opts.sharding !== undefined;
-    this.apiClient = newClient(
-      opts.kubeConfig,
-      fenced
+    const { fieldOwner, fieldValidation, warningHandler } = opts.client ?? {};
+    this.apiClient = newClient(opts.kubeConfig, {
+      fieldOwner,
+      fieldValidation,
+      warningHandler,
+      ...(fenced
         ? {
             beforeWrite: () => {
               this.elector?.checkLeading();
               this.ring?.checkTerm();
             },
           }
-        : {},
-    );
+        : {}),
+    });
     const syncPeriod = opts.cache?.syncPeriod ?? DEFAULT_SYNC_PERIOD;
     this.cache = new InformerCache({
       client: this.apiClient,

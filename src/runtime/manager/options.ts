@@ -15,7 +15,10 @@ export interface ManagerOptions {
   kubeConfig: KubeConfig;
   /** The shared informer cache behind the manager's client. */
   cache?: CacheOptions;
-  /** The manager's client: which kinds it reads live instead of from the cache. */
+  /**
+   * The manager's client: the field owner and field validation of its writes, where API warnings go, and which kinds
+   * it reads live instead of from the cache.
+   */
   client?: CachedClientOptions;
   /** /metrics; off unless `bindAddress` is set. */
   metrics?: MetricsOptions;

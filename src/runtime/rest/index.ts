@@ -7,7 +7,11 @@
  * @module @kubescaffold/runtime/rest
  */
 export type {
+  ApplyConfiguration,
+  ApplyOptions,
   CreateOptions,
+  DeepPartial,
+  FieldValidation,
   DeleteCollectionOptions,
   DeleteOptions,
   GroupVersionKind,
@@ -77,6 +81,7 @@ export {
 export {
   RestClient,
   newClient,
+  type ClientOptions,
   type PartialObjectMetadata,
   type RequestOptions,
   type Scale,

@@ -9,9 +9,11 @@ import {
   newScheme,
   type KubeObject,
 } from '../../../src/runtime/rest/index.js';
+import { describeApplyContract } from './apply-contract.js';
 import { describeClientContract, Widgets, type Widget } from './contract.js';
 
 describeClientContract('the fake client', () => fake);
+describeApplyContract('the fake client', () => fake);
 const fake = new FakeClient({ statusSubresource: [Widgets] });
 
 const widget = (name: string, extra: Partial<Widget> = {}): Widget => ({
