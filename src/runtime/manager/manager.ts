@@ -431,6 +431,7 @@ export class Manager {
             renewDeadline: le.renewDeadline,
             retryPeriod: le.retryPeriod,
             releaseOnCancel: le.releaseOnCancel ?? true,
+            ...(le.labels ? { labels: le.labels } : {}),
             log: this.log,
             onStartedLeading: () => {
               this.leading = true;

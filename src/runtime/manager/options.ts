@@ -125,6 +125,11 @@ export interface LeaderElectionOptions {
   retryPeriod?: number;
   /** This manager's holderIdentity; default hostname_UUID, unique per process. */
   identity?: string;
+  /**
+   * Labels on the Lease (controller-runtime's LeaderElectionLabels), e.g. to find an operator's Leases by selector;
+   * set on create and on every renewal, other labels left alone.
+   */
+  labels?: Record<string, string>;
   /** Where the election's waits and deadlines come from; tests pass a fake clock. Default the real one. */
   clock?: Clock;
 }
