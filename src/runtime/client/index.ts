@@ -65,6 +65,7 @@ export {
   removeOwnerReference,
   getControllerOf,
   hasControllerReference,
+  hasOwnerReference,
   isControlledBy,
   AlreadyOwnedError,
   isAlreadyOwned,
