@@ -1,5 +1,5 @@
 // A Client for reconciler unit tests that keeps objects in memory (controller-runtime's pkg/client/fake).
-import type { PartialObjectMetadata } from '../rest/client.js';
+import type { PartialObjectMetadata, Scale, SubResourceClient } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
 import { newScheme, type Scheme } from '../rest/scheme.js';
 import type { Client, SubResourceWriter } from '../client/client.js';
@@ -19,6 +19,15 @@ import type {
 import { isBuiltinGroup, ObjectTracker, type FieldIndex } from './tracker.js';
 import { ConfigurationError } from '../errors.js';
 import { keyOf } from '../client/patch.js';
+import { applyPatch } from './patch.js';
+import type { JSONObject } from '../json/index.js';
+
+// Server-side apply of a Scale is not modelled (see subResource).
+function noScaleApply(res: Resource, key: ObjectKey): ConfigurationError {
+  return new ConfigurationError(
+    `the fake client does not model server-side apply of ${res.kind} ${key.name}'s scale; patch it or test on envtest`,
+  );
+}
 
 /**
  * Functions that run instead of the fake client's own methods, to inject errors or observe calls
@@ -272,6 +281,46 @@ export class FakeClient implements Client {
 
   private applyOptions(opts: ApplyOptions = {}): PatchOptions {
     return { type: 'apply', fieldManager: opts.fieldOwner ?? this.fieldOwner, force: opts.force, dryRun: opts.dryRun };
+  }
+
+  /**
+   * A client for one subresource, as RestClient's: 'status' (status()'s writes, and get), or 'scale' of Deployments,
+   * ReplicaSets, StatefulSets and ReplicationControllers (an autoscaling/v1 Scale read from and written to
+   * spec.replicas; apply is not modelled there).
+   */
+  subResource(name: 'status' | 'scale'): SubResourceClient {
+    if (name === 'status') return { get: (res, key) => this.get(res, key), ...this.status() };
+    const writeScale = <T extends KubeObject>(res: Resource<T>, key: ObjectKey, scale: Scale, opts?: UpdateOptions) =>
+      this.settle(() => this.tracker.updateScale(res, key, scale, this.owned(opts)) as unknown as T);
+    return {
+      get: <T extends KubeObject>(res: Resource<T>, key: ObjectKey) =>
+        this.settle(() => this.tracker.getScale(res, key) as unknown as T),
+      update: <T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions) =>
+        writeScale(res, keyOf(obj), obj as Scale, opts),
+      patch: async <T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions) => {
+        const current = await this.getScale(res, key);
+        if (opts.type === 'apply') throw noScaleApply(res, key);
+        const next = applyPatch(res, key.name, current as unknown as JSONObject, patch, opts.type);
+        return writeScale(res, key, next as unknown as Scale, opts);
+      },
+      apply: <T extends KubeObject>(res: Resource<T>, config: ApplyConfiguration<T>) =>
+        Promise.reject(noScaleApply(res, keyOf(config as unknown as KubeObject))),
+    };
+  }
+
+  /** The scale subresource of the object named by key (RestClient.getScale). */
+  getScale(res: Resource, key: ObjectKey): Promise<Scale> {
+    return this.settle(() => this.tracker.getScale(res, key));
+  }
+
+  /** Replaces the scale subresource: sets spec.replicas (RestClient.updateScale). */
+  updateScale(res: Resource, key: ObjectKey, scale: Scale): Promise<Scale> {
+    return this.settle(() => this.tracker.updateScale(res, key, scale, this.owned({})));
+  }
+
+  /** Sets spec.replicas through the scale subresource (RestClient.scale). */
+  scale(res: Resource, key: ObjectKey, replicas: number): Promise<Scale> {
+    return this.subResource('scale').patch(res as Resource<Scale>, key, { spec: { replicas } }, { type: 'merge' });
   }
 
   /** One object's metadata (as the manager's client reads metadata-only watches). */

@@ -18,6 +18,8 @@ import type {
 import { alreadyExists, badRequest, conflict, invalid, noSuchSubresource, notFound } from './errors.js';
 import { applyPatch } from './patch.js';
 import { applyWithOwnership, recordUpdate, type OwnershipContext } from './managed-fields.js';
+import { hasScale, scaleOf } from './scale.js';
+import type { Scale } from '../rest/client.js';
 import { ConfigurationError } from '../errors.js';
 import { crypto } from '../internal/builtins.js';
 
@@ -311,6 +313,24 @@ export class ObjectTracker {
     }
     if (opts.type !== 'apply') recordUpdate(current, next, ctx);
     return this.write(res, current, next, opts.dryRun);
+  }
+
+  /** The Scale of an object of a kind with a scale subresource (Deployment, ReplicaSet, StatefulSet, RC). */
+  getScale(res: Resource, key: ObjectKey): Scale {
+    if (!hasScale(res)) throw noSuchSubresource(res, key.name, 'scale');
+    return scaleOf(res, this.find(res, key));
+  }
+
+  /** Sets spec.replicas through the scale subresource; a resourceVersion in the Scale is a precondition. */
+  updateScale(res: Resource, key: ObjectKey, scale: Scale, opts: UpdateOptions = {}): Scale {
+    if (!hasScale(res)) throw noSuchSubresource(res, key.name, 'scale');
+    const current = this.find(res, key);
+    this.checkResourceVersion(res, current, scale.metadata?.resourceVersion, false);
+    const next = jsonClone(current) as JSONObject;
+    next.spec = { ...(isObject(next.spec) ? next.spec : {}), replicas: scale.spec?.replicas ?? 0 };
+    recordUpdate(current, next, this.ownership(res, opts.fieldManager, 'scale'));
+    const written = this.write(res, current, next, opts.dryRun);
+    return scaleOf(res, written as unknown as JSONObject);
   }
 
   // Whose write this is and what it may own, for managedFields.

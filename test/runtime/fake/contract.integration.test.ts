@@ -4,6 +4,7 @@ import { ApiError, isBadRequest, Namespaces, newClient, type RestClient } from '
 import type { Client } from '../../../src/runtime/client/index.js';
 import { FakeClient } from '../../../src/runtime/fake/index.js';
 import { describeApplyContract } from './apply-contract.js';
+import { describeScaleContract } from './scale-contract.js';
 import { describeClientContract, WIDGET_CRD, Widgets, type Widget } from './contract.js';
 
 // The contract against a real API server: the evidence for what the fake client claims.
@@ -22,6 +23,7 @@ afterAll(async () => {
 
 describeClientContract('a real API server', () => api);
 describeApplyContract('a real API server', () => api);
+describeScaleContract('a real API server', () => api);
 
 describe('server-side apply: the fake answers a conflict as the API server does', () => {
   it('gives the same 409 status for the same conflict', async () => {

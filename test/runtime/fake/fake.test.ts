@@ -10,10 +10,12 @@ import {
   type KubeObject,
 } from '../../../src/runtime/rest/index.js';
 import { describeApplyContract } from './apply-contract.js';
+import { describeScaleContract } from './scale-contract.js';
 import { describeClientContract, Widgets, type Widget } from './contract.js';
 
 describeClientContract('the fake client', () => fake);
 describeApplyContract('the fake client', () => fake);
+describeScaleContract('the fake client', () => fake);
 const fake = new FakeClient({ statusSubresource: [Widgets] });
 
 const widget = (name: string, extra: Partial<Widget> = {}): Widget => ({
