@@ -11,7 +11,8 @@ import { newClient, type RestClient } from '../rest/client.js';
 import type { Client } from '../client/client.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { RunnableGroup } from './group.js';
-import { EventBroadcaster, type EventRecorder } from './recorder.js';
+import { DiscoveryClient } from '../discovery/discovery-client.js';
+import { EventBroadcaster, type EventRecorder, type EventsRecorder } from './recorder.js';
 import {
   DEFAULT_CACHE_SYNC_TIMEOUT,
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
@@ -192,13 +193,33 @@ export class Manager {
     return { indexField: (res, field, extract) => this.cache.indexField(res, field, extract) };
   }
 
-  /** Records Events as `component` (controller-runtime's GetEventRecorderFor); written while the manager runs. */
+  /**
+   * Records core/v1 Events as `component` (controller-runtime's GetEventRecorderFor, which it deprecates for
+   * getEventRecorder); written while the manager runs.
+   */
   getEventRecorderFor(component: string): EventRecorder {
+    return this.eventBroadcaster().recorderFor(component);
+  }
+
+  /**
+   * Records events.k8s.io/v1 Events as the controller `name` (controller-runtime's GetEventRecorder): with the action
+   * taken and a related object; core/v1 Events where the server does not serve events.k8s.io/v1 (asked once, of
+   * discovery). Written while the manager runs.
+   */
+  getEventRecorder(name: string): EventsRecorder {
+    return this.eventBroadcaster().eventsRecorderFor(name);
+  }
+
+  private eventBroadcaster(): EventBroadcaster {
     if (!this.broadcaster) {
-      this.broadcaster = new EventBroadcaster(this.apiClient, this.log.withName('events'));
+      const discovery = new DiscoveryClient(this.apiClient.transport);
+      this.broadcaster = new EventBroadcaster(this.apiClient, this.log.withName('events'), {
+        servesEventsV1: async () =>
+          (await discovery.serverGroup('events.k8s.io'))?.versions.some((v) => v.version === 'v1') ?? false,
+      });
       this.add(this.broadcaster);
     }
-    return this.broadcaster.recorderFor(component);
+    return this.broadcaster;
   }
 
   addHealthzCheck(name: string, check: Checker): void {
