@@ -1,7 +1,7 @@
 /**
  * controller-runtime's client: the `Client` interface reconcilers are written against (with the options its calls
- * take), the cached client, patches, conditions, finalizers, owner references, createOrUpdate, retries, and the value
- * types of API objects. `newClient(kc)` (@kubescaffold/runtime/rest) makes the uncached one.
+ * take), the cached client, server-side apply's typed apply configurations and `extract`, patches, conditions,
+ * finalizers, owner references, createOrUpdate, retries, and the value types of API objects. `newClient(kc)` (@kubescaffold/runtime/rest) makes the uncached one.
  *
  * @module @kubescaffold/runtime/client
  */

@@ -80,6 +80,29 @@ export interface SubResourceClient {
 /**
  * Options of a client: its transport's, plus defaults for every write (controller-runtime's client.WithFieldOwner and
  * client.WithFieldValidation).
+ * @example
+ * A client whose writes are one field manager's, and that collects the API server's warnings instead of logging them.
+ * ```ts
+ * import { loadKubeConfig, newClient, type k8s } from '@kubescaffold/runtime';
+ * import { ConfigMaps, type Warning } from '@kubescaffold/runtime/rest';
+ *
+ * const warnings: Warning[] = [];
+ * const client = newClient(loadKubeConfig(), { fieldOwner: 'example-options', warningHandler: (w) => warnings.push(w) });
+ * const key = { namespace: 'default', name: 'example-options' };
+ * try {
+ *   // A field ConfigMaps do not have: with fieldValidation Warn the server drops it and says so.
+ *   const typo = { metadata: key, data: { mode: 'a' }, dta: { mode: 'b' } } as k8s.V1ConfigMap;
+ *   const created = await client.create(ConfigMaps, typo, { fieldValidation: 'Warn' });
+ *   console.log(warnings.map((w) => w.text).join('; '));
+ *   console.log(created.metadata?.managedFields?.map((e) => e.manager).join());
+ *   await client.delete(ConfigMaps, key);
+ * } finally {
+ *   client.close();
+ * }
+ * // Output:
+ * // unknown field "dta"
+ * // example-options
+ * ```
  */
 export interface ClientOptions extends TransportOptions {
   /**
@@ -263,6 +286,29 @@ export class RestClient {
    * metadata, creating it if needed, and records its fields as owned by the field owner; fields this owner applied
    * before and leaves out now are removed. A field another manager owns with a different value fails with 409 Conflict
    * naming that manager and field, unless `force`.
+   * @example
+   * Two managers apply the same field: the second conflicts, then takes it with force.
+   * ```ts
+   * import { loadKubeConfig, newClient, type k8s } from '@kubescaffold/runtime';
+   * import type { ApplyConfiguration } from '@kubescaffold/runtime/client';
+   * import { ConfigMaps } from '@kubescaffold/runtime/rest';
+   *
+   * const client = newClient(loadKubeConfig());
+   * // Checked against V1ConfigMap: a misspelt field or a number in data does not compile.
+   * const config: ApplyConfiguration<k8s.V1ConfigMap> = { metadata: { name: 'example-apply', namespace: 'default' }, data: { mode: 'a' } };
+   * try {
+   *   await client.apply(ConfigMaps, config, { fieldOwner: 'first' });
+   *   const second = { ...config, data: { mode: 'b' } };
+   *   await client.apply(ConfigMaps, second, { fieldOwner: 'second' }).catch((err: unknown) => console.log((err as Error).message));
+   *   console.log((await client.apply(ConfigMaps, second, { fieldOwner: 'second', force: true })).data?.mode);
+   *   await client.delete(ConfigMaps, { namespace: 'default', name: 'example-apply' });
+   * } finally {
+   *   client.close();
+   * }
+   * // Output:
+   * // Apply failed with 1 conflict: conflict with "first": .data.mode
+   * // b
+   * ```
    */
   async apply<T extends KubeObject>(
     res: Resource<T>,

@@ -254,21 +254,8 @@ export type DeepPartial<T> = T extends readonly (infer E)[]
  * A typed apply configuration (client-go's applyconfigurations, controller-runtime's runtime.ApplyConfiguration): the
  * fields of a T this manager means to own, and only those, checked by the compiler against T's type. It names its
  * object in metadata; apiVersion and kind are filled from the resource when absent. Send it with `client.apply`; read
- * back what a manager owns with `extract` (@kubescaffold/runtime/client).
- * @example
- * An apply configuration of a ConfigMap: a field T does not have, or a value of the wrong type, does not compile.
- * ```ts
- * import type { k8s } from '@kubescaffold/runtime';
- * import type { ApplyConfiguration } from '@kubescaffold/runtime/rest';
- *
- * const config: ApplyConfiguration<k8s.V1ConfigMap> = {
- *   metadata: { name: 'settings', namespace: 'default', labels: { app: 'demo' } },
- *   data: { mode: 'fast' },
- * };
- * console.log(Object.keys(config).join(','));
- * // Output:
- * // metadata,data
- * ```
+ * back what a manager owns with `extract` (@kubescaffold/runtime/client). A field T does not have, or a value of the
+ * wrong type, does not compile; RestClient.apply has an example.
  */
 export type ApplyConfiguration<T extends KubeObject> = DeepPartial<Omit<T, 'metadata'>> & {
   /** The object's name and namespace, and the metadata fields (labels, annotations, ...) to own. */

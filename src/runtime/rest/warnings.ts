@@ -14,17 +14,7 @@ export interface Warning {
 
 /**
  * Receives each warning of each response (client-go's rest.WarningHandler). Called synchronously, before the response
- * is returned to the caller; it must not throw.
- * @example
- * Collect warnings instead of logging them: pass the handler in the client's (or the manager's client) options.
- * ```ts
- * import { loadKubeConfig, newClient } from '@kubescaffold/runtime';
- * import type { Warning } from '@kubescaffold/runtime/rest';
- *
- * const seen: Warning[] = [];
- * const client = newClient(loadKubeConfig(), { warningHandler: (w) => seen.push(w) });
- * client.close();
- * ```
+ * is returned to the caller; it must not throw. Given as a client's `warningHandler` option (see ClientOptions).
  */
 export type WarningHandler = (warning: Warning) => void;
 

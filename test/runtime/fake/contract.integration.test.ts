@@ -3,6 +3,7 @@ import { TestEnvironment } from '../../../src/envtest/index.js';
 import { ApiError, isBadRequest, Namespaces, newClient, type RestClient } from '../../../src/runtime/rest/index.js';
 import type { Client } from '../../../src/runtime/client/index.js';
 import { FakeClient } from '../../../src/runtime/fake/index.js';
+import { Manager } from '../../../src/runtime/index.js';
 import { describeApplyContract } from './apply-contract.js';
 import { describeScaleContract } from './scale-contract.js';
 import { describeClientContract, WIDGET_CRD, Widgets, type Widget } from './contract.js';
@@ -70,6 +71,12 @@ describe("a client's write defaults", () => {
       await expect(api.apply(Widgets, { metadata: { namespace: 'apply-defaults', name: 'w' } })).rejects.toThrow(
         /needs a fieldManager/,
       );
+      // The manager's client takes the same defaults from its client options.
+      const mgr = new Manager({ kubeConfig: env.kubeConfig, client: { fieldOwner: 'manager-owner' } });
+      const applied = await mgr
+        .getClient()
+        .apply(Widgets, { metadata: { namespace: 'apply-defaults', name: 'm' }, spec: { size: 2 } });
+      expect(applied.metadata?.managedFields?.map((e) => e.manager)).toEqual(['manager-owner']);
     } finally {
       client.close();
     }
