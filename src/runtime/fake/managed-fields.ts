@@ -191,6 +191,8 @@ export function applyWithOwnership(
         conflicts.push({ manager: printManager(e), path: `.${p.join('.')}`, entry: e, key: k });
     }
   }
+  // By manager, then path: the message's order. The server's causes follow Go's map order across managers.
+  conflicts.sort((a, b) => (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : a.path < b.path ? -1 : 1));
   if (conflicts.length > 0 && !force) throw conflictError(conflicts);
   let next = structuredClone(current ?? {});
   let others = entries.filter((e) => !isMine(e));
