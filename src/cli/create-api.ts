@@ -17,6 +17,7 @@ interface CreateAPIFlags {
   externalApiPath?: string;
   externalApiDomain?: string;
   externalApiCrd?: string[];
+  ssa: boolean;
   [pluginFlag: string]: unknown;
 }
 
@@ -33,6 +34,11 @@ export function registerCreateCommand(program: Command): void {
     .option('--controller [bool]', 'scaffold a controller', parseBoolean, true)
     .option('--namespaced [bool]', 'the resource is namespaced (false: cluster-scoped)', parseBoolean, true)
     .option('--force', 'overwrite existing types, controller and sample files', false)
+    .option(
+      '--ssa',
+      'scaffold a controller that writes through server-side apply, with a typed apply configuration (as kubebuilder --ssa); recorded in PROJECT',
+      false,
+    )
     .option(
       '--external-api-path <path>',
       'a Kind another project defines: the folder of its imported types (scaffold import crd), or a package exporting <Kind>Resource; with --resource=false',
@@ -97,6 +103,7 @@ export function registerCreateCommand(program: Command): void {
         force: flags.force,
         externalApiPath,
         externalApiDomain: flags.externalApiDomain,
+        ssa: flags.ssa,
       });
     } catch (err) {
       // a failed command leaves every file as it was: the types imported for it go again

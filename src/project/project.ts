@@ -7,6 +7,8 @@ export const LAYOUT = 'typescript.kubescaffold.io/v1';
 export interface ResourceAPI {
   crdVersion: string;
   namespaced?: boolean;
+  /** The Kind's controllers write through server-side apply (kubebuilder's `create api --ssa`). */
+  ssa?: boolean;
 }
 
 export interface ResourceWebhooks {

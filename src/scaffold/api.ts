@@ -29,6 +29,11 @@ export interface CreateAPIOptions {
   externalApiPath?: string;
   /** The domain of that Kind's group (kubebuilder's --external-api-domain): the group is <group>.<domain>. */
   externalApiDomain?: string;
+  /**
+   * The Kind's controller writes through server-side apply (kubebuilder's --ssa); recorded in PROJECT as api.ssa, so
+   * that a controller scaffolded later for the Kind does too.
+   */
+  ssa?: boolean;
 }
 
 export interface CreateAPIResult {
@@ -159,6 +164,10 @@ export function scaffoldCreateAPI(
   if (options.externalApiPath !== undefined && options.resource)
     throw new ScaffoldError(
       "cannot use '--external-api-path' or '--external-api-domain' when creating an API in the project with '--resource=true'. Use '--resource=false' when referencing an external API",
+    );
+  if (options.ssa && !options.resource)
+    throw new ScaffoldError(
+      '--ssa applies to an API this project defines: use it with --resource=true (a controller created later for the Kind uses server-side apply when PROJECT records api.ssa)',
     );
   const isExternal = options.externalApiPath !== undefined;
   const builtIn = builtInAPIGroup(group);
@@ -292,6 +301,8 @@ export function scaffoldCreateAPI(
     sampleFile: paths.sampleFile,
     testNamespace: namespaced ? 'default' : '',
     roleKind: config.namespaced ? 'Role' : 'ClusterRole',
+    // The project's own Kind, opted in to server-side apply now or when its API was created.
+    ssa: !isBuiltIn && !isExternal && Boolean(options.ssa || existing?.api?.ssa),
     ...extension.data,
   };
   const templates = {
@@ -309,7 +320,7 @@ export function scaffoldCreateAPI(
   if (plural !== defaultPlural) entry.plural = plural;
 
   if (options.resource) {
-    entry.api = { crdVersion: 'v1', namespaced };
+    entry.api = { crdVersion: 'v1', namespaced, ...(options.ssa ? { ssa: true } : {}) };
     entry.path = paths.apiDir;
     plan.template(paths.groupVersionFile, render('api/api/groupversion_info.ts', data), 'skip');
     plan.template(paths.typesFile, render(templates.types, data), overwriteIfForced);

@@ -6,6 +6,10 @@ import ts from 'typescript';
 // the built declarations when there are (much quicker to check against), else the sources
 const built = join(import.meta.dirname, '../../src/runtime/dist/index.d.ts');
 const runtimeEntry = existsSync(built) ? built : join(import.meta.dirname, '../../src/runtime/index.ts');
+// its entry points (@kubescaffold/runtime/client, ...), from the same place
+const runtimeSubpath = existsSync(built)
+  ? join(import.meta.dirname, '../../src/runtime/dist/*/index.d.ts')
+  : join(import.meta.dirname, '../../src/runtime/*/index.ts');
 
 /** The compiler's errors for the .ts files under `dir`, one line each (empty when it compiles). */
 export function typeErrors(files: readonly string[]): string[] {
@@ -18,7 +22,7 @@ export function typeErrors(files: readonly string[]): string[] {
     noEmit: true,
     skipLibCheck: true,
     types: [],
-    paths: { '@kubescaffold/runtime': [runtimeEntry] },
+    paths: { '@kubescaffold/runtime': [runtimeEntry], '@kubescaffold/runtime/*': [runtimeSubpath] },
   });
   return ts
     .getPreEmitDiagnostics(program)

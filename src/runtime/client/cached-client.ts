@@ -1,7 +1,9 @@
-import type { PartialObjectMetadata, RestClient } from '../rest/client.js';
+import type { ClientOptions, PartialObjectMetadata, RestClient } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
 import type { Client, SubResourceWriter } from './client.js';
 import type {
+  ApplyConfiguration,
+  ApplyOptions,
   CreateOptions,
   DeleteOptions,
   KubeObject,
@@ -14,8 +16,11 @@ import type {
 } from '../rest/types.js';
 import type { InformerCache } from '../cache/informer-cache.js';
 
-/** Options of the manager's client (controller-runtime's client.Options). */
-export interface CachedClientOptions {
+/**
+ * Options of the manager's client (controller-runtime's client.Options): the defaults of its writes (`fieldOwner`,
+ * `fieldValidation`), where the API server's warnings go (`warningHandler`), and how it uses the cache.
+ */
+export interface CachedClientOptions extends Pick<ClientOptions, 'fieldOwner' | 'fieldValidation' | 'warningHandler'> {
   /** How the client uses the cache. */
   cache?: {
     /**
@@ -72,6 +77,10 @@ export class CachedClient implements Client {
 
   patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T> {
     return this.writer.patch(res, key, patch, opts);
+  }
+
+  apply<T extends KubeObject>(res: Resource<T>, config: ApplyConfiguration<T>, opts?: ApplyOptions): Promise<T> {
+    return this.writer.apply(res, config, opts);
   }
 
   delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts?: DeleteOptions): Promise<void> {

@@ -1,14 +1,18 @@
 /**
  * controller-runtime's client: the `Client` interface reconcilers are written against (with the options its calls
- * take), the cached client, patches, conditions, finalizers, owner references, createOrUpdate, retries, and the value
- * types of API objects. `newClient(kc)` (@kubescaffold/runtime/rest) makes the uncached one.
+ * take), the cached client, server-side apply's typed apply configurations and `extract`, patches, conditions,
+ * finalizers, owner references, createOrUpdate, retries, and the value types of API objects. `newClient(kc)` (@kubescaffold/runtime/rest) makes the uncached one.
  *
  * @module @kubescaffold/runtime/client
  */
 export type { Client, SubResourceWriter } from './client.js';
 // The per-call options are metav1's and declared with the REST client that sends them.
 export type {
+  ApplyConfiguration,
+  ApplyOptions,
   CreateOptions,
+  DeepPartial,
+  FieldValidation,
   DeleteOptions,
   ListOptions,
   ObjectKey,
@@ -61,11 +65,13 @@ export {
   removeOwnerReference,
   getControllerOf,
   hasControllerReference,
+  hasOwnerReference,
   isControlledBy,
   AlreadyOwnedError,
   isAlreadyOwned,
   type OwnerReferenceOptions,
 } from './ownerref.js';
+export { extract, type ExtractOptions } from './extract.js';
 export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create-or-update.js';
 export { deepEqual } from '../json/index.js';
 export { CachedClient, type CachedClientOptions } from './cached-client.js';

@@ -119,6 +119,32 @@ export function hasControllerReference(object: KubeObject): boolean {
   return getControllerOf(object) !== undefined;
 }
 
+/**
+ * True when `object` has an owner reference, controller or not, to `owner`: same API group, kind and name, whatever the
+ * version (controllerutil.HasOwnerReference, which takes the list of references; here the object that holds them).
+ * The owner needs apiVersion and kind, or `opts.ownerType`.
+ * @example
+ * ```ts
+ * import { hasOwnerReference, setOwnerReference } from '@kubescaffold/runtime/client';
+ *
+ * const owner = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', uid: 'u-1' } };
+ * const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web-config', namespace: 'default' } };
+ * console.log(hasOwnerReference(config, owner));
+ * setOwnerReference(owner, config);
+ * console.log(hasOwnerReference(config, owner));
+ * // Output:
+ * // false
+ * // true
+ * ```
+ */
+export function hasOwnerReference(object: KubeObject, owner: KubeObject, opts: OwnerReferenceOptions = {}): boolean {
+  const apiVersion = owner.apiVersion ?? opts.ownerType?.apiVersion;
+  const kind = owner.kind ?? opts.ownerType?.kind;
+  if (!apiVersion || !kind) throw new InvalidObjectError('the owner has no apiVersion/kind; pass ownerType');
+  const ref = { apiVersion, kind, name: owner.metadata?.name ?? '', uid: '' };
+  return (object.metadata?.ownerReferences ?? []).some((r) => sameOwner(r, ref));
+}
+
 /** True when `owner` is the controller of `object` (matched by uid). */
 export function isControlledBy(object: KubeObject, owner: KubeObject): boolean {
   const ref = getControllerOf(object);

@@ -1,9 +1,11 @@
 // A Client for reconciler unit tests that keeps objects in memory (controller-runtime's pkg/client/fake).
-import type { PartialObjectMetadata } from '../rest/client.js';
+import type { PartialObjectMetadata, Scale, SubResourceClient } from '../rest/client.js';
 import { resourceId } from '../rest/resource.js';
 import { newScheme, type Scheme } from '../rest/scheme.js';
 import type { Client, SubResourceWriter } from '../client/client.js';
 import type {
+  ApplyConfiguration,
+  ApplyOptions,
   CreateOptions,
   DeleteOptions,
   KubeObject,
@@ -16,6 +18,16 @@ import type {
 } from '../rest/types.js';
 import { isBuiltinGroup, ObjectTracker, type FieldIndex } from './tracker.js';
 import { ConfigurationError } from '../errors.js';
+import { keyOf } from '../client/patch.js';
+import { applyPatch } from './patch.js';
+import type { JSONObject } from '../json/index.js';
+
+// Server-side apply of a Scale is not modelled (see subResource).
+function noScaleApply(res: Resource, key: ObjectKey): ConfigurationError {
+  return new ConfigurationError(
+    `the fake client does not model server-side apply of ${res.kind} ${key.name}'s scale; patch it or test on envtest`,
+  );
+}
 
 /**
  * Functions that run instead of the fake client's own methods, to inject errors or observe calls
@@ -33,6 +45,13 @@ export interface Interceptors {
   update?(client: FakeClient, res: Resource, obj: KubeObject, opts?: UpdateOptions): Promise<KubeObject>;
   /** Runs instead of patch. */
   patch?(client: FakeClient, res: Resource, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<KubeObject>;
+  /** Runs instead of apply. */
+  apply?(
+    client: FakeClient,
+    res: Resource,
+    config: ApplyConfiguration<KubeObject>,
+    opts?: ApplyOptions,
+  ): Promise<KubeObject>;
   /** Runs instead of delete. */
   delete?(client: FakeClient, res: Resource, key: ObjectKey, opts?: DeleteOptions): Promise<void>;
   /** status().update. */
@@ -52,6 +71,14 @@ export interface Interceptors {
     patch: unknown,
     opts: PatchOptions,
   ): Promise<KubeObject>;
+  /** status().apply. */
+  subResourceApply?(
+    client: FakeClient,
+    subResource: 'status',
+    res: Resource,
+    config: ApplyConfiguration<KubeObject>,
+    opts?: ApplyOptions,
+  ): Promise<KubeObject>;
 }
 
 /** What a fake client starts with (controller-runtime's fake.ClientBuilder). */
@@ -70,8 +97,10 @@ export interface FakeClientOptions {
   indexes?: FieldIndex[];
   /** Error injection and call observation. */
   interceptors?: Interceptors;
-  /** The time for creationTimestamp and deletionTimestamp; default the system clock. */
+  /** The time for creationTimestamp, deletionTimestamp and managedFields; default the system clock. */
   clock?: () => Date;
+  /** The field manager of writes that name none, as the real client's `fieldOwner` option (required for apply then). */
+  fieldOwner?: string;
 }
 
 // Built-in kinds whose status is a subresource, by group/kind.
@@ -99,11 +128,14 @@ const BUILTIN_STATUS = new Set([
  * An in-memory Client with the API server's semantics where reconcilers depend on them: resourceVersion and
  * optimistic concurrency (409 Conflict on a stale resourceVersion), the status subresource, generateName,
  * metadata.generation, deletionTimestamp with finalizers, label and field selectors (fields through indexes), and
- * merge, JSON and apply patches. A shared contract test runs the same checks against it and a real API server.
+ * merge and JSON patches, and server-side apply with field ownership: managedFields, the removal of fields an owner
+ * stops applying, and the server's 409 Conflict naming the managers and fields (force takes them). A shared contract
+ * test runs the same checks against it and a real API server.
  *
  * Not modelled, as in controller-runtime's fake: admission (webhooks, defaulting, validation against the CRD schema),
- * garbage collection of owned objects, namespaces' existence, and field ownership of server-side apply (an apply
- * merges into the object; fields an earlier apply set are not removed). Strategic merge patches are refused.
+ * garbage collection of owned objects, and namespaces' existence. Lists are owned whole (atomic, a CRD's default),
+ * where the server merges built-in kinds' keyed lists, finalizers and ownerReferences item by item. Strategic merge
+ * patches are refused.
  * Reads see every write at once; the manager's cached client may lag.
  * @example
  * A reconciler's unit test without an API server: the fake starts with the objects given, and keeps resourceVersions
@@ -129,6 +161,7 @@ export class FakeClient implements Client {
   private readonly tracker: ObjectTracker;
   private readonly interceptors: Interceptors;
   private readonly plain: FakeClient;
+  private readonly fieldOwner: string | undefined;
 
   constructor(opts: FakeClientOptions = {}, tracker?: ObjectTracker) {
     const withStatus = new Set((opts.statusSubresource ?? []).map(resourceId));
@@ -144,7 +177,8 @@ export class FakeClient implements Client {
         clock: opts.clock ?? (() => new Date()),
       });
     this.interceptors = opts.interceptors ?? {};
-    this.plain = opts.interceptors ? new FakeClient({}, this.tracker) : this;
+    this.fieldOwner = opts.fieldOwner;
+    this.plain = opts.interceptors ? new FakeClient({ fieldOwner: opts.fieldOwner }, this.tracker) : this;
     if (!tracker) {
       const scheme = opts.scheme ?? newScheme();
       for (const obj of opts.objects ?? []) {
@@ -177,17 +211,25 @@ export class FakeClient implements Client {
 
   create<T extends KubeObject>(res: Resource<T>, obj: T, opts?: CreateOptions): Promise<T> {
     if (this.interceptors.create) return this.interceptors.create(this.plain, res, obj, opts) as Promise<T>;
-    return this.settle(() => this.tracker.create(res, obj, opts));
+    return this.settle(() => this.tracker.create(res, obj, this.owned(opts)));
   }
 
   update<T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T> {
     if (this.interceptors.update) return this.interceptors.update(this.plain, res, obj, opts) as Promise<T>;
-    return this.settle(() => this.tracker.update(res, obj, opts));
+    return this.settle(() => this.tracker.update(res, obj, this.owned(opts)));
   }
 
   patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T> {
     if (this.interceptors.patch) return this.interceptors.patch(this.plain, res, key, patch, opts) as Promise<T>;
-    return this.settle(() => this.tracker.patch(res, key, patch, opts));
+    return this.settle(() => this.tracker.patch(res, key, patch, this.owned(opts)));
+  }
+
+  apply<T extends KubeObject>(res: Resource<T>, config: ApplyConfiguration<T>, opts?: ApplyOptions): Promise<T> {
+    if (this.interceptors.apply)
+      return this.interceptors.apply(this.plain, res, config as ApplyConfiguration<KubeObject>, opts) as Promise<T>;
+    return this.settle(() =>
+      this.tracker.patch(res, keyOf(config as unknown as KubeObject), config, this.applyOptions(opts)),
+    );
   }
 
   delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts?: DeleteOptions): Promise<void> {
@@ -200,7 +242,7 @@ export class FakeClient implements Client {
       update: <T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T> => {
         if (this.interceptors.subResourceUpdate)
           return this.interceptors.subResourceUpdate(this.plain, 'status', res, obj, opts) as Promise<T>;
-        return this.settle(() => this.tracker.updateStatus(res, obj, opts));
+        return this.settle(() => this.tracker.updateStatus(res, obj, this.owned(opts)));
       },
       patch: <T extends KubeObject>(
         res: Resource<T>,
@@ -210,9 +252,75 @@ export class FakeClient implements Client {
       ): Promise<T> => {
         if (this.interceptors.subResourcePatch)
           return this.interceptors.subResourcePatch(this.plain, 'status', res, key, patch, opts) as Promise<T>;
-        return this.settle(() => this.tracker.patch(res, key, patch, opts, 'status'));
+        return this.settle(() => this.tracker.patch(res, key, patch, this.owned(opts), 'status'));
+      },
+      apply: <T extends KubeObject>(
+        res: Resource<T>,
+        config: ApplyConfiguration<T>,
+        opts?: ApplyOptions,
+      ): Promise<T> => {
+        if (this.interceptors.subResourceApply)
+          return this.interceptors.subResourceApply(
+            this.plain,
+            'status',
+            res,
+            config as ApplyConfiguration<KubeObject>,
+            opts,
+          ) as Promise<T>;
+        return this.settle(() =>
+          this.tracker.patch(res, keyOf(config as unknown as KubeObject), config, this.applyOptions(opts), 'status'),
+        );
       },
     };
+  }
+
+  // The call's options with the client's field owner filled in.
+  private owned<O extends { fieldManager?: string }>(opts: O | undefined): O {
+    return { ...opts, fieldManager: opts?.fieldManager ?? this.fieldOwner } as O;
+  }
+
+  private applyOptions(opts: ApplyOptions = {}): PatchOptions {
+    return { type: 'apply', fieldManager: opts.fieldOwner ?? this.fieldOwner, force: opts.force, dryRun: opts.dryRun };
+  }
+
+  /**
+   * A client for one subresource, as RestClient's: 'status' (status()'s writes, and get), or 'scale' of Deployments,
+   * ReplicaSets, StatefulSets and ReplicationControllers (an autoscaling/v1 Scale read from and written to
+   * spec.replicas; apply is not modelled there).
+   */
+  subResource(name: 'status' | 'scale'): SubResourceClient {
+    if (name === 'status') return { get: (res, key) => this.get(res, key), ...this.status() };
+    const writeScale = <T extends KubeObject>(res: Resource<T>, key: ObjectKey, scale: Scale, opts?: UpdateOptions) =>
+      this.settle(() => this.tracker.updateScale(res, key, scale, this.owned(opts)) as unknown as T);
+    return {
+      get: <T extends KubeObject>(res: Resource<T>, key: ObjectKey) =>
+        this.settle(() => this.tracker.getScale(res, key) as unknown as T),
+      update: <T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions) =>
+        writeScale(res, keyOf(obj), obj as Scale, opts),
+      patch: async <T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions) => {
+        const current = await this.getScale(res, key);
+        if (opts.type === 'apply') throw noScaleApply(res, key);
+        const next = applyPatch(res, key.name, current as unknown as JSONObject, patch, opts.type);
+        return writeScale(res, key, next as unknown as Scale, opts);
+      },
+      apply: <T extends KubeObject>(res: Resource<T>, config: ApplyConfiguration<T>) =>
+        Promise.reject(noScaleApply(res, keyOf(config as unknown as KubeObject))),
+    };
+  }
+
+  /** The scale subresource of the object named by key (RestClient.getScale). */
+  getScale(res: Resource, key: ObjectKey): Promise<Scale> {
+    return this.settle(() => this.tracker.getScale(res, key));
+  }
+
+  /** Replaces the scale subresource: sets spec.replicas (RestClient.updateScale). */
+  updateScale(res: Resource, key: ObjectKey, scale: Scale): Promise<Scale> {
+    return this.settle(() => this.tracker.updateScale(res, key, scale, this.owned({})));
+  }
+
+  /** Sets spec.replicas through the scale subresource (RestClient.scale). */
+  scale(res: Resource, key: ObjectKey, replicas: number): Promise<Scale> {
+    return this.subResource('scale').patch(res as Resource<Scale>, key, { spec: { replicas } }, { type: 'merge' });
   }
 
   /** One object's metadata (as the manager's client reads metadata-only watches). */

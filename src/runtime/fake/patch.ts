@@ -1,20 +1,8 @@
-// Applying the patch types the fake client accepts, to a plain JSON copy of the stored object.
+// Applying merge, JSON and strategic patches to a plain JSON copy of the stored object (apply is managed-fields.ts's).
 import jsonpatch from 'fast-json-patch';
 import { applyMergePatch, isObject, type JSONObject, type JSONValue } from '../json/index.js';
 import type { PatchType, Resource } from '../rest/types.js';
 import { badRequest, invalid } from './errors.js';
-
-/**
- * Server-side apply, approximated: the applied configuration is merged into the object (objects merge, lists and
- * scalars are replaced). Field ownership is not tracked, so fields that an earlier apply set and this one omits are
- * kept rather than removed, and no conflicts are reported.
- */
-function applyConfiguration(target: JSONValue, applied: JSONValue): JSONValue {
-  if (!isObject(applied) || !isObject(target)) return applied;
-  const out: JSONObject = { ...target };
-  for (const [k, v] of Object.entries(applied)) out[k] = k in out ? applyConfiguration(out[k] as JSONValue, v) : v;
-  return out;
-}
 
 /** The object after `patch` of `type`, or the server's error for a patch that cannot apply. */
 export function applyPatch(
@@ -22,17 +10,13 @@ export function applyPatch(
   name: string,
   current: JSONObject,
   patch: unknown,
-  type: PatchType,
+  type: Exclude<PatchType, 'apply'>,
 ): JSONObject {
   let out: JSONValue;
   switch (type) {
     case 'merge':
       if (!isObject(patch)) throw badRequest(res, name, 'a merge patch must be a JSON object');
       out = applyMergePatch(current, patch);
-      break;
-    case 'apply':
-      if (!isObject(patch)) throw badRequest(res, name, 'an apply patch must be a JSON object');
-      out = applyConfiguration(current, patch);
       break;
     case 'json':
       if (!Array.isArray(patch)) throw badRequest(res, name, 'a JSON patch must be an array of operations');

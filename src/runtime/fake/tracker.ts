@@ -17,6 +17,9 @@ import type {
 } from '../rest/types.js';
 import { alreadyExists, badRequest, conflict, invalid, noSuchSubresource, notFound } from './errors.js';
 import { applyPatch } from './patch.js';
+import { applyWithOwnership, recordUpdate, type OwnershipContext } from './managed-fields.js';
+import { hasScale, scaleOf } from './scale.js';
+import type { Scale } from '../rest/client.js';
 import { ConfigurationError } from '../errors.js';
 import { crypto } from '../internal/builtins.js';
 
@@ -171,6 +174,18 @@ export class ObjectTracker {
    * resourceVersion; AlreadyExists when the key is taken.
    */
   create<T extends KubeObject>(res: Resource<T>, obj: T, opts: CreateOptions = {}): T {
+    return this.insert(res, obj, opts, (stored) =>
+      recordUpdate(undefined, stored, this.ownership(res, opts.fieldManager, '')),
+    );
+  }
+
+  // create, with the new object's managedFields set by `own`.
+  private insert<T extends KubeObject>(
+    res: Resource<T>,
+    obj: T,
+    opts: CreateOptions,
+    own: (stored: JSONObject) => void,
+  ): T {
     const o = jsonClone(obj) as unknown as JSONObject;
     const meta: JSONObject = isObject(o.metadata) ? { ...o.metadata } : {};
     let name = typeof meta.name === 'string' ? meta.name : '';
@@ -189,12 +204,13 @@ export class ObjectTracker {
     const objects = this.objectsOf(res);
     const key = keyString(meta.namespace as string | undefined, name);
     if (objects.has(key)) throw alreadyExists(res, name);
-    for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'managedFields']) delete meta[k];
+    for (const k of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'generation']) delete meta[k];
     Object.assign(meta, { name, uid: randomUUID(), creationTimestamp: rfc3339(this.opts.clock()) });
     if (this.opts.generation(res)) meta.generation = 1;
     const stored = { ...o, apiVersion: res.apiVersion, kind: res.kind, metadata: meta } as unknown as Stored;
     // The server ignores status on create when status is a subresource.
     if (this.hasStatusSubresource(res)) delete stored.status;
+    own(stored);
     if (opts.dryRun) return this.out({ ...stored, metadata: { ...meta, name } });
     meta.resourceVersion = this.nextRevision();
     objects.set(key, stored);
@@ -212,6 +228,7 @@ export class ObjectTracker {
       if (current.status === undefined) delete next.status;
       else next.status = current.status;
     }
+    recordUpdate(current, next, this.ownership(res, opts.fieldManager, ''));
     return this.write(res, current, next, opts.dryRun);
   }
 
@@ -225,6 +242,7 @@ export class ObjectTracker {
     const next: JSONObject = { ...jsonClone(current) };
     if (status === undefined) delete next.status;
     else next.status = jsonClone(status);
+    recordUpdate(current, next, this.ownership(res, opts.fieldManager, 'status'));
     return this.write(res, current, next, opts.dryRun);
   }
 
@@ -240,6 +258,11 @@ export class ObjectTracker {
     subresource?: 'status',
   ): T {
     if (subresource && !this.hasStatusSubresource(res)) throw noSuchSubresource(res, key.name, subresource);
+    if (opts.type === 'apply' && !opts.fieldManager)
+      throw new ConfigurationError(
+        "server-side apply needs a fieldManager: name one in the call (apply's fieldOwner) or set the client's fieldOwner",
+      );
+    const ctx = this.ownership(res, opts.fieldManager, subresource ?? '');
     const current = this.kinds
       .get(resourceId(res))
       ?.get(keyString(res.namespaced ? key.namespace : undefined, key.name));
@@ -247,18 +270,25 @@ export class ObjectTracker {
       // Server-side apply creates what does not exist yet.
       if (opts.type === 'apply' && !subresource && isObject(patch)) {
         const meta = isObject(patch.metadata) ? patch.metadata : {};
-        return this.create(
-          res,
-          {
-            ...patch,
-            metadata: { ...meta, name: key.name, ...(res.namespaced ? { namespace: key.namespace } : {}) },
-          } as unknown as T,
-          { dryRun: opts.dryRun },
-        );
+        const config = {
+          ...patch,
+          metadata: { ...meta, name: key.name, ...(res.namespaced ? { namespace: key.namespace } : {}) },
+        };
+        const created = applyWithOwnership(undefined, config, false, ctx);
+        const managedFields = (created.metadata as JSONObject).managedFields;
+        return this.insert(res, created as unknown as T, { dryRun: opts.dryRun }, (stored) => {
+          if (managedFields !== undefined) (stored.metadata as JSONObject).managedFields = managedFields;
+        });
       }
       throw notFound(res, key.name);
     }
-    const patched = applyPatch(res, key.name, jsonClone(current), patch, opts.type);
+    let patched: JSONObject;
+    if (opts.type === 'apply') {
+      if (!isObject(patch)) throw badRequest(res, key.name, 'an apply patch must be a JSON object');
+      patched = applyWithOwnership(jsonClone(current), patch, opts.force === true, ctx);
+    } else {
+      patched = applyPatch(res, key.name, jsonClone(current), patch, opts.type);
+    }
     const meta = isObject(patched.metadata) ? patched.metadata : {};
     // A patch that names a resourceVersion is a precondition (MergeFromWithOptimisticLock).
     this.checkResourceVersion(
@@ -272,11 +302,46 @@ export class ObjectTracker {
       next = { ...jsonClone(current) };
       if (patched.status === undefined) delete next.status;
       else next.status = patched.status;
+      // An apply's ownership comes with its status.
+      const nextMeta = { ...(next.metadata as JSONObject) };
+      if (meta.managedFields === undefined) delete nextMeta.managedFields;
+      else nextMeta.managedFields = meta.managedFields;
+      next.metadata = nextMeta;
     } else if (this.hasStatusSubresource(res)) {
       if (current.status === undefined) delete next.status;
       else next.status = current.status;
     }
+    if (opts.type !== 'apply') recordUpdate(current, next, ctx);
     return this.write(res, current, next, opts.dryRun);
+  }
+
+  /** The Scale of an object of a kind with a scale subresource (Deployment, ReplicaSet, StatefulSet, RC). */
+  getScale(res: Resource, key: ObjectKey): Scale {
+    if (!hasScale(res)) throw noSuchSubresource(res, key.name, 'scale');
+    return scaleOf(res, this.find(res, key));
+  }
+
+  /** Sets spec.replicas through the scale subresource; a resourceVersion in the Scale is a precondition. */
+  updateScale(res: Resource, key: ObjectKey, scale: Scale, opts: UpdateOptions = {}): Scale {
+    if (!hasScale(res)) throw noSuchSubresource(res, key.name, 'scale');
+    const current = this.find(res, key);
+    this.checkResourceVersion(res, current, scale.metadata?.resourceVersion, false);
+    const next = jsonClone(current) as JSONObject;
+    next.spec = { ...(isObject(next.spec) ? next.spec : {}), replicas: scale.spec?.replicas ?? 0 };
+    recordUpdate(current, next, this.ownership(res, opts.fieldManager, 'scale'));
+    const written = this.write(res, current, next, opts.dryRun);
+    return scaleOf(res, written as unknown as JSONObject);
+  }
+
+  // Whose write this is and what it may own, for managedFields.
+  private ownership(res: Resource, manager: string | undefined, subresource: string): OwnershipContext {
+    return {
+      manager,
+      subresource,
+      apiVersion: res.apiVersion,
+      now: rfc3339(this.opts.clock()),
+      statusSubresource: this.hasStatusSubresource(res),
+    };
   }
 
   /** Deletes an object after checking preconditions; one with finalizers only gets a deletionTimestamp. */

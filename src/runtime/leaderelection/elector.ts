@@ -30,6 +30,11 @@ export interface LeaderElectorOptions {
   retryPeriod?: number;
   /** On stop, clear the holder so a follower takes over at once instead of after leaseDuration. Default true. */
   releaseOnCancel?: boolean;
+  /**
+   * Labels the Lease carries (client-go's ResourceLockConfig.Labels): set when it is created and on each write, others
+   * left as they are.
+   */
+  labels?: Record<string, string>;
   /** Called once leadership is acquired; `signal` aborts when it is lost or the elector stops. */
   onStartedLeading: (signal: AbortSignal) => void;
   /** Called when run() ends, whether or not it ever led. */
@@ -220,7 +225,9 @@ export class LeaderElector {
     };
     const releaseFrom = (lease: Lease) =>
       this.withTimeout(undefined, (s) =>
-        this.opts.client.update(LeaseResource, { ...lease, spec: { ...lease.spec, ...record } }, { signal: s }),
+        this.opts.client.update(LeaseResource, this.labelled({ ...lease, spec: { ...lease.spec, ...record } }), {
+          signal: s,
+        }),
       );
     try {
       let updated: Lease;
@@ -261,7 +268,7 @@ export class LeaderElector {
         const updated = await this.withTimeout(signal, (s) =>
           this.opts.client.update(
             LeaseResource,
-            { ...this.lease!, spec: { ...this.lease!.spec, ...record } },
+            this.labelled({ ...this.lease!, spec: { ...this.lease!.spec, ...record } }),
             { signal: s },
           ),
         );
@@ -294,7 +301,11 @@ export class LeaderElector {
             {
               apiVersion: LeaseResource.apiVersion,
               kind: LeaseResource.kind,
-              metadata: { namespace: this.opts.namespace, name: this.opts.name },
+              metadata: {
+                namespace: this.opts.namespace,
+                name: this.opts.name,
+                ...(this.opts.labels ? { labels: { ...this.opts.labels } } : {}),
+              },
               spec: { ...record, leaseTransitions: 0 },
             },
             { signal: s },
@@ -333,7 +344,9 @@ export class LeaderElector {
     }
     try {
       const updated = await this.withTimeout(signal, (s) =>
-        this.opts.client.update(LeaseResource, { ...current, spec: { ...current.spec, ...record } }, { signal: s }),
+        this.opts.client.update(LeaseResource, this.labelled({ ...current, spec: { ...current.spec, ...record } }), {
+          signal: s,
+        }),
       );
       this.setObserved(updated);
       this.renewed(sent);
@@ -342,6 +355,12 @@ export class LeaderElector {
       if (!signal.aborted) this.log.debug('failed to update lock', { error: String(err) });
       return false;
     }
+  }
+
+  // The Lease with the configured labels set over its own, as client-go's LeaseLock.Update does.
+  private labelled(lease: Lease): Lease {
+    if (!this.opts.labels) return lease;
+    return { ...lease, metadata: { ...lease.metadata, labels: { ...lease.metadata?.labels, ...this.opts.labels } } };
   }
 
   /**

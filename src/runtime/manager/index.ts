@@ -30,7 +30,13 @@ export { shardSelector, inRanges, parseShardKey } from '../sharding/selector.js'
 export { fnv1a64, partitionRanges, partitionOfHash, hexBound, type HashRange } from '../sharding/hash.js';
 export { assignPartitions } from '../sharding/assignment.js';
 export { runnableFunc, type Runnable } from './runnable.js';
-export { EventBroadcaster, type EventRecorder, type EventType } from './recorder.js';
+export {
+  EventBroadcaster,
+  type EventBroadcasterOptions,
+  type EventRecorder,
+  type EventsRecorder,
+  type EventType,
+} from './recorder.js';
 export { setupSignalHandler } from './signals.js';
 export { parseBindAddress } from '../internal/serve.js';
 export { realClock, type Clock } from '../clock.js';

@@ -11,7 +11,8 @@ import { newClient, type RestClient } from '../rest/client.js';
 import type { Client } from '../client/client.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { RunnableGroup } from './group.js';
-import { EventBroadcaster, type EventRecorder } from './recorder.js';
+import { DiscoveryClient } from '../discovery/discovery-client.js';
+import { EventBroadcaster, type EventRecorder, type EventsRecorder } from './recorder.js';
 import {
   DEFAULT_CACHE_SYNC_TIMEOUT,
   DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT,
@@ -137,17 +138,20 @@ export class Manager {
     // once a term this manager led has ended, nothing more is sent (the elector's own client is not fenced).
     // A sharded reconcile's writes are fenced by its ring's term the same way.
     const fenced = opts.leaderElection?.enabled || opts.sharding !== undefined;
-    this.apiClient = newClient(
-      opts.kubeConfig,
-      fenced
+    const { fieldOwner, fieldValidation, warningHandler } = opts.client ?? {};
+    this.apiClient = newClient(opts.kubeConfig, {
+      fieldOwner,
+      fieldValidation,
+      warningHandler,
+      ...(fenced
         ? {
             beforeWrite: () => {
               this.elector?.checkLeading();
               this.ring?.checkTerm();
             },
           }
-        : {},
-    );
+        : {}),
+    });
     const syncPeriod = opts.cache?.syncPeriod ?? DEFAULT_SYNC_PERIOD;
     this.cache = new InformerCache({
       client: this.apiClient,
@@ -195,13 +199,33 @@ export class Manager {
     return { indexField: (res, field, extract) => this.cache.indexField(res, field, extract) };
   }
 
-  /** Records Events as `component` (controller-runtime's GetEventRecorderFor); written while the manager runs. */
+  /**
+   * Records core/v1 Events as `component` (controller-runtime's GetEventRecorderFor, which it deprecates for
+   * getEventRecorder); written while the manager runs.
+   */
   getEventRecorderFor(component: string): EventRecorder {
+    return this.eventBroadcaster().recorderFor(component);
+  }
+
+  /**
+   * Records events.k8s.io/v1 Events as the controller `name` (controller-runtime's GetEventRecorder): with the action
+   * taken and a related object; core/v1 Events where the server does not serve events.k8s.io/v1 (asked once, of
+   * discovery). Written while the manager runs.
+   */
+  getEventRecorder(name: string): EventsRecorder {
+    return this.eventBroadcaster().eventsRecorderFor(name);
+  }
+
+  private eventBroadcaster(): EventBroadcaster {
     if (!this.broadcaster) {
-      this.broadcaster = new EventBroadcaster(this.apiClient, this.log.withName('events'));
+      const discovery = new DiscoveryClient(this.apiClient.transport);
+      this.broadcaster = new EventBroadcaster(this.apiClient, this.log.withName('events'), {
+        servesEventsV1: async () =>
+          (await discovery.serverGroup('events.k8s.io'))?.versions.some((v) => v.version === 'v1') ?? false,
+      });
       this.add(this.broadcaster);
     }
-    return this.broadcaster.recorderFor(component);
+    return this.broadcaster;
   }
 
   addHealthzCheck(name: string, check: Checker): void {
@@ -434,6 +458,7 @@ export class Manager {
             renewDeadline: le.renewDeadline,
             retryPeriod: le.retryPeriod,
             releaseOnCancel: le.releaseOnCancel ?? true,
+            ...(le.labels ? { labels: le.labels } : {}),
             log: this.log,
             onStartedLeading: () => {
               this.leading = true;

@@ -17,7 +17,10 @@ export interface ManagerOptions {
   kubeConfig: KubeConfig;
   /** The shared informer cache behind the manager's client. */
   cache?: CacheOptions;
-  /** The manager's client: which kinds it reads live instead of from the cache. */
+  /**
+   * The manager's client: the field owner and field validation of its writes, where API warnings go, and which kinds
+   * it reads live instead of from the cache.
+   */
   client?: CachedClientOptions;
   /** /metrics; off unless `bindAddress` is set. */
   metrics?: MetricsOptions;
@@ -157,6 +160,11 @@ export interface LeaderElectionOptions {
   retryPeriod?: number;
   /** This manager's holderIdentity; default hostname_UUID, unique per process. */
   identity?: string;
+  /**
+   * Labels on the Lease (controller-runtime's LeaderElectionLabels), e.g. to find an operator's Leases by selector;
+   * set on create and on every renewal, other labels left alone.
+   */
+  labels?: Record<string, string>;
   /** Where the election's waits and deadlines come from; tests pass a fake clock. Default the real one. */
   clock?: Clock;
 }

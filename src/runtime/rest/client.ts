@@ -10,7 +10,10 @@ import {
   type TransportOptions,
 } from './transport.js';
 import type {
+  ApplyConfiguration,
+  ApplyOptions,
   CreateOptions,
+  FieldValidation,
   DeleteCollectionOptions,
   DeleteOptions,
   KubeObject,
@@ -70,6 +73,46 @@ export interface SubResourceClient {
   update<T extends KubeObject>(res: Resource<T>, obj: T, opts?: UpdateOptions): Promise<T>;
   /** Patches the subresource of the object named by key, in the given patch format. */
   patch<T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions): Promise<T>;
+  /** Server-side applies the subresource's fields of `config` (PATCH .../status, application/apply-patch+yaml). */
+  apply<T extends KubeObject>(res: Resource<T>, config: ApplyConfiguration<T>, opts?: ApplyOptions): Promise<T>;
+}
+
+/**
+ * Options of a client: its transport's, plus defaults for every write (controller-runtime's client.WithFieldOwner and
+ * client.WithFieldValidation).
+ * @example
+ * A client whose writes are one field manager's, and that collects the API server's warnings instead of logging them.
+ * ```ts
+ * import { loadKubeConfig, newClient, type k8s } from '@kubescaffold/runtime';
+ * import { ConfigMaps, type Warning } from '@kubescaffold/runtime/rest';
+ *
+ * const warnings: Warning[] = [];
+ * const client = newClient(loadKubeConfig(), { fieldOwner: 'example-options', warningHandler: (w) => warnings.push(w) });
+ * const key = { namespace: 'default', name: 'example-options' };
+ * try {
+ *   // A field ConfigMaps do not have: with fieldValidation Warn the server drops it and says so.
+ *   const typo = { metadata: key, data: { mode: 'a' }, dta: { mode: 'b' } } as k8s.V1ConfigMap;
+ *   const created = await client.create(ConfigMaps, typo, { fieldValidation: 'Warn' });
+ *   console.log(warnings.map((w) => w.text).join('; '));
+ *   console.log(created.metadata?.managedFields?.map((e) => e.manager).join());
+ *   await client.delete(ConfigMaps, key);
+ * } finally {
+ *   client.close();
+ * }
+ * // Output:
+ * // unknown field "dta"
+ * // example-options
+ * ```
+ */
+export interface ClientOptions extends TransportOptions {
+  /**
+   * The field manager of every create, update, patch and apply that names none (their `fieldManager`, apply's
+   * `fieldOwner`), e.g. the operator's name. Without it the server names the manager after the user agent, and an
+   * apply must name one.
+   */
+  fieldOwner?: string;
+  /** The field validation of every create, update and patch that asks for none; the server's default is Warn. */
+  fieldValidation?: FieldValidation;
 }
 
 // No `implements Client`: the interface is declared above rest, in client/. test/runtime/client/client.test.ts
@@ -82,9 +125,12 @@ export interface SubResourceClient {
 export class RestClient {
   /** The HTTP transport every request of this client goes through (shared with its discovery client and watches). */
   readonly transport: HttpTransport;
+  private readonly defaults: Pick<ClientOptions, 'fieldOwner' | 'fieldValidation'>;
 
-  constructor(kc: KubeConfig, opts: TransportOptions = {}) {
-    this.transport = new HttpTransport(kc, opts);
+  constructor(kc: KubeConfig, opts: ClientOptions = {}) {
+    const { fieldOwner, fieldValidation, ...transport } = opts;
+    this.transport = new HttpTransport(kc, transport);
+    this.defaults = { fieldOwner, fieldValidation };
   }
 
   async get<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts: RequestOptions = {}): Promise<T> {
@@ -210,7 +256,7 @@ export class RestClient {
     return this.transport.requestJson<T>({
       method: 'POST',
       path: collectionPath(res, namespaceOf(res, obj)),
-      query: writeQuery(opts),
+      query: this.writeQuery(opts),
       body: withTypeMeta(res, obj),
       signal: opts.signal,
     });
@@ -220,7 +266,7 @@ export class RestClient {
     return this.transport.requestJson<T>({
       method: 'PUT',
       path: objectPath(res, namespaceOf(res, obj), nameOf(res, obj)),
-      query: writeQuery(opts),
+      query: this.writeQuery(opts),
       body: withTypeMeta(res, obj),
       signal: opts.signal,
     });
@@ -233,6 +279,43 @@ export class RestClient {
     opts: PatchOptions & RequestOptions,
   ): Promise<T> {
     return this.patchAt(res, key, undefined, patch, opts);
+  }
+
+  /**
+   * Server-side apply (controller-runtime's client.Apply): the server merges `config` into the object named by its
+   * metadata, creating it if needed, and records its fields as owned by the field owner; fields this owner applied
+   * before and leaves out now are removed. A field another manager owns with a different value fails with 409 Conflict
+   * naming that manager and field, unless `force`.
+   * @example
+   * Two managers apply the same field: the second conflicts, then takes it with force.
+   * ```ts
+   * import { loadKubeConfig, newClient, type k8s } from '@kubescaffold/runtime';
+   * import type { ApplyConfiguration } from '@kubescaffold/runtime/client';
+   * import { ConfigMaps } from '@kubescaffold/runtime/rest';
+   *
+   * const client = newClient(loadKubeConfig());
+   * // Checked against V1ConfigMap: a misspelt field or a number in data does not compile.
+   * const config: ApplyConfiguration<k8s.V1ConfigMap> = { metadata: { name: 'example-apply', namespace: 'default' }, data: { mode: 'a' } };
+   * try {
+   *   await client.apply(ConfigMaps, config, { fieldOwner: 'first' });
+   *   const second = { ...config, data: { mode: 'b' } };
+   *   await client.apply(ConfigMaps, second, { fieldOwner: 'second' }).catch((err: unknown) => console.log((err as Error).message));
+   *   console.log((await client.apply(ConfigMaps, second, { fieldOwner: 'second', force: true })).data?.mode);
+   *   await client.delete(ConfigMaps, { namespace: 'default', name: 'example-apply' });
+   * } finally {
+   *   client.close();
+   * }
+   * // Output:
+   * // Apply failed with 1 conflict: conflict with "first": .data.mode
+   * // b
+   * ```
+   */
+  async apply<T extends KubeObject>(
+    res: Resource<T>,
+    config: ApplyConfiguration<T>,
+    opts: ApplyOptions & RequestOptions = {},
+  ): Promise<T> {
+    return this.applyAt(res, undefined, config, opts);
   }
 
   async delete<T extends KubeObject>(
@@ -276,11 +359,13 @@ export class RestClient {
         this.transport.requestJson<T>({
           method: 'PUT',
           path: objectPath(res, namespaceOf(res, obj), nameOf(res, obj), name),
-          query: writeQuery(opts),
+          query: this.writeQuery(opts),
           body: withTypeMeta(res, obj),
         }),
       patch: <T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions) =>
         this.patchAt(res, key, name, patch, opts),
+      apply: <T extends KubeObject>(res: Resource<T>, config: ApplyConfiguration<T>, opts: ApplyOptions = {}) =>
+        this.applyAt(res, name, config, opts),
     };
   }
 
@@ -309,6 +394,27 @@ export class RestClient {
     this.transport.close();
   }
 
+  private applyAt<T extends KubeObject>(
+    res: Resource<T>,
+    subresource: string | undefined,
+    config: ApplyConfiguration<T>,
+    opts: ApplyOptions & RequestOptions,
+  ): Promise<T> {
+    const { fieldOwner, ...rest } = opts;
+    const obj = config as unknown as KubeObject;
+    const key = { namespace: res.namespaced ? namespaceOf(res, obj) : undefined, name: nameOf(res, obj) };
+    return this.patchAt(res, key, subresource, config, { ...rest, type: 'apply', fieldManager: fieldOwner });
+  }
+
+  // The options of a write with the client's defaults filled in.
+  private writeQuery(opts: CreateOptions): Record<string, QueryValue> {
+    return {
+      dryRun: opts.dryRun ? 'All' : undefined,
+      fieldManager: opts.fieldManager ?? this.defaults.fieldOwner,
+      fieldValidation: opts.fieldValidation ?? this.defaults.fieldValidation,
+    };
+  }
+
   private async patchAt<T extends KubeObject>(
     res: Resource<T>,
     key: ObjectKey,
@@ -316,14 +422,16 @@ export class RestClient {
     patch: unknown,
     opts: PatchOptions & RequestOptions,
   ): Promise<T> {
-    if (opts.type === 'apply' && !opts.fieldManager) {
-      throw new ConfigurationError('server-side apply needs a fieldManager');
+    if (opts.type === 'apply' && !opts.fieldManager && !this.defaults.fieldOwner) {
+      throw new ConfigurationError(
+        "server-side apply needs a fieldManager: name one in the call (apply's fieldOwner) or set the client's fieldOwner",
+      );
     }
     const body = opts.type === 'apply' && isPlainObject(patch) ? withTypeMeta(res, patch as unknown as T) : patch;
     return this.transport.requestJson<T>({
       method: 'PATCH',
       path: objectPath(res, key.namespace, key.name, subresource),
-      query: { ...writeQuery(opts), force: opts.type === 'apply' && opts.force ? true : undefined },
+      query: { ...this.writeQuery(opts), force: opts.type === 'apply' && opts.force ? true : undefined },
       body,
       contentType: PATCH_CONTENT_TYPES[opts.type],
       signal: opts.signal,
@@ -355,7 +463,7 @@ export class RestClient {
  * // gone
  * ```
  */
-export function newClient(kc: KubeConfig, opts: TransportOptions = {}): RestClient {
+export function newClient(kc: KubeConfig, opts: ClientOptions = {}): RestClient {
   return new RestClient(kc, opts);
 }
 
@@ -369,14 +477,6 @@ function listQuery(opts: ListOptions): Record<string, QueryValue> {
     resourceVersion: opts.resourceVersion,
     resourceVersionMatch: opts.resourceVersionMatch,
     timeoutSeconds: opts.timeoutSeconds,
-  };
-}
-
-function writeQuery(opts: CreateOptions): Record<string, QueryValue> {
-  return {
-    dryRun: opts.dryRun ? 'All' : undefined,
-    fieldManager: opts.fieldManager,
-    fieldValidation: opts.fieldValidation,
   };
 }
 

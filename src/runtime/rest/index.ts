@@ -7,7 +7,11 @@
  * @module @kubescaffold/runtime/rest
  */
 export type {
+  ApplyConfiguration,
+  ApplyOptions,
   CreateOptions,
+  DeepPartial,
+  FieldValidation,
   DeleteCollectionOptions,
   DeleteOptions,
   GroupVersionKind,
@@ -77,11 +81,13 @@ export {
 export {
   RestClient,
   newClient,
+  type ClientOptions,
   type PartialObjectMetadata,
   type RequestOptions,
   type Scale,
   type SubResourceClient,
 } from './client.js';
+export { noWarnings, parseWarningHeaders, warningLogger, type Warning, type WarningHandler } from './warnings.js';
 export { decodeWatchStream, errorFromWatchEvent } from './watch.js';
 export { Scheme, newScheme } from './scheme.js';
 export {

@@ -96,7 +96,8 @@ function requirementString(r: Requirement): string {
       return `${r.key}${r.operator}${r.values[0] ?? ''}`;
     case 'in':
     case 'notin':
-      return `${r.key} ${r.operator} (${r.values.join(',')})`;
+      // Sorted, as labels.NewRequirement keeps them: the API server prints `tier in (edge,front)` for [front, edge].
+      return `${r.key} ${r.operator} (${[...r.values].sort().join(',')})`;
     case 'gt':
       return `${r.key}>${r.values[0] ?? ''}`;
     case 'lt':

@@ -11,6 +11,8 @@ import { proxyAgentFactory, type ProxyAgentFactory } from './proxy.js';
 import { http } from '../internal/builtins.js';
 import { sleep } from '../sleep.js';
 import { LifecycleError, TimeoutError, TransportError } from '../errors.js';
+import { log as rootLog } from '../log/index.js';
+import { parseWarningHeaders, warningLogger, type WarningHandler } from './warnings.js';
 
 /** The HTTP methods the API server is called with. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -68,6 +70,12 @@ export interface TransportOptions {
    * either way.
    */
   disableCompression?: boolean;
+  /**
+   * Receives the API server's warnings (Warning response headers: a deprecated API, an unknown field under
+   * `fieldValidation: 'Warn'`), as client-go's rest.Config.WarningHandler. Default: each distinct text logged once at
+   * info level by the root logger ({@link warningLogger}); `noWarnings` drops them.
+   */
+  warningHandler?: WarningHandler;
 }
 
 // What to fix for the connection errors a kubeconfig causes, by Node's error code.
@@ -172,7 +180,8 @@ export class HttpTransport {
   readonly server: URL;
   private readonly basePath: string;
   private readonly isHttps: boolean;
-  private readonly opts: Required<Omit<TransportOptions, 'auth' | 'beforeWrite'>>;
+  private readonly opts: Required<Omit<TransportOptions, 'auth' | 'beforeWrite' | 'warningHandler'>>;
+  private readonly warningHandler: WarningHandler;
   private readonly beforeWrite: ((method: HttpMethod) => void) | undefined;
   private readonly host: string;
   private readonly auth: Authenticator;
@@ -197,6 +206,7 @@ export class HttpTransport {
     this.auth = new Authenticator(kc, opts.auth);
     this.proxyURL = kc.proxyURL || undefined;
     this.beforeWrite = opts.beforeWrite;
+    this.warningHandler = opts.warningHandler ?? warningLogger(rootLog);
     this.opts = {
       userAgent: opts.userAgent ?? `kubescaffold/${process.version}`,
       requestIdleTimeoutMs: opts.requestIdleTimeoutMs ?? 60_000,
@@ -295,6 +305,12 @@ export class HttpTransport {
     );
   }
 
+  private handleWarnings(res: IncomingMessage): void {
+    const values = res.headersDistinct.warning;
+    if (values === undefined) return;
+    for (const w of parseWarningHeaders(values)) this.warningHandler(w);
+  }
+
   private publishSize(req: HttpRequest, res: IncomingMessage, responseBytes: number): void {
     if (!restSizeChannel.hasSubscribers) return;
     const msg: RestSizeMessage = {
@@ -313,7 +329,10 @@ export class HttpTransport {
       const res = await this.sendAuthenticated(req);
       const code = res.statusCode ?? 0;
       const wait = code === 429 || code >= 500 ? retryAfterSeconds(res) : undefined;
-      if (wait === undefined || attempt >= this.opts.maxRetries) return res;
+      if (wait === undefined || attempt >= this.opts.maxRetries) {
+        this.handleWarnings(res);
+        return res;
+      }
       res.resume();
       if (restRetryChannel.hasSubscribers) {
         const msg: RestRetryMessage = { method: req.method, host: this.host, code };

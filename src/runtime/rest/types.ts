@@ -194,7 +194,7 @@ export interface CreateOptions {
   /** The name of the actor making the change, recorded in managedFields. */
   fieldManager?: string;
   /** What the server does with unknown or duplicate fields: drop them, warn, or fail the request. */
-  fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+  fieldValidation?: FieldValidation;
 }
 
 /** Options of an update call (metav1.UpdateOptions): the same fields as {@link CreateOptions}. */
@@ -217,8 +217,50 @@ export interface PatchOptions {
   /** Validate and return the result without persisting it (dryRun=All). */
   dryRun?: boolean;
   /** What the server does with unknown or duplicate fields: drop them, warn, or fail the request. */
-  fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+  fieldValidation?: FieldValidation;
 }
+
+/** What the server does with unknown or duplicate fields of a write: drop them, warn, or fail the request. */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+/**
+ * Options of a server-side apply (controller-runtime's client.ApplyOptions): the field owner, force, dry run and field
+ * validation.
+ */
+export interface ApplyOptions {
+  /** The field manager this apply owns fields as; default the client's `fieldOwner`. One of the two is required. */
+  fieldOwner?: string;
+  /** Take ownership of fields another manager owns with a different value, instead of failing with 409 Conflict. */
+  force?: boolean;
+  /** Validate and return the result without persisting it (dryRun=All). */
+  dryRun?: boolean;
+  /** What the server does with unknown or duplicate fields; default the client's `fieldValidation`. */
+  fieldValidation?: FieldValidation;
+}
+
+/**
+ * Every field of T optional, at every depth (arrays hold deep-partial items): the shape of an apply configuration's
+ * contents.
+ */
+export type DeepPartial<T> = T extends readonly (infer E)[]
+  ? DeepPartial<E>[]
+  : T extends Date
+    ? T
+    : T extends object
+      ? { [K in keyof T]?: DeepPartial<T[K]> }
+      : T;
+
+/**
+ * A typed apply configuration (client-go's applyconfigurations, controller-runtime's runtime.ApplyConfiguration): the
+ * fields of a T this manager means to own, and only those, checked by the compiler against T's type. It names its
+ * object in metadata; apiVersion and kind are filled from the resource when absent. Send it with `client.apply`; read
+ * back what a manager owns with `extract` (@kubescaffold/runtime/client). A field T does not have, or a value of the
+ * wrong type, does not compile; RestClient.apply has an example.
+ */
+export type ApplyConfiguration<T extends KubeObject> = DeepPartial<Omit<T, 'metadata'>> & {
+  /** The object's name and namespace, and the metadata fields (labels, annotations, ...) to own. */
+  metadata: ObjectMeta & { name: string; namespace?: string };
+};
 
 /**
  * Conditions a delete must meet on the server (metav1.Preconditions): the object still has this UID and/or

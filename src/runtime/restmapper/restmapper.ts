@@ -86,6 +86,25 @@ export class RESTMapper {
   }
 
   private async load(group: string): Promise<GroupMapping | undefined> {
+    // One request for every group where the server serves aggregated discovery: each group it names is mapped.
+    const aggregated = await this.discovery.aggregated(group === '' ? '/api' : '/apis');
+    if (aggregated) {
+      const lists = new Map(aggregated.resources.map((l) => [l.groupVersion, l]));
+      for (const g of aggregated.groups) {
+        const resources = new Map<string, Resource[]>();
+        for (const v of g.versions) {
+          const list = lists.get(v.groupVersion);
+          if (list) resources.set(v.version, toResources(g.name, v.version, list.resources));
+        }
+        this.groups.set(g.name, {
+          preferredVersion: g.preferredVersion?.version,
+          versions: g.versions.map((v) => v.version),
+          resources,
+        });
+      }
+      if (!aggregated.groups.some((g) => g.name === group)) this.groups.delete(group);
+      return this.groups.get(group);
+    }
     const g = await this.discovery.serverGroup(group);
     if (!g) {
       this.groups.delete(group);

@@ -138,11 +138,13 @@ function createAPIStep(r: ProjectResource): ReplayStep {
     namespaced: r.api === undefined || Boolean(r.api.namespaced),
     force: false,
     ...(r.external ? { externalApiPath: r.path, externalApiDomain: r.domain } : {}),
+    ...(r.api?.ssa ? { ssa: true } : {}),
   };
   const argv = ['create', 'api', '--group', r.group, '--version', r.version, '--kind', r.kind];
   if (r.plural !== undefined) argv.push('--plural', r.plural);
   argv.push(`--resource=${options.resource}`, `--controller=${options.controller}`);
   if (options.resource) argv.push(`--namespaced=${options.namespaced}`);
+  if (options.ssa) argv.push('--ssa');
   if (r.external) {
     argv.push('--external-api-path', r.path!);
     if (r.domain) argv.push('--external-api-domain', r.domain);

@@ -175,9 +175,13 @@ class MemoryClient implements Client {
     this.objects.set(this.k(key), merged);
     return structuredClone(merged) as unknown as T;
   }
+  async apply(): Promise<never> {
+    throw new Error('unused');
+  }
   async delete(): Promise<void> {}
   status() {
     return {
+      apply: (): Promise<never> => this.apply(),
       update: <T extends KubeObject>(res: Resource<T>, obj: T) => this.update(res, obj),
       patch: <T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown) => {
         this.calls.push('status');

@@ -58,4 +58,65 @@ describe('DiscoveryClient', () => {
       'Deployment',
     ]);
   });
+
+  it('falls back to the legacy documents when the server answers them to the aggregated Accept, and asks once', async () => {
+    const discovery = new DiscoveryClient(transport);
+    const first = await discovery.serverGroupsAndResources();
+    expect(first.groups.map((g) => g.name)).toEqual(['', 'apps']);
+    expect(first.resources.map((l) => l.groupVersion)).toEqual(['apps/v1']);
+    // /api/v1 is not served here: it fails alone.
+    expect(first.failed).toEqual(['v1']);
+    const aggregatedAsks = server.requests.filter((r) => String(r.headers.accept).includes('apidiscovery.k8s.io'));
+    expect(aggregatedAsks.map((r) => r.path).sort()).toEqual(['/api', '/apis']);
+    await discovery.serverGroupsAndResources();
+    expect(server.requests.filter((r) => String(r.headers.accept).includes('apidiscovery.k8s.io'))).toHaveLength(2);
+  });
+
+  it('reads an aggregated answer: stale group versions are named, subresources listed as resource/subresource', async () => {
+    server.handler = (req, res) =>
+      json(res, 200, {
+        kind: 'APIGroupDiscoveryList',
+        apiVersion: 'apidiscovery.k8s.io/v2',
+        items:
+          req.path === '/api'
+            ? [{ metadata: {}, versions: [{ version: 'v1', resources: [] }] }]
+            : [
+                {
+                  metadata: { name: 'apps' },
+                  versions: [
+                    {
+                      version: 'v1',
+                      resources: [
+                        {
+                          resource: 'deployments',
+                          responseKind: { group: '', version: '', kind: 'Deployment' },
+                          scope: 'Namespaced',
+                          verbs: ['get'],
+                          subresources: [
+                            {
+                              subresource: 'scale',
+                              responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+                              verbs: ['get'],
+                            },
+                          ],
+                        },
+                      ],
+                    },
+                    { version: 'v1beta1', freshness: 'Stale' },
+                  ],
+                },
+              ],
+      });
+    const { groups, resources, failed } = await new DiscoveryClient(transport).serverGroupsAndResources();
+    expect(groups.map((g) => [g.name, g.preferredVersion?.groupVersion])).toEqual([
+      ['', 'v1'],
+      ['apps', 'apps/v1'],
+    ]);
+    expect(failed).toEqual(['apps/v1beta1']);
+    expect(resources.find((l) => l.groupVersion === 'apps/v1')?.resources).toEqual([
+      { name: 'deployments', singularName: undefined, namespaced: true, kind: 'Deployment', verbs: ['get'] },
+      { name: 'deployments/scale', namespaced: true, kind: 'Scale', verbs: ['get'], group: 'autoscaling' },
+    ]);
+    expect(server.requests).toHaveLength(2);
+  });
 });

@@ -9,9 +9,13 @@ import {
   newScheme,
   type KubeObject,
 } from '../../../src/runtime/rest/index.js';
+import { describeApplyContract } from './apply-contract.js';
+import { describeScaleContract } from './scale-contract.js';
 import { describeClientContract, Widgets, type Widget } from './contract.js';
 
 describeClientContract('the fake client', () => fake);
+describeApplyContract('the fake client', () => fake);
+describeScaleContract('the fake client', () => fake);
 const fake = new FakeClient({ statusSubresource: [Widgets] });
 
 const widget = (name: string, extra: Partial<Widget> = {}): Widget => ({
@@ -107,6 +111,35 @@ describe('the fake client', () => {
       isConflict,
     );
     expect((await client.get(Widgets, { namespace: 'ns', name: 'a' })).status).toBeUndefined();
+  });
+
+  it('runs the apply interceptors, whose client calls through with the field owner', async () => {
+    const calls: string[] = [];
+    const client = new FakeClient({
+      fieldOwner: 'owner',
+      statusSubresource: [Widgets],
+      interceptors: {
+        apply: (c, res, config, opts) => {
+          calls.push(`apply ${config.metadata.name}`);
+          return c.apply(res, config, opts);
+        },
+        subResourceApply: () => Promise.reject(new ApiError({ reason: 'Conflict', code: 409, message: 'injected' })),
+      },
+    });
+    const metadata = { namespace: 'ns', name: 'a' };
+    const applied = await client.apply(Widgets, { metadata, spec: { size: 1 } });
+    expect([calls, applied.metadata?.managedFields?.map((e) => e.manager)]).toEqual([['apply a'], ['owner']]);
+    await expect(client.status().apply(Widgets, { metadata, status: { ready: true } })).rejects.toSatisfy(isConflict);
+  });
+
+  it('refuses server-side apply of the scale subresource, which it does not model, with what to do instead', async () => {
+    const client = new FakeClient({ fieldOwner: 'owner' });
+    const metadata = { namespace: 'ns', name: 'web' };
+    await client.create(Deployments, { metadata, spec: { replicas: 1, selector: {}, template: {} } });
+    await expect(client.subResource('scale').apply(Deployments, { metadata })).rejects.toThrow(
+      /patch it or test on envtest/,
+    );
+    await expect(client.scale(Deployments, metadata, 3)).resolves.toMatchObject({ spec: { replicas: 3 } });
   });
 
   it('stamps creation and deletion times from the injected clock', async () => {
