@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/files.js';
 import { onPath, peerAvailable } from '../support/peers.js';
 import { codeBlocks, shellWords } from '../support/markdown.js';
+import { TARBALL_BUDGETS, isUnshippable, tarballProblems, type PackedPackage } from '../../scripts/lib/tarballs.js';
 
 // The packages as npm delivers them: `npm pack` of the CLI, the runtime and envtest, installed from the tarballs into
 // empty directories, used from there as a new user would. Nothing here links the checkout.
@@ -15,14 +16,6 @@ const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as 
   version: string;
   bin: Record<string, string>;
 };
-
-// Budgets for what every user downloads and unpacks; raise them only for something users need. The CLI's unpacked
-// budget holds the book (docs/, about 1 MB with the API reference and the tutorial), which scaffolded files point into.
-const BUDGETS = {
-  kubescaffold: { packed: 1024 * 1024, unpacked: 3.5 * 1024 * 1024 },
-  '@kubescaffold/runtime': { packed: 256 * 1024, unpacked: 1024 * 1024 },
-  '@kubescaffold/envtest': { packed: 128 * 1024, unpacked: 384 * 1024 },
-} as const;
 
 /**
  * The runtime's whole run-time dependency closure, as `npm install --omit=dev` of its tarball alone installs it: what
@@ -57,11 +50,7 @@ function builtEntryPoints(dir: string): string[] {
     .map((t) => t.replace(/^\.\//, ''));
 }
 
-interface PackResult {
-  name: string;
-  filename: string;
-  size: number;
-  unpackedSize: number;
+interface PackResult extends PackedPackage {
   files: Array<{ path: string; mode: number }>;
 }
 
@@ -136,7 +125,7 @@ afterAll(() => work.remove());
 
 describe('the npm packages', () => {
   it('are the CLI, the runtime and envtest, each with its LICENSE and its built entry points, and no sources, source maps or tests, within its size budget', () => {
-    expect([...packed.keys()].sort()).toEqual(Object.keys(BUDGETS).sort());
+    expect([...packed.keys()].sort()).toEqual(Object.keys(TARBALL_BUDGETS).sort());
     const paths = (name: string): string[] => packed.get(name)!.files.map((f) => f.path);
     expect(paths('kubescaffold')).toEqual(
       expect.arrayContaining([
@@ -187,19 +176,13 @@ describe('the npm packages', () => {
     expect(paths('kubescaffold')).toContain('dist/templates.precompiled.cjs');
     expect(paths('kubescaffold').filter((p) => p.endsWith('.hbs'))).toEqual([]);
     expect(paths('kubescaffold')).toContain('templates/plugins/grafana/controller-runtime-metrics.json');
-    for (const [name, budget] of Object.entries(BUDGETS)) {
-      // The book's tutorial project (docs/tutorial/project) is a project's sources and tests, shown to readers.
-      expect(
-        paths(name).filter(
-          (p) =>
-            !p.startsWith('docs/tutorial/project/') &&
-            /\.map$|\.tsbuildinfo$|(^|\/)(src|test|bench|scripts)\/|^[^/]+\.ts$|^tsconfig/.test(p),
-        ),
-        name,
-      ).toEqual([]);
+    for (const [name, budget] of Object.entries(TARBALL_BUDGETS)) {
+      expect(paths(name).filter(isUnshippable), name).toEqual([]);
       expect(packed.get(name)!.size, name).toBeLessThan(budget.packed);
       expect(packed.get(name)!.unpackedSize, name).toBeLessThan(budget.unpacked);
     }
+    // The release's own check (scripts/release.js) finds nothing wrong with them either.
+    expect(tarballProblems([...packed.values()])).toEqual([]);
     // Every bin is in the package and executable.
     for (const bin of Object.values(pkg.bin))
       expect((packed.get('kubescaffold')!.files.find((f) => f.path === bin)?.mode ?? 0) & 0o111).not.toBe(0);
