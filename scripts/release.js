@@ -17,12 +17,12 @@
 // folders as they are (the tests, after npm test's build). A prerelease version (1.2.0-rc.1) goes to the dist-tag
 // "next" unless --tag says otherwise; a release to "latest".
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RELEASE_ORDER, isReleaseVersion, setReleaseVersion } from './lib/release.js';
-import { tarballProblems } from './lib/tarballs.js';
+import { missingEntryPoints, tarballProblems } from './lib/tarballs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const usage = 'usage: npm run release -- <version> [--dry-run] [--skip-build] [--tag <dist-tag>]';
@@ -103,6 +103,16 @@ try {
   const packed = JSON.parse(packOut.slice(packOut.indexOf('[')));
   const problems = tarballProblems(packed);
   for (const p of packed) if (p.version !== version) problems.push(`${p.name}: packed at ${p.version}, not ${version}`);
+  for (const { name, dir } of RELEASE_ORDER) {
+    const p = packed.find((q) => q.name === name);
+    const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+    if (p)
+      for (const path of missingEntryPoints(
+        manifest,
+        p.files.map((f) => f.path),
+      ))
+        problems.push(`${name}: no ${path}, which its package.json names`);
+  }
   if (problems.length > 0) fail(`the tarballs are not fit to publish:\n  ${problems.join('\n  ')}`);
   for (const p of packed)
     console.log(`checked ${p.filename}: ${p.files.length} files, ${(p.size / 1024).toFixed(1)} KiB packed`);

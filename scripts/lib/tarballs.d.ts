@@ -19,3 +19,7 @@ export declare const TARBALL_BUDGETS: Record<
 >;
 export declare function isUnshippable(path: string): boolean;
 export declare function tarballProblems(packed: PackedPackage[]): string[];
+export declare function missingEntryPoints(
+  manifest: { exports?: unknown; bin?: string | Record<string, string> },
+  paths: string[],
+): string[];

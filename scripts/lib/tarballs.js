@@ -25,6 +25,23 @@ export function isUnshippable(path) {
 }
 
 /**
+ * The files a package.json's "exports" (types and import targets) and "bin" point at that `paths`, a tarball's files,
+ * does not hold: an entry point that would fail to load once installed.
+ */
+export function missingEntryPoints(manifest, paths) {
+  const targets = (value) =>
+    typeof value === 'string'
+      ? [value]
+      : value && typeof value === 'object'
+        ? Object.values(value).flatMap(targets)
+        : [];
+  const exported = targets(manifest.exports ?? {}).filter((t) => !t.endsWith('.ts') || t.endsWith('.d.ts'));
+  const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {});
+  const held = new Set(paths);
+  return [...new Set([...exported, ...bins].map((t) => t.replace(/^\.\//, '')))].filter((t) => !held.has(t)).sort();
+}
+
+/**
  * What is wrong with `npm pack --json`'s results for the release: a package missing or unexpected, a file that should
  * not ship, a LICENSE or README missing, or a size over its budget. Empty when all is well.
  */

@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RELEASE_ORDER, atVersion, releaseVersion, setReleaseVersion } from '../../scripts/lib/release.js';
-import { TARBALL_BUDGETS, tarballProblems, type PackedPackage } from '../../scripts/lib/tarballs.js';
+import {
+  TARBALL_BUDGETS,
+  missingEntryPoints,
+  tarballProblems,
+  type PackedPackage,
+} from '../../scripts/lib/tarballs.js';
 import { minutes } from '../support/commands.js';
 import { tempDir } from '../support/files.js';
 
@@ -107,6 +112,32 @@ describe('the release', () => {
       'kubescaffold: no LICENSE',
       `@kubescaffold/runtime: ${((runtimeBudget + 1024) / 1024).toFixed(1)} KiB packed, over its budget of ${(runtimeBudget / 1024).toFixed(1)} KiB`,
     ]);
+  });
+
+  it('names the entry points package.json exports or bins that a tarball does not hold; TypeScript sources are not entry points', () => {
+    const manifest = {
+      bin: { tool: 'bin/tool.js' },
+      exports: {
+        '.': { 'kubescaffold-source': './index.ts', types: './dist/index.d.ts', import: './dist/index.js' },
+        './sub': { types: './dist/sub/index.d.ts', import: './dist/sub/index.js' },
+        './package.json': './package.json',
+      },
+    };
+    const all = [
+      'bin/tool.js',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'dist/sub/index.d.ts',
+      'dist/sub/index.js',
+      'package.json',
+    ];
+    expect(missingEntryPoints(manifest, all)).toEqual([]);
+    expect(
+      missingEntryPoints(
+        manifest,
+        all.filter((p) => !p.startsWith('dist/sub/') && p !== 'bin/tool.js'),
+      ),
+    ).toEqual(['bin/tool.js', 'dist/sub/index.d.ts', 'dist/sub/index.js']);
   });
 
   it(
