@@ -85,12 +85,10 @@ beforeAll(async () => {
     uplink,
     node: nodeExecutable('22', () => {}),
   });
-  userEnv = {
-    npm_config_registry: registry.url,
-    // With no terminal, npx installs a package after a warning, as a user's "y" to its question does; a machine whose
-    // npm config says yes=false would cancel instead.
-    npm_config_yes: 'true',
-  };
+  // With no terminal, npx installs a package after a warning, as a user's "y" to its question does; a machine whose
+  // npm config says yes=false would cancel instead, so there that one setting is undone too.
+  const yes = ok(repoRoot, 'npm', ['config', 'get', 'yes'], process.env).trim();
+  userEnv = { npm_config_registry: registry.url, ...(yes === 'false' ? { npm_config_yes: 'true' } : {}) };
   const packs = join(work.path, 'packs');
   mkdirSync(packs);
   for (const p of pack(['--workspaces', '--include-workspace-root'], packs))
