@@ -49,7 +49,8 @@ function pack(args: string[], dest: string): PackedPackage[] {
 
 /**
  * npx keeps what it installed by the spec it was given (`kubescaffold`), and reuses a copy at the same version: one a
- * previous run of this test published would stand in for this checkout's. Its entries for kubescaffold go first.
+ * previous run of this test published would stand in for this checkout's. Its entries for kubescaffold go, before the
+ * test and after it.
  */
 function forgetNpxInstallsOfKubescaffold(): void {
   const cache = ok(repoRoot, 'npm', ['config', 'get', 'cache'], process.env).trim();
@@ -98,6 +99,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await registry?.stop();
+  // Nor may this run's copies stand in later for what `npx kubescaffold` gets from the real registry.
+  forgetNpxInstallsOfKubescaffold();
   work.remove();
 });
 

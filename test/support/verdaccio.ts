@@ -101,7 +101,10 @@ export async function startLocalRegistry(options: {
   const stop = async (): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) {
       proc.kill('SIGTERM');
+      // It stops within a second or two; one that does not is killed rather than left behind.
+      const kill = setTimeout(() => proc.kill('SIGKILL'), 15_000);
       await exited;
+      clearTimeout(kill);
     }
   };
   try {
