@@ -37,6 +37,8 @@ const vitestArgs = [
     'test/fuzz/**',
     'test/e2e/quickstart.test.ts',
     'test/e2e/package.test.ts',
+    'test/e2e/registry.test.ts',
+    'test/scripts/release.test.ts',
     'test/e2e/tutorial.test.ts',
     'test/e2e/deploy-image.test.ts',
     'test/e2e/image.test.ts',

@@ -48,6 +48,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       ['Sizing memory', 'guides/memory.md'],
       ["The manager's image", 'guides/deploying.md'],
       ['Upgrading an older project', 'guides/upgrading.md'],
+      ['Changelog and upgrade notes', 'changelog.md'],
       ['Projects you did not write', 'guides/untrusted-projects.md'],
       ['How kubescaffold is built', 'architecture.md'],
     ]),

@@ -15,7 +15,13 @@ import { registerRunCommand } from './run.js';
 import { registerCompletionCommand } from './completion.js';
 import { addExamples } from './examples.js';
 import { commandTree } from './tree.js';
-import { readPackageVersion, registerVersionCommand } from './version.js';
+import { readPackageVersion, registerVersionCommand, runningCli } from './version.js';
+import { checkRuntimeSkew } from '../project/runtime-version.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The commands that write code or manifests into a project: they first check the project's runtime is this CLI's. */
+const PROJECT_WRITERS = new Set(['create api', 'create webhook', 'edit', 'manifests', 'generate']);
 
 /** Builds the `scaffold` program. Command modules load their heavy dependencies lazily, inside actions. */
 export function buildProgram(): Command {
@@ -43,7 +49,19 @@ export function buildProgram(): Command {
   registerCompletionCommand(program);
   addExamples(program);
   shortUsageAfterErrors(program);
+  program.hook('preAction', (_program, command) => {
+    const path = commandPath(command);
+    const root = process.cwd();
+    if (PROJECT_WRITERS.has(path) && existsSync(join(root, 'PROJECT'))) checkRuntimeSkew(root, runningCli());
+  });
   return program;
+}
+
+/** A command's path below the program, e.g. "create api". */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }
 
 /**

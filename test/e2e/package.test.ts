@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/files.js';
 import { onPath, peerAvailable } from '../support/peers.js';
-import { codeBlocks, shellWords } from '../support/markdown.js';
+import { sectionShCommands } from '../support/markdown.js';
+import { RUNTIME_CLOSURE_ALLOWED, installedClosure } from '../support/runtime-closure.js';
+import { TARBALL_BUDGETS, isUnshippable, tarballProblems, type PackedPackage } from '../../scripts/lib/tarballs.js';
 
 // The packages as npm delivers them: `npm pack` of the CLI, the runtime and envtest, installed from the tarballs into
 // empty directories, used from there as a new user would. Nothing here links the checkout.
@@ -14,37 +16,6 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
   version: string;
   bin: Record<string, string>;
-};
-
-// Budgets for what every user downloads and unpacks; raise them only for something users need. The CLI's unpacked
-// budget holds the book (docs/, about 1 MB with the API reference and the tutorial), which scaffolded files point into.
-const BUDGETS = {
-  kubescaffold: { packed: 1024 * 1024, unpacked: 3.5 * 1024 * 1024 },
-  '@kubescaffold/runtime': { packed: 256 * 1024, unpacked: 1024 * 1024 },
-  '@kubescaffold/envtest': { packed: 128 * 1024, unpacked: 384 * 1024 },
-} as const;
-
-/**
- * The runtime's whole run-time dependency closure, as `npm install --omit=dev` of its tarball alone installs it: what
- * an operator that runs unbundled carries. A package outside this list fails the test; add one only with a reason.
- */
-const RUNTIME_CLOSURE_ALLOWED: Record<string, string> = {
-  'prom-client': 'metrics (its lib/ modules only: the index would load default metrics and @opentelemetry/api)',
-  tdigest: "prom-client's summaries",
-  bintrees: "tdigest's tree",
-  '@opentelemetry/api': "prom-client's exemplars; installed, never loaded by the runtime",
-  'js-yaml': 'kubeconfig files',
-  argparse: "js-yaml's CLI; installed, never loaded",
-  'fast-json-patch': "the fake client's JSON patches",
-  'https-proxy-agent': 'HTTPS_PROXY, loaded only when a proxy is configured',
-  'socks-proxy-agent': 'socks5 proxies, loaded only when one is configured',
-  'agent-base': "the proxy agents' base",
-  'proxy-agent-negotiate': "https-proxy-agent's authentication",
-  debug: "the proxy agents' logging",
-  ms: "debug's durations",
-  socks: "socks-proxy-agent's protocol",
-  'ip-address': "socks's addresses",
-  'smart-buffer': "socks's buffers",
 };
 
 /** The files a workspace package's "exports" point at once built (types and import targets), without the './'. */
@@ -57,11 +28,7 @@ function builtEntryPoints(dir: string): string[] {
     .map((t) => t.replace(/^\.\//, ''));
 }
 
-interface PackResult {
-  name: string;
-  filename: string;
-  size: number;
-  unpackedSize: number;
+interface PackResult extends PackedPackage {
   files: Array<{ path: string; mode: number }>;
 }
 
@@ -81,34 +48,20 @@ function run(cwd: string, command: string, args: string[], env: NodeJS.ProcessEn
   return output;
 }
 
-/**
- * The commands of a page's ```sh blocks (those quoted with `> ` too) between a heading and the next one of its level,
- * as a newcomer types them: one per line (a `\` continues it), `a && b` is two, comments dropped.
- */
+/** A page's section's commands, as sectionShCommands reads them. */
 function shCommands(file: string, heading: string): string[][] {
-  const markdown = readFileSync(join(repoRoot, file), 'utf8');
-  const start = markdown.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`${file} has no heading "${heading}"`);
-  const level = /^#+/.exec(heading)![0];
-  const next = markdown.slice(start + heading.length + 2).search(new RegExp(`^${level} `, 'm'));
-  const section = markdown.slice(start, next < 0 ? undefined : start + heading.length + 2 + next);
-  const unquoted = section.replace(/^> ?/gm, '');
-  return codeBlocks(unquoted)
-    .filter((b) => b.lang === 'sh')
-    .flatMap((b) => b.text.replace(/\\\n\s*/g, '').split('\n'))
-    .map((line) => line.replace(/\s+#\s.*$/, '').trim())
-    .filter((line) => line !== '')
-    .flatMap((line) => line.split(' && ').map(commandWords));
+  return sectionShCommands(readFileSync(join(repoRoot, file), 'utf8'), heading, file);
 }
 
-/** A command's words; `export NAME=value` is kept whole, since its value may name a variable ($PWD) for the shell. */
-function commandWords(command: string): string[] {
-  const exported = /^export (\w+=\S+)$/.exec(command);
-  return exported ? ['export', exported[1]!] : shellWords(command);
+/**
+ * README's "Using the CLI" from a checkout, as written: its "From a checkout" commands up to init, then the section's
+ * own commands after init.
+ */
+function usingTheCli(): string[][] {
+  const published = shCommands('README.md', '## Using the CLI');
+  const afterInit = published.slice(published.findIndex((w) => w.join(' ').includes(' init ')) + 1);
+  return [...shCommands('README.md', '### From a checkout'), ...afterInit];
 }
-
-/** README's "Using the CLI": the commands this test runs as written. */
-const usingTheCli = (): string[][] => shCommands('README.md', '## Using the CLI');
 
 const work = tempDir('kubescaffold-package-');
 // The project README's commands scaffolded, which the quick start's step 5 then runs.
@@ -136,7 +89,7 @@ afterAll(() => work.remove());
 
 describe('the npm packages', () => {
   it('are the CLI, the runtime and envtest, each with its LICENSE and its built entry points, and no sources, source maps or tests, within its size budget', () => {
-    expect([...packed.keys()].sort()).toEqual(Object.keys(BUDGETS).sort());
+    expect([...packed.keys()].sort()).toEqual(Object.keys(TARBALL_BUDGETS).sort());
     const paths = (name: string): string[] => packed.get(name)!.files.map((f) => f.path);
     expect(paths('kubescaffold')).toEqual(
       expect.arrayContaining([
@@ -187,19 +140,13 @@ describe('the npm packages', () => {
     expect(paths('kubescaffold')).toContain('dist/templates.precompiled.cjs');
     expect(paths('kubescaffold').filter((p) => p.endsWith('.hbs'))).toEqual([]);
     expect(paths('kubescaffold')).toContain('templates/plugins/grafana/controller-runtime-metrics.json');
-    for (const [name, budget] of Object.entries(BUDGETS)) {
-      // The book's tutorial project (docs/tutorial/project) is a project's sources and tests, shown to readers.
-      expect(
-        paths(name).filter(
-          (p) =>
-            !p.startsWith('docs/tutorial/project/') &&
-            /\.map$|\.tsbuildinfo$|(^|\/)(src|test|bench|scripts)\/|^[^/]+\.ts$|^tsconfig/.test(p),
-        ),
-        name,
-      ).toEqual([]);
+    for (const [name, budget] of Object.entries(TARBALL_BUDGETS)) {
+      expect(paths(name).filter(isUnshippable), name).toEqual([]);
       expect(packed.get(name)!.size, name).toBeLessThan(budget.packed);
       expect(packed.get(name)!.unpackedSize, name).toBeLessThan(budget.unpacked);
     }
+    // The release's own check (scripts/release.js) finds nothing wrong with them either.
+    expect(tarballProblems([...packed.values()])).toEqual([]);
     // Every bin is in the package and executable.
     for (const bin of Object.values(pkg.bin))
       expect((packed.get('kubescaffold')!.files.find((f) => f.path === bin)?.mode ?? 0) & 0o111).not.toBe(0);
@@ -219,15 +166,7 @@ describe('the npm packages', () => {
         '--prefer-offline',
         tarball('@kubescaffold/runtime'),
       ]);
-      const listed = run(alone, 'npm', ['ls', '--omit=dev', '--all', '--parseable']);
-      const installed = new Set(
-        listed
-          .split('\n')
-          .map((line) => line.split('/node_modules/').slice(1).join('/node_modules/'))
-          .filter((name) => name !== '' && name !== '@kubescaffold/runtime'),
-      );
-      // Nested copies (a/node_modules/b) count as b.
-      const names = [...installed].map((path) => path.split('/node_modules/').at(-1)!).sort();
+      const names = installedClosure(alone, '@kubescaffold/runtime');
       expect(names.length).toBeGreaterThan(3);
       expect(names.filter((name) => !(name in RUNTIME_CLOSURE_ALLOWED))).toEqual([]);
       // Types only: @kubernetes/client-node is an optional peer, not installed with the runtime.
@@ -237,7 +176,7 @@ describe('the npm packages', () => {
   );
 
   it(
-    'installed from the tarballs into an empty directory, `npx kubescaffold` runs this CLI; README\'s "Using the CLI", followed as written, scaffolds a project that vendors the tarballs, builds, lints and passes its tests',
+    'installed from the tarballs into an empty directory, `npx kubescaffold` runs this CLI; README\'s "Using the CLI" from a checkout, followed as written, scaffolds a project that vendors the tarballs, builds, lints and passes its tests',
     () => {
       const user = join(work.path, 'user');
       mkdirSync(user);
