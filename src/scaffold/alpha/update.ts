@@ -365,7 +365,7 @@ class CommitBuilder {
     const env = this.freshIndex();
     this.git.run(['read-tree', tree], { env });
     for (const path of paths) {
-      this.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', path], { env });
+      this.git.run(['rm', '-r', '--cached', '--force', '--quiet', '--ignore-unmatch', '--', path], { env });
       const entries = this.git.run(['ls-tree', '-r', '--full-tree', from, '--', path]);
       if (entries !== '') this.git.run(['update-index', '--index-info'], { env, input: `${entries}\n` });
     }
