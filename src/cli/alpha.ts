@@ -18,6 +18,7 @@ interface AlphaUpdateFlags {
   restorePath?: string[];
   outputBranch?: string;
   push?: boolean;
+  openGhIssue?: boolean;
   gitConfig?: string[];
 }
 
@@ -87,6 +88,10 @@ export function registerAlphaCommand(program: Command): void {
     .option('--output-branch <branch>', 'branch for the result (default: kubescaffold-update-from-<from>-to-<to>)')
     .option('--push', "push the output branch to the 'origin' remote")
     .option(
+      '--open-gh-issue',
+      'open a GitHub issue with the result, its conflicts and a link to open a pull request (needs gh, signed in)',
+    )
+    .option(
       '--git-config <key=value>',
       'git setting for the run (repeatable), on top of merge.renameLimit=999999, diff.renameLimit=999999 and merge.conflictStyle=merge; `--git-config disable` drops those',
       collect,
@@ -108,6 +113,7 @@ export function registerAlphaCommand(program: Command): void {
         restorePaths: flags.restorePath ?? [],
         outputBranch: flags.outputBranch,
         push: Boolean(flags.push),
+        openGhIssue: Boolean(flags.openGhIssue),
         gitConfig: [...(disable ? [] : DEFAULT_GIT_CONFIG), ...gitConfig.filter((c) => c !== 'disable')],
         currentVersion: readPackageVersion(),
         log: (line) => console.log(line),
@@ -132,6 +138,7 @@ export function updatedMessage(result: UpdateResult): string {
     `Updated the scaffold from kubescaffold ${result.fromVersion} to ${result.toVersion} on branch ${result.outputBranch} (${how}), now checked out.`,
   ];
   if (result.pushed) lines.push(`Pushed ${result.outputBranch} to origin.`);
+  if (result.issue !== undefined) lines.push(result.issue);
   if (result.conflicts.length > 0) {
     lines.push(
       `Conflicts, committed with their markers (<<<<<<< ======= >>>>>>>) in ${result.conflicts.length} file(s):`,

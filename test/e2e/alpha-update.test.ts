@@ -65,6 +65,30 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
     expectSuccess(runCommand(cwd, 'git', args, { env }), `git ${args.join(' ')}`).trim();
   const update = (cwd: string, ...args: string[]): Promise<CommandResult> =>
     runCommandAsync(cwd, process.execPath, [cli, 'alpha', 'update', ...args], { env, timeout: minutes(5) });
+  /** A stand-in for the GitHub CLI: it records its arguments, one JSON array a line, and answers as gh would. */
+  const standInGh = (): { path: string; calls: () => string[][] } => {
+    const bin = join(base, 'bin');
+    const log = join(base, 'gh-calls.jsonl');
+    mkdirSync(bin, { recursive: true });
+    const script = [
+      `#!${process.execPath}`,
+      "const { appendFileSync } = require('node:fs');",
+      'const args = process.argv.slice(2);',
+      `appendFileSync(${JSON.stringify(log)}, JSON.stringify(args) + '\\n');`,
+      "if (args[0] === 'repo') console.log('crew/fleet');",
+      "if (args[0] === 'issue' && args[1] === 'list') console.log('[]');",
+      "if (args[0] === 'issue' && args[1] === 'create') console.log('https://github.com/crew/fleet/issues/7');",
+    ].join('\n');
+    writeFileSync(join(bin, 'gh'), `${script}\n`, { mode: 0o755 });
+    const calls = (): string[][] =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as string[])
+        : [];
+    return { path: bin, calls };
+  };
   /** What a refused update must leave as it was: HEAD, the branches and their commits, the working tree. */
   const repoState = (cwd: string): string =>
     [
@@ -264,9 +288,20 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
     );
 
     it(
-      'commits the conflict markers with --force and lists the file in its summary; --restore-path keeps a file as it was',
+      'commits the conflict markers with --force and lists the file; --restore-path keeps a file, --push and --open-gh-issue publish it',
       async () => {
-        const output = expectSuccess(await update(conflicted, '--force', '--restore-path', 'Dockerfile'));
+        const origin = join(base, 'origin.git');
+        git(base, 'init', '--quiet', '--bare', origin);
+        git(conflicted, 'remote', 'add', 'origin', origin);
+        const gh = standInGh();
+        const output = expectSuccess(
+          await runCommandAsync(
+            conflicted,
+            process.execPath,
+            [cli, 'alpha', 'update', '--force', '--restore-path', 'Dockerfile', '--push', '--open-gh-issue'],
+            { env: { ...env, PATH: `${gh.path}:${process.env.PATH}` }, timeout: minutes(5) },
+          ),
+        );
         expect(output).toMatch(new RegExp(`markers .* in 1 file\\(s\\):\\n  ${controller}\\n`));
         const text = readFileSync(join(conflicted, controller), 'utf8');
         expect(text).toMatch(/<<<<<<< tmp-upgrade-[\d-]+\n[^]*=======\n[^]*>>>>>>> tmp-original-[\d-]+\n/);
@@ -275,6 +310,16 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
         expect(git(conflicted, 'log', '-1', '--format=%B')).toContain(`[with conflicts]`);
         expect(git(conflicted, 'diff', 'main', 'HEAD', '--', 'Dockerfile')).toBe('');
         expect(git(conflicted, 'diff', '--stat', 'main', 'HEAD', '--', 'package.json')).not.toBe('');
+        // --push and --open-gh-issue: the branch is on origin, and the issue names the conflict and links a compare.
+        expect(git(conflicted, 'ls-remote', 'origin', outputBranch)).toContain(git(conflicted, 'rev-parse', 'HEAD'));
+        const create = gh.calls().find((args) => args[0] === 'issue' && args[1] === 'create');
+        expect(create).toBeDefined();
+        const title = create![create!.indexOf('--title') + 1];
+        const body = create![create!.indexOf('--body') + 1];
+        expect(title).toBe(`[Action Required] Upgrade the Scaffold: 0.0.9 -> ${currentVersion}`);
+        expect(body).toContain(`- \`${controller}\``);
+        expect(body).toContain(`https://github.com/crew/fleet/compare/main...${outputBranch}?expand=1`);
+        expect(output).toContain('Opened issue https://github.com/crew/fleet/issues/7');
       },
       minutes(5),
     );

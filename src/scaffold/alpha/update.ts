@@ -5,6 +5,7 @@ import { ScaffoldError } from '../../errors.js';
 import { parseProject } from '../../project/project.js';
 import { projectDependencies } from '../dependencies.js';
 import { generateFromProject } from './generate.js';
+import { checkGhAvailable, openUpdateIssue } from './gh-issue.js';
 import { Git, gitFailed } from './git.js';
 import { CLI_PACKAGE, checkReleaseExists, generateWithRelease, installRelease, normalizeVersion } from './release.js';
 
@@ -34,6 +35,8 @@ export interface UpdateOptions {
   outputBranch?: string;
   /** Push the output branch to origin. */
   push: boolean;
+  /** Open a GitHub issue with the result and a compare link, through the GitHub CLI (gh), as kubebuilder does. */
+  openGhIssue?: boolean;
   /** `-c key=value` settings for every git command (DEFAULT_GIT_CONFIG plus the user's). */
   gitConfig: readonly string[];
   /** The running CLI's version: an update to it scaffolds in this process instead of installing it. */
@@ -55,6 +58,8 @@ export interface UpdateResult {
   conflicts: string[];
   squashed: boolean;
   pushed: boolean;
+  /** What --open-gh-issue did: the issue opened, or that one was open already. */
+  issue?: string;
 }
 
 /** The refusal of an update whose merge has conflicts, when --force was not given; nothing was changed. */
@@ -99,6 +104,7 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
   if (plan.fromVersion === plan.toVersion) return { ...base, conflicts: [], squashed: false, pushed: false };
 
   const inProcess = plan.toVersion === options.currentVersion;
+  if (options.openGhIssue) checkGhAvailable(options.cwd);
   checkReleaseExists(plan.fromVersion, options.cwd);
   if (!inProcess) checkReleaseExists(plan.toVersion, options.cwd);
 
@@ -176,6 +182,8 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
       log(`Pushing ${plan.outputBranch} to origin`);
       git.run(['push', '-u', 'origin', plan.outputBranch]);
     }
+    const issueOf = { ...base, outputBranch: plan.outputBranch, conflicts: merged.conflicts };
+    const issue = options.openGhIssue ? openUpdateIssue(issueOf, options.cwd) : undefined;
     git.run(['checkout', '--quiet', plan.outputBranch]);
     for (const name of Object.values(branches)) git.run(['branch', '-D', '--quiet', name]);
     return {
@@ -185,6 +193,7 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
       conflicts: merged.conflicts,
       squashed: !options.showCommits,
       pushed: options.push,
+      issue,
     };
   } catch (err) {
     rollBack(git, headBefore, created);
