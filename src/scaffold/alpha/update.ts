@@ -1,8 +1,9 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScaffoldError } from '../../errors.js';
-import { parseProject } from '../../project/project.js';
+import { parseProject, stringifyProject, type ProjectConfig } from '../../project/project.js';
+import { AUTOUPDATE_PLUGIN_KEY } from '../plugins/autoupdate/spec.js';
 import { projectDependencies } from '../dependencies.js';
 import { generateFromProject } from './generate.js';
 import { checkGhAvailable, openUpdateIssue } from './gh-issue.js';
@@ -83,6 +84,7 @@ interface Plan {
   fromBranch: string;
   fromCommit: string;
   outputBranch: string;
+  config: ProjectConfig;
 }
 
 /**
@@ -131,7 +133,8 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
 
     log(`Preparing ${branches.ancestor}: a clean scaffold by ${CLI_PACKAGE} ${plan.fromVersion}`);
     const ancestorDir = join(work, 'ancestor');
-    scaffoldWithRelease(plan.fromVersion, join(work, `release-${plan.fromVersion}`), originalDir, ancestorDir, log);
+    const ancestorInput = withoutAutoUpdate(plan.config, originalDir, join(work, 'ancestor-input'));
+    scaffoldWithRelease(plan.fromVersion, join(work, `release-${plan.fromVersion}`), ancestorInput, ancestorDir, log);
     const ancestor = commits.commitDir(
       ancestorDir,
       [plan.fromCommit],
@@ -256,7 +259,7 @@ function checkInput(git: Git, options: UpdateOptions): Plan {
     throw new ScaffoldError(
       'git does not know who you are, and alpha update makes commits; set git config user.name and user.email',
     );
-  return { fromVersion, toVersion, fromBranch, fromCommit, outputBranch };
+  return { fromVersion, toVersion, fromBranch, fromCommit, outputBranch, config };
 }
 
 function currentBranch(git: Git): string {
@@ -283,6 +286,21 @@ function scaffoldWithRelease(
   const bin = installRelease(version, installDir);
   log(`$ scaffold alpha generate (${CLI_PACKAGE} ${version})`);
   generateWithRelease(bin, version, inputDir, outputDir);
+}
+
+/**
+ * The input of the old release's scaffold: the user's project, with PROJECT's autoupdate entry left out when it has
+ * one. The workflow that runs alpha update is recorded in PROJECT, and a release older than the plugin refuses a
+ * PROJECT that names a plugin it does not know. Without it the ancestor has no workflow; the user's and the new one
+ * merge as two additions (identical, or a conflict that the workflow's --restore-path .github/workflows settles).
+ */
+function withoutAutoUpdate(config: ProjectConfig, originalDir: string, dir: string): string {
+  if (config.plugins === undefined || !Object.hasOwn(config.plugins, AUTOUPDATE_PLUGIN_KEY)) return originalDir;
+  cpSync(originalDir, dir, { recursive: true });
+  const plugins = Object.fromEntries(Object.entries(config.plugins).filter(([key]) => key !== AUTOUPDATE_PLUGIN_KEY));
+  const stripped: ProjectConfig = { ...config, plugins: Object.keys(plugins).length > 0 ? plugins : undefined };
+  writeFileSync(join(dir, 'PROJECT'), stringifyProject(stripped));
+  return dir;
 }
 
 /** A merge of two branches' trees by git merge-tree: the tree (with conflict markers) and the conflicted paths. */
