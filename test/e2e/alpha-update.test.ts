@@ -243,11 +243,17 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
   );
 
   it(
-    'keeps the history of ancestor, original, upgrade and merge with --show-commits',
+    'keeps the history of ancestor, original, upgrade and merge with --show-commits, for a project with the autoupdate plugin',
     async () => {
       const copy = copyOf('history');
+      // The workflow plugin, added with this CLI: PROJECT names a plugin 0.0.9 does not know, which its scaffold of the
+      // ancestor must be spared.
+      expectSuccess(runCommand(copy, process.execPath, [cli, 'edit', '--plugins=autoupdate/v1-alpha'], { env }));
+      git(copy, 'add', '--all');
+      git(copy, 'commit', '--quiet', '--message', 'the auto-update workflow');
       const output = expectSuccess(await update(copy, '--show-commits', '--output-branch', 'with-history'));
       expect(output).toContain('on branch with-history (the merge commit');
+      expect(git(copy, 'diff', 'main', 'HEAD', '--', '.github/workflows/auto_update.yml')).toBe('');
       expect(git(copy, 'rev-list', '--parents', '-1', 'HEAD').split(' ')).toHaveLength(3);
       expect(git(copy, 'log', '--format=%s', 'main..HEAD').split('\n').sort()).toEqual(
         [
