@@ -22,22 +22,11 @@ interface AlphaUpdateFlags {
   gitConfig?: string[];
 }
 
-const UPDATE_DESCRIPTION = `Update the project to a newer scaffold by a three-way git merge, keeping your
-code (as kubebuilder alpha update). Four temporary branches, deleted at the end:
-  ancestor  a clean scaffold from PROJECT by the release the project was made
-            with (--from-version)
-  original  your project, as it is on --from-branch
-  upgrade   a clean scaffold from PROJECT by the release to update to
-            (--to-version)
-  merge     original merged into upgrade, with ancestor as the base
-npm installs each release at its exact version, from your configured registry.
-
-The result goes to the output branch, which is then checked out: one commit on
-top of --from-branch, or with --show-commits the merge commit and its history.
-When the merge has conflicts, nothing is changed and their files are listed;
---force commits them with their conflict markers instead. Your working tree and
-branch are not touched before the result is ready, and a failure leaves the
-repository as it was.`;
+const UPDATE_DESCRIPTION = [
+  'Update the project to a newer scaffold by a three-way git merge, keeping your code (as kubebuilder alpha update).',
+  'It builds four temporary branches, deleted at the end: ancestor, a clean scaffold from PROJECT by the release the project was made with (--from-version); original, your project as it is on --from-branch; upgrade, a clean scaffold by the release to update to (--to-version); and merge, original merged into upgrade with ancestor as the base. npm installs each release at its exact version, from your configured registry.',
+  'The result goes to the output branch, which is then checked out: one commit on top of --from-branch, or with --show-commits the merge commit and its history. When the merge has conflicts, nothing is changed and their files are listed; --force commits them with their conflict markers instead. Your working tree and branch are not touched before the result is ready, and a failure leaves the repository as it was.',
+].join('\n\n');
 
 /** `scaffold alpha`: kubebuilder's group of commands that may still change. */
 export function registerAlphaCommand(program: Command): void {
