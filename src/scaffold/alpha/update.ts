@@ -44,6 +44,8 @@ export interface UpdateOptions {
   currentVersion: string;
   /** Told each step. */
   log?: (line: string) => void;
+  /** Told what a failed run could not undo (default: stderr). */
+  warn?: (line: string) => void;
   now?: () => Date;
 }
 
@@ -199,7 +201,8 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
       issue,
     };
   } catch (err) {
-    rollBack(git, headBefore, created);
+    const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+    for (const problem of rollBack(git, headBefore, created)) warn(`alpha update: ${problem}`);
     throw err;
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -318,8 +321,8 @@ function mergeMessage(plan: Plan, conflicts: readonly string[]): string {
   return `:warning: (chore) [with conflicts] ${subject}\n\nConflicts left marked in:\n${conflicts.map((c) => `- ${c}`).join('\n')}\n`;
 }
 
-/** Deletes the branches this run made and takes HEAD back where it was; what cannot be undone is said, not hidden. */
-function rollBack(git: Git, headBefore: string, created: readonly string[]): void {
+/** Deletes the branches this run made and takes HEAD back where it was; returns what could not be undone. */
+function rollBack(git: Git, headBefore: string, created: readonly string[]): string[] {
   const problems: string[] = [];
   if (currentHead(git) !== headBefore) {
     const back = git.try(['checkout', '--quiet', headBefore]);
@@ -329,7 +332,7 @@ function rollBack(git: Git, headBefore: string, created: readonly string[]): voi
     const deleted = git.try(['branch', '-D', '--quiet', name]);
     if (deleted.status !== 0) problems.push(`could not delete branch ${name}: ${deleted.stderr.trim()}`);
   }
-  for (const problem of problems) process.stderr.write(`alpha update: ${problem}\n`);
+  return problems;
 }
 
 /** kubebuilder's suffix for its temporary branches (day-month-year-hour-minute), with seconds so reruns differ. */
