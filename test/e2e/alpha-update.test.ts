@@ -243,7 +243,7 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
   );
 
   it(
-    'keeps the history of ancestor, original, upgrade and merge with --show-commits, for a project with the autoupdate plugin',
+    'keeps the history of ancestor, original, upgrade and merge with --show-commits, from --from-branch, for a project with the autoupdate plugin',
     async () => {
       const copy = copyOf('history');
       // The workflow plugin, added with this CLI: PROJECT names a plugin 0.0.9 does not know, which its scaffold of the
@@ -251,7 +251,12 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
       expectSuccess(runCommand(copy, process.execPath, [cli, 'edit', '--plugins=autoupdate/v1-alpha'], { env }));
       git(copy, 'add', '--all');
       git(copy, 'commit', '--quiet', '--message', 'the auto-update workflow');
-      const output = expectSuccess(await update(copy, '--show-commits', '--output-branch', 'with-history'));
+      // Run from another branch: --from-branch names the one to update.
+      git(copy, 'checkout', '--quiet', '-b', 'elsewhere');
+      const output = expectSuccess(
+        await update(copy, '--show-commits', '--output-branch', 'with-history', '--from-branch', 'main'),
+      );
+      git(copy, 'merge-base', '--is-ancestor', 'main', 'HEAD');
       expect(output).toContain('on branch with-history (the merge commit');
       expect(git(copy, 'diff', 'main', 'HEAD', '--', '.github/workflows/auto_update.yml')).toBe('');
       expect(git(copy, 'rev-list', '--parents', '-1', 'HEAD').split(' ')).toHaveLength(3);
@@ -294,7 +299,7 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
     );
 
     it(
-      'commits the conflict markers with --force and lists the file; --restore-path keeps a file, --push and --open-gh-issue publish it',
+      'commits the conflict markers with --force and lists the file; --restore-path, --git-config, --push and --open-gh-issue',
       async () => {
         const origin = join(base, 'origin.git');
         git(base, 'init', '--quiet', '--bare', origin);
@@ -304,13 +309,19 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
           await runCommandAsync(
             conflicted,
             process.execPath,
-            [cli, 'alpha', 'update', '--force', '--restore-path', 'Dockerfile', '--push', '--open-gh-issue'],
+            [
+              ...[cli, 'alpha', 'update', '--force', '--restore-path', 'Dockerfile', '--push', '--open-gh-issue'],
+              ...['--git-config', 'merge.conflictStyle=diff3'],
+            ],
             { env: { ...env, PATH: `${gh.path}:${process.env.PATH}` }, timeout: minutes(5) },
           ),
         );
         expect(output).toMatch(new RegExp(`markers .* in 1 file\\(s\\):\\n  ${controller}\\n`));
         const text = readFileSync(join(conflicted, controller), 'utf8');
-        expect(text).toMatch(/<<<<<<< tmp-upgrade-[\d-]+\n[^]*=======\n[^]*>>>>>>> tmp-original-[\d-]+\n/);
+        // diff3, from --git-config, shows the ancestor's lines (labelled with its commit) between ||||||| and =======.
+        expect(text).toMatch(
+          /<<<<<<< tmp-upgrade-[\d-]+\n[^]*\|{7} [0-9a-f]+\n[^]*=======\n[^]*>>>>>>> tmp-original-[\d-]+\n/,
+        );
         expect(text).toContain("} from '@kubescaffold/runtime';");
         expect(text).toContain("} from 'kubescaffold/runtime'; // ours");
         expect(git(conflicted, 'log', '-1', '--format=%B')).toContain(`[with conflicts]`);
