@@ -17,6 +17,7 @@ export const DEFAULT_GIT_CONFIG: readonly string[] = [
   'merge.conflictStyle=merge',
 ];
 
+/** What `alpha update` is asked: kubebuilder's flags, the project's directory, and the running CLI's version. */
 export interface UpdateOptions {
   /** The project's directory: the top level of its git repository. */
   cwd: string;
@@ -49,6 +50,7 @@ export interface UpdateOptions {
   now?: () => Date;
 }
 
+/** What an update did, for the summary the CLI prints. */
 export interface UpdateResult {
   fromVersion: string;
   toVersion: string;
