@@ -1,12 +1,32 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import type { GenerateResult } from '../scaffold/alpha/generate.js';
+import type { UpdateResult } from '../scaffold/alpha/update.js';
 
 interface AlphaGenerateFlags {
   inputDir?: string;
   outputDir?: string;
   force?: boolean;
 }
+
+interface AlphaUpdateFlags {
+  fromVersion?: string;
+  toVersion?: string;
+  fromBranch?: string;
+  force?: boolean;
+  showCommits?: boolean;
+  restorePath?: string[];
+  outputBranch?: string;
+  push?: boolean;
+  openGhIssue?: boolean;
+  gitConfig?: string[];
+}
+
+const UPDATE_DESCRIPTION = [
+  'Update the project to a newer scaffold by a three-way git merge, keeping your code (as kubebuilder alpha update).',
+  'It builds four temporary branches, deleted at the end: ancestor, a clean scaffold from PROJECT by the release the project was made with (--from-version); original, your project as it is on --from-branch; upgrade, a clean scaffold by the release to update to (--to-version); and merge, original merged into upgrade with ancestor as the base. npm installs each release at its exact version, from your configured registry.',
+  'The result goes to the output branch, which is then checked out: one commit on top of --from-branch, or with --show-commits the merge commit and its history. When the merge has conflicts, nothing is changed and their files are listed; --force commits them with their conflict markers instead. Your working tree and branch are not touched before the result is ready, and a failure leaves the repository as it was.',
+].join('\n\n');
 
 /** `scaffold alpha`: kubebuilder's group of commands that may still change. */
 export function registerAlphaCommand(program: Command): void {
@@ -40,6 +60,88 @@ export function registerAlphaCommand(program: Command): void {
       });
       console.log(generatedMessage(result, readPackageVersion()));
     });
+  alpha
+    .command('update')
+    .summary('Update the project to a newer scaffold by a three-way git merge, keeping your code')
+    .description(UPDATE_DESCRIPTION)
+    .option('--from-version <version>', "release the project was scaffolded with (default: PROJECT's cliVersion)")
+    .option('--to-version <version>', "release to update to (default: this CLI's version)")
+    .option('--from-branch <branch>', 'branch holding your project (default: the current branch)')
+    .option('--force', 'commit the merge even when it has conflicts, with the conflict markers in the files')
+    .option('--show-commits', 'keep the history (ancestor, original, upgrade, merge) instead of one squashed commit')
+    .option(
+      '--restore-path <path>',
+      'path kept as it is on --from-branch when squashing, e.g. .github/workflows (repeatable; not with --show-commits)',
+      collect,
+    )
+    .option('--output-branch <branch>', 'branch for the result (default: kubescaffold-update-from-<from>-to-<to>)')
+    .option('--push', "push the output branch to the 'origin' remote")
+    .option(
+      '--open-gh-issue',
+      'open a GitHub issue with the result, its conflicts and a link to open a pull request (needs gh, signed in)',
+    )
+    .option(
+      '--git-config <key=value>',
+      'git setting for the run (repeatable), on top of merge.renameLimit=999999, diff.renameLimit=999999 and merge.conflictStyle=merge; `--git-config disable` drops those',
+      collect,
+    )
+    .action(async (flags: AlphaUpdateFlags) => {
+      const [{ updateProject, DEFAULT_GIT_CONFIG }, { readPackageVersion }] = await Promise.all([
+        import('../scaffold/alpha/update.js'),
+        import('./version.js'),
+      ]);
+      const gitConfig = flags.gitConfig ?? [];
+      const disable = gitConfig.includes('disable');
+      const result = await updateProject({
+        cwd: process.cwd(),
+        fromVersion: flags.fromVersion,
+        toVersion: flags.toVersion,
+        fromBranch: flags.fromBranch,
+        force: Boolean(flags.force),
+        showCommits: Boolean(flags.showCommits),
+        restorePaths: flags.restorePath ?? [],
+        outputBranch: flags.outputBranch,
+        push: Boolean(flags.push),
+        openGhIssue: Boolean(flags.openGhIssue),
+        gitConfig: [...(disable ? [] : DEFAULT_GIT_CONFIG), ...gitConfig.filter((c) => c !== 'disable')],
+        currentVersion: readPackageVersion(),
+        log: (line) => console.log(line),
+      });
+      console.log(updatedMessage(result));
+    });
+}
+
+/** Repeatable string flags. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** What the update did, the conflicts file by file, and what to run next. */
+export function updatedMessage(result: UpdateResult): string {
+  if (result.outputBranch === undefined)
+    return `The project is already at kubescaffold ${result.toVersion}; nothing to do.`;
+  const how = result.squashed
+    ? `one commit on top of ${result.fromBranch}`
+    : `the merge commit, with the ancestor, original and upgrade commits in its history`;
+  const lines = [
+    `Updated the scaffold from kubescaffold ${result.fromVersion} to ${result.toVersion} on branch ${result.outputBranch} (${how}), now checked out.`,
+  ];
+  if (result.pushed) lines.push(`Pushed ${result.outputBranch} to origin.`);
+  if (result.issue !== undefined) lines.push(result.issue);
+  if (result.conflicts.length > 0) {
+    lines.push(
+      `Conflicts, committed with their markers (<<<<<<< ======= >>>>>>>) in ${result.conflicts.length} file(s):`,
+    );
+    for (const file of result.conflicts) lines.push(`  ${file}`);
+    lines.push('Resolve them and commit, then:');
+  } else {
+    lines.push('Next:');
+  }
+  lines.push(
+    '  npm install && npx scaffold generate && npx scaffold manifests && npm test',
+    `  review the update with: git diff ${result.fromBranch}...${result.outputBranch}`,
+  );
+  return lines.join('\n');
 }
 
 /** What was done, where the user's previous files are, and how to bring their code over to the new scaffold. */

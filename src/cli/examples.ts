@@ -37,10 +37,16 @@ const EXAMPLES: Record<string, string[]> = {
     'npx scaffold edit --plugins=helm/v2-alpha',
     'npx scaffold edit --plugins=helm/v2-alpha --manifests=install.yaml --output-dir=charts --force',
   ],
-  alpha: ['npx scaffold alpha generate --output-dir ../my-operator-upgraded'],
+  alpha: ['npx scaffold alpha generate --output-dir ../my-operator-upgraded', 'npx scaffold alpha update'],
   'alpha generate': [
     'npx scaffold alpha generate',
     'npx scaffold alpha generate --input-dir ./my-operator --output-dir ./my-operator-upgraded',
+  ],
+  'alpha update': [
+    'npx scaffold alpha update',
+    'npx scaffold alpha update --from-version 0.1.0 --to-version 0.2.0 --force',
+    'npx scaffold alpha update --force --show-commits --output-branch my-update-branch',
+    'npx scaffold alpha update --force --restore-path .github/workflows --push',
   ],
   manifests: [
     'npx scaffold manifests',

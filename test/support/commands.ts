@@ -1,5 +1,5 @@
 /** Running the CLI, npm and a scaffolded project's own commands from e2e tests. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 /** Milliseconds in n minutes: e2e steps get generous bounds for a loaded two-core machine; none asserts speed. */
 export const minutes = (n: number): number => n * 60_000;
@@ -30,4 +30,28 @@ export function runCommand(
 export function expectSuccess(result: CommandResult, what = 'command'): string {
   if (result.status !== 0) throw new Error(`${what}: exit ${result.status}\n${result.output.slice(-8000)}`);
   return result.output;
+}
+
+/**
+ * runCommand without blocking the event loop, for a command that talks to a server the test itself runs (a stand-in
+ * registry): spawnSync would hold the loop that server answers on.
+ */
+export function runCommandAsync(
+  cwd: string,
+  command: string,
+  args: string[],
+  options: { timeout?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      timeout: options.timeout ?? minutes(10),
+      env: { ...process.env, CI: 'true', NO_COLOR: '1', ...options.env },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output }));
+  });
 }

@@ -1,4 +1,5 @@
 import { ScaffoldError } from '../../errors.js';
+import { autoUpdateSpec } from './autoupdate/spec.js';
 import { deployImageSpec } from './deploy-image/spec.js';
 import { grafanaSpec } from './grafana/spec.js';
 import { helmPluginSpec } from './helm/spec.js';
@@ -109,7 +110,7 @@ export function replayCommandLine(spec: PluginSpec, replay: PluginReplay): strin
 export const LAYOUT_PLUGIN_KEY = 'typescript.kubescaffold.io/v1';
 
 /** Every optional plugin, in the order their runs are applied when several are given. */
-export const pluginSpecs: readonly PluginSpec[] = [deployImageSpec, grafanaSpec, helmPluginSpec];
+export const pluginSpecs: readonly PluginSpec[] = [deployImageSpec, grafanaSpec, helmPluginSpec, autoUpdateSpec];
 
 /** The short form kubebuilder prints and accepts: the name's first segment and the version, e.g. helm/v2-alpha. */
 export function shortKey(key: string): string {
