@@ -28,7 +28,10 @@ export interface ProjectResource {
   /** Project-relative folder of the TypeScript types (kubebuilder stores a Go import path here). */
   path?: string;
   api?: ResourceAPI;
+  /** One controller named after the kind (kubebuilder's legacy form, kept for projects that have it). */
   controller?: boolean;
+  /** Named controllers (`create api --controller-name`, kubebuilder v4.14); replaces `controller: true`. */
+  controllers?: Array<{ name: string }>;
   webhooks?: ResourceWebhooks;
   core?: boolean;
   external?: boolean;

@@ -1,6 +1,7 @@
 import { ScaffoldError } from '../../errors.js';
 import { sameGVK, type ProjectConfig, type ProjectResource } from '../../project/project.js';
 import { pluginSpecs, replayCommandLine, shortKey, type PluginReplay, type PluginSpec } from '../plugins/registry.js';
+import { controllerNames, hasController } from '../../project/controllers.js';
 import type { CreateAPIOptions } from '../api.js';
 import type { InitOptions } from '../init.js';
 import type { CreateWebhookOptions } from '../webhook.js';
@@ -51,8 +52,8 @@ export function replaySteps(
         steps.push(pluginStep(p));
         placed.add(p.replay);
       }
-    } else if (r.api || r.controller) {
-      steps.push(createAPIStep(r));
+    } else if (r.api || hasController(r)) {
+      steps.push(...createAPISteps(r));
     }
   }
   // A plugin's resource that PROJECT's resources do not list still gets created before the webhooks.
@@ -126,14 +127,34 @@ function initStep(config: ProjectConfig, extras: InitExtras): ReplayStep {
   return { argv, run: 'init', options };
 }
 
-function createAPIStep(r: ProjectResource): ReplayStep {
+/**
+ * The create api commands of one resource: one for its types and its first controller, then one per further named
+ * controller (--resource=false --controller-name), in PROJECT's order.
+ */
+function createAPISteps(r: ProjectResource): ReplayStep[] {
+  const named = r.controllers && r.controllers.length > 0 ? controllerNames(r) : [];
+  if (named.length === 0) return [createAPIStep(r, r.api !== undefined, Boolean(r.controller))];
+  const [first, ...rest] = named;
+  return [
+    createAPIStep(r, r.api !== undefined, true, first),
+    ...rest.map((name) => createAPIStep(r, false, true, name)),
+  ];
+}
+
+function createAPIStep(
+  r: ProjectResource,
+  resource: boolean,
+  controller: boolean,
+  controllerName?: string,
+): ReplayStep {
   const options: CreateAPIOptions = {
     group: r.group,
     version: r.version,
     kind: r.kind,
     plural: r.plural,
-    resource: r.api !== undefined,
-    controller: Boolean(r.controller),
+    resource,
+    controller,
+    controllerName,
     // PROJECT leaves out `namespaced: false`, so an API without it is cluster-scoped.
     namespaced: r.api === undefined || Boolean(r.api.namespaced),
     force: false,
@@ -142,6 +163,7 @@ function createAPIStep(r: ProjectResource): ReplayStep {
   const argv = ['create', 'api', '--group', r.group, '--version', r.version, '--kind', r.kind];
   if (r.plural !== undefined) argv.push('--plural', r.plural);
   argv.push(`--resource=${options.resource}`, `--controller=${options.controller}`);
+  if (controllerName !== undefined) argv.push('--controller-name', controllerName);
   if (options.resource) argv.push(`--namespaced=${options.namespaced}`);
   if (r.external) {
     argv.push('--external-api-path', r.path!);
