@@ -15,6 +15,10 @@ export interface ResourceWebhooks {
   validation?: boolean;
   conversion?: boolean;
   spoke?: string[];
+  /** The defaulting webhook's path when not the default one (`create webhook --defaulting-path`, kubebuilder v4.10). */
+  defaultingPath?: string;
+  /** The validating webhook's path when not the default one (`--validation-path`). */
+  validationPath?: string;
 }
 
 /** One entry of PROJECT's resources list, with kubebuilder's keys. */

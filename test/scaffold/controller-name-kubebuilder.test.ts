@@ -57,7 +57,7 @@ describe.skipIf(!available)(what, () => {
   it("records kubebuilder's controllers list in PROJECT, the legacy controller: true turned into its first entry", () => {
     const resources = (root: string): Array<Record<string, unknown>> =>
       (parse(readFileSync(join(root, 'PROJECT'), 'utf8')) as { resources: Array<Record<string, unknown>> }).resources;
-    const want = resources(theirRoot).map((r) => ({ ...r, path: 'api/v1' }));
+    const want: Array<Record<string, unknown>> = resources(theirRoot).map((r) => ({ ...r, path: 'api/v1' }));
     expect(resources(ours.root)).toEqual(want);
     expect(want[0]!.controllers).toEqual([{ name: 'captain' }, { name: 'captain-backup' }]);
     expect(want[0]!.controller).toBeUndefined();

@@ -183,12 +183,16 @@ function createWebhookStep(r: ProjectResource): ReplayStep {
     conversion: Boolean(w.conversion),
     spokes: w.spoke ?? [],
     force: false,
+    defaultingPath: w.defaultingPath,
+    validationPath: w.validationPath,
   };
   const argv = ['create', 'webhook', '--group', r.group, '--version', r.version, '--kind', r.kind];
   if (options.defaulting) argv.push('--defaulting');
   if (options.validation) argv.push('--programmatic-validation');
   if (options.conversion) argv.push('--conversion');
   if (options.spokes.length > 0) argv.push('--spoke', options.spokes.join(','));
+  if (w.defaultingPath !== undefined) argv.push('--defaulting-path', w.defaultingPath);
+  if (w.validationPath !== undefined) argv.push('--validation-path', w.validationPath);
   return { argv, run: 'create webhook', options };
 }
 
