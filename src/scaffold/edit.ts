@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { boilerplateText, licenses, ownerProblem, type License } from '../project/boilerplate.js';
+import { boilerplateText, licenses, ownerProblem, type License, CUSTOM_LICENSE } from '../project/boilerplate.js';
 import { loadProject } from '../project/load.js';
 import { Plan } from './plan.js';
 import { stringifyProject, type ProjectConfig } from '../project/project.js';
@@ -85,6 +85,10 @@ export function scaffoldEdit(root: string, options: EditOptions): EditResult {
   }
   let removeBoilerplate = false;
   if (options.license !== undefined || options.owner !== undefined) {
+    if (options.license === undefined && config.license === CUSTOM_LICENSE)
+      throw new ScaffoldError(
+        'the file header is your own (init --license-file), which has no owner to set: edit hack/boilerplate.txt, or pass --license to replace it',
+      );
     const license = (options.license ?? config.license ?? 'apache2') as License;
     const owner = options.owner ?? config.owner;
     const badOwner = ownerProblem(owner);

@@ -20,6 +20,9 @@ export type ReplayStep =
 /** What init needs that PROJECT does not record: how the new package.json depends on kubescaffold, and its version. */
 export type InitExtras = Pick<InitOptions, 'dependencies' | 'cliVersion'>;
 
+/** InitExtras, and the previous project's header file when init is to keep it (--license-file). */
+export type InitInputs = InitExtras & Pick<InitOptions, 'licenseFile'>;
+
 /**
  * The commands that scaffold again the project PROJECT describes, in kubebuilder's order: init with the project-wide
  * settings, create api for each resource (or the plugin command that replaces it), create webhook for each resource
@@ -28,7 +31,7 @@ export type InitExtras = Pick<InitOptions, 'dependencies' | 'cliVersion'>;
  */
 export function replaySteps(
   config: ProjectConfig,
-  extras: InitExtras,
+  extras: InitInputs,
   specs: readonly PluginSpec[] = pluginSpecs,
 ): ReplayStep[] {
   const replays = pluginReplays(config, specs);
@@ -105,7 +108,7 @@ function checkReproducible(config: ProjectConfig, r: ProjectResource, index: num
   }
 }
 
-function initStep(config: ProjectConfig, extras: InitExtras): ReplayStep {
+function initStep(config: ProjectConfig, extras: InitInputs): ReplayStep {
   const options: InitOptions = {
     domain: config.domain,
     repo: config.repo,
@@ -119,7 +122,9 @@ function initStep(config: ProjectConfig, extras: InitExtras): ReplayStep {
   };
   const argv = ['init', '--domain', options.domain];
   if (options.repo !== undefined) argv.push('--repo', options.repo);
-  argv.push('--project-name', config.projectName, '--license', options.license);
+  argv.push('--project-name', config.projectName);
+  if (options.licenseFile !== undefined) argv.push('--license-file', options.licenseFile);
+  else argv.push('--license', options.license);
   if (options.owner !== undefined) argv.push('--owner', options.owner);
   if (options.multigroup) argv.push('--multigroup');
   if (options.namespaced) argv.push('--namespaced');
