@@ -125,6 +125,13 @@ function prune(value: unknown): unknown {
   return out;
 }
 
+/**
+ * The warning for webhooks in a namespace-scoped project (kubebuilder v4.12's, at `edit --namespaced`): the cache
+ * sees the watched namespaces only, but the API server sends admission requests from every namespace.
+ */
+export const NAMESPACED_WEBHOOKS_WARNING =
+  'webhooks are cluster-scoped, but this project is namespace-scoped: the manager caches only the namespaces in WATCH_NAMESPACE, while the API server sends it admission requests from ALL namespaces. Configure namespaceSelector or objectSelector on the webhooks (a kustomize patch of config/webhook/manifests.yaml) to align their scope with the cache';
+
 /** The fully qualified API group: "crew" + "example.com" → "crew.example.com"; an empty group is the domain alone. */
 export function qualifiedGroup(group: string, domain: string | undefined): string {
   if (!group) return domain ?? '';

@@ -4,7 +4,7 @@ import { ScaffoldError } from '../errors.js';
 import { boilerplateText, licenses, ownerProblem, type License, CUSTOM_LICENSE } from '../project/boilerplate.js';
 import { loadProject } from '../project/load.js';
 import { Plan } from './plan.js';
-import { stringifyProject, type ProjectConfig } from '../project/project.js';
+import { NAMESPACED_WEBHOOKS_WARNING, stringifyProject, type ProjectConfig } from '../project/project.js';
 import { render } from './render.js';
 
 export interface EditOptions {
@@ -82,6 +82,8 @@ export function scaffoldEdit(root: string, options: EditOptions): EditResult {
         ? `Also: pass \`namespaces\` (from WATCH_NAMESPACE) to the Manager in cmd/main.ts, and add ",namespace=${config.projectName}-system" to your +kubebuilder:rbac markers, then run \`scaffold manifests\`.`
         : 'Also: drop `namespaces` from the Manager options in cmd/main.ts and the namespace= argument from your +kubebuilder:rbac markers, then run `scaffold manifests`.',
     );
+    if (options.namespaced && (config.resources ?? []).some((r) => r.webhooks))
+      notes.push(`Warning: ${NAMESPACED_WEBHOOKS_WARNING}.`);
   }
   let removeBoilerplate = false;
   if (options.license !== undefined || options.owner !== undefined) {

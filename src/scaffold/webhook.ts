@@ -4,6 +4,7 @@ import { loadProject, projectFileHeader } from '../project/load.js';
 import { pluralize } from '../project/flect.js';
 import { Plan } from './plan.js';
 import {
+  NAMESPACED_WEBHOOKS_WARNING,
   qualifiedGroup,
   sameGVK,
   stringifyProject,
@@ -331,6 +332,7 @@ export function scaffoldCreateWebhook(
       : [
           'Webhooks for core types may cause circular dependencies during deployment. More info: https://book.kubebuilder.io/reference/webhook-bootstrap-problem',
         ];
+  if (config.namespaced) warnings.push(NAMESPACED_WEBHOOKS_WARNING);
   return { written, warnings };
 }
 
