@@ -65,6 +65,8 @@ const initFiles: Array<{
   { template: '.github/workflows/test-e2e.yml', ifExists: 'skip' },
   { template: '.devcontainer/devcontainer.json', ifExists: 'skip' },
   { template: 'README.md', ifExists: 'skip' },
+  // kubebuilder v4.11's guide for coding agents, with this CLI's commands
+  { template: 'AGENTS.md', ifExists: 'skip' },
   { template: 'cmd/main.ts', ifExists: 'skip' },
   { template: 'hack/boilerplate.txt', ifExists: 'skip', when: (o) => o.license },
   { template: 'hack/bundle.js', ifExists: 'skip' },
