@@ -27,7 +27,7 @@ export interface BuiltImage {
   entrypoint: string[];
   stages: Map<string, { root: string; workdir: string }>;
 }
-export declare function parseDockerfile(text: string): Stage[];
+export declare function parseDockerfile(text: string, buildArgs?: Record<string, string>): Stage[];
 export declare function dockerignoreFilter(text: string): (path: string) => boolean;
 export declare function treeFiles(dir: string): string[];
 export declare function treeSize(path: string): { bytes: number; files: number };

@@ -7,9 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 
-/** The stages of a Dockerfile, with continuation lines joined and comments dropped. */
-export function parseDockerfile(text) {
+/**
+ * The stages of a Dockerfile, with continuation lines joined and comments dropped. ARGs before the first FROM are
+ * expanded in FROM lines (`FROM ${BASE_IMAGE}`), from their defaults or `buildArgs` (docker build --build-arg).
+ */
+export function parseDockerfile(text, buildArgs = {}) {
   const stages = [];
+  const globalArgs = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const start = i;
@@ -25,8 +29,19 @@ export function parseDockerfile(text) {
       flags[f[1]] = f[2];
       rest = rest.slice(f[0].length);
     }
+    if (keyword === 'ARG' && stages.length === 0) {
+      const [, argName, value] = /^([A-Za-z_][A-Za-z0-9_]*)(?:=(.*))?$/.exec(rest) ?? [];
+      if (argName === undefined) throw new Error(`Dockerfile line ${start + 1}: cannot read ARG "${rest}"`);
+      globalArgs[argName] = buildArgs[argName] ?? value ?? '';
+      continue;
+    }
     if (keyword === 'FROM') {
-      const [image, as, name] = rest.split(/\s+/);
+      const expanded = rest.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (_, a, b) => {
+        const argName = a ?? b;
+        if (!(argName in globalArgs)) throw new Error(`Dockerfile line ${start + 1}: FROM uses $${argName}, no ARG`);
+        return globalArgs[argName];
+      });
+      const [image, as, name] = expanded.split(/\s+/);
       stages.push({ image, name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
       continue;
     }

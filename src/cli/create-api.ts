@@ -12,6 +12,7 @@ interface CreateAPIFlags {
   plural?: string;
   resource: boolean;
   controller: boolean;
+  controllerName?: string;
   namespaced: boolean;
   force: boolean;
   externalApiPath?: string;
@@ -32,6 +33,10 @@ export function registerCreateCommand(program: Command): void {
     .option('--plural <plural>', 'resource plural (defaults to the pluralized lowercase kind)')
     .option('--resource [bool]', 'scaffold the API types', parseBoolean, true)
     .option('--controller [bool]', 'scaffold a controller', parseBoolean, true)
+    .option(
+      '--controller-name <name>',
+      'name of the controller to scaffold, e.g. captain-backup: another controller for the same kind, in its own file and class',
+    )
     .option('--namespaced [bool]', 'the resource is namespaced (false: cluster-scoped)', parseBoolean, true)
     .option('--force', 'overwrite existing types, controller and sample files', false)
     .option(
@@ -53,6 +58,10 @@ export function registerCreateCommand(program: Command): void {
     if (plugins.size > 1) throw new CliError(`--plugins names ${plugins.size} plugins that scaffold an API; give one`);
     for (const [spec, pluginFlags] of plugins) {
       // A create api plugin scaffolds the types and the controller together.
+      if (flags.controllerName !== undefined)
+        throw new CliError(
+          `--plugins=${shortKey(spec.key)} scaffolds the kind's one controller; drop --controller-name`,
+        );
       if (!flags.resource || !flags.controller) {
         throw new CliError(
           `--plugins=${shortKey(spec.key)} scaffolds both the API and its controller; drop --resource=false and --controller=false`,
@@ -99,6 +108,7 @@ export function registerCreateCommand(program: Command): void {
         plural: flags.plural,
         resource: flags.resource,
         controller: flags.controller,
+        controllerName: flags.controllerName,
         namespaced: flags.namespaced,
         force: flags.force,
         externalApiPath,

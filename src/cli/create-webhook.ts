@@ -9,6 +9,8 @@ interface CreateWebhookFlags {
   programmaticValidation?: boolean;
   conversion?: boolean;
   spoke?: string;
+  defaultingPath?: string;
+  validationPath?: string;
   force?: boolean;
 }
 
@@ -26,6 +28,14 @@ export function registerCreateWebhookCommand(create: Command): void {
     .option('--programmatic-validation', 'scaffold a validating webhook')
     .option('--conversion', 'scaffold a conversion webhook, with --version as the hub')
     .option('--spoke <versions>', 'comma-separated versions that convert through the hub, e.g. v2,v3')
+    .option(
+      '--defaulting-path <path>',
+      'serve the defaulting webhook at this path instead of /mutate-<group>-<version>-<kind>, e.g. /custom-mutate (with --defaulting)',
+    )
+    .option(
+      '--validation-path <path>',
+      'serve the validating webhook at this path instead of /validate-<group>-<version>-<kind> (with --programmatic-validation)',
+    )
     .option('--force', 'overwrite existing webhook files')
     .action(async (flags: CreateWebhookFlags) => {
       const { scaffoldCreateWebhook } = await import('../scaffold/webhook.js');
@@ -41,6 +51,8 @@ export function registerCreateWebhookCommand(create: Command): void {
           .map((v) => v.trim())
           .filter((v) => v !== ''),
         force: Boolean(flags.force),
+        defaultingPath: flags.defaultingPath,
+        validationPath: flags.validationPath,
       });
       for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
       console.log('Wrote:');

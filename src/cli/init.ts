@@ -10,6 +10,7 @@ interface InitFlags {
   repo?: string;
   owner?: string;
   license: string;
+  licenseFile?: string;
   projectName?: string;
   multigroup: boolean;
   namespaced: boolean;
@@ -25,6 +26,10 @@ export function registerInitCommand(program: Command): void {
     .option('--repo <name>', 'repository or package name of the project (defaults to the project name)')
     .option('--owner <owner>', 'owner named in the copyright header')
     .option('--license <license>', 'license header for generated files: apache2, copyright or none', 'apache2')
+    .option(
+      '--license-file <path>',
+      'a file holding your own header for generated files (one /* */ comment block), copied to hack/boilerplate.txt in place of --license',
+    )
     .option('--project-name <name>', 'name of the project (defaults to the directory name)')
     .option('--multigroup [bool]', 'put APIs of several groups in api/<group>/<version>', parseBoolean, false)
     .option(
@@ -47,6 +52,7 @@ export function registerInitCommand(program: Command): void {
       repo: flags.repo,
       owner: flags.owner,
       license: flags.license,
+      licenseFile: flags.licenseFile,
       projectName: flags.projectName,
       multigroup: flags.multigroup,
       namespaced: flags.namespaced,

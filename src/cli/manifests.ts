@@ -5,6 +5,8 @@ import { readPackageVersion } from './version.js';
 interface ManifestsFlags {
   paths: string[];
   crdDir: string;
+  rbacDir: string;
+  rbacFileName: string;
   roleName: string;
   maxDescLen?: number;
   allowDangerousTypes?: boolean;
@@ -24,6 +26,16 @@ export function registerManifestsCommand(program: Command): void {
     .description('Generate CustomResourceDefinitions, RBAC roles and webhook configurations from +kubebuilder markers')
     .option('--paths <patterns>', 'folders to read, comma-separated; dir/... includes subfolders', collectPaths)
     .option('--crd-dir <dir>', 'where CRDs are written', 'config/crd/bases')
+    .option(
+      '--rbac-dir <dir>',
+      "where the role is written (controller-gen's output:rbac:artifacts:config)",
+      'config/rbac',
+    )
+    .option(
+      '--rbac-file-name <name>',
+      "the role's file name (controller-gen's rbac:fileName); list it in the folder's kustomization.yaml",
+      'role.yaml',
+    )
     .option('--role-name <name>', 'name of the generated ClusterRole/Roles', 'manager-role')
     .option('--max-desc-len <n>', 'truncate descriptions to n bytes (0 drops them)', parseLength)
     .option('--allow-dangerous-types', 'allow `number` (emitted as type: number)')
@@ -45,6 +57,8 @@ export function registerManifestsCommand(program: Command): void {
         root,
         paths: flags.paths && flags.paths.length > 0 ? flags.paths : undefined,
         crdDir: flags.crdDir,
+        rbacDir: flags.rbacDir,
+        rbacFileName: flags.rbacFileName,
         roleName: flags.roleName,
         maxDescLen: flags.maxDescLen,
         allowDangerousTypes: flags.allowDangerousTypes ?? false,

@@ -9,6 +9,7 @@ import { CheckedSchemas, checkStructural } from '../crd/structural.js';
 import type { CustomResourceDefinition } from '../markers/apiextensions.js';
 import type { Marker } from '../markers/collector.js';
 import { DiagnosticBag, DiagnosticsError } from '../diagnostics.js';
+import { UserError } from '../errors.js';
 import { expandPaths, SourceProgram, type Package } from '../markers/program.js';
 import { generateRoles } from '../rbac/index.js';
 import { generateWebhookConfigurations } from '../webhookgen/index.js';
@@ -21,7 +22,10 @@ export interface ManifestsOptions {
   /** Go-style package patterns: `./...` (default), `./api/...`, `./internal/controller`. */
   paths?: readonly string[];
   crdDir?: string;
+  /** Where the role is written (controller-gen's output:rbac:artifacts:config); default config/rbac. */
   rbacDir?: string;
+  /** The role's file name (controller-gen's rbac:fileName); default role.yaml. */
+  rbacFileName?: string;
   webhookDir?: string;
   roleName?: string;
   maxDescLen?: number;
@@ -52,6 +56,9 @@ export function planManifests(
   program = new SourceProgram(opts.root),
   cache?: CRDCache,
 ): ManifestsResult {
+  const rbacFileName = opts.rbacFileName ?? 'role.yaml';
+  const fileNameProblem = plainFileNameProblem(rbacFileName);
+  if (fileNameProblem) throw new UserError(`--rbac-file-name "${rbacFileName}" ${fileNameProblem}`);
   const diags = new DiagnosticBag();
   cache?.newRun();
   const packages = expandPaths(opts.root, opts.paths ?? ['./...']).map((dir) => program.loadPackage(dir));
@@ -86,11 +93,18 @@ export function planManifests(
     files.push({ path: join(crdDir, `${crd.spec.group}_${crd.spec.names.plural}.yaml`), content });
   }
   if (roles.length > 0)
-    files.push({ path: join(opts.root, opts.rbacDir ?? 'config/rbac', 'role.yaml'), content: toYamlFile(roles) });
+    files.push({ path: join(opts.root, opts.rbacDir ?? 'config/rbac', rbacFileName), content: toYamlFile(roles) });
   if (webhooks.length > 0)
     files.push({
       path: join(opts.root, opts.webhookDir ?? 'config/webhook', 'manifests.yaml'),
       content: toYamlFile(webhooks),
     });
   return { files, crds };
+}
+
+/** What keeps `name` from being a file name in the output folder (a path would place the file elsewhere), or undefined. */
+export function plainFileNameProblem(name: string): string | undefined {
+  if (name === '' || name === '.' || name === '..' || /[/\\]/.test(name))
+    return 'must be a file name, without a folder: give the folder with --rbac-dir';
+  return undefined;
 }

@@ -4,6 +4,24 @@ export type License = 'apache2' | 'copyright' | 'none';
 
 export const licenses: readonly License[] = ['apache2', 'copyright', 'none'];
 
+/** PROJECT's license when init took the header from a file (`--license-file`): hack/boilerplate.txt is the source. */
+export const CUSTOM_LICENSE = 'custom';
+
+/**
+ * What is wrong with a custom header (init --license-file) as the comment block that starts every generated file, or
+ * undefined. Empty is allowed (no header), as in kubebuilder; else it is one block comment, which kubebuilder requires
+ * too, and which must not close before its end.
+ */
+export function customHeaderProblem(text: string): string | undefined {
+  const header = text.trim();
+  if (header === '') return undefined;
+  if (!header.startsWith('/*') || !header.endsWith('*/'))
+    return 'it must be a comment block: start with /* and end with */';
+  if (header.indexOf('*/') !== header.length - 2)
+    return 'it closes its comment (*/) before the end, which would leave the rest as code at the top of every generated file';
+  return undefined;
+}
+
 // Why `owner` cannot go into the header comment, if it cannot: a closing comment token in it would end the comment early.
 export function ownerProblem(owner: string | undefined): string | undefined {
   if (owner?.includes('*/'))

@@ -17,6 +17,10 @@ export interface ResourceWebhooks {
   validation?: boolean;
   conversion?: boolean;
   spoke?: string[];
+  /** The defaulting webhook's path when not the default one (`create webhook --defaulting-path`, kubebuilder v4.10). */
+  defaultingPath?: string;
+  /** The validating webhook's path when not the default one (`--validation-path`). */
+  validationPath?: string;
 }
 
 /** One entry of PROJECT's resources list, with kubebuilder's keys. */
@@ -30,7 +34,10 @@ export interface ProjectResource {
   /** Project-relative folder of the TypeScript types (kubebuilder stores a Go import path here). */
   path?: string;
   api?: ResourceAPI;
+  /** One controller named after the kind (kubebuilder's legacy form, kept for projects that have it). */
   controller?: boolean;
+  /** Named controllers (`create api --controller-name`, kubebuilder v4.14); replaces `controller: true`. */
+  controllers?: Array<{ name: string }>;
   webhooks?: ResourceWebhooks;
   core?: boolean;
   external?: boolean;
@@ -119,6 +126,13 @@ function prune(value: unknown): unknown {
   }
   return out;
 }
+
+/**
+ * The warning for webhooks in a namespace-scoped project (kubebuilder v4.12's, at `edit --namespaced`): the cache
+ * sees the watched namespaces only, but the API server sends admission requests from every namespace.
+ */
+export const NAMESPACED_WEBHOOKS_WARNING =
+  'webhooks are cluster-scoped, but this project is namespace-scoped: the manager caches only the namespaces in WATCH_NAMESPACE, while the API server sends it admission requests from ALL namespaces. Configure namespaceSelector or objectSelector on the webhooks (a kustomize patch of config/webhook/manifests.yaml) to align their scope with the cache';
 
 /** The fully qualified API group: "crew" + "example.com" → "crew.example.com"; an empty group is the domain alone. */
 export function qualifiedGroup(group: string, domain: string | undefined): string {

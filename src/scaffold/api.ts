@@ -5,6 +5,13 @@ import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScop
 import { loadProject, projectFileHeader } from '../project/load.js';
 import { pluralize } from '../project/flect.js';
 import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';
+import {
+  checkControllerName,
+  controllerFileBase,
+  controllerNames,
+  normalizedControllerName,
+  reconcilerClassName,
+} from '../project/controllers.js';
 import { Plan } from './plan.js';
 import {
   qualifiedGroup,
@@ -25,6 +32,11 @@ export interface CreateAPIOptions {
   controller: boolean;
   namespaced: boolean;
   force: boolean;
+  /**
+   * The controller's name (kubebuilder's --controller-name): another controller for the kind, in its own file and
+   * class, recorded in PROJECT's `controllers:` list. Undefined: the one controller named after the kind.
+   */
+  controllerName?: string;
   /** A Kind another project defines (kubebuilder's --external-api-path): a folder of imported types, or a package. */
   externalApiPath?: string;
   /** The domain of that Kind's group (kubebuilder's --external-api-domain): the group is <group>.<domain>. */
@@ -121,9 +133,14 @@ const reservedWords = new Set([
   'implements',
 ]);
 
-/** Where a resource's files live in a project of this layout. */
-export function resourcePaths(config: ProjectConfig, r: { group: string; version: string; kind: string }) {
+/** Where a resource's files live in a project of this layout; `controllerName` names one of several controllers. */
+export function resourcePaths(
+  config: ProjectConfig,
+  r: { group: string; version: string; kind: string },
+  controllerName?: string,
+) {
   const lowerKind = r.kind.toLowerCase();
+  const controllerBase = controllerFileBase(controllerName, r.kind);
   const grouped = Boolean(config.multigroup && r.group);
   const apiDir = grouped ? `api/${r.group}/${r.version}` : `api/${r.version}`;
   const controllerDir = grouped ? `internal/controller/${r.group}` : 'internal/controller';
@@ -133,14 +150,17 @@ export function resourcePaths(config: ProjectConfig, r: { group: string; version
     typesFile: `${apiDir}/${lowerKind}_types.ts`,
     groupVersionFile: `${apiDir}/groupversion_info.ts`,
     resourcesFile: `${apiDir}/zz_generated.resources.ts`,
-    controllerFile: `${controllerDir}/${lowerKind}_controller.ts`,
-    controllerTestFile: `${controllerDir}/${lowerKind}_controller.test.ts`,
-    controllerFakeTestFile: `${controllerDir}/${lowerKind}_controller.fake.test.ts`,
+    controllerFileBase: controllerBase,
+    controllerFile: `${controllerDir}/${controllerBase}_controller.ts`,
+    controllerTestFile: `${controllerDir}/${controllerBase}_controller.test.ts`,
+    controllerFakeTestFile: `${controllerDir}/${controllerBase}_controller.fake.test.ts`,
     sampleFile: `config/samples/${r.group ? `${r.group}_` : ''}${r.version}_${lowerKind}.yaml`,
     roleFile: (role: string) => `config/rbac/${rbacPrefix}_${role}_role.yaml`,
     roleName: (role: string) => `${grouped ? `${r.group}-` : ''}${lowerKind}-${role}-role`,
-    controllerName: grouped ? `${r.group}-${lowerKind}` : lowerKind,
-    mainImport: `../${controllerDir}/${lowerKind}_controller.js`,
+    // the name the manager knows the controller by (kubebuilder's GetControllerName)
+    controllerName: grouped ? `${r.group}-${controllerName ?? lowerKind}` : (controllerName ?? lowerKind),
+    reconcilerClass: reconcilerClassName(controllerName, r.kind),
+    mainImport: `../${controllerDir}/${controllerBase}_controller.js`,
     apiImportFromController: `${posix.relative(controllerDir, apiDir)}/zz_generated.resources.js`,
   };
 }
@@ -212,23 +232,41 @@ export function scaffoldCreateAPI(
   const resources = config.resources ?? [];
   const gvk = { group, version, kind, domain };
   const existing = resources.find((r) => sameGVK(r, gvk));
+  const { controllerName } = options;
+  if (controllerName !== undefined) checkNewControllerName(controllerName, options, existing, apiGroup);
+  else if (options.controller && existing?.controllers && existing.controllers.length > 0) {
+    throw new ScaffoldError(
+      `${apiGroup}/${version}, Kind=${kind} already has named controllers (${controllerNames(existing).join(', ')}); pass --controller-name to add another controller, or --controller=false to skip controller scaffolding`,
+    );
+  }
   if (options.resource && existing?.api && !options.force) {
     throw new ScaffoldError(
       `API resource already exists: ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold its files again`,
     );
   }
-  if (options.controller && !options.resource && existing?.controller && !options.force) {
+  if (
+    options.controller &&
+    controllerName === undefined &&
+    !options.resource &&
+    existing?.controller &&
+    !options.force
+  ) {
     throw new ScaffoldError(
       `a controller already exists for ${apiGroup}/${version}, Kind=${kind}; pass --force to scaffold it again`,
     );
   }
-  // One controller reconciles every version of a kind, and its file is named after the kind alone.
+  // One controller reconciles every version of a kind, and its file is named after the kind (or its name) alone.
+  const ownBase = controllerFileBase(controllerName, kind);
   const controllerOfOtherVersion = resources.find(
-    (r) => r.controller && r.group === group && r.kind === kind && r.version !== version,
+    (r) =>
+      r.group === group &&
+      r.kind === kind &&
+      r.version !== version &&
+      controllerNames(r).some((n) => controllerFileBase(n, kind) === ownBase),
   );
   if (options.controller && controllerOfOtherVersion && !options.force) {
     throw new ScaffoldError(
-      `${kind} already has a controller, created with version ${controllerOfOtherVersion.version} (${resourcePaths(config, { group, version, kind }).controllerFile}); one controller reconciles every version of a kind: pass --controller=false to add only the ${version} types`,
+      `${kind} already has a controller, created with version ${controllerOfOtherVersion.version} (${resourcePaths(config, { group, version, kind }, controllerName).controllerFile}); one controller reconciles every version of a kind: pass --controller=false to add only the ${version} types, or --controller-name for another controller`,
     );
   }
   if (options.resource && !config.multigroup) {
@@ -259,7 +297,7 @@ export function scaffoldCreateAPI(
     );
   }
 
-  const paths = resourcePaths(config, { group, version, kind });
+  const paths = resourcePaths(config, { group, version, kind }, controllerName);
   const external = isExternal ? resolveExternalAPI(root, options.externalApiPath!, kind, apiGroup) : undefined;
   const namespaced = isBuiltIn ? !isClusterScopedBuiltIn(kind) : (external?.namespaced ?? options.namespaced);
   const controllerDir = posix.dirname(paths.controllerFile);
@@ -298,6 +336,8 @@ export function scaffoldCreateAPI(
       `${kind.toLowerCase()}_types.js`,
     ),
     controllerName: paths.controllerName,
+    reconcilerName: paths.reconcilerClass,
+    controllerFileBase: paths.controllerFileBase,
     sampleFile: paths.sampleFile,
     testNamespace: namespaced ? 'default' : '',
     roleKind: config.namespaced ? 'Role' : 'ClusterRole',
@@ -353,7 +393,12 @@ export function scaffoldCreateAPI(
     });
   }
   if (options.controller) {
-    entry.controller = true;
+    if (controllerName === undefined) entry.controller = true;
+    else {
+      // The first named controller turns a legacy `controller: true` into the list, as kubebuilder does.
+      entry.controllers = [...controllerNames(entry).map((name) => ({ name })), { name: controllerName }];
+      delete entry.controller;
+    }
     if (isBuiltIn) {
       entry.core = true;
       entry.path = '@kubernetes/client-node';
@@ -376,8 +421,10 @@ export function scaffoldCreateAPI(
       );
     }
     plan.insert('cmd/main.ts', {
-      imports: [`import { ${kind}Reconciler } from '${paths.mainImport}';`],
-      builder: [`new ${kind}Reconciler(${extension.reconcilerArgs ?? 'mgr.getClient()'}).setupWithManager(mgr);`],
+      imports: [`import { ${paths.reconcilerClass} } from '${paths.mainImport}';`],
+      builder: [
+        `new ${paths.reconcilerClass}(${extension.reconcilerArgs ?? 'mgr.getClient()'}).setupWithManager(mgr);`,
+      ],
     });
   }
 
@@ -406,6 +453,30 @@ export function scaffoldCreateAPI(
   extension.plan?.(plan, { paths, data });
   plan.template('PROJECT', stringifyProject(nextConfig), 'overwrite');
   return { written: plan.commit() };
+}
+
+/** Refuses a --controller-name that is invalid or taken, with kubebuilder's reasons. */
+function checkNewControllerName(
+  name: string,
+  options: CreateAPIOptions,
+  existing: ProjectResource | undefined,
+  apiGroup: string,
+): void {
+  if (!options.controller)
+    throw new ScaffoldError('--controller-name names a controller to scaffold: drop --controller=false, or the name');
+  const problem = checkControllerName(name);
+  if (problem) throw new ScaffoldError(`${problem}; use a lowercase name such as ${options.kind.toLowerCase()}-backup`);
+  const gvk = `${apiGroup}/${options.version}, Kind=${options.kind}`;
+  const taken = existing ? controllerNames(existing) : [];
+  if (taken.includes(name))
+    throw new ScaffoldError(
+      `controller with name "${name}" already exists for ${gvk}; choose another --controller-name`,
+    );
+  const clash = taken.find((t) => normalizedControllerName(t) === normalizedControllerName(name));
+  if (clash !== undefined)
+    throw new ScaffoldError(
+      `controller name "${name}" conflicts with existing controller "${clash}" of ${gvk}: both normalize to "${normalizedControllerName(name)}"; choose another --controller-name`,
+    );
 }
 
 const roleHelpersComment = `# For each CRD, "Admin", "Editor" and "Viewer" roles are scaffolded by

@@ -1,10 +1,10 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { boilerplateText, licenses, ownerProblem, type License } from '../project/boilerplate.js';
+import { boilerplateText, licenses, ownerProblem, type License, CUSTOM_LICENSE } from '../project/boilerplate.js';
 import { loadProject } from '../project/load.js';
 import { Plan } from './plan.js';
-import { stringifyProject, type ProjectConfig } from '../project/project.js';
+import { NAMESPACED_WEBHOOKS_WARNING, stringifyProject, type ProjectConfig } from '../project/project.js';
 import { render } from './render.js';
 
 export interface EditOptions {
@@ -82,9 +82,15 @@ export function scaffoldEdit(root: string, options: EditOptions): EditResult {
         ? `Also: pass \`namespaces\` (from WATCH_NAMESPACE) to the Manager in cmd/main.ts, and add ",namespace=${config.projectName}-system" to your +kubebuilder:rbac markers, then run \`scaffold manifests\`.`
         : 'Also: drop `namespaces` from the Manager options in cmd/main.ts and the namespace= argument from your +kubebuilder:rbac markers, then run `scaffold manifests`.',
     );
+    if (options.namespaced && (config.resources ?? []).some((r) => r.webhooks))
+      notes.push(`Warning: ${NAMESPACED_WEBHOOKS_WARNING}.`);
   }
   let removeBoilerplate = false;
   if (options.license !== undefined || options.owner !== undefined) {
+    if (options.license === undefined && config.license === CUSTOM_LICENSE)
+      throw new ScaffoldError(
+        'the file header is your own (init --license-file), which has no owner to set: edit hack/boilerplate.txt, or pass --license to replace it',
+      );
     const license = (options.license ?? config.license ?? 'apache2') as License;
     const owner = options.owner ?? config.owner;
     const badOwner = ownerProblem(owner);

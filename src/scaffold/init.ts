@@ -1,8 +1,16 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { ScaffoldError } from '../errors.js';
 import { mergePackageJson } from './package-json.js';
-import { boilerplateText, fileHeader, licenses, ownerProblem, type License } from '../project/boilerplate.js';
+import {
+  CUSTOM_LICENSE,
+  boilerplateText,
+  customHeaderProblem,
+  fileHeader,
+  licenses,
+  ownerProblem,
+  type License,
+} from '../project/boilerplate.js';
 import { initializedMarkers } from '../project/load.js';
 import { checkDNS1123Label, checkDNS1123Subdomain, fnv32a, shardRingName } from '../project/names.js';
 import type { ProjectDependencies } from './dependencies.js';
@@ -15,6 +23,11 @@ export interface InitOptions {
   repo?: string;
   owner?: string;
   license: string;
+  /**
+   * A file whose content becomes hack/boilerplate.txt, the header of generated files, in place of --license
+   * (kubebuilder's --license-file); PROJECT records the license as `custom`. Relative to the working directory.
+   */
+  licenseFile?: string;
   projectName?: string;
   multigroup: boolean;
   namespaced: boolean;
@@ -52,6 +65,8 @@ const initFiles: Array<{
   { template: '.github/workflows/test-e2e.yml', ifExists: 'skip' },
   { template: '.devcontainer/devcontainer.json', ifExists: 'skip' },
   { template: 'README.md', ifExists: 'skip' },
+  // kubebuilder v4.11's guide for coding agents, with this CLI's commands
+  { template: 'AGENTS.md', ifExists: 'skip' },
   { template: 'cmd/main.ts', ifExists: 'skip' },
   { template: 'hack/boilerplate.txt', ifExists: 'skip', when: (o) => o.license },
   { template: 'hack/bundle.js', ifExists: 'skip' },
@@ -93,6 +108,17 @@ const initFiles: Array<{
   { template: 'config/sharding/pdb.yaml', ifExists: 'skip' },
 ];
 
+/** The content of a --license-file, or a refusal naming the file and what is wrong. */
+function readLicenseFile(path: string): string {
+  const file = resolve(path);
+  if (!existsSync(file) || !statSync(file).isFile())
+    throw new ScaffoldError(`license file "${path}" does not exist; give the path of a file holding your header`);
+  const text = readFileSync(file, 'utf8');
+  const problem = customHeaderProblem(text);
+  if (problem) throw new ScaffoldError(`license file "${path}" cannot be the header of generated files: ${problem}`);
+  return text.trim();
+}
+
 /** Validates the options and the target directory, then writes the project; writes nothing if any check fails. */
 export function scaffoldInit(root: string, options: InitOptions): InitResult {
   for (const marker of initializedMarkers) {
@@ -106,7 +132,8 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
       );
     }
   }
-  if (!licenses.includes(options.license as License)) {
+  const customHeader = options.licenseFile === undefined ? undefined : readLicenseFile(options.licenseFile);
+  if (customHeader === undefined && !licenses.includes(options.license as License)) {
     throw new ScaffoldError(
       `unknown license "${options.license}" given to --license; use one of: ${licenses.join(', ')}`,
     );
@@ -132,7 +159,7 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
 
   const dependencies = options.dependencies();
   const repo = options.repo ?? projectName;
-  const boilerplate = boilerplateText(options.license as License, options.owner);
+  const boilerplate = customHeader ?? boilerplateText(options.license as License, options.owner);
   const year = new Date().getFullYear();
   const data = {
     projectName,
@@ -146,7 +173,7 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     shardRing: shardRingName(projectName),
     boilerplate: fileHeader(boilerplate, year),
     boilerplateText: boilerplate ?? '',
-    license: options.license === 'apache2',
+    license: customHeader === undefined ? options.license === 'apache2' : customHeader.trim() !== '',
     licenseText: boilerplate
       ? boilerplate
           .replace(/^\/\*\n?/, '')
@@ -183,7 +210,7 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     layout: [LAYOUT],
     multigroup: options.multigroup,
     namespaced: options.namespaced,
-    license: options.license,
+    license: customHeader === undefined ? options.license : CUSTOM_LICENSE,
     owner: options.owner,
   };
   plan.template('PROJECT', stringifyProject(project), 'error');

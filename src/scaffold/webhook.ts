@@ -4,6 +4,7 @@ import { loadProject, projectFileHeader } from '../project/load.js';
 import { pluralize } from '../project/flect.js';
 import { Plan } from './plan.js';
 import {
+  NAMESPACED_WEBHOOKS_WARNING,
   qualifiedGroup,
   sameGVK,
   stringifyProject,
@@ -24,6 +25,10 @@ export interface CreateWebhookOptions {
   conversion: boolean;
   spokes: string[];
   force: boolean;
+  /** The defaulting webhook's path in place of /mutate-<group>-<version>-<kind> (kubebuilder's --defaulting-path). */
+  defaultingPath?: string;
+  /** The validating webhook's path in place of /validate-<group>-<version>-<kind> (--validation-path). */
+  validationPath?: string;
 }
 
 const defaultKustomization = 'config/default/kustomization.yaml';
@@ -83,6 +88,7 @@ export function scaffoldCreateWebhook(
       `no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api --group ${group} --version ${version} --kind ${kind}\` first`,
     );
   }
+  checkCustomPaths(options);
   if (options.spokes.length > 0 && !options.conversion)
     throw new ScaffoldError('--spoke can only be used with --conversion');
   if (options.conversion && options.spokes.length === 0) {
@@ -141,6 +147,11 @@ export function scaffoldCreateWebhook(
   const header = projectFileHeader(root);
   const lowerCamelKind = kind.charAt(0).toLowerCase() + kind.slice(1);
   const spokeNames = [...new Set([...(had.spoke ?? []), ...options.spokes])].sort();
+  // A path given now replaces the recorded one; a webhook scaffolded again without one keeps what PROJECT records.
+  const customPaths = {
+    defaulting: wants.defaulting ? (options.defaultingPath ?? had.defaultingPath) : undefined,
+    validation: wants.validation ? (options.validationPath ?? had.validationPath) : undefined,
+  };
   const data = {
     boilerplate: header,
     projectName: config.projectName,
@@ -158,8 +169,10 @@ export function scaffoldCreateWebhook(
     builtInType,
     ...wants,
     hasAdmission: wants.defaulting || wants.validation,
-    defaultingPath: webhookPath('mutate', apiGroup, version, kind),
-    validationPath: webhookPath('validate', apiGroup, version, kind),
+    defaultingPath: customPaths.defaulting ?? webhookPath('mutate', apiGroup, version, kind),
+    validationPath: customPaths.validation ?? webhookPath('validate', apiGroup, version, kind),
+    customDefaultingPath: customPaths.defaulting !== undefined,
+    customValidationPath: customPaths.validation !== undefined,
     // A built-in kind's type and resource are declared in the webhook file itself.
     typesImport: paths
       ? posix.relative(webhookDir, paths.typesFile).replace(/\.ts$/, '.js')
@@ -302,6 +315,8 @@ export function scaffoldCreateWebhook(
       validation: wants.validation || undefined,
       conversion: wants.conversion || undefined,
       spoke: spokeNames.length > 0 ? spokeNames : undefined,
+      defaultingPath: customPaths.defaulting,
+      validationPath: customPaths.validation,
     },
   };
   const next: ProjectConfig = {
@@ -317,7 +332,27 @@ export function scaffoldCreateWebhook(
       : [
           'Webhooks for core types may cause circular dependencies during deployment. More info: https://book.kubebuilder.io/reference/webhook-bootstrap-problem',
         ];
+  if (config.namespaced) warnings.push(NAMESPACED_WEBHOOKS_WARNING);
   return { written, warnings };
+}
+
+/** Refuses a custom path without its webhook (kubebuilder's rule), or one that cannot stand in a marker or a URL. */
+function checkCustomPaths(options: CreateWebhookOptions): void {
+  for (const [path, flag, wanted, needs] of [
+    [options.defaultingPath, '--defaulting-path', options.defaulting, '--defaulting'],
+    [options.validationPath, '--validation-path', options.validation, '--programmatic-validation'],
+  ] as const) {
+    if (path === undefined) continue;
+    if (!wanted) throw new ScaffoldError(`${flag} can only be used with ${needs}`);
+    if (!/^\/[A-Za-z0-9._~/-]*$/.test(path))
+      throw new ScaffoldError(
+        `${flag} "${path}" is not a webhook path: give one that starts with / and holds only letters, digits and . _ ~ / -, e.g. /custom-mutate`,
+      );
+  }
+  if (options.defaultingPath !== undefined && options.defaultingPath === options.validationPath)
+    throw new ScaffoldError(
+      `--defaulting-path and --validation-path are both ${options.defaultingPath}: each webhook needs its own path`,
+    );
 }
 
 /** Adds +kubebuilder:storageversion to the Kind's marker block, once. */

@@ -38,6 +38,23 @@ describe.skipIf(!built)('scaffold manifests and generate on the command line', (
     );
   });
 
+  it("writes the role under --rbac-dir and --rbac-file-name (controller-gen's output:rbac and rbac:fileName)", () => {
+    const r = scaffold('manifests', '--rbac-dir', 'config/custom', '--rbac-file-name', 'manager_role.yaml');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(root, 'config/custom/manager_role.yaml'), 'utf8')).toContain('name: manager-role');
+    expect(existsSync(join(root, 'config/rbac/role.yaml'))).toBe(false);
+  });
+
+  it('refuses an --rbac-file-name with a folder in it, writing nothing', () => {
+    const r = scaffold('manifests', '--rbac-file-name', '../role.yaml');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      'Error: --rbac-file-name "../role.yaml" must be a file name, without a folder: give the folder with --rbac-dir\n',
+    );
+    expect(existsSync(join(root, 'config'))).toBe(false);
+  });
+
   it('exits non-zero with every problem and writes nothing', () => {
     const types = join(root, 'api/v1/captain_types.ts');
     writeFileSync(

@@ -18,6 +18,8 @@ interface FixtureOptions {
   paths?: string[];
   maxDescLen?: number;
   allowDangerousTypes?: boolean;
+  rbacDir?: string;
+  rbacFileName?: string;
 }
 
 function plan(root: string): GeneratedFile[] {

@@ -52,6 +52,8 @@ describe.skipIf(!available)('parity with controller-gen', () => {
     const options = (existsSync(optionsFile) ? JSON.parse(readFileSync(optionsFile, 'utf8')) : {}) as {
       maxDescLen?: number;
       allowDangerousTypes?: boolean;
+      rbacDir?: string;
+      rbacFileName?: string;
     };
     const crdOptions = [
       ...(options.maxDescLen !== undefined ? [`maxDescLen=${options.maxDescLen}`] : []),
@@ -60,12 +62,12 @@ describe.skipIf(!available)('parity with controller-gen', () => {
     execFileSync(
       controllerGen!,
       [
-        'rbac:roleName=manager-role',
+        `rbac:roleName=manager-role${options.rbacFileName !== undefined ? `,fileName=${options.rbacFileName}` : ''}`,
         crdOptions.length > 0 ? `crd:${crdOptions.join(',')}` : 'crd',
         'webhook',
         'paths=./...',
         'output:crd:artifacts:config=out/config/crd/bases',
-        'output:rbac:artifacts:config=out/config/rbac',
+        `output:rbac:artifacts:config=out/${options.rbacDir ?? 'config/rbac'}`,
         'output:webhook:artifacts:config=out/config/webhook',
       ],
       { cwd: dir, stdio: 'pipe' },

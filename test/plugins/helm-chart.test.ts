@@ -1,7 +1,7 @@
 // The chart `edit --plugins=helm/v2-alpha` writes, checked with the real helm: it lints, renders with default values to
 // the objects of dist/install.yaml (but for what a chart does differently by design, listed below), follows its
 // values, and installs (with a server-side dry run, then for real) into a real kube-apiserver and uninstalls.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -18,7 +18,7 @@ import { helmEdit } from '../../src/scaffold/plugins/helm/edit.js';
 import { kubeconfigFile } from '../cluster/helpers.js';
 import { createAPI, createWebhook, enableSharding, newProject, writeCRD, type Project } from '../kustomize/trees.js';
 import { testCRD } from '../support/crd.js';
-import { findHelm, helm, HELM_BUILD_MS, HELM_VERSION } from '../support/helm.js';
+import { findHelm, helm, HELM_BUILD_MS, HELM_VERSION, withoutHealthProbe } from '../support/helm.js';
 import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 
 type Obj = {
@@ -277,6 +277,70 @@ describe.skipIf(!available)(`the helm/v2-alpha chart with helm ${HELM_VERSION}`,
         expect(manager.template.metadata.labels[k]).toBe(v);
     } finally {
       ring.cleanup();
+    }
+  });
+
+  /** The manager container's health probe settings of a chart rendered with `--set` values. */
+  async function healthSettings(root: string, set: string[]): Promise<unknown> {
+    const rendered = objects(
+      await helm(helmBinary, ['template', 'proj', 'dist/chart', '--namespace', 'proj-system', ...set], root),
+    );
+    const manager = rendered.get('Deployment proj-system/proj-controller-manager')!;
+    type Probe = { httpGet: { port: number } };
+    const container = (
+      manager.spec as {
+        template: {
+          spec: {
+            containers: Array<{
+              args: string[];
+              ports: Array<{ name: string; containerPort: number }>;
+              livenessProbe: Probe;
+              readinessProbe: Probe;
+            }>;
+          };
+        };
+      }
+    ).template.spec.containers[0]!;
+    return {
+      arg: container.args.find((a) => a.startsWith('--health-probe-bind-address')),
+      port: container.ports.find((p) => p.name === 'health')?.containerPort,
+      liveness: container.livenessProbe.httpGet.port,
+      readiness: container.readinessProbe.httpGet.port,
+    };
+  }
+
+  it('moves the health probe port everywhere the manager uses it with manager.healthProbe.port', async () => {
+    expect(readFileSync(join(project.root, 'dist/chart/values.yaml'), 'utf8')).toContain(
+      '  healthProbe:\n    # Health probe server port\n    port: 8081\n',
+    );
+    expect(await healthSettings(project.root, ['--set', 'manager.healthProbe.port=9440'])).toEqual({
+      arg: '--health-probe-bind-address=:9440',
+      port: 9440,
+      liveness: 9440,
+      readiness: 9440,
+    });
+  });
+
+  it("keeps the installer's health probe port with a values.yaml kept from a chart that had no healthProbe", async () => {
+    const old = newProject('proj');
+    try {
+      helmEdit(old.root, {});
+      const values = join(old.root, 'dist/chart/values.yaml');
+      const text = readFileSync(values, 'utf8');
+      const without = withoutHealthProbe(text);
+      expect(without).not.toContain('healthProbe');
+      writeFileSync(values, without);
+      helmEdit(old.root, {});
+      expect(readFileSync(values, 'utf8')).toBe(without);
+      expect(await helm(helmBinary, ['lint', 'dist/chart'], old.root)).toContain('0 chart(s) failed');
+      expect(await healthSettings(old.root, [])).toEqual({
+        arg: '--health-probe-bind-address=:8081',
+        port: 8081,
+        liveness: 8081,
+        readiness: 8081,
+      });
+    } finally {
+      old.cleanup();
     }
   });
 

@@ -2,7 +2,8 @@ import { cpSync, existsSync, readFileSync, readdirSync, realpathSync, statSync }
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { resolveInProject } from '../../files/confine.js';
 import { ScaffoldError, isUserError } from '../../errors.js';
-import { parseProject, stringifyProject } from '../../project/project.js';
+import { CUSTOM_LICENSE, boilerplateText, customHeaderProblem, type License } from '../../project/boilerplate.js';
+import { parseProject, stringifyProject, type ProjectConfig } from '../../project/project.js';
 import { scaffoldCreateAPI } from '../api.js';
 import { loadProject } from '../../project/load.js';
 import { scaffoldInit } from '../init.js';
@@ -70,7 +71,11 @@ export async function generateFromProject(options: GenerateOptions): Promise<Gen
   }
   const steps = replaySteps(
     config,
-    { dependencies: options.dependencies, cliVersion: options.cliVersion },
+    {
+      dependencies: options.dependencies,
+      cliVersion: options.cliVersion,
+      licenseFile: carriedHeader(inputDir, config),
+    },
     options.specs ?? pluginSpecs,
   );
 
@@ -190,12 +195,32 @@ function differences(projectText: string, previousDir: string, outputDir: string
   }
   const boilerplate = join('hack', 'boilerplate.txt');
   const oldHeader = readIfExists(join(previousDir, boilerplate));
-  if (oldHeader !== undefined && oldHeader !== readIfExists(join(outputDir, boilerplate))) {
+  if (oldHeader !== undefined && oldHeader.trim() !== readIfExists(join(outputDir, boilerplate))?.trim()) {
+    // only a header that cannot be one comment block is left behind (see carriedHeader)
     notes.push(
-      `${boilerplate} was written from PROJECT's license and owner, and differs from yours (${join(previousDir, boilerplate)}); new files carry the new header`,
+      `${boilerplate} was written from PROJECT's license and owner, and differs from yours (${join(previousDir, boilerplate)}), which is not one /* */ comment block; new files carry the new header`,
     );
   }
   return notes;
+}
+
+/**
+ * The previous project's hack/boilerplate.txt when the new scaffold keeps it as the header (init --license-file), as
+ * kubebuilder's alpha generate keeps its boilerplate: a custom header, or one the user edited after init. Refuses a
+ * custom license whose file is gone.
+ */
+function carriedHeader(inputDir: string, config: ProjectConfig): string | undefined {
+  const path = join(inputDir, 'hack', 'boilerplate.txt');
+  const text = readIfExists(path);
+  if (config.license === CUSTOM_LICENSE) {
+    if (text !== undefined) return path;
+    throw new ScaffoldError(
+      `PROJECT records a custom license header (init --license-file), but ${path} is missing; restore it, or set PROJECT's license to apache2, copyright or none`,
+    );
+  }
+  if (text === undefined || customHeaderProblem(text) !== undefined) return undefined;
+  const made = boilerplateText((config.license ?? 'apache2') as License, config.owner) ?? '';
+  return text.trim() === made.trim() ? undefined : path;
 }
 
 function readIfExists(path: string): string | undefined {

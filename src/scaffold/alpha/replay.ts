@@ -1,6 +1,7 @@
 import { ScaffoldError } from '../../errors.js';
 import { sameGVK, type ProjectConfig, type ProjectResource } from '../../project/project.js';
 import { pluginSpecs, replayCommandLine, shortKey, type PluginReplay, type PluginSpec } from '../plugins/registry.js';
+import { controllerNames, hasController } from '../../project/controllers.js';
 import type { CreateAPIOptions } from '../api.js';
 import type { InitOptions } from '../init.js';
 import type { CreateWebhookOptions } from '../webhook.js';
@@ -19,6 +20,9 @@ export type ReplayStep =
 /** What init needs that PROJECT does not record: how the new package.json depends on kubescaffold, and its version. */
 export type InitExtras = Pick<InitOptions, 'dependencies' | 'cliVersion'>;
 
+/** InitExtras, and the previous project's header file when init is to keep it (--license-file). */
+export type InitInputs = InitExtras & Pick<InitOptions, 'licenseFile'>;
+
 /**
  * The commands that scaffold again the project PROJECT describes, in kubebuilder's order: init with the project-wide
  * settings, create api for each resource (or the plugin command that replaces it), create webhook for each resource
@@ -27,7 +31,7 @@ export type InitExtras = Pick<InitOptions, 'dependencies' | 'cliVersion'>;
  */
 export function replaySteps(
   config: ProjectConfig,
-  extras: InitExtras,
+  extras: InitInputs,
   specs: readonly PluginSpec[] = pluginSpecs,
 ): ReplayStep[] {
   const replays = pluginReplays(config, specs);
@@ -51,8 +55,8 @@ export function replaySteps(
         steps.push(pluginStep(p));
         placed.add(p.replay);
       }
-    } else if (r.api || r.controller) {
-      steps.push(createAPIStep(r));
+    } else if (r.api || hasController(r)) {
+      steps.push(...createAPISteps(r));
     }
   }
   // A plugin's resource that PROJECT's resources do not list still gets created before the webhooks.
@@ -104,7 +108,7 @@ function checkReproducible(config: ProjectConfig, r: ProjectResource, index: num
   }
 }
 
-function initStep(config: ProjectConfig, extras: InitExtras): ReplayStep {
+function initStep(config: ProjectConfig, extras: InitInputs): ReplayStep {
   const options: InitOptions = {
     domain: config.domain,
     repo: config.repo,
@@ -118,7 +122,9 @@ function initStep(config: ProjectConfig, extras: InitExtras): ReplayStep {
   };
   const argv = ['init', '--domain', options.domain];
   if (options.repo !== undefined) argv.push('--repo', options.repo);
-  argv.push('--project-name', config.projectName, '--license', options.license);
+  argv.push('--project-name', config.projectName);
+  if (options.licenseFile !== undefined) argv.push('--license-file', options.licenseFile);
+  else argv.push('--license', options.license);
   if (options.owner !== undefined) argv.push('--owner', options.owner);
   if (options.multigroup) argv.push('--multigroup');
   if (options.namespaced) argv.push('--namespaced');
@@ -126,14 +132,34 @@ function initStep(config: ProjectConfig, extras: InitExtras): ReplayStep {
   return { argv, run: 'init', options };
 }
 
-function createAPIStep(r: ProjectResource): ReplayStep {
+/**
+ * The create api commands of one resource: one for its types and its first controller, then one per further named
+ * controller (--resource=false --controller-name), in PROJECT's order.
+ */
+function createAPISteps(r: ProjectResource): ReplayStep[] {
+  const named = r.controllers && r.controllers.length > 0 ? controllerNames(r) : [];
+  if (named.length === 0) return [createAPIStep(r, r.api !== undefined, Boolean(r.controller))];
+  const [first, ...rest] = named;
+  return [
+    createAPIStep(r, r.api !== undefined, true, first),
+    ...rest.map((name) => createAPIStep(r, false, true, name)),
+  ];
+}
+
+function createAPIStep(
+  r: ProjectResource,
+  resource: boolean,
+  controller: boolean,
+  controllerName?: string,
+): ReplayStep {
   const options: CreateAPIOptions = {
     group: r.group,
     version: r.version,
     kind: r.kind,
     plural: r.plural,
-    resource: r.api !== undefined,
-    controller: Boolean(r.controller),
+    resource,
+    controller,
+    controllerName,
     // PROJECT leaves out `namespaced: false`, so an API without it is cluster-scoped.
     namespaced: r.api === undefined || Boolean(r.api.namespaced),
     force: false,
@@ -143,6 +169,7 @@ function createAPIStep(r: ProjectResource): ReplayStep {
   const argv = ['create', 'api', '--group', r.group, '--version', r.version, '--kind', r.kind];
   if (r.plural !== undefined) argv.push('--plural', r.plural);
   argv.push(`--resource=${options.resource}`, `--controller=${options.controller}`);
+  if (controllerName !== undefined) argv.push('--controller-name', controllerName);
   if (options.resource) argv.push(`--namespaced=${options.namespaced}`);
   if (options.ssa) argv.push('--ssa');
   if (r.external) {
@@ -163,12 +190,16 @@ function createWebhookStep(r: ProjectResource): ReplayStep {
     conversion: Boolean(w.conversion),
     spokes: w.spoke ?? [],
     force: false,
+    defaultingPath: w.defaultingPath,
+    validationPath: w.validationPath,
   };
   const argv = ['create', 'webhook', '--group', r.group, '--version', r.version, '--kind', r.kind];
   if (options.defaulting) argv.push('--defaulting');
   if (options.validation) argv.push('--programmatic-validation');
   if (options.conversion) argv.push('--conversion');
   if (options.spokes.length > 0) argv.push('--spoke', options.spokes.join(','));
+  if (w.defaultingPath !== undefined) argv.push('--defaulting-path', w.defaultingPath);
+  if (w.validationPath !== undefined) argv.push('--validation-path', w.validationPath);
   return { argv, run: 'create webhook', options };
 }
 

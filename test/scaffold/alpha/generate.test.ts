@@ -10,6 +10,20 @@ import { differingFiles, scaffold } from './cli-run.js';
 // A project built the way a user builds one: every command through the CLI, in the project's directory.
 const projectCommands: string[][] = [
   ['create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain'],
+  // a second controller for the kind: PROJECT's controllers list, replayed as two create api commands
+  [
+    'create',
+    'api',
+    '--group',
+    'crew',
+    '--version',
+    'v1',
+    '--kind',
+    'Captain',
+    '--resource=false',
+    '--controller-name',
+    'captain-backup',
+  ],
   ['create', 'api', '--group', 'crew', '--version', 'v2', '--kind', 'Captain', '--controller=false'],
   ['create', 'api', '--group', 'sea', '--version', 'v1', '--kind', 'Ship', '--plural', 'shipz', '--namespaced=false'],
   ['create', 'api', '--group', 'apps', '--version', 'v1', '--kind', 'Deployment', '--resource=false'],
@@ -99,6 +113,9 @@ describe('scaffold alpha generate', () => {
       '$ scaffold create api --group apps --version v1 --kind Deployment --resource=false --controller=true',
     );
     expect(printed).toContain(
+      '$ scaffold create api --group crew --version v1 --kind Captain --resource=false --controller=true --controller-name captain-backup',
+    );
+    expect(printed).toContain(
       '$ scaffold create api --group crew --version v2 --kind Captain --resource=true --controller=false --namespaced=true',
     );
     expect(printed).toContain(
@@ -110,10 +127,10 @@ describe('scaffold alpha generate', () => {
 
   it('after edit --namespaced, scaffolds what init --namespaced would have, where edit left code for the user to change', async () => {
     const edited = workspace();
-    await buildProject(edited.root, initCommand, projectCommands.slice(0, 3));
+    await buildProject(edited.root, initCommand, projectCommands.slice(0, 4));
     await scaffold(edited.root, 'edit', '--namespaced');
     const fresh = workspace();
-    await buildProject(fresh.root, [...initCommand, '--namespaced'], projectCommands.slice(0, 3));
+    await buildProject(fresh.root, [...initCommand, '--namespaced'], projectCommands.slice(0, 4));
 
     const out = join(edited.base, 'upgraded');
     await scaffold(edited.base, 'alpha', 'generate', '--input-dir', edited.root, '--output-dir', out);
@@ -130,6 +147,7 @@ describe('scaffold alpha generate', () => {
       'config/rbac/sea_ship_admin_role.yaml',
       'config/rbac/sea_ship_editor_role.yaml',
       'config/rbac/sea_ship_viewer_role.yaml',
+      'internal/controller/crew/captain_backup_controller.ts',
       'internal/controller/crew/captain_controller.ts',
       'internal/controller/sea/ship_controller.ts',
     ]);

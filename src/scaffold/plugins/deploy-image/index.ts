@@ -94,6 +94,7 @@ export function createAPI(root: string, request: PluginAPIRequest, flags: Record
     );
   }
   const envVar = `${request.kind.toUpperCase()}_IMAGE`;
+  const reconcilerArgs = `mgr.getClient(), mgr.getEventRecorderFor('${request.kind.toLowerCase()}-controller')`;
   const { written } = scaffoldCreateAPI(
     root,
     { ...request, resource: true, controller: true },
@@ -114,7 +115,7 @@ export function createAPI(root: string, request: PluginAPIRequest, flags: Record
         // A container port's name is an IANA service name: at most 15 characters.
         portName: request.kind.toLowerCase().slice(0, 15),
       },
-      reconcilerArgs: `mgr.getClient(), mgr.getEventRecorderFor('${request.kind.toLowerCase()}-controller')`,
+      reconcilerArgs,
       plan: (plan, { paths, data }) => {
         plan.template(
           `${posix.dirname(paths.controllerFile)}/conditions.ts`,
@@ -122,13 +123,13 @@ export function createAPI(root: string, request: PluginAPIRequest, flags: Record
           'skip',
         );
         plan.edit('config/manager/manager.yaml', (content) => addImageEnvVar(content, envVar, operand.image));
-        // Scaffolded over a plain create api (--force), the reconciler now also takes the recorder: the plain setup
-        // line would no longer compile.
-        const plainSetup = new RegExp(
-          `^[ \\t]*new ${request.kind}Reconciler\\(mgr\\.getClient\\(\\)\\)\\.setupWithManager\\(mgr\\);\\n`,
-          'm',
+        plan.edit('cmd/main.ts', (content) =>
+          withRecorderInPlace(
+            content,
+            request.kind,
+            `new ${request.kind}Reconciler(${reconcilerArgs}).setupWithManager(mgr);`,
+          ),
         );
-        plan.edit('cmd/main.ts', (content) => content.replace(plainSetup, ''));
       },
       project: (config) =>
         recordResource(config, {
@@ -178,3 +179,19 @@ function stringLiteral(value: string): string {
 
 /** The module the plugin registry loads. */
 export const deployImagePlugin: PluginModule = { createAPI };
+
+/**
+ * main.ts after a deploy-image create api over a plain one (--force): the reconciler now also takes the recorder, so
+ * the plain setup line would no longer compile. The setup with the recorder takes its place, where it stood, as
+ * kubebuilder adds the recorder to the existing setup in place; the copy create api put at the builder marker goes.
+ */
+function withRecorderInPlace(content: string, kind: string, recorderSetup: string): string {
+  const lines = content.split('\n');
+  const plain = lines.findIndex((l) => l.trim() === `new ${kind}Reconciler(mgr.getClient()).setupWithManager(mgr);`);
+  if (plain < 0) return content;
+  const indent = /^\s*/.exec(lines[plain]!)?.[0] ?? '';
+  lines[plain] = indent + recorderSetup;
+  const appended = lines.findIndex((l, i) => i !== plain && l.trim() === recorderSetup);
+  if (appended >= 0) lines.splice(appended, 1);
+  return lines.join('\n');
+}

@@ -39,6 +39,19 @@ export interface ManagerValues {
   terminationGracePeriodSeconds?: number;
   metricsPort?: number;
   webhookPort?: number;
+  /** The health probe server's port, from --health-probe-bind-address (kubebuilder v4.16's manager.healthProbe.port). */
+  healthProbePort: number;
+}
+
+/**
+ * The health probe port, manager.healthProbe.port (kubebuilder v4.16's value); `dig` falls back to the installer's
+ * port when a values.yaml kept from an older chart has no healthProbe section, where kubebuilder's plain lookup fails.
+ */
+const healthPort = (port: number): string => `{{ dig "healthProbe" "port" ${port} .Values.manager }}`;
+
+/** The port of a `--flag=[host]:port` argument, or NaN. */
+function argPort(arg: string | undefined): number {
+  return Number(/:(\d+)$/.exec(arg ?? '')?.[1] ?? NaN);
 }
 
 /** The flags whose value follows values.yaml (metrics, webhook certificates) instead of manager.args. */
@@ -72,7 +85,8 @@ export function managerValues(d: K8sObject | undefined): ManagerValues {
   const container = d ? managerContainer(d) : undefined;
   const image = splitImage(container?.image ?? 'controller:latest');
   const metricsBind = container?.args?.find((a) => a.startsWith('--metrics-bind-address='));
-  const metricsPort = Number(/:(\d+)$/.exec(metricsBind ?? '')?.[1] ?? NaN);
+  const metricsPort = argPort(metricsBind);
+  const healthProbePort = argPort(container?.args?.find((a) => a.startsWith('--health-probe-bind-address=')));
   const webhookPort = container?.ports?.find((p) => p.name === 'webhook-server')?.containerPort;
   return {
     replicas: typeof spec.replicas === 'number' ? spec.replicas : 1,
@@ -96,6 +110,8 @@ export function managerValues(d: K8sObject | undefined): ManagerValues {
     terminationGracePeriodSeconds: pod.terminationGracePeriodSeconds as number | undefined,
     metricsPort: Number.isFinite(metricsPort) ? metricsPort : undefined,
     webhookPort: typeof webhookPort === 'number' ? webhookPort : undefined,
+    // kubebuilder's default when the flag is absent or has no port
+    healthProbePort: Number.isFinite(healthProbePort) && healthProbePort > 0 ? healthProbePort : 8081,
   };
 }
 
@@ -333,8 +349,14 @@ function managerContainerTemplate(
         out.ports = (container.ports ?? []).map((p) =>
           p.name === 'webhook-server' && c.webhookPort !== undefined && p.containerPort === c.webhookPort
             ? { ...p, containerPort: t.inline('{{ .Values.webhook.port }}') }
-            : p,
+            : p.name === 'health' && typeof p.containerPort === 'number'
+              ? { ...p, containerPort: t.inline(healthPort(p.containerPort)) }
+              : p,
         );
+        break;
+      case 'livenessProbe':
+      case 'readinessProbe':
+        out[key] = probeOnHealthPort(t, value);
         break;
       case 'resources':
         out[fromValues(t, 'resources', 'resources')] = null;
@@ -357,6 +379,13 @@ function managerContainerTemplate(
   if (!('resources' in container)) out[fromValues(t, 'resources', 'resources')] = null;
   if (!('securityContext' in container)) out[fromValues(t, 'securityContext', 'securityContext')] = null;
   return out;
+}
+
+/** A liveness or readiness probe whose httpGet on /healthz or /readyz follows manager.healthProbe.port, as kubebuilder's. */
+function probeOnHealthPort(t: HelmTemplate, probe: unknown): unknown {
+  const httpGet = (probe as { httpGet?: { path?: string; port?: unknown } } | undefined)?.httpGet;
+  if (!httpGet || !/^\/(healthz|readyz)$/.test(httpGet.path ?? '') || typeof httpGet.port !== 'number') return probe;
+  return { ...(probe as object), httpGet: { ...httpGet, port: t.inline(healthPort(httpGet.port)) } };
 }
 
 /**
@@ -396,6 +425,10 @@ function managerArgs(t: HelmTemplate, args: string[], webhookPort: number | unde
           '{{- end }}',
         ]),
       );
+    } else if (arg.startsWith('--health-probe-bind-address=')) {
+      // the host part (empty, an address, [::1]) stays; the port follows manager.healthProbe.port
+      const templated = arg.replace(/:\d+$/, `:${healthPort(argPort(arg))}`);
+      out.push(templated === arg ? arg : t.block(() => [`- ${templated}`]));
     } else if (isChartFlag(arg)) {
       out.push(arg);
     } else {

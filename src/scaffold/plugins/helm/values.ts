@@ -50,6 +50,15 @@ export function valuesYaml(m: ManagerValues, f: ChartFeatures): string {
     '',
   ];
   if (m.args.length > 0) out.push('  ## Arguments', '  ##', '  args:', ...yamlLines(m.args).map((l) => `    ${l}`), '');
+  out.push(
+    '  ## Health probes.',
+    '  ## The manager serves the liveness (/healthz) and readiness (/readyz) endpoints on this port.',
+    '  ##',
+    '  healthProbe:',
+    '    # Health probe server port',
+    `    port: ${m.healthProbePort}`,
+    '',
+  );
   if (m.env && m.env.length > 0) {
     out.push('  ## Environment variables', '  ##', '  env:', ...yamlLines(m.env).map((l) => `    ${l}`), '');
     out.push(
