@@ -377,7 +377,7 @@ export class Controller<R = Request> {
     log: Logger,
     ids: ReconcileID,
   ): Promise<{ result: Result; error?: unknown; timedOut: boolean }> {
-    const ctx = new ControllerReconcileContext({ log, controller: this.name, ids, hardStop: this.hardStop.signal });
+    const ctx = new ControllerReconcileContext(log, this.name, ids, this.hardStop.signal);
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (this.reconcileTimeout > 0) {

@@ -57,11 +57,12 @@ export class ControllerReconcileContext implements ReconcileContext {
   #own: AbortController | undefined;
   #onHardStop: (() => void) | undefined;
 
-  constructor(opts: { log: Logger; controller: string; ids: ReconcileID; hardStop: AbortSignal }) {
-    this.log = opts.log;
-    this.controller = opts.controller;
-    this.#ids = opts.ids;
-    this.#hardStop = opts.hardStop;
+  // Positional, not an options object: one is made per reconcile.
+  constructor(log: Logger, controller: string, ids: ReconcileID, hardStop: AbortSignal) {
+    this.log = log;
+    this.controller = controller;
+    this.#ids = ids;
+    this.#hardStop = hardStop;
   }
 
   get reconcileID(): string {

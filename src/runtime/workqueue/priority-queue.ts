@@ -81,10 +81,30 @@ export class PriorityQueue<T> {
 
   /** Queues item (controller-runtime's AddWithOpts); a no-op after shutdown. */
   addWithOpts(item: T, opts: PriorityAddOptions = {}): void {
+    this.enqueue(item, opts.after ?? 0, opts.rateLimited === true, opts.priority ?? 0);
+  }
+
+  /** Queues item at priority (default 0). */
+  add(item: T, priority?: number): void {
+    this.enqueue(item, 0, false, priority ?? 0);
+  }
+
+  /** Queues item after delayMs. */
+  addAfter(item: T, delayMs: number, priority?: number): void {
+    this.enqueue(item, delayMs, false, priority ?? 0);
+  }
+
+  /** Queues item once the rate limiter allows it. */
+  addRateLimited(item: T, priority?: number): void {
+    this.enqueue(item, 0, true, priority ?? 0);
+  }
+
+  // addWithOpts' work, with its options as arguments: every add of every controller comes through here.
+  private enqueue(item: T, afterMs: number, rateLimited: boolean, priority: number): void {
     if (this.closing) return;
     const key = this.keyOf(item);
-    let after = opts.after ?? 0;
-    if (opts.rateLimited) {
+    let after = afterMs;
+    if (rateLimited) {
       const limited = this.rateLimiter.when(key);
       if (!(after > 0) || limited < after) after = limited;
     }
@@ -93,7 +113,6 @@ export class PriorityQueue<T> {
       readyAt = this.now() + after;
       this.metrics?.retry();
     }
-    const priority = opts.priority ?? 0;
     const existing = this.items.get(key);
     if (!existing) {
       this.insert({ key, item, priority, readyAt, seq: this.seq++ });
@@ -121,21 +140,6 @@ export class PriorityQueue<T> {
       readyAt: newReadyAt,
       seq: raised ? this.seq++ : existing.seq,
     });
-  }
-
-  /** Queues item at priority (default 0). */
-  add(item: T, priority?: number): void {
-    this.addWithOpts(item, priority === undefined ? {} : { priority });
-  }
-
-  /** Queues item after delayMs. */
-  addAfter(item: T, delayMs: number, priority?: number): void {
-    this.addWithOpts(item, priority === undefined ? { after: delayMs } : { after: delayMs, priority });
-  }
-
-  /** Queues item once the rate limiter allows it. */
-  addRateLimited(item: T, priority?: number): void {
-    this.addWithOpts(item, priority === undefined ? { rateLimited: true } : { rateLimited: true, priority });
   }
 
   /** Clears item's failure history; the item itself stays queued if it is. */
