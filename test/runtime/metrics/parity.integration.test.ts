@@ -3,12 +3,11 @@
 // family controller-runtime serves (Go's go_* runtime metrics aside) must be served by ours with the same type, label
 // names and histogram buckets, so its dashboards and alerts work unchanged; the few exceptions are listed with why.
 // Needs Go to build the peer: without it the comparison is skipped loudly, and fails under REQUIRE_PARITY=1 (CI).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
 import {
@@ -24,10 +23,9 @@ import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
 import { testCRD } from '../../support/crd.js';
 import { peerAvailable } from '../../support/peers.js';
+import { buildGoPeer } from '../../support/go-peer.js';
 import { CHILD_START_MS, CONTROL_PLANE_START_MS } from '../../support/limits.js';
 
-const goDir = fileURLToPath(new URL('../../../bench/go/', import.meta.url));
-const binary = fileURLToPath(new URL('../../../bench/out/go-reconcile', import.meta.url));
 
 /** Families controller-runtime serves that ours does not, and why. */
 const NOT_SERVED_BY_OURS: Record<string, string> = {
@@ -68,36 +66,6 @@ function families(text: string): Map<string, Family> {
   return out;
 }
 
-function newestSource(dir: string): number {
-  return Math.max(
-    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-      e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
-    ),
-  );
-}
-
-/** Builds bench/go/reconcile when its sources are newer than the binary; throws (saying why) when it cannot. */
-function buildPeer(): string {
-  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (go.status !== 0) throw new Error('Go is not installed');
-  let built = 0;
-  try {
-    built = statSync(binary).mtimeMs;
-  } catch {
-    // not built yet
-  }
-  if (built < newestSource(goDir)) {
-    mkdirSync(join(binary, '..'), { recursive: true });
-    const r = spawnSync('go', ['build', '-o', binary, './reconcile'], {
-      cwd: goDir,
-      encoding: 'utf8',
-      env: { ...process.env, CGO_ENABLED: '0' },
-    });
-    if (r.status !== 0) throw new Error(`building bench/go/reconcile failed:\n${r.stderr}`);
-  }
-  return binary;
-}
-
 const THING = {
   group: 'bench.kubescaffold.dev',
   version: 'v1',
@@ -112,7 +80,7 @@ const thingCRD = testCRD({
 });
 const peer = ((): string | undefined => {
   try {
-    return buildPeer();
+    return buildGoPeer('reconcile');
   } catch (err) {
     peerAvailable(
       'metrics parity with controller-runtime',
