@@ -24,5 +24,7 @@ export default defineConfig({
     // A passing run prints the report alone. What a test writes to the console (a fuzz run's seed, a ring run's
     // figures) is shown beside a test that fails; `vitest run --silent=false` shows it always.
     silent: 'passed-only',
+    // The runtime's root logger writes through the console too, for the same reason.
+    setupFiles: ['test/support/log-sink.ts'],
   },
 });

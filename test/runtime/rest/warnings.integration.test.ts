@@ -1,7 +1,8 @@
 // The API server's Warning headers reach the client's warning handler, and by default the log, once per text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../../src/envtest/index.js';
-import { configureLog, stderrSink } from '../../../src/runtime/log/index.js';
+import { configureLog } from '../../../src/runtime/log/index.js';
+import { testLogSink } from '../../support/log-sink.js';
 import {
   Namespaces,
   defineResource,
@@ -74,7 +75,7 @@ describe('API warnings', () => {
         .filter((l) => l.logger === 'KubeAPIWarningLogger');
       expect(warnings.map((l) => [l.level, l.msg])).toEqual([['info', 'unknown field "spec.colour"']]);
     } finally {
-      configureLog({ sink: stderrSink });
+      configureLog({ sink: testLogSink });
       client.close();
       silent.close();
     }
