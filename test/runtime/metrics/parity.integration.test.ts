@@ -26,7 +26,6 @@ import { peerAvailable } from '../../support/peers.js';
 import { buildGoPeer } from '../../support/go-peer.js';
 import { CHILD_START_MS, CONTROL_PLANE_START_MS } from '../../support/limits.js';
 
-
 /** Families controller-runtime serves that ours does not, and why. */
 const NOT_SERVED_BY_OURS: Record<string, string> = {
   certwatcher_read_certificate_total:
