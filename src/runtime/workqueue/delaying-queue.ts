@@ -1,4 +1,4 @@
-import { KeyedHeap } from './keyed-heap.js';
+import { Deadlines } from './deadlines.js';
 import { Queue, type QueueOptions } from './queue.js';
 
 interface Waiting<T> {
@@ -13,13 +13,9 @@ interface Waiting<T> {
  * twice keeps the earlier deadline. One timer is armed for the earliest deadline; shutDown clears it.
  */
 export class DelayingQueue<T> extends Queue<T> {
-  private readonly waiting = new KeyedHeap<unknown, Waiting<T>>((a, b) =>
-    a.readyAt !== b.readyAt ? a.readyAt < b.readyAt : a.seq < b.seq,
-  );
+  private readonly waiting = new Deadlines<Waiting<T>>(this.now, (due) => this.add(due.item));
   private readonly delayKeyOf: (item: T) => unknown;
   private seq = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Infinity;
 
   constructor(opts: QueueOptions<T> = {}) {
     super(opts);
@@ -43,7 +39,6 @@ export class DelayingQueue<T> extends Queue<T> {
     } else {
       this.waiting.set(key, { item, readyAt, seq: this.seq++ });
     }
-    this.arm();
   }
 
   /** Items parked by addAfter that are not yet due. */
@@ -53,29 +48,6 @@ export class DelayingQueue<T> extends Queue<T> {
 
   protected override close(): void {
     super.close();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Infinity;
     this.waiting.clear();
-  }
-
-  private arm(): void {
-    const next = this.waiting.peek();
-    if (!next) return;
-    if (this.timer && this.timerAt <= next.readyAt) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = next.readyAt;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, next.readyAt - this.now()));
-  }
-
-  private fire(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    const now = this.now();
-    for (let next = this.waiting.peek(); next && next.readyAt <= now; next = this.waiting.peek()) {
-      this.waiting.pop();
-      this.add(next.item);
-    }
-    this.arm();
   }
 }

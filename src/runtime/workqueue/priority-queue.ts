@@ -1,5 +1,5 @@
 import { Deque } from './deque.js';
-import { KeyedHeap } from './keyed-heap.js';
+import { Deadlines } from './deadlines.js';
 import { QueueMetrics, UNFINISHED_WORK_UPDATE_PERIOD_MS } from './metrics.js';
 import type { QueueOptions } from './queue.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiters.js';
@@ -56,9 +56,7 @@ export class PriorityQueue<T> {
   // The priorities that have a FIFO, highest first.
   private priorities: number[] = [];
   private readyCount = 0;
-  private readonly waiting = new KeyedHeap<unknown, Entry<T>>((a, b) =>
-    a.readyAt !== b.readyAt ? a.readyAt! < b.readyAt! : a.seq < b.seq,
-  );
+  private readonly waiting: Deadlines<Entry<T>>;
   private readonly getters = new Deque<(r: PriorityGetResult<T>) => void>();
   private readonly keyOf: (item: T) => unknown;
   private readonly rateLimiter: RateLimiter;
@@ -67,14 +65,16 @@ export class PriorityQueue<T> {
   private seq = 0;
   private closing = false;
   private drainWaiters: (() => void)[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Infinity;
   private metricsTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(opts: PriorityQueueOptions<T> = {}) {
     this.keyOf = opts.keyOf ?? ((item) => item);
     this.rateLimiter = opts.rateLimiter ?? defaultControllerRateLimiter();
     this.now = opts.now ?? (() => performance.now());
+    this.waiting = new Deadlines<Entry<T>>(this.now, (due) => {
+      due.readyAt = undefined;
+      this.insert(due);
+    });
     this.metrics =
       opts.name && opts.metricsProvider ? new QueueMetrics(opts.name, opts.metricsProvider, this.now) : undefined;
   }
@@ -209,7 +209,6 @@ export class PriorityQueue<T> {
     this.items.set(e.key, e);
     if (e.readyAt !== undefined) {
       this.waiting.set(e.key, e);
-      this.arm();
       return;
     }
     if (count) this.recordAdd(e);
@@ -275,33 +274,9 @@ export class PriorityQueue<T> {
     this.closing = true;
     if (this.metricsTimer) clearInterval(this.metricsTimer);
     this.metricsTimer = undefined;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    for (const [key] of this.waiting.entries()) this.items.delete(key);
+    for (const key of this.waiting.keys()) this.items.delete(key);
     this.waiting.clear();
     // Ready items are still handed out first, as in client-go; only idle getters learn of the shutdown.
     if (this.readyCount === 0) while (this.getters.length > 0) this.getters.shift()!(SHUTDOWN);
-  }
-
-  private arm(): void {
-    const next = this.waiting.peek();
-    if (!next) return;
-    if (this.timer && this.timerAt <= next.readyAt!) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = next.readyAt!;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, next.readyAt! - this.now()));
-  }
-
-  private fire(): void {
-    this.timer = undefined;
-    this.timerAt = Infinity;
-    const now = this.now();
-    for (let next = this.waiting.peek(); next && next.readyAt! <= now; next = this.waiting.peek()) {
-      this.waiting.pop();
-      next.readyAt = undefined;
-      this.insert(next);
-    }
-    this.arm();
   }
 }
