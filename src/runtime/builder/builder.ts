@@ -4,7 +4,7 @@ import { enqueueRequestForObject, enqueueRequestForOwner } from '../controller/h
 import { KindSource, type InformerProvider } from '../controller/source.js';
 import type { Manager } from '../manager/manager.js';
 import type { ControllerDefaults } from '../manager/options.js';
-import { requestKey, typedRequestKey, type Reconciler, type Request } from '../reconcile/index.js';
+import { typedRequestKey, type Reconciler, type Request } from '../reconcile/index.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { ConfigurationError } from '../errors.js';
 
@@ -167,8 +167,8 @@ export class Builder<R = Request> {
     const ctrl = new Controller<R>({
       name,
       reconciler,
-      // A Builder<Request> queues Requests by namespace/name; a typed one by its requestKey, or typedRequestKey.
-      requestKey: this.requestKey ?? (forRes ? (requestKey as unknown as (req: R) => string) : typedRequestKey),
+      // A typed builder's key; without one the controller queues Requests, by namespace/name.
+      ...(this.requestKey ? { requestKey: this.requestKey } : {}),
       ...controllerDefaultsFor(this.mgr.controllerDefaults, forRes),
       gracefulShutdownTimeout: this.mgr.gracefulShutdownTimeout,
       ...(this.mgr.cacheSyncTimeout !== undefined ? { cacheSyncTimeout: this.mgr.cacheSyncTimeout } : {}),
@@ -307,5 +307,5 @@ export function newTypedControllerManagedBy<R>(
   mgr: Manager,
   opts: { requestKey?: (req: R) => string } = {},
 ): Builder<R> {
-  return new Builder<R>(mgr, opts.requestKey);
+  return new Builder<R>(mgr, opts.requestKey ?? typedRequestKey);
 }
