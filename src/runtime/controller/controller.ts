@@ -163,9 +163,9 @@ export class Controller<R = Request> {
     this.rateLimiter = opts.rateLimiter;
     this.recordMetrics = opts.recordMetrics ?? true;
     this.gate = opts.gate as RequestGate | undefined;
+    // A request key makes the controller a typed one: its requests are queued whole (frozen copies).
     this.keyOf = opts.requestKey ?? (requestKey as unknown as (req: R) => string);
-    this.copyRequest =
-      this.keyOf === (requestKey as unknown) ? (queuedRequest as unknown as (req: R) => R) : frozenCopy;
+    this.copyRequest = opts.requestKey ? frozenCopy : (queuedRequest as unknown as (req: R) => R);
     this.usePriorityQueue = opts.usePriorityQueue ?? true;
     const kv: Record<string, unknown> = { controller: opts.name };
     if (opts.forKind) {
