@@ -1,16 +1,22 @@
 import type { PartialObjectMetadata, RestClient } from '../rest/client.js';
 import type { KubeObject, ListOptions, ObjectList, Resource, WatchEvent, WatchOptions } from '../rest/types.js';
 
-/** List options plus an AbortSignal that cancels the request. */
-export interface ListerWatcherListOptions extends ListOptions {
+/** List options plus an AbortSignal that cancels the request, and what to do with each item as it is decoded. */
+export interface ListerWatcherListOptions<T = KubeObject> extends ListOptions {
   /** Aborts the list request. */
   signal?: AbortSignal;
+  /**
+   * The Reflector's transform: applied to each item as it is decoded, its result kept in the item's place (RestClient's
+   * list does so). A ListerWatcher that cannot apply it may ignore it: when it was called for no item of a page, the
+   * Reflector applies it to the page's items itself.
+   */
+  transformItem?: (item: T) => T;
 }
 
 /** What a Reflector needs of the API: list a collection and watch it. */
 export interface ListerWatcher<T extends KubeObject> {
   /** Lists one page of the collection. */
-  list(opts: ListerWatcherListOptions): Promise<ObjectList<T>>;
+  list(opts: ListerWatcherListOptions<T>): Promise<ObjectList<T>>;
   /** Watches the collection from opts.resourceVersion; the iterable ends when the watch does. */
   watch(opts: WatchOptions): AsyncIterable<WatchEvent<T>>;
 }

@@ -1,10 +1,10 @@
 import { log as rootLog, type Logger } from '../log/index.js';
 import { isGone, isTooManyRequests } from '../rest/errors.js';
 import { PermissionLogDedup } from '../rest/forbidden.js';
-import type { KubeObject, WatchEvent } from '../rest/types.js';
+import type { KubeObject, ObjectList, WatchEvent } from '../rest/types.js';
 import { errorFromWatchEvent } from '../rest/watch.js';
 import { Backoff, sleep } from './backoff.js';
-import type { ListerWatcher } from './listwatch.js';
+import type { ListerWatcher, ListerWatcherListOptions } from './listwatch.js';
 import { LifecycleError, TransportError } from '../errors.js';
 
 /** Where a Reflector puts what it sees (a DeltaFIFO for informers, any Store in tests). */
@@ -25,7 +25,7 @@ export interface ReflectorStore<T> {
  * Options of a Reflector (client-go's reflector fields): paging, watch timeouts, WatchList, resync, backoff and
  * logging.
  */
-export interface ReflectorOptions {
+export interface ReflectorOptions<T extends KubeObject = KubeObject> {
   /** Names the reflector in logs. */
   name?: string;
   /** How often to ask the store to resync (ms); 0 (default) never. */
@@ -50,6 +50,11 @@ export interface ReflectorOptions {
   logger?: Logger;
   /** Called with every list or watch error before the reflector backs off and retries (logged by default). */
   onError?: (err: unknown) => void;
+  /**
+   * Applied once to every object before the store receives it (an informer's transform): to a list's items as they are
+   * decoded, so that what it drops dies young instead of surviving the whole list, and to each watch event's object.
+   */
+  transform?: (obj: T) => T;
 }
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
@@ -99,13 +104,15 @@ export class Reflector<T extends KubeObject> {
   private watchListUnsupported = false;
   private readonly backoff: Backoff;
   private readonly log: Logger;
-  private readonly opts: Required<Omit<ReflectorOptions, 'backoff' | 'logger' | 'onError' | 'shouldResync'>>;
+  private readonly opts: Required<
+    Omit<ReflectorOptions, 'backoff' | 'logger' | 'onError' | 'shouldResync' | 'transform'>
+  >;
   private running = false;
 
   constructor(
     private readonly lw: ListerWatcher<T>,
     private readonly store: ReflectorStore<T>,
-    private readonly options: ReflectorOptions = {},
+    private readonly options: ReflectorOptions<T> = {},
   ) {
     this.opts = {
       name: options.name ?? 'reflector',
@@ -198,7 +205,7 @@ export class Reflector<T extends KubeObject> {
     // client-go: page unless a specific resourceVersion is asked for, which the watch cache serves only unpaginated.
     let limit: number | undefined = this.opts.pageSize > 0 ? this.opts.pageSize : undefined;
     if (!this.paginatedResult && resourceVersion !== '' && resourceVersion !== '0') limit = undefined;
-    const first = await this.lw.list({ resourceVersion, limit, signal });
+    const first = await this.listPage({ resourceVersion, limit, signal });
     const items = first.items;
     let rv = first.metadata.resourceVersion ?? '';
     let cont = first.metadata.continue;
@@ -206,11 +213,11 @@ export class Reflector<T extends KubeObject> {
     while (cont) {
       let page;
       try {
-        page = await this.lw.list({ limit, continue: cont, signal });
+        page = await this.listPage({ limit, continue: cont, signal });
       } catch (e) {
         if (!isGone(e)) throw e;
         // The continue token expired mid-list: fall back to one unpaginated list, as client-go's pager does.
-        const full = await this.lw.list({ resourceVersion, signal });
+        const full = await this.listPage({ resourceVersion, signal });
         return { items: full.items, resourceVersion: full.metadata.resourceVersion ?? '', paginated };
       }
       for (const item of page.items) items.push(item);
@@ -218,6 +225,22 @@ export class Reflector<T extends KubeObject> {
       cont = page.metadata.continue;
     }
     return { items, resourceVersion: rv, paginated };
+  }
+
+  // One page, its items transformed as they are decoded; here, if the ListerWatcher did not apply the transform.
+  private async listPage(opts: ListerWatcherListOptions<T>): Promise<ObjectList<T>> {
+    const transform = this.options.transform;
+    if (!transform) return this.lw.list(opts);
+    let applied = 0;
+    const page = await this.lw.list({
+      ...opts,
+      transformItem: (item) => {
+        applied++;
+        return transform(item);
+      },
+    });
+    if (applied === 0) for (let i = 0; i < page.items.length; i++) page.items[i] = transform(page.items[i]!);
+    return page;
   }
 
   // --- watch ---
@@ -246,7 +269,7 @@ export class Reflector<T extends KubeObject> {
         if (r.done) throw new WatchListUnsupported('the stream ended before the initial-events-end bookmark');
         const ev = r.value;
         if (ev.type === 'ERROR') throw errorFromWatchEvent(ev.object);
-        if (ev.type === 'ADDED') initial.push(ev.object);
+        if (ev.type === 'ADDED') initial.push(this.options.transform ? this.options.transform(ev.object) : ev.object);
         else if (ev.type === 'BOOKMARK' && ev.object.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true') {
           const rv = ev.object.metadata?.resourceVersion ?? '';
           this.store.replace(initial, rv);
@@ -318,7 +341,9 @@ export class Reflector<T extends KubeObject> {
 
   private apply(ev: WatchEvent<T>): void {
     if (ev.type === 'ERROR') throw errorFromWatchEvent(ev.object);
-    const obj = ev.object;
+    const rv = ev.object.metadata?.resourceVersion;
+    const transform = ev.type === 'BOOKMARK' ? undefined : this.options.transform;
+    const obj = transform ? transform(ev.object) : ev.object;
     switch (ev.type) {
       case 'ADDED':
         this.store.add(obj);
@@ -334,7 +359,6 @@ export class Reflector<T extends KubeObject> {
       default:
         throw new TransportError(`unknown watch event type ${String((ev as { type: unknown }).type)}`, 'BadResponse');
     }
-    const rv = obj.metadata?.resourceVersion;
     if (rv) this.lastSyncRV = rv;
   }
 

@@ -29,7 +29,7 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   /** Computes an object's store key; default metaNamespaceKeyFunc. */
   keyFunc?: KeyFunc<T | DeletedFinalStateUnknown<T>>;
   /** Passed to the Reflector (page size, watch timeouts, idle bound, WatchList, backoff). */
-  reflector?: Omit<ReflectorOptions, 'name' | 'resyncPeriodMs' | 'shouldResync' | 'logger'>;
+  reflector?: Omit<ReflectorOptions<T>, 'name' | 'resyncPeriodMs' | 'shouldResync' | 'logger' | 'transform'>;
   /** Parent logger; default the root logger. */
   logger?: Logger;
 }
@@ -172,11 +172,11 @@ export class SharedIndexInformer<T extends KubeObject> {
   async run(signal: AbortSignal): Promise<void> {
     if (this.started) throw new LifecycleError(`informer ${this.name} has already been started`, 'AlreadyStarted');
     this.started = true;
+    // The reflector applies the transform where objects enter (list items as they are decoded), so the queue does not.
     const fifo = new DeltaFIFO<T>({
       keyFunction: this.keyFunc,
       knownObjects: this.indexer,
       emitDeltaTypeReplaced: true,
-      transformer: this.transform,
     });
     this.fifo = fifo;
     const reflector = new Reflector<T>(this.lw, this.storeOver(fifo), {
@@ -186,6 +186,7 @@ export class SharedIndexInformer<T extends KubeObject> {
       shouldResync: () => this.processor.shouldResync(),
       logger: this.log,
       onError: this.watchErrorHandler,
+      ...(this.transform ? { transform: this.transform } : {}),
     });
     this.reflector = reflector;
     const onAbort = (): void => fifo.close();
@@ -217,8 +218,7 @@ export class SharedIndexInformer<T extends KubeObject> {
       replace: (items, resourceVersion) => {
         if (fifo.length > 0 || this.indexer.size > 0) return fifo.replace(items, resourceVersion);
         const isInInitialList = !fifo.hasSynced();
-        for (const item of items) {
-          const obj = this.transform ? this.transform(item) : item;
+        for (const obj of items) {
           try {
             this.handleDeltas([{ type: 'Replaced', object: obj }], isInInitialList);
           } catch (e) {

@@ -62,6 +62,16 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** What a list call does with each item as it is decoded (RestClient.list and listMetadata). */
+export interface ListItemOptions<T> {
+  /**
+   * Applied to each item as soon as it is decoded (apiVersion and kind filled in), before the next is read; what it
+   * returns takes the item's place. An informer passes its transform here, so that what the transform drops is
+   * garbage at once instead of surviving until the whole list is in.
+   */
+  transformItem?: (item: T) => T;
+}
+
 /**
  * Reads and writes one named subresource (status, scale, ...) of objects of any resource; for status, the
  * SubResourceWriter of a Client (@kubescaffold/runtime/client).
@@ -142,13 +152,11 @@ export class RestClient {
   }
 
   /** Lists one page (or everything when no limit is given); items get apiVersion and kind, which lists omit. */
-  async list<T extends KubeObject>(res: Resource<T>, opts: ListOptions & RequestOptions = {}): Promise<ObjectList<T>> {
-    const list = await this.listRaw<T>(res, opts, undefined);
-    for (const item of list.items) {
-      item.apiVersion ??= res.apiVersion;
-      item.kind ??= res.kind;
-    }
-    return list;
+  async list<T extends KubeObject>(
+    res: Resource<T>,
+    opts: ListOptions & RequestOptions & ListItemOptions<T> = {},
+  ): Promise<ObjectList<T>> {
+    return this.listRaw<T>(res, opts, undefined, res.apiVersion, res.kind);
   }
 
   /** Reads one object's metadata only (PartialObjectMetadata), as client-go's metadata client does. */
@@ -164,28 +172,42 @@ export class RestClient {
   /** Lists only the objects' metadata (PartialObjectMetadata), which is far smaller to transfer and to cache. */
   async listMetadata(
     res: Resource,
-    opts: ListOptions & RequestOptions = {},
+    opts: ListOptions & RequestOptions & ListItemOptions<PartialObjectMetadata> = {},
   ): Promise<ObjectList<PartialObjectMetadata>> {
-    const list = await this.listRaw<PartialObjectMetadata>(res, opts, METADATA_LIST_ACCEPT);
-    for (const item of list.items) {
-      item.apiVersion ??= 'meta.k8s.io/v1';
-      item.kind ??= 'PartialObjectMetadata';
-    }
-    return list;
+    return this.listRaw<PartialObjectMetadata>(
+      res,
+      opts,
+      METADATA_LIST_ACCEPT,
+      'meta.k8s.io/v1',
+      'PartialObjectMetadata',
+    );
   }
 
+  // Each item gets the apiVersion and kind that lists leave out, then the caller's transform, as it is decoded.
   private async listRaw<T extends KubeObject>(
     res: Resource,
-    opts: ListOptions & RequestOptions,
+    opts: ListOptions & RequestOptions & ListItemOptions<T>,
     accept: string | undefined,
+    apiVersion: string,
+    kind: string,
   ): Promise<ObjectList<T>> {
-    const list = await this.transport.requestList<ObjectList<T>>({
-      method: 'GET',
-      path: collectionPath(res, opts.namespace),
-      query: listQuery(opts),
-      signal: opts.signal,
-      accept,
-    });
+    const transform = opts.transformItem;
+    const mapItem = (value: unknown): unknown => {
+      const item = value as T;
+      item.apiVersion ??= apiVersion;
+      item.kind ??= kind;
+      return transform ? transform(item) : item;
+    };
+    const list = await this.transport.requestList<ObjectList<T>>(
+      {
+        method: 'GET',
+        path: collectionPath(res, opts.namespace),
+        query: listQuery(opts),
+        signal: opts.signal,
+        accept,
+      },
+      mapItem,
+    );
     list.items ??= [];
     list.metadata ??= {};
     return list;

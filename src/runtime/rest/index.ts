@@ -82,6 +82,7 @@ export {
   RestClient,
   newClient,
   type ClientOptions,
+  type ListItemOptions,
   type PartialObjectMetadata,
   type RequestOptions,
   type Scale,

@@ -249,11 +249,15 @@ export class HttpTransport {
 
   /**
    * Sends a request whose answer is a List and parses its items as they arrive (ListStreamDecoder), so a large list
-   * is parsed while the server is still sending it. Non-2xx answers throw ApiError.
+   * is parsed while the server is still sending it; mapItem sees each item as it is parsed. Non-2xx answers throw
+   * ApiError.
    */
-  async requestList<R extends { items?: unknown[] }>(req: HttpRequest): Promise<R> {
+  async requestList<R extends { items?: unknown[] }>(
+    req: HttpRequest,
+    mapItem?: (item: unknown) => unknown,
+  ): Promise<R> {
     const res = await this.exchangeOk(req);
-    const decoder = new ListStreamDecoder();
+    const decoder = new ListStreamDecoder(mapItem);
     let bytes = 0;
     let decoded;
     try {

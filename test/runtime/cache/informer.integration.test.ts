@@ -8,6 +8,8 @@ import {
   SharedInformerFactory,
   newListWatch,
   waitForCacheSync,
+  type ListWatchScope,
+  type ListerWatcher,
   type ResourceEventHandler,
   type ResourceEventHandlerRegistration,
   type SharedIndexInformer,
@@ -17,6 +19,7 @@ import {
   Namespaces,
   newClient,
   type KubeObject,
+  type Resource,
   type RestClient,
 } from '../../../src/runtime/rest/index.js';
 import { TcpProxy } from './tcp-proxy.js';
@@ -141,10 +144,7 @@ beforeAll(async () => {
   proxied = newClient({ ...env.kubeConfig, server: `https://127.0.0.1:${port}` });
 
   factory = new SharedInformerFactory(
-    <T extends KubeObject>(
-      res: Parameters<typeof newListWatch<T>>[1],
-      scope: Parameters<typeof newListWatch<T>>[2],
-    ) => {
+    <T extends KubeObject>(res: Resource<T>, scope: ListWatchScope): ListerWatcher<T> => {
       const lw = newListWatch(proxied, res, scope);
       return {
         list: (opts) => {

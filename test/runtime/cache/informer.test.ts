@@ -228,6 +228,43 @@ describe('SharedIndexInformer', () => {
     expect(inf.getStore().getByKey('ns/a')!.metadata!.managedFields).toBeUndefined();
   });
 
+  it('transforms every object once as it enters, from the first list, a relist and watch events, and resyncs not again', async () => {
+    ac = new AbortController();
+    const api = new FakeApi();
+    api.create('a');
+    api.create('b');
+    const calls: string[] = [];
+    const inf = informer(api, {
+      resyncPeriodMs: 1000,
+      transform: (o) => {
+        calls.push(`${o.metadata?.name}@${o.metadata?.resourceVersion}`);
+        return { ...o, metadata: { ...o.metadata, labels: { transformed: 'yes' } } };
+      },
+    });
+    const r = recorder();
+    inf.addEventHandler(r.handler);
+    run(inf);
+    await eventually(() => api.openWatches === 1, 'the watch');
+    api.create('c');
+    await eventually(() => inf.getStore().getByKey('ns/c') !== undefined, 'c from the watch');
+    // A relist over a cache that holds objects: it goes through the queue, where nothing transforms again.
+    api.breakWatches(networkError());
+    api.watchErrors = [networkError('ECONNREFUSED')];
+    api.update('a', 1);
+    api.compact();
+    await eventually(() => inf.getStore().getByKey('ns/a')?.spec?.value === 1, 'the relist');
+    // A resync re-delivers what is cached, untransformed again (the handler hears an update at the same version).
+    await eventually(() => r.events.some((e) => e === 'update b@2->b@2'), { what: 'a resync', timeoutMs: 4000 });
+    expect(
+      inf
+        .getStore()
+        .list()
+        .every((o) => o.metadata?.labels?.transformed === 'yes'),
+    ).toBe(true);
+    // The first list (a, b), the watch's c, and the relist (a@4, b, c again: a relist's items are new objects).
+    expect(calls.sort()).toEqual(['a@1', 'a@4', 'b@2', 'b@2', 'c@3', 'c@3']);
+  });
+
   it('by default keeps managedFields as served, with equal field sets shared; transform null caches them as parsed', async () => {
     const fields = () => [{ manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:spec': { 'f:size': {} } } }];
     const cached = async (opts: SharedIndexInformerOptions<Obj>): Promise<[Obj, Obj]> => {

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Backoff, Reflector, newStore, type ReflectorOptions, type Store } from '../../../src/runtime/cache/index.js';
+import {
+  Backoff,
+  Reflector,
+  newStore,
+  type ListerWatcherListOptions,
+  type ReflectorOptions,
+  type Store,
+} from '../../../src/runtime/cache/index.js';
 import { ApiError, IdleTimeoutError } from '../../../src/runtime/rest/index.js';
 import { FakeApi, gone, networkError, type Obj } from './fake-api.js';
 import { eventually } from '../../support/eventually.js';
@@ -12,7 +19,7 @@ let running: Promise<void> | undefined;
 
 function start(
   api: FakeApi,
-  opts: ReflectorOptions = {},
+  opts: ReflectorOptions<Obj> = {},
 ): { store: Store<Obj>; reflector: Reflector<Obj>; errors: unknown[] } {
   const store = newStore<Obj>();
   const errors: unknown[] = [];
@@ -215,6 +222,97 @@ describe('Reflector', () => {
     await eventually(() => store.list().length === 3, 'c over the same stream');
     expect(api.listCalls).toHaveLength(0);
     expect(calls).toBe(1);
+  });
+
+  describe('its transform', () => {
+    // Marks what it transformed, and counts how often it ran per object and resourceVersion.
+    function marking(): { transform: (o: Obj) => Obj; calls: Map<string, number> } {
+      const calls = new Map<string, number>();
+      return {
+        calls,
+        transform: (o) => {
+          const key = `${o.metadata?.name}@${o.metadata?.resourceVersion}`;
+          calls.set(key, (calls.get(key) ?? 0) + 1);
+          return { ...o, metadata: { ...o.metadata, labels: { transformed: 'yes' } } };
+        },
+      };
+    }
+    const allTransformed = (s: Store<Obj>): boolean => s.list().every((o) => o.metadata?.labels?.transformed === 'yes');
+
+    it('runs once per listed item as the ListerWatcher decodes it, page by page, and once per watch event', async () => {
+      const api = new FakeApi();
+      for (let i = 0; i < 1200; i++) api.create(`o${String(i).padStart(4, '0')}`);
+      // A ListerWatcher that applies the transform as it produces each item, as RestClient's list does.
+      let appliedByLister = 0;
+      const lw = {
+        list: async (opts: ListerWatcherListOptions<Obj>) => {
+          const page = await api.list(opts);
+          if (opts.transformItem) {
+            page.items = page.items.map((o) => opts.transformItem!(o));
+            appliedByLister += page.items.length;
+          }
+          return page;
+        },
+        watch: api.watch.bind(api),
+      };
+      const { transform, calls } = marking();
+      const store = newStore<Obj>();
+      ac = new AbortController();
+      running = new Reflector(lw, store, { backoff: quickBackoff(), transform }).run(ac.signal);
+      await eventually(() => api.openWatches === 1, 'the watch');
+      expect(appliedByLister).toBe(1200);
+      api.update('o0000', 5);
+      api.create('new');
+      api.bookmark();
+      api.remove('o0001');
+      await eventually(() => store.list().length === 1200 && store.getByKey('ns/new') !== undefined, 'the events');
+      expect(allTransformed(store)).toBe(true);
+      expect(store.getByKey('ns/o0000')!.spec?.value).toBe(5);
+      // 1,200 listed items and three events (the bookmark is not an object), each transformed exactly once.
+      expect(calls.size).toBe(1203);
+      expect([...calls.values()].every((n) => n === 1)).toBe(true);
+    });
+
+    it('is applied by the reflector itself to a page whose ListerWatcher ignored it, still once per item', async () => {
+      const api = new FakeApi(); // its list ignores transformItem
+      for (let i = 0; i < 700; i++) api.create(`o${i}`);
+      const { transform, calls } = marking();
+      const { store } = start(api, { transform });
+      await eventually(() => api.openWatches === 1, 'the watch');
+      expect(store.list()).toHaveLength(700);
+      expect(allTransformed(store)).toBe(true);
+      expect(calls.size).toBe(700);
+      expect([...calls.values()].every((n) => n === 1)).toBe(true);
+    });
+
+    it("runs on a WatchList stream's initial events before the store is replaced", async () => {
+      const api = new FakeApi();
+      api.create('a');
+      api.create('b');
+      const initial = [...api.objects.values()];
+      const lw = {
+        list: api.list.bind(api),
+        watch: (opts: Parameters<FakeApi['watch']>[0]) => ({
+          async *[Symbol.asyncIterator]() {
+            for (const o of initial) yield { type: 'ADDED' as const, object: o };
+            yield {
+              type: 'BOOKMARK' as const,
+              object: {
+                metadata: { resourceVersion: String(api.rv), annotations: { 'k8s.io/initial-events-end': 'true' } },
+              },
+            };
+            yield* api.watch({ ...opts, sendInitialEvents: undefined, resourceVersion: String(api.rv) });
+          },
+        }),
+      };
+      const { transform, calls } = marking();
+      const store = newStore<Obj>();
+      ac = new AbortController();
+      running = new Reflector(lw, store, { backoff: quickBackoff(), useWatchList: true, transform }).run(ac.signal);
+      await eventually(() => store.list().length === 2, 'the initial events');
+      expect(allTransformed(store)).toBe(true);
+      expect([...calls.keys()].sort()).toEqual(['a@1', 'b@2']);
+    });
   });
 
   it('falls back to LIST when the server refuses WatchList', async () => {

@@ -121,6 +121,26 @@ describe('RestClient requests', () => {
     expect(server.requests[1]!.query.get('continue')).toBe('page2');
   });
 
+  it('hands each listed item to transformItem as it is decoded, apiVersion and kind filled in, and keeps what it returns', async () => {
+    server.handler = (_req, res) =>
+      json(res, 200, {
+        metadata: { resourceVersion: '7' },
+        items: [{ metadata: { name: 'a', namespace: 'ns' } }, { metadata: { name: 'b', namespace: 'ns' } }],
+      });
+    const seen: string[] = [];
+    const list = await client.list(Widgets, {
+      transformItem: (w) => {
+        seen.push(`${w.apiVersion} ${w.kind} ${w.metadata?.name}`);
+        return { ...w, spec: { size: seen.length } };
+      },
+    });
+    expect(seen).toEqual(['example.com/v1 Widget a', 'example.com/v1 Widget b']);
+    expect(list.items.map((w) => [w.metadata?.name, w.spec?.size])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+  });
+
   it('creates with apiVersion and kind filled in, dryRun and fieldManager', async () => {
     server.handler = (req, res) => json(res, 201, JSON.parse(req.body));
     const created = await client.create(

@@ -70,6 +70,19 @@ describe('ListStreamDecoder', () => {
     expect(d.end().envelope).toEqual({ kind: 'List', items: [] });
   });
 
+  it('hands each item to its item function as it is parsed, in order, and keeps what that returns', () => {
+    const seen: unknown[] = [];
+    const d = new ListStreamDecoder((item) => {
+      seen.push(item);
+      return { wrapped: item };
+    });
+    d.write(Buffer.from('{"kind":"List","items":[{"a":1},{"b"'));
+    expect(seen).toEqual([{ a: 1 }]);
+    d.write(Buffer.from(':2},3]}'));
+    expect(seen).toEqual([{ a: 1 }, { b: 2 }, 3]);
+    expect(d.end().items).toEqual([{ wrapped: { a: 1 } }, { wrapped: { b: 2 } }, { wrapped: 3 }]);
+  });
+
   it('rejects a body that is not a JSON object, or ends early', () => {
     expect(() => decode([Buffer.from('[1,2]')])).toThrow(ListDecodeError);
     expect(() => decode([Buffer.from('{"items":[{"a":1}')])).toThrow(/ended inside a JSON value/);
