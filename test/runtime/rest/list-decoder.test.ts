@@ -60,6 +60,45 @@ describe('ListStreamDecoder', () => {
     });
   }
 
+  it('decodes random lists the same as JSON.parse, cut into random chunks (escapes, scalars and keys across cuts)', () => {
+    // A seeded generator (mulberry32), so a failure repeats.
+    let seed = 0x5eed;
+    const rand = (): number => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <V>(xs: V[]): V => xs[Math.floor(rand() * xs.length)]!;
+    const str = (): string =>
+      Array.from({ length: Math.floor(rand() * 12) }, () =>
+        pick(['a', '\\', '"', '\\"', 'ü', '日', '}', ']', ',']),
+      ).join('');
+    const value = (depth: number): unknown => {
+      const r = rand();
+      if (depth > 2 || r < 0.3) return pick([str(), Math.floor(rand() * 1e6) - 5e5, -1.5e-3, true, false, null]);
+      if (r < 0.6) return Array.from({ length: Math.floor(rand() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) }, () => [str(), value(depth + 1)]));
+    };
+    for (let doc = 0; doc < 200; doc++) {
+      const list = {
+        kind: str(),
+        metadata: { resourceVersion: String(doc), [str()]: value(1) },
+        items: Array.from({ length: Math.floor(rand() * 6) }, () => value(1)),
+        [str()]: value(1),
+      };
+      const text = JSON.stringify(list, null, rand() < 0.3 ? 1 : undefined);
+      const b = Buffer.from(text);
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < b.length;) {
+        const size = 1 + Math.floor(rand() * (rand() < 0.5 ? 4 : 40));
+        chunks.push(b.subarray(i, i + size));
+        i += size;
+      }
+      expect(decode(chunks)).toEqual(expected(text));
+    }
+  });
+
   it('parses each item as soon as its last byte arrives', () => {
     const d = new ListStreamDecoder();
     d.write(Buffer.from('{"kind":"List","items":[{"a":1},{"b"'));
