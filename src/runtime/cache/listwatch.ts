@@ -11,6 +11,8 @@ export interface ListerWatcherListOptions<T = KubeObject> extends ListOptions {
    * Reflector applies it to the page's items itself.
    */
   transformItem?: (item: T) => T;
+  /** The transform drops metadata.managedFields: the ListerWatcher may leave them out when decoding (or ignore this). */
+  omitManagedFields?: boolean;
 }
 
 /** What a Reflector needs of the API: list a collection and watch it. */

@@ -5,6 +5,7 @@ import type { KubeObject, ObjectList, WatchEvent } from '../rest/types.js';
 import { errorFromWatchEvent } from '../rest/watch.js';
 import { Backoff, sleep } from './backoff.js';
 import type { ListerWatcher, ListerWatcherListOptions } from './listwatch.js';
+import { dropsManagedFields } from './transforms.js';
 import { LifecycleError, TransportError } from '../errors.js';
 
 /** Where a Reflector puts what it sees (a DeltaFIFO for informers, any Store in tests). */
@@ -234,6 +235,7 @@ export class Reflector<T extends KubeObject> {
     let applied = 0;
     const page = await this.lw.list({
       ...opts,
+      ...(dropsManagedFields(transform) ? { omitManagedFields: true } : {}),
       transformItem: (item) => {
         applied++;
         return transform(item);

@@ -15,9 +15,20 @@ export function stripManagedFields<T extends KubeObject>(obj: T): T {
   return obj;
 }
 
+// Transforms whose first step drops metadata.managedFields: for them a list's decoder may leave those bytes out before
+// parsing (ListerWatcherListOptions.omitManagedFields), which saves a third of a typical item's parse.
+const droppingManagedFields = new WeakSet<object>([stripManagedFields]);
+
+/** Whether `fn` drops metadata.managedFields before anything else reads the object (stripManagedFields, compactObjects). */
+export function dropsManagedFields(fn: object | undefined): boolean {
+  return fn !== undefined && droppingManagedFields.has(fn);
+}
+
 /** Applies transforms in order. */
 export function chainTransforms<T extends KubeObject>(...fns: TransformFunc<T>[]): TransformFunc<T> {
-  return (obj) => fns.reduce((o, f) => f(o), obj);
+  const chained: TransformFunc<T> = (obj) => fns.reduce((o, f) => f(o), obj);
+  if (fns[0] !== undefined && droppingManagedFields.has(fns[0])) droppingManagedFields.add(chained);
+  return chained;
 }
 
 /** Options of {@link newStringInterner}: which strings are shared, and how big the table may grow. */

@@ -70,6 +70,12 @@ export interface ListItemOptions<T> {
    * garbage at once instead of surviving until the whole list is in.
    */
   transformItem?: (item: T) => T;
+  /**
+   * Leave each item's metadata.managedFields out when decoding (where the body is written compactly, as the API server
+   * writes it): for a caller that drops them anyway, whose parse it saves. Items keep them where the decoder cannot
+   * tell cheaply.
+   */
+  omitManagedFields?: boolean;
 }
 
 /**
@@ -207,6 +213,7 @@ export class RestClient {
         accept,
       },
       mapItem,
+      { omitManagedFields: opts.omitManagedFields ?? false },
     );
     list.items ??= [];
     list.metadata ??= {};

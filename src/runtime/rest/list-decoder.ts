@@ -3,7 +3,9 @@
 // the whole body, and the body never exists as one large buffer and string. The rest of the document (apiVersion,
 // kind, metadata) is parsed at the end with "items" left empty. An item function, if given, sees each item as soon as
 // it is parsed: an informer's transform then drops what it does not keep while it is young, instead of that garbage
-// surviving (and being copied by every scavenge) until the whole list is in.
+// surviving (and being copied by every scavenge) until the whole list is in. For a transform that drops
+// metadata.managedFields anyway, the decoder can leave their bytes out before JSON.parse: as parsed they are a tree of
+// tiny objects, often a third of an item's JSON and more of its parse.
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -12,10 +14,16 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
+const COLON = 0x3a;
 
 const ITEMS_KEY = Buffer.from('"items"');
-// The items array sits in the top-level object: depth 1 is the object, 2 the array, 3 inside an object item.
+const METADATA_KEY = Buffer.from('"metadata"');
+const MANAGED_FIELDS_KEY = Buffer.from('"managedFields"');
+// The items array sits in the top-level object: depth 1 is the object, 2 the array, 3 inside an object item, 4
+// inside its metadata.
 const ITEMS_DEPTH = 2;
+const ITEM_DEPTH = 3;
+const METADATA_DEPTH = 4;
 
 /** Thrown for a body that is not a JSON object; the caller reports it with the request. */
 export class ListDecodeError extends Error {
@@ -23,6 +31,15 @@ export class ListDecodeError extends Error {
     super(message);
     this.name = 'ListDecodeError';
   }
+}
+
+/** Options of a ListStreamDecoder. */
+export interface ListDecodeOptions {
+  /**
+   * Leave each item's metadata.managedFields out of what is parsed (for a transform that drops them anyway). Done where
+   * the body is written compactly, as the API server writes it; an item it cannot tell about is parsed whole.
+   */
+  omitManagedFields?: boolean;
 }
 
 export interface DecodedList {
@@ -37,8 +54,14 @@ export interface DecodedList {
  */
 export class ListStreamDecoder {
   readonly items: unknown[] = [];
+  private readonly omitManagedFields: boolean;
   /** @param mapItem applied to each item as it is parsed; what it returns is kept in its place. */
-  constructor(private readonly mapItem?: (item: unknown) => unknown) {}
+  constructor(
+    private readonly mapItem?: (item: unknown) => unknown,
+    opts: ListDecodeOptions = {},
+  ) {
+    this.omitManagedFields = opts.omitManagedFields ?? false;
+  }
 
   private readonly envelope: Buffer[] = [];
   // Bytes not yet handed to the envelope or to an item: from `start` in `pending` on, scanned up to `pos`.
@@ -54,6 +77,12 @@ export class ListStreamDecoder {
   // Inside the items array (the array is at depth 2; an object or array item opens depth 3).
   private inItems = false;
   private itemStart = -1;
+  // omitManagedFields: whether the current item's metadata object is open, and the bytes of its managedFields
+  // member to leave out ([cutFrom, cutTo) in `pending`, with its comma), once found; -1 while unknown.
+  private inMetadata = false;
+  private cutFrom = -1;
+  private cutTo = -1;
+  private cutFirstMember = false;
 
   write(chunk: Buffer): void {
     // Keep only the unconsumed tail of the previous chunks: at most one item or one envelope stretch.
@@ -61,6 +90,8 @@ export class ListStreamDecoder {
     this.pos -= this.start;
     if (this.keyStart >= 0) this.keyStart -= this.start;
     if (this.itemStart >= 0) this.itemStart -= this.start;
+    if (this.cutFrom >= 0) this.cutFrom -= this.start;
+    if (this.cutTo >= 0) this.cutTo -= this.start;
     this.start = 0;
     this.scan();
   }
@@ -85,6 +116,8 @@ export class ListStreamDecoder {
     const buf = this.pending;
     const n = buf.length;
     let i = this.pos;
+    // Inside an object or array item (nearly every byte of a list): the tight loop.
+    if (this.inItems && this.depth > ITEMS_DEPTH && !this.inString) i = this.scanItem(buf, i, n);
     while (i < n) {
       if (this.inString) {
         const q = buf.indexOf(QUOTE, i);
@@ -105,6 +138,8 @@ export class ListStreamDecoder {
           this.keyStart = -1;
         } else if (this.inItems && this.depth === ITEMS_DEPTH && this.itemStart >= 0) {
           this.finishItem(buf, i);
+        } else if (this.inItems && this.depth > ITEMS_DEPTH) {
+          i = this.scanItem(buf, i, n);
         }
         continue;
       }
@@ -131,6 +166,9 @@ export class ListStreamDecoder {
             this.inItems = true;
           } else if (this.inItems && this.depth === ITEMS_DEPTH + 1) {
             this.itemStart = i;
+            this.lastKeyIsItems = false;
+            i = this.scanItem(buf, i + 1, n);
+            continue;
           }
           this.lastKeyIsItems = false;
           break;
@@ -171,8 +209,92 @@ export class ListStreamDecoder {
     if (this.inItems && this.itemStart < 0 && !this.inString) this.start = i;
   }
 
+  /**
+   * Scans an object or array item from i (outside any string) with the depth in a local and strings skipped inline:
+   * most are short keys, for which a native indexOf call costs more than the loop, so only a string longer than
+   * LONG_STRING is searched with indexOf. Returns where it stopped: after the item, once it closed (and was parsed);
+   * at the end of the buffer; or just inside a string the buffer cuts, which the general loop resumes on the next
+   * write (the whole item stays in `pending` until it is parsed).
+   */
+  private scanItem(buf: Buffer, i: number, n: number): number {
+    let depth = this.depth;
+    while (i < n) {
+      const c = buf[i] as number;
+      if (c === QUOTE) {
+        const end = stringEnd(buf, i + 1, n);
+        if (end < 0) {
+          this.depth = depth;
+          this.inString = true;
+          return i + 1;
+        }
+        // A key of the item or of its metadata: the two that lead to metadata.managedFields.
+        if (this.omitManagedFields && depth <= METADATA_DEPTH && end + 1 < n && buf[end] === COLON) {
+          this.noteKey(buf, i, end, depth);
+        }
+        i = end;
+        continue;
+      }
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        depth++;
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        --depth;
+        if (depth === METADATA_DEPTH && this.cutFrom >= 0 && this.cutTo < 0) this.endCut(buf, i, n);
+        else if (depth === ITEM_DEPTH) this.inMetadata = false;
+        else if (depth === ITEMS_DEPTH) {
+          this.depth = depth;
+          this.finishItem(buf, i + 1);
+          return i + 1;
+        }
+      }
+      i++;
+    }
+    this.depth = depth;
+    return n;
+  }
+
+  // The key [start, end) at `depth`, followed by a colon at end: metadata's opening, or managedFields' array.
+  private noteKey(buf: Buffer, start: number, end: number, depth: number): void {
+    const len = end - start;
+    const value = buf[end + 1];
+    if (depth === ITEM_DEPTH) {
+      if (len === METADATA_KEY.length && value === OPEN_OBJECT && buf.compare(METADATA_KEY, 0, len, start, end) === 0)
+        this.inMetadata = true;
+      return;
+    }
+    if (!this.inMetadata || len !== MANAGED_FIELDS_KEY.length || value !== OPEN_ARRAY) return;
+    if (buf.compare(MANAGED_FIELDS_KEY, 0, len, start, end) !== 0) return;
+    // Left out with the comma before it, or, as the first member, with the one after it.
+    const before = buf[start - 1];
+    if (before === COMMA) this.cutFrom = start - 1;
+    else if (before === OPEN_OBJECT) this.cutFrom = start;
+    else return;
+    this.cutFirstMember = before === OPEN_OBJECT;
+  }
+
+  // managedFields' array closes at i.
+  private endCut(buf: Buffer, i: number, n: number): void {
+    if (!this.cutFirstMember) {
+      this.cutTo = i + 1;
+      return;
+    }
+    const next = i + 1 < n ? buf[i + 1] : undefined;
+    if (next === COMMA) this.cutTo = i + 2;
+    else if (next === CLOSE_OBJECT) this.cutTo = i + 1;
+    else this.cutFrom = -1; // cannot tell yet: the item is parsed whole
+  }
+
   private finishItem(buf: Buffer, end: number): void {
-    const item: unknown = JSON.parse(buf.toString('utf8', this.itemStart, end));
+    const from = this.itemStart;
+    let text: string;
+    if (this.cutTo > this.cutFrom && this.cutFrom >= from) {
+      text = buf.toString('utf8', from, this.cutFrom) + buf.toString('utf8', this.cutTo, end);
+    } else {
+      text = buf.toString('utf8', from, end);
+    }
+    this.inMetadata = false;
+    this.cutFrom = -1;
+    this.cutTo = -1;
+    const item: unknown = JSON.parse(text);
     this.items.push(this.mapItem ? this.mapItem(item) : item);
     this.itemStart = -1;
     this.start = end;
@@ -181,6 +303,32 @@ export class ListStreamDecoder {
   private flushEnvelope(end: number): void {
     if (end > this.start) this.envelope.push(Buffer.from(this.pending.subarray(this.start, end)));
     this.start = end;
+  }
+}
+
+// Past this many bytes without its closing quote, a string is searched with indexOf rather than byte by byte.
+const LONG_STRING = 32;
+
+/**
+ * The index just past the closing quote of a string whose contents start at j, or -1 when the buffer (or an escape)
+ * ends first. A backslash escapes the byte after it, so j is never an escaped byte.
+ */
+function stringEnd(buf: Buffer, j: number, n: number): number {
+  const short = Math.min(n, j + LONG_STRING);
+  while (j < short) {
+    const s = buf[j] as number;
+    if (s === QUOTE) return j + 1;
+    j += s === BACKSLASH ? 2 : 1;
+  }
+  if (j >= n) return -1;
+  for (;;) {
+    const q = buf.indexOf(QUOTE, j);
+    if (q < 0) return -1;
+    // Escaped when an odd run of backslashes precedes it, counted back to j (bytes before j are settled).
+    let b = q - 1;
+    while (b >= j && buf[b] === BACKSLASH) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    j = q + 1;
   }
 }
 

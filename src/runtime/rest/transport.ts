@@ -6,7 +6,7 @@ import { Authenticator, type AuthMaterial, type AuthenticatorOptions, type TlsMa
 import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import { KubeConfigError } from '../clientcmd/kubeconfig-error.js';
 import { ApiError } from './errors.js';
-import { ListDecodeError, ListStreamDecoder } from './list-decoder.js';
+import { ListDecodeError, ListStreamDecoder, type ListDecodeOptions } from './list-decoder.js';
 import { proxyAgentFactory, type ProxyAgentFactory } from './proxy.js';
 import { http } from '../internal/builtins.js';
 import { sleep } from '../sleep.js';
@@ -255,9 +255,10 @@ export class HttpTransport {
   async requestList<R extends { items?: unknown[] }>(
     req: HttpRequest,
     mapItem?: (item: unknown) => unknown,
+    decode: ListDecodeOptions = {},
   ): Promise<R> {
     const res = await this.exchangeOk(req);
-    const decoder = new ListStreamDecoder(mapItem);
+    const decoder = new ListStreamDecoder(mapItem, decode);
     let bytes = 0;
     let decoded;
     try {

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   Backoff,
   Reflector,
+  chainTransforms,
+  compactObjects,
   newStore,
+  stripManagedFields,
   type ListerWatcherListOptions,
   type ReflectorOptions,
   type Store,
@@ -271,6 +274,23 @@ describe('Reflector', () => {
       // 1,200 listed items and three events (the bookmark is not an object), each transformed exactly once.
       expect(calls.size).toBe(1203);
       expect([...calls.values()].every((n) => n === 1)).toBe(true);
+    });
+
+    it('asks the ListerWatcher to leave managedFields out only when the transform drops them first', async () => {
+      const asked = async (transform: ((o: Obj) => Obj) | undefined): Promise<boolean | undefined> => {
+        const api = new FakeApi();
+        api.create('a');
+        const { store } = start(api, transform ? { transform } : {});
+        await eventually(() => store.list().length === 1, 'the list');
+        ac.abort();
+        await running;
+        return api.listCalls[0]!.omitManagedFields;
+      };
+      expect(await asked(stripManagedFields)).toBe(true);
+      expect(await asked(compactObjects())).toBe(true);
+      expect(await asked(compactObjects({ stripManagedFields: false }))).toBeUndefined();
+      expect(await asked(chainTransforms<Obj>((o) => o, stripManagedFields))).toBeUndefined();
+      expect(await asked(undefined)).toBeUndefined();
     });
 
     it('is applied by the reflector itself to a page whose ListerWatcher ignored it, still once per item', async () => {

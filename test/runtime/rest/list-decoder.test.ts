@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ListDecodeError, ListStreamDecoder } from '../../../src/runtime/rest/list-decoder.js';
+import { ListDecodeError, ListStreamDecoder, type DecodedList } from '../../../src/runtime/rest/list-decoder.js';
 
 /** Decodes `text` fed in the given chunks and returns what a plain JSON.parse + split would. */
 function decode(chunks: Buffer[]): { envelope: Record<string, unknown>; items: unknown[] } {
@@ -71,7 +71,7 @@ describe('ListStreamDecoder', () => {
     };
     const pick = <V>(xs: V[]): V => xs[Math.floor(rand() * xs.length)]!;
     const str = (): string =>
-      Array.from({ length: Math.floor(rand() * 12) }, () =>
+      Array.from({ length: Math.floor(rand() * (rand() < 0.2 ? 90 : 12)) }, () =>
         pick(['a', '\\', '"', '\\"', 'ü', '日', '}', ']', ',']),
       ).join('');
     const value = (depth: number): unknown => {
@@ -80,7 +80,7 @@ describe('ListStreamDecoder', () => {
       if (r < 0.6) return Array.from({ length: Math.floor(rand() * 4) }, () => value(depth + 1));
       return Object.fromEntries(Array.from({ length: Math.floor(rand() * 4) }, () => [str(), value(depth + 1)]));
     };
-    for (let doc = 0; doc < 200; doc++) {
+    for (let doc = 0; doc < 400; doc++) {
       const list = {
         kind: str(),
         metadata: { resourceVersion: String(doc), [str()]: value(1) },
@@ -97,6 +97,59 @@ describe('ListStreamDecoder', () => {
       }
       expect(decode(chunks)).toEqual(expected(text));
     }
+  });
+
+  describe('with omitManagedFields', () => {
+    const fields = [{ manager: 'm', operation: 'Update', fieldsV1: { 'f:data': { '.': {}, 'f:x': {} } } }];
+    const list = {
+      kind: 'List',
+      metadata: { resourceVersion: '9', managedFields: 'the list envelope keeps its own' },
+      items: [
+        { metadata: { name: 'middle', managedFields: fields, uid: 'u' }, data: { managedFields: '[x]' } },
+        { metadata: { managedFields: fields, name: 'first' } },
+        { metadata: { managedFields: [] } },
+        { metadata: { name: 'last', managedFields: fields } },
+        { metadata: { name: 'null', managedFields: null } },
+        { spec: { managedFields: fields, template: { metadata: { managedFields: fields } } }, metadata: { name: 's' } },
+        { apiVersion: 'v1', kind: 'K', metadata: { name: 'after', labels: { a: '{"managedFields":[' } } },
+        'a string item',
+        7,
+      ],
+    };
+    /** What omitting managedFields should leave: items without their metadata.managedFields arrays. */
+    const stripped = (items: unknown[]): unknown[] =>
+      items.map((item) => {
+        const meta = (item as { metadata?: Record<string, unknown> } | null)?.metadata;
+        if (!meta || !Array.isArray(meta.managedFields)) return item;
+        const { managedFields: _dropped, ...rest } = meta;
+        return { ...(item as object), metadata: rest };
+      });
+    const omitting = (chunks: Buffer[]): DecodedList => {
+      const d = new ListStreamDecoder(undefined, { omitManagedFields: true });
+      for (const c of chunks) d.write(c);
+      return d.end();
+    };
+
+    it("leaves out each item's metadata.managedFields array, and nothing else, from a compact body in one chunk", () => {
+      const text = JSON.stringify(list);
+      const out = omitting([Buffer.from(text)]);
+      expect(out.items).toEqual(stripped(list.items));
+      expect(out.envelope).toEqual({ ...list, items: [] });
+    });
+
+    it('never changes anything else however the body is cut (an item it cannot tell about is parsed whole)', () => {
+      const text = JSON.stringify(list);
+      for (const chunks of splits(text)) {
+        const out = omitting(chunks);
+        expect(stripped(out.items)).toEqual(stripped(list.items));
+        expect(out.envelope).toEqual({ ...list, items: [] });
+      }
+    });
+
+    it('parses a pretty-printed body whole', () => {
+      const text = JSON.stringify(list, null, 2);
+      expect(omitting([Buffer.from(text)]).items).toEqual(list.items);
+    });
   });
 
   it('parses each item as soon as its last byte arrives', () => {
