@@ -698,7 +698,7 @@ export class InformerCache {
     return kind;
   }
 
-  async get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T> {
+  get<T extends KubeObject>(res: Resource<T>, key: ObjectKey): Promise<T> {
     return this.read(res, key, false);
   }
 
@@ -707,15 +707,40 @@ export class InformerCache {
     return this.read(res as Resource<PartialObjectMetadata>, key, true);
   }
 
-  private async read<T extends KubeObject>(res: Resource<T>, key: ObjectKey, metadataOnly: boolean): Promise<T> {
-    // Every reconcile reads: once the kind has synced, no await, array or timer on the way.
-    const kind = this.syncedKind(res, metadataOnly) ?? (await this.synced(res, metadataOnly));
+  // Every reconcile reads: once the kind has synced, the read settles without an await, array or timer on the way, and
+  // a miss rejects a microtask later, once the caller's await or catch is attached. A promise rejected while it has no
+  // handler yet costs Node its unhandled-rejection bookkeeping, and reconcilers of objects not made yet miss often.
+  private read<T extends KubeObject>(res: Resource<T>, key: ObjectKey, metadataOnly: boolean): Promise<T> {
+    let out: T;
+    try {
+      const kind = this.syncedKind(res, metadataOnly);
+      if (kind === undefined) return this.readOnceSynced(res, key, metadataOnly);
+      const obj = this.lookup(kind, res, key);
+      if (obj === undefined) return rejectSoon(notFound(res, key.name));
+      out = this.copyOut(res, obj, metadataOnly);
+    } catch (err) {
+      return rejectSoon(err);
+    }
+    return Promise.resolve(out);
+  }
+
+  private async readOnceSynced<T extends KubeObject>(
+    res: Resource<T>,
+    key: ObjectKey,
+    metadataOnly: boolean,
+  ): Promise<T> {
+    const kind = await this.synced(res, metadataOnly);
+    const obj = this.lookup(kind, res, key);
+    if (obj === undefined) throw notFound(res, key.name);
+    return this.copyOut(res, obj, metadataOnly);
+  }
+
+  /** The cached object under key, as stored (not copied); throws if the cache does not cover its namespace. */
+  private lookup<T extends KubeObject>(kind: KindInformer<T>, res: Resource<T>, key: ObjectKey): T | undefined {
     const ns = res.namespaced ? (key.namespace ?? '') : '';
     if (!kind.sharded && kind.informerFor(ns) === undefined)
       throw new ConfigurationError(`unable to get: ${ns}/${key.name} because of unknown namespace for the cache`);
-    const obj = kind.find(ns, ns === '' ? key.name : `${ns}/${key.name}`);
-    if (obj === undefined) throw notFound(res, key.name);
-    return this.copyOut(res, obj, metadataOnly);
+    return kind.find(ns, ns === '' ? key.name : `${ns}/${key.name}`);
   }
 
   /** The kind's informers if the cache runs and they have synced; undefined otherwise (synced() then waits). */
@@ -818,6 +843,11 @@ function byNamespaceName(a: KubeObject, b: KubeObject): number {
 function uniqueNamespaces(list: string[] | undefined): string[] | undefined {
   const ns = list?.filter((n) => n !== '');
   return ns && ns.length > 0 ? [...new Set(ns)] : undefined;
+}
+
+/** A promise that rejects with err in a microtask: by then whoever awaits it has attached its handler. */
+function rejectSoon<T>(err: unknown): Promise<T> {
+  return new Promise<T>((_resolve, reject) => queueMicrotask(() => reject(err)));
 }
 
 // What a cache miss's NotFound inherits: ApiError's prototype, its name, and a `stack` that is its first line, as a
