@@ -429,6 +429,46 @@ export class Manager {
       // A failed start reaches us through the group's onError, which requests the stop.
       if (webhooks) await Promise.race([webhooks.ready().catch(() => {}), stopRequested]);
       caches.start();
+      // The Lease is sought while the caches list, so that its round trips (and its client's first TLS handshake) do not
+      // come after the list; leader-elected runnables still start only once the caches have synced too, as in
+      // controller-runtime, which campaigns after its caches synced.
+      let cachesSynced = false;
+      let elected = false;
+      const lead = (): void => {
+        this.leading = true;
+        leaderElected.start();
+        this.resolveElected();
+      };
+      const le = this.opts.leaderElection;
+      if (le?.enabled && !stopping) {
+        electionClient = newClient(this.opts.kubeConfig);
+        const elector = (this.elector = new LeaderElector({
+          client: electionClient,
+          identity: this.identity,
+          ...(le.clock ? { clock: le.clock } : {}),
+          namespace: leaderElectionNamespace(le.namespace),
+          name: le.id!,
+          leaseDuration: le.leaseDuration,
+          renewDeadline: le.renewDeadline,
+          retryPeriod: le.retryPeriod,
+          releaseOnCancel: le.releaseOnCancel ?? true,
+          ...(le.labels ? { labels: le.labels } : {}),
+          log: this.log,
+          onStartedLeading: () => {
+            elected = true;
+            if (cachesSynced) lead();
+          },
+          onStoppedLeading: () => {
+            elected = false;
+            this.leading = false;
+            if (!electionStop.signal.aborted) {
+              leadershipLost = true;
+              fail(new LeaderElectionLostError());
+            }
+          },
+        }));
+        election = elector.run(electionStop.signal);
+      }
       // Informers requested before start (by the builder's watches) list before controllers begin; a kind that
       // cannot list (CRD missing, no RBAC) fails the start after cacheSyncTimeout instead of hanging it.
       const syncTimeout = this.cacheSyncTimeout ?? DEFAULT_CACHE_SYNC_TIMEOUT;
@@ -443,42 +483,10 @@ export class Manager {
         );
       }
       if (!stopping) {
+        cachesSynced = true;
         if (this.opts.sharding) ringRun = this.ringFor().run(ringStop.signal);
         others.start();
-        const le = this.opts.leaderElection;
-        if (le?.enabled) {
-          electionClient = newClient(this.opts.kubeConfig);
-          const elector = (this.elector = new LeaderElector({
-            client: electionClient,
-            identity: this.identity,
-            ...(le.clock ? { clock: le.clock } : {}),
-            namespace: leaderElectionNamespace(le.namespace),
-            name: le.id!,
-            leaseDuration: le.leaseDuration,
-            renewDeadline: le.renewDeadline,
-            retryPeriod: le.retryPeriod,
-            releaseOnCancel: le.releaseOnCancel ?? true,
-            ...(le.labels ? { labels: le.labels } : {}),
-            log: this.log,
-            onStartedLeading: () => {
-              this.leading = true;
-              leaderElected.start();
-              this.resolveElected();
-            },
-            onStoppedLeading: () => {
-              this.leading = false;
-              if (!electionStop.signal.aborted) {
-                leadershipLost = true;
-                fail(new LeaderElectionLostError());
-              }
-            },
-          }));
-          election = elector.run(electionStop.signal);
-        } else {
-          this.leading = true;
-          leaderElected.start();
-          this.resolveElected();
-        }
+        if (!le?.enabled || elected) lead();
       }
     } catch (err) {
       fail(err);

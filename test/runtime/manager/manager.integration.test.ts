@@ -9,7 +9,7 @@ import {
   Services,
   type RestClient,
 } from '../../../src/runtime/rest/index.js';
-import { LeaderElectionLostError, LeaseResource, microTime } from '../../../src/runtime/manager/index.js';
+import { LeaderElectionLostError, LeaseResource, microTime, runnableFunc } from '../../../src/runtime/manager/index.js';
 import {
   Manager,
   defineResource,
@@ -20,6 +20,7 @@ import {
 import { getControllerOf, isStatusConditionTrue, retryOnConflict } from '../../../src/runtime/client/index.js';
 import { registry as metricsRegistry } from '../../../src/runtime/metrics/index.js';
 import { recentEvents, recordHistory } from '../../support/cluster.js';
+import { testCRD } from '../../support/crd.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog, type CapturedLog } from '../../support/logs.js';
 import { APPSERVICE_CRD, AppServiceReconciler, AppServices, FINALIZER, type AppService } from './appservice.js';
@@ -470,6 +471,47 @@ describe('Manager on a real control plane', () => {
     } finally {
       expect(await b.stop()).toBeUndefined();
       expect(await a.stop()).toBeUndefined();
+    }
+  });
+
+  it('seeks the Lease while its caches list, and starts leader-elected runnables once they have synced', async () => {
+    const ns = await namespace();
+    // A kind whose CRD comes later: its informer cannot list until then.
+    const lateCRD = testCRD({ group: 'late.kubescaffold.io', kind: 'Late', versions: [{ name: 'v1' }] });
+    const Lates = defineResource({
+      group: 'late.kubescaffold.io',
+      version: 'v1',
+      kind: 'Late',
+      plural: 'lates',
+      namespaced: true,
+    });
+    let runnableStarted = false;
+    const m = run(
+      {
+        leaderElection: { enabled: true, id: 'early', namespace: ns, retryPeriod: 200 },
+        cache: { syncTimeout: 120_000 },
+      },
+      (mgr) => {
+        newControllerManagedBy(mgr)
+          .for(Lates)
+          .complete({ reconcile: async () => ({}) });
+        mgr.add(runnableFunc(async () => void (runnableStarted = true)));
+      },
+    );
+    try {
+      const held = async (): Promise<boolean> => {
+        const lease = await api.get(LeaseResource, { namespace: ns, name: 'early' }).catch(() => undefined);
+        return lease?.spec?.holderIdentity === m.mgr.identity;
+      };
+      await eventually(held, 'the Lease held while the cache cannot list');
+      expect(m.mgr.isLeader()).toBe(false);
+      expect(runnableStarted).toBe(false);
+      await env.installCRDs([lateCRD]);
+      await m.mgr.elected();
+      await eventually(() => runnableStarted, 'the leader-elected runnable');
+      expect(m.mgr.isLeader()).toBe(true);
+    } finally {
+      expect(await m.stop()).toBeUndefined();
     }
   });
 
