@@ -7,7 +7,12 @@ import { isTerminalError, requestKey, type Reconciler, type Request, type Result
 import { PriorityQueue, RateLimitingQueue, type GetResult, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
 import { ConfigurationError, LifecycleError, TimeoutError } from '../errors.js';
-import { ControllerReconcileContext, ReconcileID, ReconcileLogValues } from './reconcile-context.js';
+import {
+  ControllerReconcileContext,
+  ReconcileID,
+  requestLogValues,
+  typedRequestLogValues,
+} from './reconcile-context.js';
 
 /**
  * Options of a Controller (controller-runtime's controller.Options): its name, reconciler, concurrency, rate limiter
@@ -139,6 +144,7 @@ export class Controller<R = Request> {
   private readonly sources: Source<R>[] = [];
   private readonly keyOf: (req: R) => string;
   private readonly copyRequest: (req: R) => R;
+  private readonly logValues: (req: R, ids: ReconcileID) => Record<string, unknown>;
   private readonly permissionLog = new PermissionLogDedup();
   private queue: ControllerQueue<R> | undefined;
   private metrics: ControllerMetrics | undefined;
@@ -164,8 +170,11 @@ export class Controller<R = Request> {
     this.recordMetrics = opts.recordMetrics ?? true;
     this.gate = opts.gate as RequestGate | undefined;
     // A request key makes the controller a typed one: its requests are queued whole (frozen copies).
-    this.keyOf = opts.requestKey ?? (requestKey as unknown as (req: R) => string);
+    this.keyOf = opts.requestKey ?? (QueuedRequest.keyOf as unknown as (req: R) => string);
     this.copyRequest = opts.requestKey ? frozenCopy : (queuedRequest as unknown as (req: R) => R);
+    this.logValues = opts.requestKey
+      ? (typedRequestLogValues as (req: R, ids: ReconcileID) => Record<string, unknown>)
+      : (requestLogValues as unknown as (req: R, ids: ReconcileID) => Record<string, unknown>);
     this.usePriorityQueue = opts.usePriorityQueue ?? true;
     const kv: Record<string, unknown> = { controller: opts.name };
     if (opts.forKind) {
@@ -290,13 +299,15 @@ export class Controller<R = Request> {
 
   private async worker(queue: ControllerQueue<R>): Promise<void> {
     let ranSince = performance.now();
+    // The clock as of the last reconcile's end (the time it took is measured anyway): one reading less per reconcile.
+    let now = ranSince;
     for (;;) {
       // Reconciles that read only the cache chain as microtasks: without a turn of the event loop now and then, a
       // first pass would hold it until the queue is empty, and nothing else would run meanwhile: no watch event would
       // be read (so no edit could go ahead of the initial list), no Lease renewed, no probe answered.
-      if (performance.now() - ranSince > YIELD_EVERY_MS) {
+      if (now - ranSince > YIELD_EVERY_MS) {
         await yieldToEventLoop();
-        ranSince = performance.now();
+        ranSince = now = performance.now();
       }
       const next = await queue.get();
       if (next.shutdown) return;
@@ -308,11 +319,12 @@ export class Controller<R = Request> {
         if (this.gate && !admission) {
           // Its partition closed after the request was queued (a handover, or the term ended).
           queue.forget(req);
+          now = performance.now();
           continue;
         }
         this.metrics?.active.inc();
         try {
-          await (admission
+          now = await (admission
             ? admission.run(() => this.reconcileHandler(queue, req, next.priority))
             : this.reconcileHandler(queue, req, next.priority));
         } finally {
@@ -328,13 +340,15 @@ export class Controller<R = Request> {
     }
   }
 
-  private async reconcileHandler(queue: ControllerQueue<R>, req: R, handedOutWith?: number): Promise<void> {
+  /** Reconciles req and queues what its result asks for; resolves with the clock's reading when the reconcile ended. */
+  private async reconcileHandler(queue: ControllerQueue<R>, req: R, handedOutWith?: number): Promise<number> {
     // The reconcile's id (controller-runtime's reconcileID) is made when first read, by the reconciler or a log line.
     const ids = new ReconcileID();
-    const log = this.log.withValues(new ReconcileLogValues(req as object, ids) as unknown as Record<string, unknown>);
+    const log = this.log.withValues(this.logValues(req, ids));
     const started = performance.now();
     const { result, error, timedOut } = await this.invoke(req, log, ids);
-    this.metrics?.time.observe((performance.now() - started) / 1000);
+    const ended = performance.now();
+    this.metrics?.time.observe((ended - started) / 1000);
     if (timedOut) this.metrics?.timeouts.inc();
     // A requeue keeps the priority the request was handed out with, unless the result names one.
     const priority = result.priority ?? handedOutWith;
@@ -355,7 +369,7 @@ export class Controller<R = Request> {
       if (missing && !missing.first)
         log.debug('Reconciler error (missing permission, logged before)', { error: (error as Error).message });
       else log.error(error, 'Reconciler error', missing ? { permission: missing.permission } : undefined);
-      return;
+      return ended;
     }
     const after = result.requeueAfter;
     if (after !== undefined && Number.isFinite(after) && after > 0) {
@@ -369,6 +383,7 @@ export class Controller<R = Request> {
       queue.forget(req);
       this.metrics?.total.success.inc();
     }
+    return ended;
   }
 
   /** Runs the reconciler with its own signal; a throw, a rejection or a non-Error thrown value all become `error`. */
@@ -404,11 +419,31 @@ function abortPromise(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * The request as the queue holds it: only its namespace and name, frozen, so that a reconciler changing the object it
+ * A Request as the queue holds it: only its namespace and name, frozen, so that a reconciler changing the object it
  * was given cannot change the queue's identity for it (controller-runtime's queue holds reconcile.Request by value).
+ * Its queue key is made once: the queue, its metrics and the rate limiter ask for it on every add, get, forget and
+ * done, and a key made anew each time is a new string to flatten and hash.
  */
+class QueuedRequest implements Request {
+  readonly namespace: string;
+  readonly name: string;
+  readonly #key: string;
+
+  constructor(req: Request) {
+    this.namespace = req.namespace;
+    this.name = req.name;
+    this.#key = requestKey(req);
+    Object.freeze(this);
+  }
+
+  /** The queue key of a Request: the one a QueuedRequest carries, else requestKey's. */
+  static keyOf(req: Request): string {
+    return #key in req ? req.#key : requestKey(req);
+  }
+}
+
 function queuedRequest(req: Request): Request {
-  return Object.freeze({ namespace: req.namespace, name: req.name });
+  return new QueuedRequest(req);
 }
 
 /** A typed request as the queue holds it: a frozen shallow copy. */

@@ -89,6 +89,16 @@ export class QueueMetrics {
     if (!this.addTimes.has(key)) this.addTimes.set(key, this.now());
   }
 
+  /**
+   * An item became ready in a queue that keeps its entries' times itself (the priority queue): counted as add() counts
+   * it; returns the time to hand to taken().
+   */
+  added(priority: number): number {
+    this.adds.inc();
+    this.depthOf(priority).inc();
+    return this.now();
+  }
+
   /** A ready item's priority was raised. */
   changePriority(from: number, to: number): void {
     this.depthOf(from).dec();
@@ -104,6 +114,14 @@ export class QueueMetrics {
       this.latency.observe((now - added) / 1000);
       this.addTimes.delete(key);
     }
+  }
+
+  /** get() for an item added with added(): `addedAt` is what added() returned. */
+  taken(key: unknown, priority: number, addedAt: number): void {
+    this.depthOf(priority).dec();
+    const now = this.now();
+    this.processingStartTimes.set(key, now);
+    this.latency.observe((now - addedAt) / 1000);
   }
 
   done(key: unknown): void {

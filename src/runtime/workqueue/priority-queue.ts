@@ -37,6 +37,8 @@ interface Entry<T> {
   readyAt: number | undefined;
   // Insertion order: FIFO among equal priorities (and equal deadlines).
   readonly seq: number;
+  // When it became ready (for workqueue_queue_duration_seconds); -1 until then, or without metrics.
+  addedAt: number;
 }
 
 /**
@@ -115,7 +117,7 @@ export class PriorityQueue<T> {
     }
     const existing = this.items.get(key);
     if (!existing) {
-      this.insert({ key, item, priority, readyAt, seq: this.seq++ });
+      this.insert({ key, item, priority, readyAt, seq: this.seq++, addedAt: -1 });
       return;
     }
     if (existing.readyAt === undefined) {
@@ -124,7 +126,10 @@ export class PriorityQueue<T> {
         this.metrics?.changePriority(existing.priority, priority);
         // The old entry stays in its FIFO, skipped when reached; it no longer counts as ready.
         if (!this.processing.has(key)) this.readyCount--;
-        this.insert({ key, item: existing.item, priority, readyAt: undefined, seq: this.seq++ }, false);
+        this.insert(
+          { key, item: existing.item, priority, readyAt: undefined, seq: this.seq++, addedAt: existing.addedAt },
+          false,
+        );
       }
       return;
     }
@@ -139,6 +144,7 @@ export class PriorityQueue<T> {
       priority: raised ? priority : existing.priority,
       readyAt: newReadyAt,
       seq: raised ? this.seq++ : existing.seq,
+      addedAt: existing.addedAt,
     });
   }
 
@@ -220,7 +226,9 @@ export class PriorityQueue<T> {
 
   private recordAdd(e: Entry<T>): void {
     if (!this.metrics) return;
-    this.metrics.add(e.key, e.priority);
+    // Its wait is timed from when it first became ready, as client-go's addTimes keep an item's first add.
+    const at = this.metrics.added(e.priority);
+    if (e.addedAt < 0) e.addedAt = at;
     if (!this.metricsTimer) {
       const m = this.metrics;
       this.metricsTimer = setInterval(() => m.updateUnfinishedWork(), UNFINISHED_WORK_UPDATE_PERIOD_MS);
@@ -247,7 +255,7 @@ export class PriorityQueue<T> {
         if (this.items.get(e.key) !== e) continue;
         this.items.delete(e.key);
         this.readyCount--;
-        this.metrics?.get(e.key, e.priority);
+        this.metrics?.taken(e.key, e.priority, e.addedAt);
         this.processing.add(e.key);
         return { item: e.item, priority: e.priority, shutdown: false };
       }
