@@ -1,6 +1,6 @@
 import { log as rootLog, type Logger } from '../log/index.js';
 import type { KubeObject } from '../rest/types.js';
-import { DeltaFIFO, type Deltas, type TransformFunc } from './delta-fifo.js';
+import { DeltaFIFO, type DeltaType, type Deltas, type TransformFunc } from './delta-fifo.js';
 import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, type KeyFunc } from './keys.js';
 import type { ListerWatcher } from './listwatch.js';
 import { ProcessorListener, SharedProcessor, type ResourceEventHandler } from './listener.js';
@@ -220,7 +220,7 @@ export class SharedIndexInformer<T extends KubeObject> {
         const isInInitialList = !fifo.hasSynced();
         for (const obj of items) {
           try {
-            this.handleDeltas([{ type: 'Replaced', object: obj }], isInInitialList);
+            this.store(obj, 'Replaced', isInInitialList);
           } catch (e) {
             this.log.error(e, 'could not process deltas');
           }
@@ -260,21 +260,23 @@ export class SharedIndexInformer<T extends KubeObject> {
         this.processor.distribute({ kind: 'delete', obj }, false);
         continue;
       }
-      const cur = obj as T;
-      const old = this.indexer.get(cur);
-      if (old !== undefined) {
-        this.indexer.update(cur);
-        // A Replaced delta with an unchanged resourceVersion is a resync in disguise: only due handlers hear it.
-        const isSync =
-          d.type === 'Sync' ||
-          (d.type === 'Replaced' &&
-            old.metadata?.resourceVersion !== undefined &&
-            old.metadata.resourceVersion === cur.metadata?.resourceVersion);
-        this.processor.distribute({ kind: 'update', oldObj: old, newObj: cur }, isSync);
-      } else {
-        this.indexer.add(cur);
-        this.processor.distribute({ kind: 'add', obj: cur, isInInitialList }, false);
-      }
+      this.store(obj as T, d.type, isInInitialList);
     }
+  }
+
+  // Puts the object in the indexer and tells the handlers: an add, or an update of what it replaced.
+  private store(cur: T, type: DeltaType, isInInitialList: boolean): void {
+    const old = this.indexer.put(cur);
+    if (old === undefined) {
+      this.processor.distribute({ kind: 'add', obj: cur, isInInitialList }, false);
+      return;
+    }
+    // A Replaced delta with an unchanged resourceVersion is a resync in disguise: only due handlers hear it.
+    const isSync =
+      type === 'Sync' ||
+      (type === 'Replaced' &&
+        old.metadata?.resourceVersion !== undefined &&
+        old.metadata.resourceVersion === cur.metadata?.resourceVersion);
+    this.processor.distribute({ kind: 'update', oldObj: old, newObj: cur }, isSync);
   }
 }

@@ -84,10 +84,12 @@ export class ThreadSafeStore<T> {
     this.update(key, obj);
   }
 
-  update(key: string, obj: T): void {
+  /** Stores obj under key; returns what was stored there before. */
+  update(key: string, obj: T): T | undefined {
     const old = this.items.get(key);
     this.items.set(key, obj);
     this.updateIndices(old, obj, key);
+    return old;
   }
 
   delete(key: string): void {
@@ -211,6 +213,11 @@ export class Cache<T> implements Indexer<T> {
   }
   update(obj: T): void {
     this.store.update(this.keyFunc(obj), obj);
+  }
+
+  /** Stores obj under its key (an add or an update) and returns what was stored there before. */
+  put(obj: T): T | undefined {
+    return this.store.update(this.keyFunc(obj), obj);
   }
   delete(obj: T | DeletedFinalStateUnknown<T>): void {
     this.store.delete(this.keyFunc(obj));
