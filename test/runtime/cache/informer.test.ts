@@ -13,6 +13,7 @@ import { newLogger } from '../../../src/runtime/log/index.js';
 import { defineResource } from '../../../src/runtime/rest/index.js';
 import { FakeApi, networkError, type Obj } from './fake-api.js';
 import { eventually } from '../../support/eventually.js';
+import { deferred } from '../controller/fakes.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 const fast = { backoff: new Backoff(1, 5, 60_000, 2, 0), onError: () => {} };
@@ -194,6 +195,29 @@ describe('SharedIndexInformer', () => {
     await waitForCacheSync(ac.signal, () => reg.hasSynced());
     await eventually(() => late.events.length === 2, 'late events');
     expect(late.events).toEqual(['add a@1 initial', 'add b@2']);
+  });
+
+  it("has a late handler synced only once it has handled every cached object, an async handler's included", async () => {
+    ac = new AbortController();
+    const api = new FakeApi();
+    for (let i = 0; i < 1500; i++) api.create(`o${i}`);
+    const inf = informer(api);
+    run(inf);
+    await waitForCacheSync(ac.signal, () => inf.hasSynced());
+    const seen: string[] = [];
+    const gate = deferred();
+    const reg = inf.addEventHandler({
+      onAdd: async (o, initial) => {
+        if (seen.length === 700) await gate.promise;
+        seen.push(`${o.metadata?.name} ${initial}`);
+      },
+    });
+    await eventually(() => seen.length === 700, 'the first 700');
+    expect(reg.hasSynced()).toBe(false);
+    gate.resolve();
+    await waitForCacheSync(ac.signal, () => reg.hasSynced());
+    expect(seen).toHaveLength(1500);
+    expect(seen.every((e) => e.endsWith(' true'))).toBe(true);
   });
 
   it('resyncs each handler on its own period with updates whose old and new are the same object', async () => {
