@@ -90,6 +90,7 @@ export {
 } from './client.js';
 export { noWarnings, parseWarningHeaders, warningLogger, type Warning, type WarningHandler } from './warnings.js';
 export { decodeWatchStream, errorFromWatchEvent } from './watch.js';
+export type { ListDecodeOptions } from './list-decoder.js';
 export { Scheme, newScheme } from './scheme.js';
 export {
   parseSelector,
