@@ -42,9 +42,11 @@ export interface ListDecodeOptions {
   omitManagedFields?: boolean;
 }
 
+/** A list document decoded: its envelope and its items apart. */
 export interface DecodedList {
   /** The document without its items (its "items" member is an empty array if it had one). */
   envelope: Record<string, unknown>;
+  /** The items, each as the item mapper returned it. */
   items: unknown[];
 }
 
@@ -53,6 +55,7 @@ export interface DecodedList {
  * UTF-8 continuation bytes are never ASCII, so it needs no decoding. Feed chunks with write(), then call end().
  */
 export class ListStreamDecoder {
+  /** The items decoded so far, in order. */
   readonly items: unknown[] = [];
   private readonly omitManagedFields: boolean;
   /** @param mapItem applied to each item as it is parsed; what it returns is kept in its place. */
