@@ -87,10 +87,11 @@ describe('acquireLock', () => {
   });
 
   it('takes over at once from a zombie owner: killed, but never reaped because its parent went too', async () => {
-    // sh starts `sleep 0` in the background and becomes `sleep 600`, which never reaps it.
-    const parent: ChildProcess = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 600'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    // sh starts a subshell in the background and becomes `sleep 600`, which never reaps it. The subshell exits only
+    // once its parent is `sleep` (/proc/<sh>/comm): one that exited before the exec would be reaped by sh itself.
+    const script =
+      'p=$$; (while read -r c < /proc/$p/comm && [ "$c" != sleep ]; do sleep 0.01; done) & echo $!; exec sleep 600';
+    const parent: ChildProcess = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const [out] = (await once(parent.stdout!, 'data')) as [Buffer];
       const zombie = Number.parseInt(out.toString(), 10);
