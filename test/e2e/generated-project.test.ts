@@ -28,6 +28,10 @@ import { defineResource, newClient, type KubeObject } from '../../src/runtime/in
 // The whole user journey: scaffold a project with the built CLI, install it linked to this checkout, and run the
 // project's own build, lint and tests (which start a real kube-apiserver and etcd).
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+// scripts/node-versions.js runs this file again on Node 22 and 24 for what differs between Node versions: the build,
+// lint, tests and manager of the project. The two failure paths (a sample missing a required field, a failing e2e
+// test) are the CLI's and make's behaviour, not Node's: they run once, on the Node of `npm test`.
+const onNodeMatrix = process.env.KUBESCAFFOLD_NODE_MATRIX === '1';
 const scaffoldBin = join(repoRoot, 'bin', 'scaffold.js');
 /** POSTs JSON to the manager's webhook server, which serves a certificate it made itself. */
 function postJson(port: number, path: string, body: string): Promise<{ status: number; body: string }> {
@@ -306,7 +310,7 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     minutes(10),
   );
 
-  it(
+  it.skipIf(onNodeMatrix)(
     'fails npm test once when a required spec field is missing from the sample, naming the field and the sample; passes with a defaulted field',
     () => {
       const types = join(project, 'api', 'v1', 'gateway_types.ts');
@@ -347,7 +351,7 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
     minutes(5),
   );
 
-  it(
+  it.skipIf(onNodeMatrix)(
     'fails make test-e2e when an e2e test fails, and still stops the control plane',
     () => {
       const failing = join(project, 'test', 'e2e', 'failing.test.ts');
