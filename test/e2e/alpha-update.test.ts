@@ -207,7 +207,9 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
       expect(output).toContain(`on branch ${outputBranch} (one commit on top of main)`);
       expect(git(project, 'symbolic-ref', '--short', 'HEAD')).toBe(outputBranch);
       expect(git(project, 'rev-parse', 'HEAD^')).toBe(git(project, 'rev-parse', 'main'));
-      expect(git(project, 'log', '-1', '--format=%s')).toBe(`(chore) scaffold update: 0.0.9 -> ${currentVersion}`);
+      expect(git(project, 'log', '-1', '--format=%s')).toBe(
+        `chore(kubescaffold): update scaffold 0.0.9 -> ${currentVersion}`,
+      );
       expect(git(project, 'status', '--porcelain')).toBe('');
       expect(git(project, 'branch', '--list', 'tmp-*')).toBe('');
       for (const [file, edits] of Object.entries(userCode)) {
@@ -264,8 +266,8 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
         [
           '(chore) initial scaffold from release version: 0.0.9',
           `(chore) initial scaffold from release version: ${currentVersion}`,
-          '(chore) original code from main',
-          `(chore) scaffold update: 0.0.9 -> ${currentVersion}`,
+          '(chore) original code from main to keep changes',
+          `chore(kubescaffold): update scaffold 0.0.9 -> ${currentVersion}`,
         ].sort(),
       );
     },
@@ -324,7 +326,9 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
         );
         expect(text).toContain("} from '@kubescaffold/runtime';");
         expect(text).toContain("} from 'kubescaffold/runtime'; // ours");
-        expect(git(conflicted, 'log', '-1', '--format=%B')).toContain(`[with conflicts]`);
+        expect(git(conflicted, 'log', '-1', '--format=%B')).toContain(
+          `(:warning: manual conflict resolution required)`,
+        );
         expect(git(conflicted, 'diff', 'main', 'HEAD', '--', 'Dockerfile')).toBe('');
         expect(git(conflicted, 'diff', '--stat', 'main', 'HEAD', '--', 'package.json')).not.toBe('');
         // --push and --open-gh-issue: the branch is on origin, and the issue names the conflict and links a compare.

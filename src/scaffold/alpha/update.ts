@@ -1,14 +1,24 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScaffoldError } from '../../errors.js';
 import { parseProject, stringifyProject, type ProjectConfig } from '../../project/project.js';
+import { LEGACY_RUNTIME_MODULE, RUNTIME_PACKAGE, runtimeModuleOfPackageJson } from '../../project/runtime-module.js';
 import { AUTOUPDATE_PLUGIN_KEY } from '../plugins/autoupdate/spec.js';
 import { projectDependencies } from '../dependencies.js';
 import { generateFromProject } from './generate.js';
 import { checkGhAvailable, openUpdateIssue } from './gh-issue.js';
 import { Git, gitFailed } from './git.js';
-import { CLI_PACKAGE, checkReleaseExists, generateWithRelease, installRelease, normalizeVersion } from './release.js';
+import {
+  CLI_PACKAGE,
+  checkReleaseExists,
+  generateWithRelease,
+  installRelease,
+  isInstalled,
+  normalizeVersion,
+  npmRegistry,
+  releaseDir,
+} from './release.js';
 
 /** kubebuilder's git settings for the merge, used unless `--git-config disable` is given. */
 export const DEFAULT_GIT_CONFIG: readonly string[] = [
@@ -35,6 +45,10 @@ export interface UpdateOptions {
   restorePaths: readonly string[];
   /** The branch that receives the result; kubescaffold-update-from-<from>-to-<to> when undefined. */
   outputBranch?: string;
+  /** The message of the result's commit when the merge is clean; kubebuilder's, with this tool's name, when undefined. */
+  mergeMessage?: string;
+  /** The message of the result's commit when the merge has conflicts (with --force); kubebuilder's when undefined. */
+  conflictMessage?: string;
   /** Push the output branch to origin. */
   push: boolean;
   /** Open a GitHub issue with the result and a compare link, through the GitHub CLI (gh), as kubebuilder does. */
@@ -43,6 +57,11 @@ export interface UpdateOptions {
   gitConfig: readonly string[];
   /** The running CLI's version: an update to it scaffolds in this process instead of installing it. */
   currentVersion: string;
+  /**
+   * Where the releases npm installs are kept between runs (releaseCacheRoot()): a release is installed once per
+   * registry and version, so that running again (with --force after a conflict, say) fetches nothing.
+   */
+  releaseCache: string;
   /** Told each step. */
   log?: (line: string) => void;
   /** Told what a failed run could not undo (default: stderr). */
@@ -107,12 +126,25 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
   const log = options.log ?? (() => {});
   const plan = checkInput(git, options);
   const base = { fromVersion: plan.fromVersion, toVersion: plan.toVersion, fromBranch: plan.fromBranch };
-  if (plan.fromVersion === plan.toVersion) return { ...base, conflicts: [], squashed: false, pushed: false };
+  if (plan.fromVersion === plan.toVersion) {
+    // Builds from before the package split called themselves by today's version too; such a project is not at it.
+    if (plan.toVersion === options.currentVersion) refusePreSplitProject(git, plan);
+    return { ...base, conflicts: [], squashed: false, pushed: false };
+  }
 
   const inProcess = plan.toVersion === options.currentVersion;
   if (options.openGhIssue) checkGhAvailable(options.cwd);
-  checkReleaseExists(plan.fromVersion, options.cwd);
-  if (!inProcess) checkReleaseExists(plan.toVersion, options.cwd);
+  const registry = npmRegistry(options.cwd);
+  const releaseOf = (version: string): Release => ({
+    version,
+    dir: releaseDir(options.releaseCache, registry, version),
+  });
+  const from = releaseOf(plan.fromVersion);
+  const to = inProcess ? undefined : releaseOf(plan.toVersion);
+  // An installed release was published; the registry is asked only about the others.
+  for (const release of [from, to]) {
+    if (release !== undefined && !isInstalled(release.dir)) checkReleaseExists(release.version, registry, options.cwd);
+  }
 
   const stamp = timestamp((options.now ?? (() => new Date()))());
   const branches = {
@@ -138,7 +170,8 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     log(`Preparing ${branches.ancestor}: a clean scaffold by ${CLI_PACKAGE} ${plan.fromVersion}`);
     const ancestorDir = join(work, 'ancestor');
     const ancestorInput = withoutAutoUpdate(plan.config, originalDir, join(work, 'ancestor-input'));
-    scaffoldWithRelease(plan.fromVersion, join(work, `release-${plan.fromVersion}`), ancestorInput, ancestorDir, log);
+    scaffoldWithRelease(from, registry, ancestorInput, ancestorDir, log);
+    refuseAncestorOfOtherLayout(plan, ancestorDir, originalDir, options.fromVersion !== undefined);
     const ancestor = commits.commitDir(
       ancestorDir,
       [plan.fromCommit],
@@ -147,7 +180,11 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     makeBranch(branches.ancestor, ancestor);
 
     log(`Preparing ${branches.original}: your project as it is on ${plan.fromBranch}`);
-    const original = commits.commitTree(fromTree, [ancestor], `(chore) original code from ${plan.fromBranch}`);
+    const original = commits.commitTree(
+      fromTree,
+      [ancestor],
+      `(chore) original code from ${plan.fromBranch} to keep changes`,
+    );
     makeBranch(branches.original, original);
 
     log(`Preparing ${branches.upgrade}: a clean scaffold by ${CLI_PACKAGE} ${plan.toVersion}`);
@@ -161,7 +198,7 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
         dependencies: () => projectDependencies(plan.toVersion),
       });
     } else {
-      scaffoldWithRelease(plan.toVersion, join(work, `release-${plan.toVersion}`), originalDir, upgradeDir, log);
+      scaffoldWithRelease(to!, registry, originalDir, upgradeDir, log);
     }
     const upgrade = commits.commitDir(
       upgradeDir,
@@ -174,7 +211,7 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     const merged = mergeTrees(git, branches.upgrade, branches.original);
     if (merged.conflicts.length > 0 && !options.force)
       throw new UpdateConflictError(merged.conflicts, plan.outputBranch);
-    const message = mergeMessage(plan, merged.conflicts);
+    const message = mergeMessage(plan, merged.conflicts, options);
     const merge = commits.commitTree(merged.tree, [upgrade, original], message);
     makeBranch(branches.merge, merge);
 
@@ -280,17 +317,83 @@ function currentHead(git: Git): string {
   return branch.status === 0 ? branch.stdout.trim() : git.run(['rev-parse', 'HEAD']);
 }
 
+/** A release to scaffold with: its version, and its directory in the release cache. */
+interface Release {
+  version: string;
+  dir: string;
+}
+
 function scaffoldWithRelease(
-  version: string,
-  installDir: string,
+  release: Release,
+  registry: string,
   inputDir: string,
   outputDir: string,
   log: (line: string) => void,
 ): void {
-  log(`$ npm install ${CLI_PACKAGE}@${version}`);
-  const bin = installRelease(version, installDir);
-  log(`$ scaffold alpha generate (${CLI_PACKAGE} ${version})`);
-  generateWithRelease(bin, version, inputDir, outputDir);
+  if (isInstalled(release.dir)) {
+    log(`Using ${CLI_PACKAGE} ${release.version}, installed earlier in ${release.dir}`);
+  } else {
+    log(`$ npm install ${CLI_PACKAGE}@${release.version} (into ${release.dir})`);
+    installRelease(release.version, registry, release.dir);
+  }
+  log(`$ scaffold alpha generate (${CLI_PACKAGE} ${release.version})`);
+  generateWithRelease(release.dir, release.version, inputDir, outputDir);
+}
+
+/** What a branch's package.json says of the package split: the module its code imports the runtime from, and why. */
+function runtimeLayoutOf(packageJson: string | undefined): { module: string; kubescaffold?: string } {
+  const module = runtimeModuleOfPackageJson(packageJson);
+  let kubescaffold: string | undefined;
+  try {
+    const pkg = JSON.parse(packageJson ?? '{}') as { dependencies?: Record<string, string> };
+    kubescaffold = pkg.dependencies?.[CLI_PACKAGE];
+  } catch {
+    kubescaffold = undefined;
+  }
+  return { module, kubescaffold };
+}
+
+/** The facts that date a project to before the package split, for the messages below. */
+function preSplitEvidence(layout: { kubescaffold?: string }): string {
+  const spec = layout.kubescaffold === undefined ? '' : ` (${layout.kubescaffold})`;
+  return `its package.json depends on ${CLI_PACKAGE}${spec} and names no @kubescaffold/ package`;
+}
+
+const FROM_VERSION_ADVICE =
+  `give the release that made it with --from-version (the releases before the split depend on ${CLI_PACKAGE} alone: ` +
+  `\`npm view ${CLI_PACKAGE}@<version> dependencies\`), or move the project by hand (docs/guides/upgrading.md, "By hand")`;
+
+/**
+ * Refuses a project at the running CLI's version by PROJECT that was scaffolded before the package split: the builds
+ * before it called themselves 0.1.0 as today's release does, so its cliVersion names a release that did not make it.
+ */
+function refusePreSplitProject(git: Git, plan: Plan): void {
+  const packageJson = git.try(['show', `${plan.fromCommit}:package.json`]);
+  const layout = runtimeLayoutOf(packageJson.status === 0 ? packageJson.stdout : undefined);
+  if (layout.module !== LEGACY_RUNTIME_MODULE) return;
+  throw new ScaffoldError(
+    `PROJECT on ${plan.fromBranch} records cliVersion ${plan.fromVersion}, but the project was scaffolded before ${CLI_PACKAGE} was split into three packages, by a build that called itself ${plan.fromVersion} too: ` +
+      `${preSplitEvidence(layout)}, which ${CLI_PACKAGE} ${plan.fromVersion} does not scaffold. ` +
+      `So it is not at ${plan.toVersion}, and PROJECT does not say which release made it: ${FROM_VERSION_ADVICE}`,
+  );
+}
+
+/**
+ * Refuses an ancestor scaffold that imports the runtime from @kubescaffold/runtime for a project scaffolded before the
+ * split: that release did not make the project, and a merge on its scaffold would take the wrong base. (The other way
+ * round is a project moved by hand after the older release made it, which the merge carries over.)
+ */
+function refuseAncestorOfOtherLayout(plan: Plan, ancestorDir: string, originalDir: string, given: boolean): void {
+  const read = (dir: string): string | undefined =>
+    existsSync(join(dir, 'package.json')) ? readFileSync(join(dir, 'package.json'), 'utf8') : undefined;
+  const original = runtimeLayoutOf(read(originalDir));
+  if (original.module !== LEGACY_RUNTIME_MODULE || runtimeLayoutOf(read(ancestorDir)).module !== RUNTIME_PACKAGE)
+    return;
+  const named = given ? '--from-version' : "PROJECT's cliVersion";
+  throw new ScaffoldError(
+    `${CLI_PACKAGE} ${plan.fromVersion}, which ${named} names, scaffolds projects that depend on ${RUNTIME_PACKAGE}, but the project on ${plan.fromBranch} was scaffolded before the package split: ` +
+      `${preSplitEvidence(original)}. So ${plan.fromVersion} did not make it, and its scaffold is no base for the merge; nothing was changed. ${FROM_VERSION_ADVICE.replace(/^g/, 'G')}`,
+  );
 }
 
 /**
@@ -317,10 +420,20 @@ function mergeTrees(git: Git, ours: string, theirs: string): { tree: string; con
   return { tree: tree.trim(), conflicts: result.status === 1 ? paths.filter((p) => p !== '') : [] };
 }
 
-function mergeMessage(plan: Plan, conflicts: readonly string[]): string {
-  const subject = `scaffold update: ${plan.fromVersion} -> ${plan.toVersion}`;
-  if (conflicts.length === 0) return `(chore) ${subject}`;
-  return `:warning: (chore) [with conflicts] ${subject}\n\nConflicts left marked in:\n${conflicts.map((c) => `- ${c}`).join('\n')}\n`;
+/**
+ * The result's commit message: the user's (--merge-message, --conflict-message) as given, else kubebuilder's with this
+ * tool's name, which lists the files left with conflict markers below the subject.
+ */
+export function mergeMessage(
+  plan: { fromVersion: string; toVersion: string },
+  conflicts: readonly string[],
+  custom: { mergeMessage?: string; conflictMessage?: string } = {},
+): string {
+  const update = `update scaffold ${plan.fromVersion} -> ${plan.toVersion}`;
+  if (conflicts.length === 0) return custom.mergeMessage || `chore(${CLI_PACKAGE}): ${update}`;
+  if (custom.conflictMessage) return custom.conflictMessage;
+  const subject = `chore(${CLI_PACKAGE}): (:warning: manual conflict resolution required) ${update}`;
+  return `${subject}\n\nConflicts left marked in:\n${conflicts.map((c) => `- ${c}`).join('\n')}\n`;
 }
 
 /** Deletes the branches this run made and takes HEAD back where it was; returns what could not be undone. */
