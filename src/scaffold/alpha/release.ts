@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ScaffoldError } from '../../errors.js';
 
 /** The package `alpha update` installs an older or newer release of: this CLI. */
@@ -78,7 +79,17 @@ export function releaseDir(cacheRoot: string, registry: string, version: string)
 }
 
 /** The entry script of a release's CLI in its install directory. */
-const binOf = (dir: string): string => join(dir, 'node_modules', CLI_PACKAGE, 'bin', 'scaffold.js');
+export const binOf = (dir: string): string => join(dir, 'node_modules', CLI_PACKAGE, 'bin', 'scaffold.js');
+
+/** The entry script of the CLI that runs this code (dist/scaffold/alpha/ is three levels below the package). */
+export const ownCli = (): string => fileURLToPath(new URL('../../../bin/scaffold.js', import.meta.url));
+
+/** Runs a CLI entry script with `args` in `cwd` on this Node, capturing what it printed. */
+export function runCli(bin: string, cwd: string, args: readonly string[]): { status: number; output: string } {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error?.message ?? ''}`;
+  return { status: result.status ?? 1, output };
+}
 
 /** Whether `dir` holds an installed release (installRelease renames a whole install into place, or nothing). */
 export function isInstalled(dir: string): boolean {
@@ -130,10 +141,10 @@ export function installRelease(version: string, registry: string, dir: string): 
  * `outputDir` as that release scaffolds it. `installDir` is where the release is installed, for the error.
  */
 export function generateWithRelease(installDir: string, version: string, inputDir: string, outputDir: string): void {
-  const args = [binOf(installDir), 'alpha', 'generate', '--input-dir', inputDir, '--output-dir', outputDir];
-  const result = spawnSync(process.execPath, args, { cwd: inputDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const args = ['alpha', 'generate', '--input-dir', inputDir, '--output-dir', outputDir];
+  const result = runCli(binOf(installDir), inputDir, args);
   if (result.status !== 0) {
-    const said = `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim().split('\n').slice(-8).join('\n');
+    const said = result.output.trim().split('\n').slice(-8).join('\n');
     throw new ScaffoldError(
       `${CLI_PACKAGE} ${version} could not scaffold the project again from its PROJECT (scaffold alpha generate):\n${said}\n` +
         `(that release is installed in ${installDir}; if the installation is damaged, delete that directory and run again)`,

@@ -11,13 +11,16 @@ import { checkGhAvailable, openUpdateIssue } from './gh-issue.js';
 import { Git, gitFailed } from './git.js';
 import {
   CLI_PACKAGE,
+  binOf,
   checkReleaseExists,
   generateWithRelease,
   installRelease,
   isInstalled,
   normalizeVersion,
   npmRegistry,
+  ownCli,
   releaseDir,
+  runCli,
 } from './release.js';
 
 /** kubebuilder's git settings for the merge, used unless `--git-config disable` is given. */
@@ -159,6 +162,7 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     git.run(['branch', name, commit]);
     created.push(name);
   };
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const headBefore = currentHead(git);
   const work = mkdtempSync(join(tmpdir(), 'kubescaffold-update-'));
   const commits = new CommitBuilder(git, work);
@@ -208,7 +212,14 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     makeBranch(branches.upgrade, upgrade);
 
     log(`Preparing ${branches.merge}: ${branches.original} merged into ${branches.upgrade}`);
-    const merged = mergeTrees(git, branches.upgrade, branches.original);
+    const cli = to === undefined ? ownCli() : binOf(to.dir);
+    const merged = regenerateOutputs(commits, mergeTrees(git, branches.upgrade, branches.original), {
+      dir: join(work, 'merge'),
+      cli,
+      version: plan.toVersion,
+      log,
+      warn,
+    });
     if (merged.conflicts.length > 0 && !options.force)
       throw new UpdateConflictError(merged.conflicts, plan.outputBranch);
     const message = mergeMessage(plan, merged.conflicts, options);
@@ -240,7 +251,6 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
       issue,
     };
   } catch (err) {
-    const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
     for (const problem of rollBack(git, headBefore, created)) warn(`alpha update: ${problem}`);
     throw err;
   } finally {
@@ -411,13 +421,58 @@ function withoutAutoUpdate(config: ProjectConfig, originalDir: string, dir: stri
   return dir;
 }
 
+/** A merge's tree (with conflict markers in it) and the paths left conflicted, in the repository's order. */
+interface Merged {
+  tree: string;
+  conflicts: string[];
+}
+
 /** A merge of two branches' trees by git merge-tree: the tree (with conflict markers) and the conflicted paths. */
-function mergeTrees(git: Git, ours: string, theirs: string): { tree: string; conflicts: string[] } {
+function mergeTrees(git: Git, ours: string, theirs: string): Merged {
   const args = ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', ours, theirs];
   const result = git.try(args);
   if (result.status !== 0 && result.status !== 1) throw gitFailed(args, result);
   const [tree = '', ...paths] = result.stdout.split('\0');
   return { tree: tree.trim(), conflicts: result.status === 1 ? paths.filter((p) => p !== '') : [] };
+}
+
+/** Files `scaffold generate` writes (api/<version>/zz_generated.resources.ts), which it reads no input from. */
+const GENERATED_SOURCE = /(?:^|\/)zz_generated\.[^/]+\.ts$/;
+
+/**
+ * kubebuilder's `make manifests generate` on its merge: `scaffold generate` and `scaffold manifests` of the release
+ * updated to run on the merged tree, so that the generated files (zz_generated.resources.ts, config/crd/bases, the
+ * role, the webhook configuration) follow the merged types and the new generators, and a conflict in one of them is
+ * settled by writing it again. They are skipped when a file they read (PROJECT, a TypeScript source) has conflicts,
+ * as kubebuilder skips them on conflicts in api/, and a failure is told rather than fatal, as kubebuilder's make
+ * targets are best effort: the merge is then committed as git left it.
+ */
+function regenerateOutputs(
+  commits: CommitBuilder,
+  merged: Merged,
+  run: { dir: string; cli: string; version: string; log: (line: string) => void; warn: (line: string) => void },
+): Merged {
+  const inputs = merged.conflicts.filter((p) => p === 'PROJECT' || (/\.[cm]?ts$/.test(p) && !GENERATED_SOURCE.test(p)));
+  if (inputs.length > 0) {
+    run.log(
+      `Not running scaffold generate and scaffold manifests on the merge: ${inputs.join(', ')} ha${inputs.length === 1 ? 's' : 've'} conflicts (run them once resolved)`,
+    );
+    return merged;
+  }
+  commits.checkoutTree(merged.tree, run.dir);
+  for (const command of ['generate', 'manifests']) {
+    run.log(`$ scaffold ${command} (${CLI_PACKAGE} ${run.version}, on the merge)`);
+    const result = runCli(run.cli, run.dir, [command]);
+    if (result.status !== 0) {
+      const said = result.output.trim().split('\n').slice(-3).join(' ');
+      run.warn(
+        `alpha update: scaffold ${command} failed on the merge, which is committed without it; run it after the update: ${said}`,
+      );
+    }
+  }
+  const tree = commits.commitDirOnto(merged.tree, run.dir);
+  const changed = new Set(commits.changedPaths(merged.tree, tree));
+  return { tree, conflicts: merged.conflicts.filter((p) => !changed.has(p)) };
 }
 
 /**
@@ -498,6 +553,27 @@ class CommitBuilder {
     inDir.run(['add', '--all', '.'], { env });
     const tree = inDir.run(['write-tree'], { env });
     return this.commitTree(tree, parents, message);
+  }
+
+  /**
+   * The tree of `dir`, a checkout of `tree` that commands have changed since: `tree` with what they wrote, added,
+   * and removed (git add --all on an index of `tree`, so that a tracked file the .gitignore names stays).
+   */
+  commitDirOnto(tree: string, dir: string): string {
+    const env = { ...this.freshIndex(), GIT_DIR: this.gitDir, GIT_WORK_TREE: dir };
+    const inDir = new Git(dir, this.git.config);
+    inDir.run(['read-tree', tree], { env });
+    inDir.run(['add', '--all', '.'], { env });
+    return inDir.run(['write-tree'], { env });
+  }
+
+  /** The paths whose content differs between two trees. */
+  changedPaths(from: string, to: string): string[] {
+    if (from === to) return [];
+    return this.git
+      .run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from, to])
+      .split('\0')
+      .filter((p) => p !== '');
   }
 
   commitTree(tree: string, parents: readonly string[], message: string): string {
