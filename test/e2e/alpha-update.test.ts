@@ -8,6 +8,8 @@
 // At the end the same runs are made by the real kubebuilder v4.16.0 on the Go twin of the project (made by v4.15.0,
 // with the same edits), and what each tool left in git is compared: branches, commits and their messages, conflict
 // markers, what --force, --restore-path, --push and --open-gh-issue do, and the scaffold files the update brings.
+// kubebuilder's release downloads come from a stand-in for GitHub (test/support/github-releases.ts), and its make and
+// go mod tidy are stand-ins that do nothing (test/support/alpha-update.ts), so that its runs fetch nothing else.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +24,7 @@ import {
   makeGoProject,
   mirroredBuilderImage,
   standInGh,
-  standInMake,
+  standInsForKubebuilder,
 } from '../support/alpha-update.js';
 import { expectSuccess, minutes, runCommand, runCommandAsync, type CommandResult } from '../support/commands.js';
 import { startReleaseDownloads, type ReleaseDownloads } from '../support/github-releases.js';
@@ -394,7 +396,7 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
     let kubebuilderTo: string;
     const goGit = (cwd: string, ...args: string[]): string =>
       expectSuccess(runCommand(cwd, 'git', args, { env: kbEnv }), `git ${args.join(' ')}`).trim();
-    /** kubebuilder v4.16.0's alpha update from v4.15.0, with the release downloads and make stand-ins. */
+    /** kubebuilder v4.16.0's alpha update from v4.15.0, with the release downloads and the make and go stand-ins. */
     const kbUpdate = (cwd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<CommandResult> =>
       runCommandAsync(
         cwd,
@@ -412,7 +414,13 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
       const kubebuilderFrom = await requirePeer(comparison, () => findKubebuilder(KUBEBUILDER_FROM));
       kubebuilderTo = await requirePeer(comparison, () => findKubebuilder(KUBEBUILDER_TO));
       downloads = await startReleaseDownloads({ [KUBEBUILDER_FROM]: kubebuilderFrom, [KUBEBUILDER_TO]: kubebuilderTo });
-      kbEnv = { ...goEnv(), ...identity, ...downloads.env, PATH: `${standInMake(goBase)}:${process.env.PATH}` };
+      const realGo = onPath('go')!;
+      kbEnv = {
+        ...goEnv(),
+        ...identity,
+        ...downloads.env,
+        PATH: `${standInsForKubebuilder(goBase, realGo)}:${process.env.PATH}`,
+      };
       await makeGoProject(kubebuilderFrom, goProject, kbEnv);
       applyEdits(goProject, goUserCode);
       editWorkflows(goProject);
@@ -613,6 +621,8 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
         expect(theirIssue.body).toContain(
           'https://github.com/crew/fleet/compare/main...kubebuilder-update-from-v4.15.0-to-v4.16.0?expand=1',
         );
+        // kubebuilder asked the network for its releases only.
+        expect(downloads.refused).toEqual([]);
       },
       minutes(10),
     );

@@ -84,15 +84,25 @@ export function issueCreated(calls: string[][]): { repo?: string; title?: string
 }
 
 /**
- * A stand-in for make on PATH, which does nothing and succeeds. kubebuilder runs `make generate` after create api and
- * `make manifests generate fmt vet lint-fix` after each scaffold and on the merge (best effort): they would build
- * controller-gen and golangci-lint from the module proxy for each of the three trees, minutes a run. Without them
- * the trees hold what kubebuilder scaffolds and merges, with no generated deepcopy, CRD or role files.
+ * Stand-ins on PATH for what kubebuilder runs around its scaffolding, so that its runs take seconds and fetch
+ * nothing: `make`, which does nothing (kubebuilder runs `make generate` after create api and `make manifests generate
+ * fmt vet lint-fix` after each scaffold and on the merge, best effort, which would build controller-gen and
+ * golangci-lint), and `go`, which skips `go mod tidy` and `go get` (init's dependency fetching) and runs the real Go
+ * for the rest (`go version`, `go mod init`). The trees then hold what kubebuilder scaffolds and merges, without
+ * go.sum and the generated deepcopy, CRD and role files; neither tool's update is compared on those.
  */
-export function standInMake(dir: string): string {
-  const bin = join(dir, 'make-bin');
+export function standInsForKubebuilder(dir: string, realGo: string): string {
+  const bin = join(dir, 'kubebuilder-bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'make'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  const go = [
+    '#!/bin/sh',
+    'case "$1 $2" in',
+    '  "mod tidy" | "get "*) exit 0 ;;',
+    'esac',
+    `exec ${JSON.stringify(realGo)} "$@"`,
+  ].join('\n');
+  writeFileSync(join(bin, 'go'), `${go}\n`, { mode: 0o755 });
   return bin;
 }
 

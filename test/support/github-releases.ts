@@ -4,14 +4,13 @@
  * https://github.com/kubernetes-sigs/kubebuilder/releases/download/<version>/kubebuilder_<os>_<arch> with Go's default
  * HTTP client, which honours HTTPS_PROXY and SSL_CERT_FILE. So this is an HTTP proxy on 127.0.0.1: a CONNECT to
  * github.com:443 is answered here, with a certificate made for the run (Go's own generate_cert.go) that only the child
- * processes given `env` trust, and serves the binaries it is given (built from the module proxy); a CONNECT to any
- * other host (the module proxy, for the `go mod tidy` that kubebuilder init runs) is tunnelled through unchanged.
+ * processes given `env` trust, and serves the binaries it is given (built from the module proxy). A CONNECT to any
+ * other host is refused and recorded, so that a run asks nothing else of the network unseen.
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { connect, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { TLSSocket } from 'node:tls';
 import { tempDir } from './files.js';
@@ -23,18 +22,10 @@ export interface ReleaseDownloads {
   env: NodeJS.ProcessEnv;
   /** `METHOD path` of each request to github.com, in order (HEAD to check a release, GET to download it). */
   requests: string[];
+  /** The host:port of each CONNECT refused, in order. */
+  refused: string[];
   close(): Promise<void>;
 }
-
-/** Where Go looks for the system's roots on Linux (crypto/x509's certFiles), when SSL_CERT_FILE is not set. */
-const SYSTEM_ROOTS = [
-  '/etc/ssl/certs/ca-certificates.crt',
-  '/etc/pki/tls/certs/ca-bundle.crt',
-  '/etc/ssl/ca-bundle.pem',
-  '/etc/pki/tls/cacert.pem',
-  '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem',
-  '/etc/ssl/cert.pem',
-];
 
 /**
  * Starts the stand-in, serving `binaries` (a release tag such as v4.15.0 -> the path of that kubebuilder binary) for
@@ -42,9 +33,10 @@ const SYSTEM_ROOTS = [
  */
 export async function startReleaseDownloads(binaries: Readonly<Record<string, string>>): Promise<ReleaseDownloads> {
   const work = tempDir('ks-github-releases-');
-  const { key, cert, bundle } = makeCertificate(work.path);
-  const suffix = `${goPlatform()}`;
+  const { key, cert, certFile } = makeCertificate(work.path);
+  const suffix = goPlatform();
   const requests: string[] = [];
+  const refused: string[] = [];
 
   const github = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -66,23 +58,16 @@ export async function startReleaseDownloads(binaries: Readonly<Record<string, st
   const proxy: Server = createServer((_req, res) => res.writeHead(405).end('CONNECT only'));
   proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     track(client);
-    const [host = '', port = '443'] = (req.url ?? '').split(':');
-    if (host === 'github.com') {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) client.unshift(head);
-      const tls = new TLSSocket(client, { isServer: true, key, cert });
-      track(tls);
-      github.emit('connection', tls);
+    if (req.url !== 'github.com:443') {
+      refused.push(req.url ?? '');
+      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
-    const upstream = connect(Number(port), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    track(upstream);
-    upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) client.unshift(head);
+    const tls = new TLSSocket(client, { isServer: true, key, cert });
+    track(tls);
+    github.emit('connection', tls);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -92,9 +77,10 @@ export async function startReleaseDownloads(binaries: Readonly<Record<string, st
       https_proxy: url,
       NO_PROXY: '',
       no_proxy: '',
-      SSL_CERT_FILE: bundle,
+      SSL_CERT_FILE: certFile,
     },
     requests,
+    refused,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
@@ -112,10 +98,10 @@ function goPlatform(): string {
 }
 
 /**
- * A self-signed certificate for github.com, from Go's crypto/tls/generate_cert.go (Go is here: it builds kubebuilder),
- * and a root bundle of the system's roots plus it, for SSL_CERT_FILE: the tunnelled hosts keep their real roots.
+ * A self-signed certificate for github.com, from Go's crypto/tls/generate_cert.go (Go is here: it builds kubebuilder).
+ * Its file is the only root the child processes trust, as SSL_CERT_FILE.
  */
-function makeCertificate(dir: string): { key: Buffer; cert: Buffer; bundle: string } {
+function makeCertificate(dir: string): { key: Buffer; cert: Buffer; certFile: string } {
   const goroot = execFileSync('go', ['env', 'GOROOT'], { env: goEnv(), encoding: 'utf8' }).trim();
   const generator = join(goroot, 'src', 'crypto', 'tls', 'generate_cert.go');
   execFileSync('go', ['run', generator, '--host', 'github.com', '--ca', '--duration', '24h'], {
@@ -123,9 +109,6 @@ function makeCertificate(dir: string): { key: Buffer; cert: Buffer; bundle: stri
     env: { ...goEnv(), GOFLAGS: '' },
     stdio: 'pipe',
   });
-  const cert = readFileSync(join(dir, 'cert.pem'));
-  const system = [process.env.SSL_CERT_FILE, ...SYSTEM_ROOTS].find((p): p is string => !!p && existsSync(p));
-  const bundle = join(dir, 'roots.pem');
-  writeFileSync(bundle, Buffer.concat([system ? readFileSync(system) : Buffer.alloc(0), Buffer.from('\n'), cert]));
-  return { key: readFileSync(join(dir, 'key.pem')), cert, bundle };
+  const certFile = join(dir, 'cert.pem');
+  return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(certFile), certFile };
 }
