@@ -131,7 +131,7 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
   const base = { fromVersion: plan.fromVersion, toVersion: plan.toVersion, fromBranch: plan.fromBranch };
   if (plan.fromVersion === plan.toVersion) {
     // Builds from before the package split called themselves by today's version too; such a project is not at it.
-    if (plan.toVersion === options.currentVersion) refusePreSplitProject(git, plan);
+    if (plan.toVersion === options.currentVersion) refusePreSplitProject(git, plan, options.fromVersion !== undefined);
     return { ...base, conflicts: [], squashed: false, pushed: false };
   }
 
@@ -377,14 +377,17 @@ const FROM_VERSION_ADVICE =
  * Refuses a project at the running CLI's version by PROJECT that was scaffolded before the package split: the builds
  * before it called themselves 0.1.0 as today's release does, so its cliVersion names a release that did not make it.
  */
-function refusePreSplitProject(git: Git, plan: Plan): void {
+function refusePreSplitProject(git: Git, plan: Plan, given: boolean): void {
   const packageJson = git.try(['show', `${plan.fromCommit}:package.json`]);
   const layout = runtimeLayoutOf(packageJson.status === 0 ? packageJson.stdout : undefined);
   if (layout.module !== LEGACY_RUNTIME_MODULE) return;
+  const named = given
+    ? `--from-version names ${plan.fromVersion}`
+    : `PROJECT on ${plan.fromBranch} records cliVersion ${plan.fromVersion}`;
   throw new ScaffoldError(
-    `PROJECT on ${plan.fromBranch} records cliVersion ${plan.fromVersion}, but the project was scaffolded before ${CLI_PACKAGE} was split into three packages, by a build that called itself ${plan.fromVersion} too: ` +
+    `${named}, but the project was scaffolded before ${CLI_PACKAGE} was split into three packages, by a build that called itself ${plan.fromVersion} too: ` +
       `${preSplitEvidence(layout)}, which ${CLI_PACKAGE} ${plan.fromVersion} does not scaffold. ` +
-      `So it is not at ${plan.toVersion}, and PROJECT does not say which release made it: ${FROM_VERSION_ADVICE}`,
+      `So it is not at ${plan.toVersion}, and its version does not say which release made it: ${FROM_VERSION_ADVICE}`,
   );
 }
 

@@ -166,6 +166,11 @@ describe('alpha update of a project scaffolded before the package split', () => 
     );
     expect(message).toContain('give the release that made it with --from-version');
     expect(state()).toBe(before);
+    // The same when --from-version names today's version.
+    await expect(updateProject(options({ fromVersion: '0.1.0' }))).rejects.toThrow(
+      /^--from-version names 0\.1\.0, but the project was scaffolded before kubescaffold was split/,
+    );
+    expect(state()).toBe(before);
   });
 
   it('refuses an ancestor scaffold that depends on @kubescaffold/runtime, which did not make the project, and changes nothing', async () => {
