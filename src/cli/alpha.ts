@@ -17,6 +17,8 @@ interface AlphaUpdateFlags {
   showCommits?: boolean;
   restorePath?: string[];
   outputBranch?: string;
+  mergeMessage?: string;
+  conflictMessage?: string;
   push?: boolean;
   openGhIssue?: boolean;
   gitConfig?: string[];
@@ -24,8 +26,9 @@ interface AlphaUpdateFlags {
 
 const UPDATE_DESCRIPTION = [
   'Update the project to a newer scaffold by a three-way git merge, keeping your code (as kubebuilder alpha update).',
-  'It builds four temporary branches, deleted at the end: ancestor, a clean scaffold from PROJECT by the release the project was made with (--from-version); original, your project as it is on --from-branch; upgrade, a clean scaffold by the release to update to (--to-version); and merge, original merged into upgrade with ancestor as the base. npm installs each release at its exact version, from your configured registry.',
+  'It builds four temporary branches, deleted at the end: ancestor, a clean scaffold from PROJECT by the release the project was made with (--from-version); original, your project as it is on --from-branch; upgrade, a clean scaffold by the release to update to (--to-version); and merge, original merged into upgrade with ancestor as the base. npm installs each release at its exact version, from your configured registry, once: it is kept in ~/.cache/kubescaffold/releases ($XDG_CACHE_HOME/kubescaffold/releases) for the next run.',
   'The result goes to the output branch, which is then checked out: one commit on top of --from-branch, or with --show-commits the merge commit and its history. When the merge has conflicts, nothing is changed and their files are listed; --force commits them with their conflict markers instead. Your working tree and branch are not touched before the result is ready, and a failure leaves the repository as it was.',
+  "A project scaffolded before kubescaffold became three packages (its package.json depends on kubescaffold alone) may record the version of today's release in PROJECT; give the release that made it with --from-version.",
 ].join('\n\n');
 
 /** `scaffold alpha`: kubebuilder's group of commands that may still change. */
@@ -75,6 +78,14 @@ export function registerAlphaCommand(program: Command): void {
       collect,
     )
     .option('--output-branch <branch>', 'branch for the result (default: kubescaffold-update-from-<from>-to-<to>)')
+    .option(
+      '--merge-message <message>',
+      "message of the result's commit when the merge is clean (default: 'chore(kubescaffold): update scaffold <from> -> <to>')",
+    )
+    .option(
+      '--conflict-message <message>',
+      "message of the result's commit when the merge has conflicts, with --force (default: 'chore(kubescaffold): (:warning: manual conflict resolution required) update scaffold <from> -> <to>', with the files listed below)",
+    )
     .option('--push', "push the output branch to the 'origin' remote")
     .option(
       '--open-gh-issue',
@@ -86,8 +97,9 @@ export function registerAlphaCommand(program: Command): void {
       collect,
     )
     .action(async (flags: AlphaUpdateFlags) => {
-      const [{ updateProject, DEFAULT_GIT_CONFIG }, { readPackageVersion }] = await Promise.all([
+      const [{ updateProject, DEFAULT_GIT_CONFIG }, { releaseCacheRoot }, { readPackageVersion }] = await Promise.all([
         import('../scaffold/alpha/update.js'),
+        import('../scaffold/alpha/release.js'),
         import('./version.js'),
       ]);
       const gitConfig = flags.gitConfig ?? [];
@@ -101,10 +113,13 @@ export function registerAlphaCommand(program: Command): void {
         showCommits: Boolean(flags.showCommits),
         restorePaths: flags.restorePath ?? [],
         outputBranch: flags.outputBranch,
+        mergeMessage: flags.mergeMessage,
+        conflictMessage: flags.conflictMessage,
         push: Boolean(flags.push),
         openGhIssue: Boolean(flags.openGhIssue),
         gitConfig: [...(disable ? [] : DEFAULT_GIT_CONFIG), ...gitConfig.filter((c) => c !== 'disable')],
         currentVersion: readPackageVersion(),
+        releaseCache: releaseCacheRoot(process.env),
         log: (line) => console.log(line),
       });
       console.log(updatedMessage(result));

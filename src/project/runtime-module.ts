@@ -17,12 +17,27 @@ export function isRuntimeModule(module: string): boolean {
 
 /** The module a project imports the runtime from: the legacy path while its package.json names only kubescaffold. */
 export function runtimeModuleOf(root: string): string {
+  let text: string | undefined;
+  try {
+    text = readFileSync(join(root, 'package.json'), 'utf8');
+  } catch {
+    text = undefined;
+  }
+  return runtimeModuleOfPackageJson(text);
+}
+
+/**
+ * runtimeModuleOf for the text of a package.json (from a git tree, say): the runtime's package when there is none or
+ * it is not JSON, as a project without one gets what the CLI writes today.
+ */
+export function runtimeModuleOfPackageJson(text: string | undefined): string {
   let pkg: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
-    pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof pkg;
+    pkg = text === undefined ? {} : (JSON.parse(text) as typeof pkg);
   } catch {
     return RUNTIME_PACKAGE;
   }
+  if (typeof pkg !== 'object' || pkg === null) return RUNTIME_PACKAGE;
   const declared = { ...pkg.devDependencies, ...pkg.dependencies };
   return RUNTIME_PACKAGE in declared || !('kubescaffold' in declared) ? RUNTIME_PACKAGE : LEGACY_RUNTIME_MODULE;
 }

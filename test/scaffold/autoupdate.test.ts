@@ -1,20 +1,22 @@
 /**
  * `edit --plugins=autoupdate/v1-alpha`: the scheduled workflow that runs `scaffold alpha update`, what PROJECT records,
- * its refusals, alpha generate's replay of it, and the workflow against the one kubebuilder writes.
+ * its refusals, alpha generate's replay of it, and the workflow against the one kubebuilder v4.16.0 writes. That
+ * release's plugin has no flags: v4.15.0's --use-gh-models (an AI summary through GitHub Models) was removed with the
+ * service (kubebuilder #5777), and a --delete was never released; ours has none either.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { buildProgram } from '../../src/cli/index.js';
+import { buildProgram, main } from '../../src/cli/index.js';
 import { loadProject } from '../../src/project/load.js';
 import { replaySteps } from '../../src/scaffold/alpha/replay.js';
 import { AUTO_UPDATE_WORKFLOW, editAutoUpdate } from '../../src/scaffold/plugins/autoupdate/index.js';
 import { pluginSpecs, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
 import { registryDependencies } from '../../src/scaffold/dependencies.js';
 import { tempDir } from '../support/files.js';
-import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
+import { findKubebuilder, goEnv } from '../support/kubebuilder.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 import { onPath, peerAvailable, requirePeer } from '../support/peers.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
@@ -106,22 +108,17 @@ describe('edit --plugins=autoupdate/v1-alpha', () => {
   });
 });
 
-const available = peerAvailable(
-  `autoupdate plugin comparison with kubebuilder ${KUBEBUILDER_VERSION}`,
-  process.env.KUBEBUILDER || onPath('go')
-    ? undefined
-    : 'Go is not installed (it builds kubebuilder) and KUBEBUILDER is not set',
-);
+const VERSION = 'v4.16.0';
+const what = `autoupdate plugin comparison with kubebuilder ${VERSION}`;
+const available = peerAvailable(what, onPath('go') ? undefined : 'Go is not installed (it builds kubebuilder)');
 
-describe.skipIf(!available)(`the autoupdate workflow against kubebuilder ${KUBEBUILDER_VERSION}'s`, () => {
+describe.skipIf(!available)(`the autoupdate workflow against kubebuilder ${VERSION}'s`, () => {
   let ours: { root: string; cleanup: () => void };
   let theirs: { path: string; remove: () => void };
+  let binary: string;
 
   beforeAll(async () => {
-    const binary = await requirePeer(
-      `autoupdate plugin comparison with kubebuilder ${KUBEBUILDER_VERSION}`,
-      findKubebuilder,
-    );
+    binary = await requirePeer(what, () => findKubebuilder(VERSION));
     theirs = tempDir('ks-kubebuilder-autoupdate-');
     const kubebuilder = (...args: string[]): void => {
       execFileSync(binary, args, { cwd: theirs.path, env: goEnv(), stdio: 'pipe' });
@@ -160,6 +157,48 @@ describe.skipIf(!available)(`the autoupdate workflow against kubebuilder ${KUBEB
       'fetch-depth': 0,
     });
     expect(step(mine, 'Configure Git')?.run).toBe(step(kb, 'Configure Git')?.run);
+    // By design: kubebuilder's checkout drops its credentials (persist-credentials: false), which its --push then
+    // lacks; ours keeps them in git's config for --push, as its comment says.
+    expect(step(kb, 'Checkout repository')?.with?.['persist-credentials']).toBe(false);
+    expect(step(mine, 'Checkout repository')?.with?.['persist-credentials']).toBeUndefined();
+  });
+
+  it('takes no flags, as kubebuilder refuses --use-gh-models and --delete', async () => {
+    const project = tempDir('ks-autoupdate-flags-');
+    try {
+      execFileSync(
+        binary,
+        ['init', '--domain=example.com', '--repo=example.com/p', '--fetch-deps=false', '--skip-go-version-check'],
+        {
+          cwd: project.path,
+          env: goEnv(),
+          stdio: 'pipe',
+        },
+      );
+      for (const flag of ['--use-gh-models', '--delete']) {
+        let theirError = '';
+        try {
+          execFileSync(binary, ['edit', `--plugins=${KEY}`, flag], { cwd: project.path, env: goEnv(), stdio: 'pipe' });
+        } catch (err) {
+          theirError = String((err as { stderr?: Buffer }).stderr);
+        }
+        expect(theirError).toContain(`unknown flag: ${flag}`);
+        let ourError = '';
+        const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((text: string | Uint8Array) => {
+          ourError += String(text);
+          return true;
+        });
+        try {
+          expect(await main(['node', 'scaffold', 'edit', '--plugins=autoupdate/v1-alpha', flag])).toBe(1);
+        } finally {
+          stderr.mockRestore();
+        }
+        expect(ourError).toContain(`unknown option '${flag}'`);
+      }
+      expect(existsSync(join(project.path, AUTO_UPDATE_WORKFLOW))).toBe(false);
+    } finally {
+      project.remove();
+    }
   });
 
   it('records the plugin in PROJECT under the same key and value as kubebuilder', () => {

@@ -84,10 +84,12 @@ export function openUpdateIssue(update: UpdateIssue, cwd: string): string {
   if (view.status !== 0) throw failed('gh repo view', view);
   const repo = view.stdout.trim();
   const title = issueTitle(update);
-  const existing = gh(['issue', 'list', '--state', 'open', '--search', `in:title "${title}"`, '--json', 'title'], cwd);
+  // --repo as kubebuilder gives it: the repository `gh repo view` chose, whatever other remotes there are.
+  const search = ['--state', 'open', '--search', `in:title "${title}"`, '--json', 'title'];
+  const existing = gh(['issue', 'list', '--repo', repo, ...search], cwd);
   if (existing.status === 0 && existing.stdout.includes(JSON.stringify(title).slice(1, -1)))
     return `An open issue "${title}" exists already; no new one was opened.`;
-  const created = gh(['issue', 'create', '--title', title, '--body', issueBody(update, repo)], cwd);
+  const created = gh(['issue', 'create', '--repo', repo, '--title', title, '--body', issueBody(update, repo)], cwd);
   if (created.status !== 0) throw failed('gh issue create', created);
   return `Opened issue ${created.stdout.trim()}`;
 }

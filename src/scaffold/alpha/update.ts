@@ -1,14 +1,27 @@
-import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScaffoldError } from '../../errors.js';
 import { parseProject, stringifyProject, type ProjectConfig } from '../../project/project.js';
+import { LEGACY_RUNTIME_MODULE, RUNTIME_PACKAGE, runtimeModuleOfPackageJson } from '../../project/runtime-module.js';
 import { AUTOUPDATE_PLUGIN_KEY } from '../plugins/autoupdate/spec.js';
 import { projectDependencies } from '../dependencies.js';
 import { generateFromProject } from './generate.js';
 import { checkGhAvailable, openUpdateIssue } from './gh-issue.js';
 import { Git, gitFailed } from './git.js';
-import { CLI_PACKAGE, checkReleaseExists, generateWithRelease, installRelease, normalizeVersion } from './release.js';
+import {
+  CLI_PACKAGE,
+  binOf,
+  checkReleaseExists,
+  generateWithRelease,
+  installRelease,
+  isInstalled,
+  normalizeVersion,
+  npmRegistry,
+  ownCli,
+  releaseDir,
+  runCli,
+} from './release.js';
 
 /** kubebuilder's git settings for the merge, used unless `--git-config disable` is given. */
 export const DEFAULT_GIT_CONFIG: readonly string[] = [
@@ -35,6 +48,10 @@ export interface UpdateOptions {
   restorePaths: readonly string[];
   /** The branch that receives the result; kubescaffold-update-from-<from>-to-<to> when undefined. */
   outputBranch?: string;
+  /** The message of the result's commit when the merge is clean; kubebuilder's, with this tool's name, when undefined. */
+  mergeMessage?: string;
+  /** The message of the result's commit when the merge has conflicts (with --force); kubebuilder's when undefined. */
+  conflictMessage?: string;
   /** Push the output branch to origin. */
   push: boolean;
   /** Open a GitHub issue with the result and a compare link, through the GitHub CLI (gh), as kubebuilder does. */
@@ -43,6 +60,11 @@ export interface UpdateOptions {
   gitConfig: readonly string[];
   /** The running CLI's version: an update to it scaffolds in this process instead of installing it. */
   currentVersion: string;
+  /**
+   * Where the releases npm installs are kept between runs (releaseCacheRoot()): a release is installed once per
+   * registry and version, so that running again (with --force after a conflict, say) fetches nothing.
+   */
+  releaseCache: string;
   /** Told each step. */
   log?: (line: string) => void;
   /** Told what a failed run could not undo (default: stderr). */
@@ -107,12 +129,25 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
   const log = options.log ?? (() => {});
   const plan = checkInput(git, options);
   const base = { fromVersion: plan.fromVersion, toVersion: plan.toVersion, fromBranch: plan.fromBranch };
-  if (plan.fromVersion === plan.toVersion) return { ...base, conflicts: [], squashed: false, pushed: false };
+  if (plan.fromVersion === plan.toVersion) {
+    // Builds from before the package split called themselves by today's version too; such a project is not at it.
+    if (plan.toVersion === options.currentVersion) refusePreSplitProject(git, plan, options.fromVersion !== undefined);
+    return { ...base, conflicts: [], squashed: false, pushed: false };
+  }
 
   const inProcess = plan.toVersion === options.currentVersion;
   if (options.openGhIssue) checkGhAvailable(options.cwd);
-  checkReleaseExists(plan.fromVersion, options.cwd);
-  if (!inProcess) checkReleaseExists(plan.toVersion, options.cwd);
+  const registry = npmRegistry(options.cwd);
+  const releaseOf = (version: string): Release => ({
+    version,
+    dir: releaseDir(options.releaseCache, registry, version),
+  });
+  const from = releaseOf(plan.fromVersion);
+  const to = inProcess ? undefined : releaseOf(plan.toVersion);
+  // An installed release was published; the registry is asked only about the others.
+  for (const release of [from, to]) {
+    if (release !== undefined && !isInstalled(release.dir)) checkReleaseExists(release.version, registry, options.cwd);
+  }
 
   const stamp = timestamp((options.now ?? (() => new Date()))());
   const branches = {
@@ -127,6 +162,7 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     git.run(['branch', name, commit]);
     created.push(name);
   };
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const headBefore = currentHead(git);
   const work = mkdtempSync(join(tmpdir(), 'kubescaffold-update-'));
   const commits = new CommitBuilder(git, work);
@@ -138,7 +174,8 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     log(`Preparing ${branches.ancestor}: a clean scaffold by ${CLI_PACKAGE} ${plan.fromVersion}`);
     const ancestorDir = join(work, 'ancestor');
     const ancestorInput = withoutAutoUpdate(plan.config, originalDir, join(work, 'ancestor-input'));
-    scaffoldWithRelease(plan.fromVersion, join(work, `release-${plan.fromVersion}`), ancestorInput, ancestorDir, log);
+    scaffoldWithRelease(from, registry, ancestorInput, ancestorDir, log);
+    refuseAncestorOfOtherLayout(plan, ancestorDir, originalDir, options.fromVersion !== undefined);
     const ancestor = commits.commitDir(
       ancestorDir,
       [plan.fromCommit],
@@ -147,7 +184,11 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     makeBranch(branches.ancestor, ancestor);
 
     log(`Preparing ${branches.original}: your project as it is on ${plan.fromBranch}`);
-    const original = commits.commitTree(fromTree, [ancestor], `(chore) original code from ${plan.fromBranch}`);
+    const original = commits.commitTree(
+      fromTree,
+      [ancestor],
+      `(chore) original code from ${plan.fromBranch} to keep changes`,
+    );
     makeBranch(branches.original, original);
 
     log(`Preparing ${branches.upgrade}: a clean scaffold by ${CLI_PACKAGE} ${plan.toVersion}`);
@@ -161,7 +202,7 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
         dependencies: () => projectDependencies(plan.toVersion),
       });
     } else {
-      scaffoldWithRelease(plan.toVersion, join(work, `release-${plan.toVersion}`), originalDir, upgradeDir, log);
+      scaffoldWithRelease(to!, registry, originalDir, upgradeDir, log);
     }
     const upgrade = commits.commitDir(
       upgradeDir,
@@ -171,10 +212,17 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
     makeBranch(branches.upgrade, upgrade);
 
     log(`Preparing ${branches.merge}: ${branches.original} merged into ${branches.upgrade}`);
-    const merged = mergeTrees(git, branches.upgrade, branches.original);
+    const cli = to === undefined ? ownCli() : binOf(to.dir);
+    const merged = regenerateOutputs(commits, mergeTrees(git, branches.upgrade, branches.original), {
+      dir: join(work, 'merge'),
+      cli,
+      version: plan.toVersion,
+      log,
+      warn,
+    });
     if (merged.conflicts.length > 0 && !options.force)
       throw new UpdateConflictError(merged.conflicts, plan.outputBranch);
-    const message = mergeMessage(plan, merged.conflicts);
+    const message = mergeMessage(plan, merged.conflicts, options);
     const merge = commits.commitTree(merged.tree, [upgrade, original], message);
     makeBranch(branches.merge, merge);
 
@@ -203,7 +251,6 @@ export async function updateProject(options: UpdateOptions): Promise<UpdateResul
       issue,
     };
   } catch (err) {
-    const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
     for (const problem of rollBack(git, headBefore, created)) warn(`alpha update: ${problem}`);
     throw err;
   } finally {
@@ -280,17 +327,86 @@ function currentHead(git: Git): string {
   return branch.status === 0 ? branch.stdout.trim() : git.run(['rev-parse', 'HEAD']);
 }
 
+/** A release to scaffold with: its version, and its directory in the release cache. */
+interface Release {
+  version: string;
+  dir: string;
+}
+
 function scaffoldWithRelease(
-  version: string,
-  installDir: string,
+  release: Release,
+  registry: string,
   inputDir: string,
   outputDir: string,
   log: (line: string) => void,
 ): void {
-  log(`$ npm install ${CLI_PACKAGE}@${version}`);
-  const bin = installRelease(version, installDir);
-  log(`$ scaffold alpha generate (${CLI_PACKAGE} ${version})`);
-  generateWithRelease(bin, version, inputDir, outputDir);
+  if (isInstalled(release.dir)) {
+    log(`Using ${CLI_PACKAGE} ${release.version}, installed earlier in ${release.dir}`);
+  } else {
+    log(`$ npm install ${CLI_PACKAGE}@${release.version} (into ${release.dir})`);
+    installRelease(release.version, registry, release.dir);
+  }
+  log(`$ scaffold alpha generate (${CLI_PACKAGE} ${release.version})`);
+  generateWithRelease(release.dir, release.version, inputDir, outputDir);
+}
+
+/** What a branch's package.json says of the package split: the module its code imports the runtime from, and why. */
+function runtimeLayoutOf(packageJson: string | undefined): { module: string; kubescaffold?: string } {
+  const module = runtimeModuleOfPackageJson(packageJson);
+  let kubescaffold: string | undefined;
+  try {
+    const pkg = JSON.parse(packageJson ?? '{}') as { dependencies?: Record<string, string> };
+    kubescaffold = pkg.dependencies?.[CLI_PACKAGE];
+  } catch {
+    kubescaffold = undefined;
+  }
+  return { module, kubescaffold };
+}
+
+/** The facts that date a project to before the package split, for the messages below. */
+function preSplitEvidence(layout: { kubescaffold?: string }): string {
+  const spec = layout.kubescaffold === undefined ? '' : ` (${layout.kubescaffold})`;
+  return `its package.json depends on ${CLI_PACKAGE}${spec} and names no @kubescaffold/ package`;
+}
+
+const FROM_VERSION_ADVICE =
+  `give the release that made it with --from-version (the releases before the split depend on ${CLI_PACKAGE} alone: ` +
+  `\`npm view ${CLI_PACKAGE}@<version> dependencies\`), or move the project by hand (docs/guides/upgrading.md, "By hand")`;
+
+/**
+ * Refuses a project at the running CLI's version by PROJECT that was scaffolded before the package split: the builds
+ * before it called themselves 0.1.0 as today's release does, so its cliVersion names a release that did not make it.
+ */
+function refusePreSplitProject(git: Git, plan: Plan, given: boolean): void {
+  const packageJson = git.try(['show', `${plan.fromCommit}:package.json`]);
+  const layout = runtimeLayoutOf(packageJson.status === 0 ? packageJson.stdout : undefined);
+  if (layout.module !== LEGACY_RUNTIME_MODULE) return;
+  const named = given
+    ? `--from-version names ${plan.fromVersion}`
+    : `PROJECT on ${plan.fromBranch} records cliVersion ${plan.fromVersion}`;
+  throw new ScaffoldError(
+    `${named}, but the project was scaffolded before ${CLI_PACKAGE} was split into three packages, by a build that called itself ${plan.fromVersion} too: ` +
+      `${preSplitEvidence(layout)}, which ${CLI_PACKAGE} ${plan.fromVersion} does not scaffold. ` +
+      `So it is not at ${plan.toVersion}, and its version does not say which release made it: ${FROM_VERSION_ADVICE}`,
+  );
+}
+
+/**
+ * Refuses an ancestor scaffold that imports the runtime from @kubescaffold/runtime for a project scaffolded before the
+ * split: that release did not make the project, and a merge on its scaffold would take the wrong base. (The other way
+ * round is a project moved by hand after the older release made it, which the merge carries over.)
+ */
+function refuseAncestorOfOtherLayout(plan: Plan, ancestorDir: string, originalDir: string, given: boolean): void {
+  const read = (dir: string): string | undefined =>
+    existsSync(join(dir, 'package.json')) ? readFileSync(join(dir, 'package.json'), 'utf8') : undefined;
+  const original = runtimeLayoutOf(read(originalDir));
+  if (original.module !== LEGACY_RUNTIME_MODULE || runtimeLayoutOf(read(ancestorDir)).module !== RUNTIME_PACKAGE)
+    return;
+  const named = given ? '--from-version' : "PROJECT's cliVersion";
+  throw new ScaffoldError(
+    `${CLI_PACKAGE} ${plan.fromVersion}, which ${named} names, scaffolds projects that depend on ${RUNTIME_PACKAGE}, but the project on ${plan.fromBranch} was scaffolded before the package split: ` +
+      `${preSplitEvidence(original)}. So ${plan.fromVersion} did not make it, and its scaffold is no base for the merge; nothing was changed. ${FROM_VERSION_ADVICE.replace(/^g/, 'G')}`,
+  );
 }
 
 /**
@@ -308,8 +424,14 @@ function withoutAutoUpdate(config: ProjectConfig, originalDir: string, dir: stri
   return dir;
 }
 
+/** A merge's tree (with conflict markers in it) and the paths left conflicted, in the repository's order. */
+interface Merged {
+  tree: string;
+  conflicts: string[];
+}
+
 /** A merge of two branches' trees by git merge-tree: the tree (with conflict markers) and the conflicted paths. */
-function mergeTrees(git: Git, ours: string, theirs: string): { tree: string; conflicts: string[] } {
+function mergeTrees(git: Git, ours: string, theirs: string): Merged {
   const args = ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', ours, theirs];
   const result = git.try(args);
   if (result.status !== 0 && result.status !== 1) throw gitFailed(args, result);
@@ -317,10 +439,59 @@ function mergeTrees(git: Git, ours: string, theirs: string): { tree: string; con
   return { tree: tree.trim(), conflicts: result.status === 1 ? paths.filter((p) => p !== '') : [] };
 }
 
-function mergeMessage(plan: Plan, conflicts: readonly string[]): string {
-  const subject = `scaffold update: ${plan.fromVersion} -> ${plan.toVersion}`;
-  if (conflicts.length === 0) return `(chore) ${subject}`;
-  return `:warning: (chore) [with conflicts] ${subject}\n\nConflicts left marked in:\n${conflicts.map((c) => `- ${c}`).join('\n')}\n`;
+/** Files `scaffold generate` writes (api/<version>/zz_generated.resources.ts), which it reads no input from. */
+const GENERATED_SOURCE = /(?:^|\/)zz_generated\.[^/]+\.ts$/;
+
+/**
+ * kubebuilder's `make manifests generate` on its merge: `scaffold generate` and `scaffold manifests` of the release
+ * updated to run on the merged tree, so that the generated files (zz_generated.resources.ts, config/crd/bases, the
+ * role, the webhook configuration) follow the merged types and the new generators, and a conflict in one of them is
+ * settled by writing it again. They are skipped when a file they read (PROJECT, a TypeScript source) has conflicts,
+ * as kubebuilder skips them on conflicts in api/, and a failure is told rather than fatal, as kubebuilder's make
+ * targets are best effort: the merge is then committed as git left it.
+ */
+function regenerateOutputs(
+  commits: CommitBuilder,
+  merged: Merged,
+  run: { dir: string; cli: string; version: string; log: (line: string) => void; warn: (line: string) => void },
+): Merged {
+  const inputs = merged.conflicts.filter((p) => p === 'PROJECT' || (/\.[cm]?ts$/.test(p) && !GENERATED_SOURCE.test(p)));
+  if (inputs.length > 0) {
+    run.log(
+      `Not running scaffold generate and scaffold manifests on the merge: ${inputs.join(', ')} ha${inputs.length === 1 ? 's' : 've'} conflicts (run them once resolved)`,
+    );
+    return merged;
+  }
+  commits.checkoutTree(merged.tree, run.dir);
+  for (const command of ['generate', 'manifests']) {
+    run.log(`$ scaffold ${command} (${CLI_PACKAGE} ${run.version}, on the merge)`);
+    const result = runCli(run.cli, run.dir, [command]);
+    if (result.status !== 0) {
+      const said = result.output.trim().split('\n').slice(-3).join(' ');
+      run.warn(
+        `alpha update: scaffold ${command} failed on the merge, which is committed without it; run it after the update: ${said}`,
+      );
+    }
+  }
+  const tree = commits.commitDirOnto(merged.tree, run.dir);
+  const changed = new Set(commits.changedPaths(merged.tree, tree));
+  return { tree, conflicts: merged.conflicts.filter((p) => !changed.has(p)) };
+}
+
+/**
+ * The result's commit message: the user's (--merge-message, --conflict-message) as given, else kubebuilder's with this
+ * tool's name, which lists the files left with conflict markers below the subject.
+ */
+export function mergeMessage(
+  plan: { fromVersion: string; toVersion: string },
+  conflicts: readonly string[],
+  custom: { mergeMessage?: string; conflictMessage?: string } = {},
+): string {
+  const update = `update scaffold ${plan.fromVersion} -> ${plan.toVersion}`;
+  if (conflicts.length === 0) return custom.mergeMessage || `chore(${CLI_PACKAGE}): ${update}`;
+  if (custom.conflictMessage) return custom.conflictMessage;
+  const subject = `chore(${CLI_PACKAGE}): (:warning: manual conflict resolution required) ${update}`;
+  return `${subject}\n\nConflicts left marked in:\n${conflicts.map((c) => `- ${c}`).join('\n')}\n`;
 }
 
 /** Deletes the branches this run made and takes HEAD back where it was; returns what could not be undone. */
@@ -385,6 +556,27 @@ class CommitBuilder {
     inDir.run(['add', '--all', '.'], { env });
     const tree = inDir.run(['write-tree'], { env });
     return this.commitTree(tree, parents, message);
+  }
+
+  /**
+   * The tree of `dir`, a checkout of `tree` that commands have changed since: `tree` with what they wrote, added,
+   * and removed (git add --all on an index of `tree`, so that a tracked file the .gitignore names stays).
+   */
+  commitDirOnto(tree: string, dir: string): string {
+    const env = { ...this.freshIndex(), GIT_DIR: this.gitDir, GIT_WORK_TREE: dir };
+    const inDir = new Git(dir, this.git.config);
+    inDir.run(['read-tree', tree], { env });
+    inDir.run(['add', '--all', '.'], { env });
+    return inDir.run(['write-tree'], { env });
+  }
+
+  /** The paths whose content differs between two trees. */
+  changedPaths(from: string, to: string): string[] {
+    if (from === to) return [];
+    return this.git
+      .run(['diff-tree', '-r', '-z', '--name-only', '--no-renames', from, to])
+      .split('\0')
+      .filter((p) => p !== '');
   }
 
   commitTree(tree: string, parents: readonly string[], message: string): string {

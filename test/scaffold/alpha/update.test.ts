@@ -1,12 +1,23 @@
 // alpha update's checks, which all run before npm or any scaffold: each refusal is one line and changes nothing. The
 // update itself, with releases fetched by npm, is test/e2e/alpha-update.test.ts.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { normalizeVersion } from '../../../src/scaffold/alpha/release.js';
-import { DEFAULT_GIT_CONFIG, updateProject, type UpdateOptions } from '../../../src/scaffold/alpha/update.js';
+import { isInstalled, normalizeVersion, npmRegistry, releaseDir } from '../../../src/scaffold/alpha/release.js';
+import {
+  DEFAULT_GIT_CONFIG,
+  mergeMessage,
+  updateProject,
+  type UpdateOptions,
+} from '../../../src/scaffold/alpha/update.js';
+import { tempDir } from '../../support/files.js';
 import { initProject, tempProjectDir } from '../helpers.js';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+/** What kubescaffold 0.1.0 wrote before the package split (see test/e2e/legacy-project.test.ts). */
+const legacyFixture = fileURLToPath(new URL('../../fixtures/legacy-project/', import.meta.url));
 
 describe('alpha update refuses before changing anything', () => {
   let project: { root: string; cleanup: () => void };
@@ -26,6 +37,7 @@ describe('alpha update refuses before changing anything', () => {
     push: false,
     gitConfig: DEFAULT_GIT_CONFIG,
     currentVersion: '0.2.0',
+    releaseCache: join(project.root, '..', 'releases'),
     ...overrides,
   });
 
@@ -52,6 +64,13 @@ describe('alpha update refuses before changing anything', () => {
     const before = state();
     const result = await updateProject(options({ toVersion: 'v0.1.0' }));
     expect(result).toMatchObject({ fromVersion: '0.1.0', toVersion: '0.1.0' });
+    expect(result.outputBranch).toBeUndefined();
+    expect(state()).toBe(before);
+  });
+
+  it("does nothing for a project of today's layout at the version that runs", async () => {
+    const before = state();
+    const result = await updateProject(options({ currentVersion: '0.1.0' }));
     expect(result.outputBranch).toBeUndefined();
     expect(state()).toBe(before);
   });
@@ -97,5 +116,119 @@ describe('release versions', () => {
     expect(normalizeVersion('1.0.0-rc.1', '--to-version')).toBe('1.0.0-rc.1');
     expect(() => normalizeVersion('0.2', '--to-version')).toThrow(/not a release version/);
     expect(() => normalizeVersion('>=0.1.0', '--to-version')).toThrow(/not a release version/);
+  });
+});
+
+describe('alpha update of a project scaffolded before the package split', () => {
+  let project: { root: string; cleanup: () => void };
+  let releases: { path: string; remove: () => void };
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd: project.root, encoding: 'utf8' }).trim();
+  const state = (): string => [git('rev-parse', 'HEAD'), git('branch', '-av'), git('status', '--porcelain')].join('\n');
+  const options = (overrides: Partial<UpdateOptions> = {}): UpdateOptions => ({
+    cwd: project.root,
+    force: false,
+    showCommits: false,
+    restorePaths: [],
+    push: false,
+    gitConfig: DEFAULT_GIT_CONFIG,
+    currentVersion: '0.1.0',
+    releaseCache: releases.path,
+    ...overrides,
+  });
+
+  beforeEach(() => {
+    project = tempProjectDir('legacy');
+    releases = tempDir('ks-releases-');
+    cpSync(legacyFixture, project.root, { recursive: true });
+    git('init', '--quiet', '--initial-branch=main');
+    git('config', 'user.name', 'Crew');
+    git('config', 'user.email', 'crew@example.com');
+    git('add', '--all');
+    git('commit', '--quiet', '--message', 'scaffold before the split');
+  });
+  afterEach(() => {
+    project.cleanup();
+    releases.remove();
+  });
+
+  it("refuses, rather than say it is at today's version, a project whose PROJECT names it but whose package.json predates the split", async () => {
+    // The builds before the split called themselves 0.1.0, as today's release does.
+    expect(readFileSync(join(project.root, 'PROJECT'), 'utf8')).toContain('cliVersion: 0.1.0\n');
+    const before = state();
+    const refusal = updateProject(options());
+    await expect(refusal).rejects.toThrow(
+      /records cliVersion 0\.1\.0, but the project was scaffolded before kubescaffold was split into three packages/,
+    );
+    const message = await refusal.catch((err: Error) => err.message);
+    expect(message).not.toContain('\n');
+    expect(message).toContain(
+      'its package.json depends on kubescaffold (file:/work/main) and names no @kubescaffold/ package',
+    );
+    expect(message).toContain('give the release that made it with --from-version');
+    expect(state()).toBe(before);
+    // The same when --from-version names today's version.
+    await expect(updateProject(options({ fromVersion: '0.1.0' }))).rejects.toThrow(
+      /^--from-version names 0\.1\.0, but the project was scaffolded before kubescaffold was split/,
+    );
+    expect(state()).toBe(before);
+  });
+
+  it('refuses an ancestor scaffold that depends on @kubescaffold/runtime, which did not make the project, and changes nothing', async () => {
+    // "0.0.5" as if installed earlier from the registry npm uses: a release that scaffolds today's layout (this
+    // checkout's CLI), so no npm is run.
+    const dir = releaseDir(releases.path, npmRegistry(project.root), '0.0.5');
+    const bin = join(dir, 'node_modules', 'kubescaffold', 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'scaffold.js'), `await import(${JSON.stringify(join(repoRoot, 'bin', 'scaffold.js'))});\n`);
+    expect(isInstalled(dir)).toBe(true);
+    const before = state();
+    const warnings: string[] = [];
+    const refusal = updateProject(options({ fromVersion: '0.0.5', warn: (line) => warnings.push(line) }));
+    await expect(refusal).rejects.toThrow(
+      /kubescaffold 0\.0\.5, which --from-version names, scaffolds projects that depend on @kubescaffold\/runtime, but the project on main was scaffolded before the package split/,
+    );
+    expect(state()).toBe(before);
+    expect(git('branch', '--list', 'tmp-*')).toBe('');
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('the commit messages', () => {
+  const plan = { fromVersion: '0.0.9', toVersion: '0.1.0' };
+
+  it("are kubebuilder's, with this tool's name, and list the files left with conflict markers", () => {
+    expect(mergeMessage(plan, [])).toBe('chore(kubescaffold): update scaffold 0.0.9 -> 0.1.0');
+    expect(mergeMessage(plan, ['Dockerfile', 'cmd/main.ts'])).toBe(
+      'chore(kubescaffold): (:warning: manual conflict resolution required) update scaffold 0.0.9 -> 0.1.0\n\n' +
+        'Conflicts left marked in:\n- Dockerfile\n- cmd/main.ts\n',
+    );
+  });
+
+  it('are --merge-message and --conflict-message as given, each for its case', () => {
+    const custom = { mergeMessage: 'chore: new scaffold', conflictMessage: 'chore: new scaffold, to resolve' };
+    expect(mergeMessage(plan, [], custom)).toBe('chore: new scaffold');
+    expect(mergeMessage(plan, ['Dockerfile'], custom)).toBe('chore: new scaffold, to resolve');
+    expect(mergeMessage(plan, ['Dockerfile'], { mergeMessage: 'chore: new scaffold' })).toMatch(
+      /^chore\(kubescaffold\): \(:warning:/,
+    );
+  });
+});
+
+describe('the release cache', () => {
+  it('keeps one directory per registry and version, and counts only a whole install as installed', () => {
+    const root = '/cache/kubescaffold/releases';
+    const npmjs = releaseDir(root, 'https://registry.npmjs.org/', '0.0.9');
+    expect(npmjs).toMatch(/^\/cache\/kubescaffold\/releases\/registry\.npmjs\.org-[0-9a-f]{12}\/kubescaffold@0\.0\.9$/);
+    expect(releaseDir(root, 'https://registry.npmjs.org/', '0.0.9')).toBe(npmjs);
+    expect(releaseDir(root, 'https://registry.npmjs.org/', '0.1.0')).not.toBe(npmjs);
+    expect(releaseDir(root, 'http://127.0.0.1:4873/', '0.0.9')).toMatch(
+      /\/127\.0\.0\.1_4873-[0-9a-f]{12}\/kubescaffold@0\.0\.9$/,
+    );
+    const dir = tempDir('ks-release-');
+    try {
+      expect(isInstalled(dir.path)).toBe(false);
+    } finally {
+      dir.remove();
+    }
   });
 });
