@@ -75,15 +75,18 @@ export async function runChain(
       }
       results.push({ step, name, result });
     } catch (err) {
+      if (!isUserError(err)) {
+        snapshot?.restore();
+        throw err;
+      }
       const before = results.filter((r) => r.result.written.length > 0).map((r) => r.name);
-      if (snapshot === undefined || before.length === 0) throw err;
-      const unrestored = snapshot.restore();
-      if (!isUserError(err)) throw err;
-      const back =
-        unrestored.length > 0
-          ? `the files that ${before.join(' and ')} wrote before it were put back as they were, except ${unrestored.join(', ')}, which changed and was too large to keep a copy of`
-          : `nothing was changed: the files that ${before.join(' and ')} wrote before it were put back as they were`;
-      err.message = `${err.message}\n${back}`;
+      if (before.length > 0) {
+        const unrestored = snapshot!.restore();
+        err.message +=
+          unrestored.length > 0
+            ? `\nthe files that ${before.join(' and ')} wrote before it were put back as they were, except ${unrestored.join(', ')}, which changed and was too large to keep a copy of`
+            : `\nnothing was changed: the files that ${before.join(' and ')} wrote before it were put back as they were`;
+      } else if (step.kind === 'external') err.message += '\nnothing was changed';
       throw err;
     }
   }

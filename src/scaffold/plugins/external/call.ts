@@ -27,8 +27,9 @@ export function exchange(plugin: ExternalPlugin, request: PluginRequest, cwd: st
     maxBuffer: MAX_RESPONSE_BYTES,
   });
   const name = `plugin ${plugin.key} (${plugin.path})`;
-  if (result.error) {
-    const code = (result.error as NodeJS.ErrnoException).code;
+  const code = (result.error as NodeJS.ErrnoException | undefined)?.code;
+  // a plugin that exits without reading all of its input is fine, as Go's os/exec ignores that EPIPE too
+  if (result.error && !(code === 'EPIPE' && result.status !== null)) {
     if (code === 'ENOBUFS')
       throw new ScaffoldError(
         `${name} wrote more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB on standard output for \`${request.command}\`; a PluginResponse holds only the files it scaffolds`,

@@ -62,7 +62,7 @@ export function parseResponse(text: string, plugin: string): PluginResponse {
   } catch (err) {
     const start = text.trim().slice(0, 80);
     throw new ScaffoldError(
-      `plugin ${plugin} answered with something that is not JSON (${(err as Error).message})${start ? `: ${JSON.stringify(start)}` : ' (nothing at all)'}; a plugin writes one PluginResponse on standard output and its logs on standard error`,
+      `plugin ${plugin} answered with something that is not JSON (${(err as Error).message.replace(/\s+/g, ' ')})${start ? `: ${JSON.stringify(start)}` : ' (nothing at all)'}; a plugin writes one PluginResponse on standard output and its logs on standard error`,
     );
   }
   const bad = (what: string): ScaffoldError =>

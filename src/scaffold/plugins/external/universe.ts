@@ -91,7 +91,7 @@ export function writeUniverse(
   }
   if (problems.length > 0)
     throw new ScaffoldError(
-      `plugin ${plugin} answered with files scaffold does not write, so nothing was written:\n  ${problems.join('\n  ')}`,
+      `plugin ${plugin} answered with files scaffold does not write:\n  ${problems.join('\n  ')}`,
     );
   try {
     return { written: plan.commit(), warnings };
