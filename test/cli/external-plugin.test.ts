@@ -7,9 +7,9 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { main } from '../../src/cli/index.js';
 import { initProject, tempProjectDir } from '../scaffold/helpers.js';
 import { installTeamlabels, TEAMLABELS_KEY } from '../support/external-plugin.js';
+import { scaffoldInProcess as scaffold } from '../support/in-process-cli.js';
 import { tempDir } from '../support/files.js';
 
 // `scaffold init` from a checkout packs kubescaffold's packages into vendor/ (npm pack, seconds); the registry ranges
@@ -18,40 +18,6 @@ vi.mock('../../src/scaffold/dependencies.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/scaffold/dependencies.js')>();
   return { ...original, projectDependencies: (version: string) => original.registryDependencies(version) };
 });
-
-interface Run {
-  code: number;
-  /** stdout and stderr together, as a user sees them. */
-  output: string;
-}
-
-/** Runs `scaffold <argv>` in `cwd` in this process, with `env` added to the environment for the run. */
-async function scaffold(cwd: string, argv: string[], env: Record<string, string> = {}): Promise<Run> {
-  const printed: string[] = [];
-  const capture = (...args: unknown[]): void => void printed.push(args.map(String).join(' '));
-  const spies = [
-    vi.spyOn(console, 'log').mockImplementation(capture),
-    vi.spyOn(console, 'warn').mockImplementation(capture),
-    vi.spyOn(console, 'error').mockImplementation(capture),
-    vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => (capture(String(s)), true)),
-    vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => (capture(String(s)), true)),
-  ];
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  const previous = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = await main(['node', 'scaffold', ...argv]);
-    return { code, output: printed.join('\n') };
-  } finally {
-    process.chdir(previous);
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    for (const spy of spies) spy.mockRestore();
-  }
-}
 
 const captain = ['create', 'api', '--group', 'crew', '--version', 'v1', '--kind', 'Captain'];
 
