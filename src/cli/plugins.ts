@@ -117,7 +117,7 @@ async function prepare(
     steps = resolveChain(keys, subcommand, { source });
   } catch (err) {
     if (!help || !isUserError(err) || command === undefined) throw err;
-    command.addHelpText('after', `\nNote: ${err.message}`);
+    command.addHelpText('after', `\nNote: ${err.message}\n`);
     return { steps: [], argv, externalFlags: new Set() };
   }
   const externalFlags = new Set<string>();

@@ -3,7 +3,7 @@
  * scaffold, through the CLI: its flags declared before parsing, its files written back from the universe, its errors
  * and its broken answers reported with nothing changed.
  */
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
@@ -260,6 +260,24 @@ describe('the other subcommands with the plugin in the chain', () => {
     const edit = await scaffold(project.root, ['edit', '--team=bridge']);
     expect(edit.code, edit.output).toBe(0);
     expect(read('.github/CODEOWNERS').split('\n')[1]).toBe('* @example/bridge');
+  });
+});
+
+describe("a plugin whose flag is one of the command's, with another kind of value", () => {
+  it('stops the command, naming both', async () => {
+    // a plugins folder of its own, so that the other tests see teamlabels alone
+    const root = join(record.path, 'plugins');
+    mkdirSync(join(root, 'clash', 'v1'), { recursive: true });
+    const answer = '{"flags":[{"Name":"force","Type":"string"}]}';
+    writeFileSync(join(root, 'clash', 'v1', 'clash'), `#!/bin/sh\nprintf '${answer}'\n`, { mode: 0o755 });
+    initProject(project.root);
+    const run = await scaffold(project.root, [...captain, '--plugins=typescript/v1,clash/v1'], {
+      EXTERNAL_PLUGINS_PATH: root,
+    });
+    expect(run.code).toBe(1);
+    expect(run.output).toBe(
+      'Error: plugin clash/v1 declares --force as a string flag, but `scaffold create api` has --force as a true/false flag; the two cannot share it',
+    );
   });
 });
 
