@@ -12,10 +12,8 @@ import {
 } from './protocol.js';
 import { readUniverse, writeUniverse, type UniverseWrite } from './universe.js';
 
-export { discoverExternalPlugins, pluginsRoot, type Discovery, type ExternalPlugin } from './discover.js';
-export { pluginArgs, type PluginFlag, type ScaffoldCommand } from './protocol.js';
-export { MAX_UNIVERSE_BYTES } from './universe.js';
-export { MAX_RESPONSE_BYTES } from './call.js';
+export type { ExternalPlugin } from './discover.js';
+export type { PluginFlag, ScaffoldCommand } from './protocol.js';
 
 /**
  * The flags a plugin declares for a subcommand (the `flags` request), or undefined when it does not answer one: then,
