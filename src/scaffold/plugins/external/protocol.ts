@@ -1,3 +1,5 @@
+import { isObject } from '@kubescaffold/runtime/json';
+
 import { ScaffoldError } from '../../../errors.js';
 
 // kubebuilder's external plugin protocol (sigs.k8s.io/kubebuilder/v4/pkg/plugin/external): the CLI writes one
@@ -125,10 +127,6 @@ export function parseResponse(text: string, plugin: string): PluginResponse {
     }
   }
   return { universe: files, flags, metadata };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A key's value the way Go's json.Unmarshal finds a struct field: the exact key, else one equal ignoring case. */
