@@ -42,6 +42,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       ['Testing', 'guides/testing.md'],
       ['Webhooks and certificates', 'guides/webhooks.md'],
       ["Other projects' kinds", 'guides/external-apis.md'],
+      ['Plugins, and your own', 'guides/plugins.md'],
       ['Metrics', 'guides/metrics.md'],
       ['Leader election and replicas', 'guides/leader-election.md'],
       ['Scaling out: sharded controllers', 'guides/sharding.md'],

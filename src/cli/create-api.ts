@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { CliError } from './errors.js';
 import { registerCreateWebhookCommand } from './create-webhook.js';
-import { parseBoolean, printWritten } from './flags.js';
-import { addPluginOptions, selectedPlugins } from './plugins.js';
+import { parseBoolean } from './flags.js';
+import { addPluginOptions, printChainResults } from './plugins.js';
+import type { StepResult } from '../scaffold/plugins/run-chain.js';
 import { shortKey } from '../scaffold/plugins/registry.js';
 
 interface CreateAPIFlags {
@@ -53,80 +54,97 @@ export function registerCreateCommand(program: Command): void {
       '--external-api-crd <source...>',
       'run `scaffold import crd` on these sources (file, folder, https URL or installed CRD name) first; the path defaults to its folder for the group and version',
     );
-  addPluginOptions(api, 'create api').action(async (flags: CreateAPIFlags) => {
-    const plugins = selectedPlugins(flags, 'create api');
-    if (plugins.size > 1) throw new CliError(`--plugins names ${plugins.size} plugins that scaffold an API; give one`);
-    for (const [spec, pluginFlags] of plugins) {
+  const plugins = addPluginOptions(api, 'create api');
+  api.action(async (flags: CreateAPIFlags) => {
+    const chain = await plugins.chain(flags);
+    const root = process.cwd();
+    for (const step of chain.steps) {
+      if (step.kind !== 'builtin') continue;
       // A create api plugin scaffolds the types and the controller together.
       if (flags.controllerName !== undefined)
         throw new CliError(
-          `--plugins=${shortKey(spec.key)} scaffolds the kind's one controller; drop --controller-name`,
+          `--plugins=${shortKey(step.spec.key)} scaffolds the kind's one controller; drop --controller-name`,
         );
       if (!flags.resource || !flags.controller) {
         throw new CliError(
-          `--plugins=${shortKey(spec.key)} scaffolds both the API and its controller; drop --resource=false and --controller=false`,
+          `--plugins=${shortKey(step.spec.key)} scaffolds both the API and its controller; drop --resource=false and --controller=false`,
         );
       }
-      const plugin = await spec.load();
-      const request = {
-        group: flags.group,
-        version: flags.version,
-        kind: flags.kind,
-        plural: flags.plural,
-        namespaced: flags.namespaced,
-        force: flags.force,
-      };
-      const result = plugin.createAPI!(process.cwd(), request, pluginFlags);
-      console.log('Wrote:');
-      printWritten(result.written);
-      for (const note of result.notes) console.log(note);
-      return;
     }
-    const { scaffoldCreateAPI } = await import('../scaffold/api.js');
-    let externalApiPath = flags.externalApiPath;
-    let undoImport = (): void => {};
-    if (flags.externalApiCrd && flags.externalApiCrd.length > 0) {
-      const { importExternalCRD } = await import('../importer/external.js');
-      const imported = await importExternalCRD(process.cwd(), {
-        sources: flags.externalApiCrd,
-        group: flags.group,
-        version: flags.version,
-        kind: flags.kind,
-        domain: flags.externalApiDomain,
-        path: externalApiPath,
-        resource: flags.resource,
-      });
-      externalApiPath = imported.folder;
-      undoImport = imported.undo;
-    }
-    let result;
-    try {
-      result = scaffoldCreateAPI(process.cwd(), {
-        group: flags.group,
-        version: flags.version,
-        kind: flags.kind,
-        plural: flags.plural,
-        resource: flags.resource,
-        controller: flags.controller,
-        controllerName: flags.controllerName,
-        namespaced: flags.namespaced,
-        force: flags.force,
-        externalApiPath,
-        externalApiDomain: flags.externalApiDomain,
-        ssa: flags.ssa,
-      });
-    } catch (err) {
-      // a failed command leaves every file as it was: the types imported for it go again
-      undoImport();
-      throw err;
-    }
-    console.log('Wrote:');
-    printWritten(result.written);
-    console.log(
-      flags.resource
-        ? 'Next: edit the types, then generate the manifests with:\n$ npx scaffold manifests'
-        : 'Next: implement the reconciler.',
+    const [{ runChain }, { pluginArgs }] = await Promise.all([
+      import('../scaffold/plugins/run-chain.js'),
+      import('../scaffold/plugins/external/protocol.js'),
+    ]);
+    const results = await runChain(
+      root,
+      chain.steps,
+      {
+        layout: () => createAPI(root, flags),
+        builtin: async (spec) => {
+          const plugin = await spec.load();
+          const request = {
+            group: flags.group,
+            version: flags.version,
+            kind: flags.kind,
+            plural: flags.plural,
+            namespaced: flags.namespaced,
+            force: flags.force,
+          };
+          const result = plugin.createAPI!(root, request, chain.builtinFlags.get(spec) ?? {});
+          return { ...result, warnings: [] };
+        },
+      },
+      { command: 'create api', args: pluginArgs(chain.argv) },
     );
+    printChainResults(results);
+    if (chain.steps.some((s) => s.kind === 'layout'))
+      console.log(
+        flags.resource
+          ? 'Next: edit the types, then generate the manifests with:\n$ npx scaffold manifests'
+          : 'Next: implement the reconciler.',
+      );
   });
   registerCreateWebhookCommand(create);
+}
+
+/** kubescaffold's own create api: the types, the controller and their wiring. */
+async function createAPI(root: string, flags: CreateAPIFlags): Promise<StepResult> {
+  const { scaffoldCreateAPI } = await import('../scaffold/api.js');
+  let externalApiPath = flags.externalApiPath;
+  let undoImport = (): void => {};
+  if (flags.externalApiCrd && flags.externalApiCrd.length > 0) {
+    const { importExternalCRD } = await import('../importer/external.js');
+    const imported = await importExternalCRD(root, {
+      sources: flags.externalApiCrd,
+      group: flags.group,
+      version: flags.version,
+      kind: flags.kind,
+      domain: flags.externalApiDomain,
+      path: externalApiPath,
+      resource: flags.resource,
+    });
+    externalApiPath = imported.folder;
+    undoImport = imported.undo;
+  }
+  try {
+    const result = scaffoldCreateAPI(root, {
+      group: flags.group,
+      version: flags.version,
+      kind: flags.kind,
+      plural: flags.plural,
+      resource: flags.resource,
+      controller: flags.controller,
+      controllerName: flags.controllerName,
+      namespaced: flags.namespaced,
+      force: flags.force,
+      externalApiPath,
+      externalApiDomain: flags.externalApiDomain,
+      ssa: flags.ssa,
+    });
+    return { written: result.written, notes: [], warnings: [] };
+  } catch (err) {
+    // a failed command leaves every file as it was: the types imported for it go again
+    undoImport();
+    throw err;
+  }
 }

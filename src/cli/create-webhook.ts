@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { printWritten } from './flags.js';
+import { addPluginOptions, printChainResults } from './plugins.js';
 
 interface CreateWebhookFlags {
   group: string;
@@ -12,11 +12,12 @@ interface CreateWebhookFlags {
   defaultingPath?: string;
   validationPath?: string;
   force?: boolean;
+  [pluginFlag: string]: unknown;
 }
 
 /** `scaffold create webhook`, a subcommand of `scaffold create`. */
 export function registerCreateWebhookCommand(create: Command): void {
-  create
+  const webhook = create
     .command('webhook')
     .description(
       'Scaffold defaulting, validating and conversion webhooks for an API, or defaulting and validating webhooks for a built-in kind (e.g. --group apps --kind Deployment)',
@@ -36,27 +37,45 @@ export function registerCreateWebhookCommand(create: Command): void {
       '--validation-path <path>',
       'serve the validating webhook at this path instead of /validate-<group>-<version>-<kind> (with --programmatic-validation)',
     )
-    .option('--force', 'overwrite existing webhook files')
-    .action(async (flags: CreateWebhookFlags) => {
-      const { scaffoldCreateWebhook } = await import('../scaffold/webhook.js');
-      const result = scaffoldCreateWebhook(process.cwd(), {
-        group: flags.group,
-        version: flags.version,
-        kind: flags.kind,
-        defaulting: Boolean(flags.defaulting),
-        validation: Boolean(flags.programmaticValidation),
-        conversion: Boolean(flags.conversion),
-        spokes: (flags.spoke ?? '')
-          .split(',')
-          .map((v) => v.trim())
-          .filter((v) => v !== ''),
-        force: Boolean(flags.force),
-        defaultingPath: flags.defaultingPath,
-        validationPath: flags.validationPath,
-      });
-      for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
-      console.log('Wrote:');
-      printWritten(result.written);
+    .option('--force', 'overwrite existing webhook files');
+  const plugins = addPluginOptions(webhook, 'create webhook');
+  webhook.action(async (flags: CreateWebhookFlags) => {
+    const chain = await plugins.chain(flags);
+    const root = process.cwd();
+    const [{ runChain }, { pluginArgs }] = await Promise.all([
+      import('../scaffold/plugins/run-chain.js'),
+      import('../scaffold/plugins/external/protocol.js'),
+    ]);
+    const results = await runChain(
+      root,
+      chain.steps,
+      {
+        layout: async () => {
+          const { scaffoldCreateWebhook } = await import('../scaffold/webhook.js');
+          const result = scaffoldCreateWebhook(root, {
+            group: flags.group,
+            version: flags.version,
+            kind: flags.kind,
+            defaulting: Boolean(flags.defaulting),
+            validation: Boolean(flags.programmaticValidation),
+            conversion: Boolean(flags.conversion),
+            spokes: (flags.spoke ?? '')
+              .split(',')
+              .map((v) => v.trim())
+              .filter((v) => v !== ''),
+            force: Boolean(flags.force),
+            defaultingPath: flags.defaultingPath,
+            validationPath: flags.validationPath,
+          });
+          return { written: result.written, notes: [], warnings: result.warnings };
+        },
+        // no built-in optional plugin scaffolds webhooks (resolveChain refuses them here)
+        builtin: () => ({ written: [], notes: [], warnings: [] }),
+      },
+      { command: 'create webhook', args: pluginArgs(chain.argv) },
+    );
+    printChainResults(results);
+    if (chain.steps.some((s) => s.kind === 'layout'))
       console.log('Next: implement your new webhook and generate the manifests with:\n$ npx scaffold manifests');
-    });
+  });
 }

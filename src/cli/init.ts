@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import type { Command } from 'commander';
 import { CliError } from './errors.js';
-import { parseBoolean, printWritten } from './flags.js';
-import { addPluginOptions, runEditPlugins, selectedPlugins } from './plugins.js';
+import { parseBoolean } from './flags.js';
+import { addPluginOptions, printChainResults } from './plugins.js';
 import { readPackageVersion } from './version.js';
 
 interface InitFlags {
@@ -39,34 +39,59 @@ export function registerInitCommand(program: Command): void {
       false,
     )
     .option('--skip-install', 'do not run npm install in the new project');
-  addPluginOptions(init, 'init').action(async (flags: InitFlags) => {
+  const plugins = addPluginOptions(init, 'init');
+  init.action(async (flags: InitFlags) => {
     // Resolved before anything is written, so that an unknown plugin leaves the directory as it was.
-    const plugins = selectedPlugins(flags, 'init');
-    const [{ scaffoldInit }, { projectDependencies }] = await Promise.all([
-      import('../scaffold/init.js'),
-      import('../scaffold/dependencies.js'),
-    ]);
+    const chain = await plugins.chain(flags);
+    const [{ scaffoldInit }, { projectDependencies }, { runChain }, { layoutKeys }, { pluginArgs }] = await Promise.all(
+      [
+        import('../scaffold/init.js'),
+        import('../scaffold/dependencies.js'),
+        import('../scaffold/plugins/run-chain.js'),
+        import('../scaffold/plugins/chain.js'),
+        import('../scaffold/plugins/external/protocol.js'),
+      ],
+    );
     const root = process.cwd();
-    const result = scaffoldInit(root, {
-      domain: flags.domain,
-      repo: flags.repo,
-      owner: flags.owner,
-      license: flags.license,
-      licenseFile: flags.licenseFile,
-      projectName: flags.projectName,
-      multigroup: flags.multigroup,
-      namespaced: flags.namespaced,
-      dependencies: () => projectDependencies(readPackageVersion()),
-      cliVersion: readPackageVersion(),
-    });
-    for (const warning of result.warnings) console.warn(`Warning: ${warning}`);
-    console.log(`Wrote project ${result.project.projectName}:`);
-    printWritten(result.written);
-    if (plugins.size > 0) {
-      const applied = await runEditPlugins(root, plugins);
-      printWritten(applied.written);
-      for (const note of applied.notes) console.log(note);
-    }
+    const layout = layoutKeys(chain.steps);
+    let projectName = '';
+    const results = await runChain(
+      root,
+      chain.steps,
+      {
+        layout: () => {
+          const result = scaffoldInit(root, {
+            domain: flags.domain,
+            repo: flags.repo,
+            owner: flags.owner,
+            license: flags.license,
+            licenseFile: flags.licenseFile,
+            projectName: flags.projectName,
+            multigroup: flags.multigroup,
+            namespaced: flags.namespaced,
+            dependencies: () => projectDependencies(readPackageVersion()),
+            cliVersion: readPackageVersion(),
+            layout,
+          });
+          projectName = result.project.projectName;
+          return { written: result.written, notes: [], warnings: result.warnings };
+        },
+        builtin: async (spec) => {
+          const plugin = await spec.load();
+          const result = plugin.edit?.(root, chain.builtinFlags.get(spec) ?? {}) ?? { written: [], notes: [] };
+          return { ...result, warnings: [] };
+        },
+      },
+      {
+        command: 'init',
+        args: pluginArgs(chain.argv),
+        // what kubebuilder's configuration holds before its layout plugin ran
+        pendingConfig: { version: '3', layout, cliVersion: readPackageVersion() },
+      },
+    );
+    printChainResults(
+      results.map((r) => (r.step.kind === 'layout' ? { ...r, header: `Wrote project ${projectName}:` } : r)),
+    );
     if (!flags.skipInstall) {
       console.log('Running npm install...');
       // Ctrl-C reaches npm and us alike; ignoring it here lets us say how to finish once npm has stopped.

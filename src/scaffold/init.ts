@@ -37,6 +37,11 @@ export interface InitOptions {
    */
   dependencies: () => ProjectDependencies;
   cliVersion: string;
+  /**
+   * The plugin chain PROJECT's layout records, in order (default: kubescaffold's layout alone); it must hold
+   * kubescaffold's layout. External plugins run by `init --plugins` are recorded here, as kubebuilder records them.
+   */
+  layout?: string[];
 }
 
 export interface InitResult {
@@ -150,6 +155,8 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
 
   const badOwner = ownerProblem(options.owner);
   if (badOwner) throw new ScaffoldError(`invalid --owner: ${badOwner}`);
+  if (options.layout && !options.layout.includes(LAYOUT))
+    throw new ScaffoldError(`the plugin chain ${options.layout.join(', ')} leaves out kubescaffold's layout ${LAYOUT}`);
   const warnings: string[] = [];
   const others = readdirSync(root).filter((entry) => !entry.startsWith('.') || entry === '.github');
   if (others.length > 0)
@@ -207,7 +214,7 @@ export function scaffoldInit(root: string, options: InitOptions): InitResult {
     repo,
     projectName,
     cliVersion: options.cliVersion,
-    layout: [LAYOUT],
+    layout: options.layout ?? [LAYOUT],
     multigroup: options.multigroup,
     namespaced: options.namespaced,
     license: customHeader === undefined ? options.license : CUSTOM_LICENSE,

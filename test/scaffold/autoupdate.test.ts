@@ -13,7 +13,8 @@ import { buildProgram, main } from '../../src/cli/index.js';
 import { loadProject } from '../../src/project/load.js';
 import { replaySteps } from '../../src/scaffold/alpha/replay.js';
 import { AUTO_UPDATE_WORKFLOW, editAutoUpdate } from '../../src/scaffold/plugins/autoupdate/index.js';
-import { pluginSpecs, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
+import { pluginSpecs } from '../../src/scaffold/plugins/registry.js';
+import { builtinSteps, resolveChain } from '../../src/scaffold/plugins/chain.js';
 import { registryDependencies } from '../../src/scaffold/dependencies.js';
 import { tempDir } from '../support/files.js';
 import { findKubebuilder, goEnv } from '../support/kubebuilder.js';
@@ -104,7 +105,8 @@ describe('edit --plugins=autoupdate/v1-alpha', () => {
     const spec = pluginSpecs.find((s) => s.key === KEY);
     expect(spec).toBeDefined();
     for (const given of [KEY, 'autoupdate/v1-alpha', 'autoupdate'])
-      for (const subcommand of ['init', 'edit'] as const) expect(resolvePlugins(given, subcommand)).toEqual([spec]);
+      for (const subcommand of ['init', 'edit'] as const)
+        expect(builtinSteps(resolveChain(given, subcommand))).toEqual([spec]);
   });
 });
 

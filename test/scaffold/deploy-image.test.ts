@@ -6,7 +6,8 @@ import { scaffoldCreateAPI } from '../../src/scaffold/api.js';
 import { createAPI } from '../../src/scaffold/plugins/deploy-image/index.js';
 import { addImageEnvVar } from '../../src/scaffold/plugins/deploy-image/manager-env.js';
 import { DEPLOY_IMAGE_KEY, deployImageSpec, replayDeployImage } from '../../src/scaffold/plugins/deploy-image/spec.js';
-import { pluginSpecs, replayCommandLine, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
+import { pluginSpecs, replayCommandLine } from '../../src/scaffold/plugins/registry.js';
+import { builtinSteps, resolveChain } from '../../src/scaffold/plugins/chain.js';
 import { differingFiles, scaffold } from './alpha/cli-run.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
 
@@ -31,7 +32,7 @@ describe('deploy-image/v1-alpha create api', () => {
 
   it("is registered under kubebuilder's key for create api, with its four flags", () => {
     expect(pluginSpecs).toContain(deployImageSpec);
-    expect(resolvePlugins('deploy-image/v1-alpha', 'create api')).toEqual([deployImageSpec]);
+    expect(builtinSteps(resolveChain('deploy-image/v1-alpha', 'create api'))).toEqual([deployImageSpec]);
     expect(deployImageSpec.key).toBe('deploy-image.go.kubebuilder.io/v1-alpha');
     expect(deployImageSpec.flags['create api']?.map((f) => f.flags.split(' ')[0])).toEqual([
       '--image',

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { editGrafana } from '../../src/scaffold/plugins/grafana/index.js';
-import { replayCommandLine, resolvePlugins } from '../../src/scaffold/plugins/registry.js';
+import { replayCommandLine } from '../../src/scaffold/plugins/registry.js';
+import { builtinSteps, resolveChain } from '../../src/scaffold/plugins/chain.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
 import { tempDir } from '../support/files.js';
 import { findKubebuilder, goEnv, KUBEBUILDER_VERSION } from '../support/kubebuilder.js';
@@ -233,11 +234,11 @@ describe.skipIf(!available)(`the grafana plugin's files against kubebuilder ${KU
 
 describe('the grafana plugin in the registry', () => {
   it('is chosen by its full key, short key or name on init and edit, and replays as one edit', async () => {
-    const [spec] = resolvePlugins('grafana', 'edit');
+    const [spec] = builtinSteps(resolveChain('grafana', 'edit'));
     expect(spec?.key).toBe('grafana.kubebuilder.io/v1-alpha');
-    expect(resolvePlugins('grafana/v1-alpha', 'init')).toEqual([spec]);
-    expect(resolvePlugins('grafana.kubebuilder.io/v1-alpha', 'edit')).toEqual([spec]);
-    expect(() => resolvePlugins('grafana', 'create api')).toThrow(/does not implement `create api`/);
+    expect(builtinSteps(resolveChain('grafana/v1-alpha', 'init'))).toEqual([spec]);
+    expect(builtinSteps(resolveChain('grafana.kubebuilder.io/v1-alpha', 'edit'))).toEqual([spec]);
+    expect(() => builtinSteps(resolveChain('grafana', 'create api'))).toThrow(/does not implement `create api`/);
     expect(spec!.replay({})).toEqual([{ command: 'edit', flags: {} }]);
     expect(replayCommandLine(spec!, { command: 'edit', flags: {} })).toEqual(['edit', '--plugins=grafana/v1-alpha']);
     expect((await spec!.load()).edit).toBeTypeOf('function');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { pluginFlagValues, resolvePlugins, shortKey, type PluginSpec } from '../../src/scaffold/plugins/registry.js';
+import { builtinSteps, resolveChain } from '../../src/scaffold/plugins/chain.js';
+import type { Discovery } from '../../src/scaffold/plugins/external/discover.js';
+import {
+  pluginFlagValues,
+  shortKey,
+  type PluginSpec,
+  type PluginSubcommand,
+} from '../../src/scaffold/plugins/registry.js';
 
 const load = (): Promise<never> => Promise.reject(new Error('not loaded in this test'));
 const replay = (): [] => [];
@@ -35,27 +42,53 @@ const deployImage: PluginSpec = {
 };
 const specs = [helm, helmV1, grafana, deployImage];
 
-describe('resolvePlugins', () => {
-  it('accepts full keys, short keys and a name whose version is unique, in registry order', () => {
-    expect(resolvePlugins('grafana,helm/v2-alpha', 'edit', specs)).toEqual([helm, grafana]);
-    expect(resolvePlugins('deploy-image.go.kubebuilder.io/v1-alpha', 'create api', specs)).toEqual([deployImage]);
+/** Discovery that finds no external plugin, so that these tests never look at the machine's plugin folders. */
+const noExternals = (): Discovery => ({ root: '/nowhere', plugins: [], problems: new Map() });
+const resolve = (value: string, subcommand: PluginSubcommand): PluginSpec[] =>
+  builtinSteps(resolveChain(value, subcommand, { specs, discover: noExternals }));
+
+describe('resolveChain with built-in plugins', () => {
+  it('accepts full keys, short keys and a name whose version is unique, in the order given (as kubebuilder runs them)', () => {
+    expect(resolve('grafana,helm/v2-alpha', 'edit')).toEqual([grafana, helm]);
+    expect(resolve('helm/v2-alpha,grafana', 'edit')).toEqual([helm, grafana]);
+    expect(resolve('deploy-image.go.kubebuilder.io/v1-alpha', 'create api')).toEqual([deployImage]);
   });
 
-  it('skips the layout plugin on init and names the TypeScript layout when given go/v4', () => {
-    expect(resolvePlugins('typescript/v1,grafana/v1-alpha', 'init', specs)).toEqual([grafana]);
-    expect(() => resolvePlugins('go/v4', 'init', specs)).toThrow(
-      /unknown plugin "go\/v4".*typescript\.kubescaffold\.io\/v1/,
+  it('runs the layout first on init when it is left out, and names the TypeScript layout when given go/v4', () => {
+    expect(resolveChain('grafana/v1-alpha', 'init', { specs, discover: noExternals })).toEqual([
+      { kind: 'layout' },
+      { kind: 'builtin', spec: grafana },
+    ]);
+    expect(resolve('typescript/v1,grafana/v1-alpha', 'init')).toEqual([grafana]);
+    expect(() => resolve('go/v4', 'init')).toThrow(/unknown plugin "go\/v4".*typescript\.kubescaffold\.io\/v1/);
+  });
+
+  it('refuses a built-in plugin listed before the layout on init, and two plugins that scaffold the API', () => {
+    expect(() => resolve('grafana/v1-alpha,typescript/v1', 'init')).toThrow(
+      /lists grafana\/v1-alpha before typescript\/v1, but it edits an initialized project/,
+    );
+    expect(() => resolve('typescript/v1,deploy-image/v1-alpha', 'create api')).toThrow(
+      /names 2 plugins that scaffold the API themselves \(typescript\/v1, deploy-image\/v1-alpha\)/,
     );
   });
 
   it('refuses an ambiguous name, an unknown key and a plugin without the subcommand', () => {
-    expect(() => resolvePlugins('helm', 'edit', specs)).toThrow(/ambiguous.*give its version/);
-    expect(() => resolvePlugins('helm/v3-alpha', 'edit', specs)).toThrow(
-      /unknown plugin "helm\/v3-alpha".*plugins for `edit`: helm\/v2-alpha/,
+    expect(() => resolve('helm', 'edit')).toThrow(/ambiguous.*give its version/);
+    expect(() => resolve('helm/v3-alpha', 'edit')).toThrow(
+      /unknown plugin "helm\/v3-alpha".*plugins for `edit`: typescript\/v1, helm\/v2-alpha, .*\/nowhere .*which holds none/,
     );
-    expect(() => resolvePlugins('deploy-image/v1-alpha', 'edit', specs)).toThrow(
+    expect(() => resolve('deploy-image/v1-alpha', 'edit')).toThrow(
       /does not implement `edit` \(it implements `create api`\)/,
     );
+  });
+
+  it("passes over a built-in plugin of PROJECT's layout that lacks the subcommand", () => {
+    const chain = resolveChain(['typescript.kubescaffold.io/v1', 'grafana.kubebuilder.io/v1-alpha'], 'create api', {
+      specs,
+      source: "PROJECT's layout",
+      discover: noExternals,
+    });
+    expect(chain).toEqual([{ kind: 'layout' }]);
   });
 
   it('prints short keys as kubebuilder does', () => {

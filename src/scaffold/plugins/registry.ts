@@ -8,7 +8,7 @@ import { helmPluginSpec } from './helm/spec.js';
 // templates, no compiler): the CLI reads it to declare each plugin's flags, and loads a plugin's code only when it runs.
 
 /** The subcommands that take --plugins. */
-export type PluginSubcommand = 'init' | 'edit' | 'create api';
+export type PluginSubcommand = 'init' | 'edit' | 'create api' | 'create webhook';
 
 /** One flag a plugin adds to a subcommand, in commander's syntax. */
 export interface PluginFlag {
@@ -119,66 +119,16 @@ export function shortKey(key: string): string {
 }
 
 /**
- * The plugins a --plugins value names, resolved as kubebuilder resolves keys: a full key
- * (grafana.kubebuilder.io/v1-alpha), a short one (grafana/v1-alpha), or a name alone (grafana) when one version has it.
- * Refuses unknown keys and plugins that do not implement the subcommand, naming the ones that do.
- */
-export function resolvePlugins(
-  value: string,
-  subcommand: PluginSubcommand,
-  specs: readonly PluginSpec[] = pluginSpecs,
-): PluginSpec[] {
-  const keys = value
-    .split(',')
-    .map((k) => k.trim())
-    .filter((k) => k !== '');
-  const chosen: PluginSpec[] = [];
-  const supported = specs.filter((s) => s.subcommands.includes(subcommand)).map((s) => shortKey(s.key));
-  const hint =
-    supported.length > 0
-      ? `plugins for \`${subcommand}\`: ${supported.join(', ')}`
-      : `no plugin implements \`${subcommand}\``;
-  for (const key of keys) {
-    if (subcommand === 'init' && matches(LAYOUT_PLUGIN_KEY, key)) continue;
-    const found = specs.filter((s) => matches(s.key, key));
-    if (found.length === 0) {
-      const go = /^go(\.kubebuilder\.io)?\/v\d/.test(key)
-        ? `; this is a TypeScript project, whose layout is ${LAYOUT_PLUGIN_KEY}`
-        : '';
-      throw new ScaffoldError(`unknown plugin "${key}" in --plugins${go}; ${hint}`);
-    }
-    const [spec] = found;
-    if (found.length > 1 || spec === undefined)
-      throw new ScaffoldError(
-        `plugin "${key}" in --plugins is ambiguous (${found.map((s) => s.key).join(', ')}); give its version, e.g. ${shortKey(found[0]?.key ?? '')}`,
-      );
-    if (!spec.subcommands.includes(subcommand)) {
-      throw new ScaffoldError(
-        `plugin ${shortKey(spec.key)} does not implement \`${subcommand}\` (it implements ${spec.subcommands.map((s) => `\`${s}\``).join(', ')}); ${hint}`,
-      );
-    }
-    if (!chosen.includes(spec)) chosen.push(spec);
-  }
-  return specs.filter((s) => chosen.includes(s));
-}
-
-/** Whether a user-given key names the plugin with this full key. */
-function matches(fullKey: string, given: string): boolean {
-  const [fullName = '', fullVersion] = fullKey.split('/');
-  const [name, version] = given.split('/');
-  if (version !== undefined && version !== fullVersion) return false;
-  return name === fullName || fullName.startsWith(`${name}.`);
-}
-
-/**
  * The plugin flags given on the command line (those whose value is not undefined), refusing a flag of a plugin that
- * --plugins did not select: it would otherwise be ignored silently.
+ * --plugins did not select: it would otherwise be ignored silently. Flags in `exempt` are taken by another plugin of
+ * the chain (an external one) and are not refused.
  */
 export function pluginFlagValues(
   options: Record<string, unknown>,
   subcommand: PluginSubcommand,
   selected: readonly PluginSpec[],
   specs: readonly PluginSpec[] = pluginSpecs,
+  exempt: ReadonlySet<string> = new Set(),
 ): Map<PluginSpec, Record<string, unknown>> {
   const values = new Map<PluginSpec, Record<string, unknown>>();
   for (const spec of selected) values.set(spec, {});
@@ -192,7 +142,8 @@ export function pluginFlagValues(
         continue;
       }
       // Several plugins may share a flag name (e.g. --force); it is refused only when no selected plugin takes it.
-      const takenBySelected = selected.some((s) => (s.flags[subcommand] ?? []).some((f) => f.name === flag.name));
+      const takenBySelected =
+        exempt.has(flag.name) || selected.some((s) => (s.flags[subcommand] ?? []).some((f) => f.name === flag.name));
       if (!takenBySelected)
         throw new ScaffoldError(
           `${flag.flags.split(' ')[0]} is a flag of the ${shortKey(spec.key)} plugin; add --plugins=${shortKey(spec.key)}`,
