@@ -14,7 +14,9 @@
 // the cache, no write. RUNS (default 3) runs of each, alternating ours and controller-runtime's, each on a Lease of its
 // own. Each run is timed by the replica itself: from its spawn (this script's Date.now()) to the `at` of its
 // `reconciled` line (its Date.now() once SHARD_EXPECT=OBJECTS reconciles are done); nothing asks it anything before.
-// Per run, read from /proc when that line arrives: the replica's CPU seconds (utime + stime, from spawn), the
+// The reconcile phase, per object: from its first progress line at 1,000 reconciles or more (its caches synced, every
+// object queued) to that `reconciled` line, by its own clock, divided by the reconciles in between. Per run, read from
+// /proc when that line arrives: the replica's CPU seconds (utime + stime, from spawn), the
 // kube-apiserver's CPU seconds since the spawn, bytes the replica read (rchar, less what it had read at its `started`
 // line), and its peak RSS (VmHWM); then ours' V8 heap in use after a full GC (asked with SIGUSR2 after the line). A
 // replica of ours that aborts out of heap is reported 'out of heap' for that run.
@@ -102,6 +104,12 @@ async function runOnce(impl, kind, objects) {
   // Asked for before anything is awaited, so that the line cannot come unseen.
   const reconciled = r.next('reconciled');
   reconciled.catch(() => {});
+  // The reconcile phase: from the first progress line at 1,000 reconciles or more (the caches synced, the queue full)
+  // to the last reconcile, by the replica's own clock, per object reconciled in between.
+  let firstProgress;
+  const offProgress = r.onLine((msg) => {
+    if (msg.type === 'progress' && msg.reconciles >= 1000 && firstProgress === undefined) firstProgress = msg;
+  });
   try {
     const base = await r.started;
     const line = await reconciled;
@@ -113,6 +121,8 @@ async function runOnce(impl, kind, objects) {
       read: now.rchar - base.rchar,
       peakRss: now.peakRss,
     };
+    if (firstProgress !== undefined && firstProgress.reconciles < objects)
+      figures.perReconcile = ((line.at - firstProgress.at) * 1000) / (objects - firstProgress.reconciles);
     if (isOurs(impl)) {
       const stats = await r.stats();
       figures.heap = stats.heapUsed;
@@ -124,6 +134,7 @@ async function runOnce(impl, kind, objects) {
     if (!r.running && r.outOfHeap()) return { outOfHeap: r.outOfHeap() };
     throw err;
   } finally {
+    offProgress();
     await r.stop();
   }
 }
@@ -131,6 +142,7 @@ async function runOnce(impl, kind, objects) {
 const METRICS = [
   { key: 'wall', header: 'spawn → all reconciled s', fmt: (v) => v.toFixed(2) },
   { key: 'cpu', header: 'CPU s', fmt: (v) => v.toFixed(2) },
+  { key: 'perReconcile', header: 'reconcile phase µs/object', fmt: (v) => v.toFixed(1) },
   { key: 'apiCpu', header: 'API server CPU s', fmt: (v) => v.toFixed(2) },
   { key: 'read', header: 'read MiB', fmt: mib },
   { key: 'peakRss', header: 'peak RSS MiB', fmt: mib },

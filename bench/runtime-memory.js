@@ -24,6 +24,7 @@
 // 3. For each of SIZES (default 1000,10000): a namespace holding that many Things; a peer started with all of them
 //    to reconcile (one status patch each); SETTLE_MS (default 5000) after the last patch: RSS, heap and peak RSS.
 // PEERS (default ours,bundled,controller-runtime) picks the peers; ratios are against controller-runtime.
+// SEMI_MB replaces manager.yaml's --max-semi-space-size for ours (the young generation's size).
 // RSS and heap over a long churn run: bench/runtime-reconcile.js (DURATION).
 // Usage: npm run build && node bench/runtime-memory.js
 //        CHILD_NODE=/path/to/node22 node bench/runtime-memory.js   (the scaffolded image runs Node 22)
@@ -67,7 +68,15 @@ const LABELS = {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const shipped = await deployedManagerResources();
-const nodeFlags = shipped.nodeOptions;
+// SEMI_MB replaces manager.yaml's --max-semi-space-size for ours, to measure what the young generation's size costs.
+const SEMI_MB = process.env.SEMI_MB;
+const nodeFlags =
+  SEMI_MB === undefined
+    ? shipped.nodeOptions
+    : [
+        ...shipped.nodeOptions.filter((f) => !f.startsWith('--max-semi-space-size=')),
+        `--max-semi-space-size=${SEMI_MB}`,
+      ];
 console.log(machineLine());
 console.log(
   `scaffolded manager.yaml: requests ${mib(shipped.requestBytes)} MiB, limit ${mib(shipped.limitBytes)} MiB; ` +
