@@ -9,6 +9,7 @@ import type { FieldIndexer, Manager } from '../manager/manager.js';
 import { DEFAULT_SYNC_PERIOD, type CacheOptions } from '../manager/options.js';
 import { newClient, type RestClient } from '../rest/client.js';
 import { isNotFound } from '../rest/errors.js';
+import { NamespaceConfinedClient, confinedReader } from './confine.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 
 /** What a cluster's cache holds: the manager's cache options that make sense per cluster. */
@@ -31,6 +32,12 @@ export interface ClusterOptions {
   cache?: ClusterCacheOptions;
   /** Its client: the field owner and validation of writes, where API warnings go, kinds read uncached. */
   client?: CachedClientOptions;
+  /**
+   * Confine the cluster to this namespace of its API server (the namespaces provider's clusters): its cache holds
+   * that namespace alone, and its clients put objects that name no namespace in it and refuse any other namespace and
+   * cluster-scoped kinds.
+   */
+  namespace?: string;
   /** Parent logger; default the root logger. */
   log?: Logger;
 }
@@ -42,6 +49,8 @@ interface ClusterParts {
   restClient: RestClient;
   cache: InformerCache;
   client: CachedClient;
+  /** Its uncached client; default restClient. */
+  apiReader?: Client;
   /** Whether start() runs the cache and closes the client's sockets (false for the manager's own cluster). */
   owned: boolean;
 }
@@ -63,6 +72,7 @@ export class Cluster {
   private readonly restClient: RestClient;
   private readonly cache: InformerCache;
   private readonly client: CachedClient;
+  private readonly apiReader: Client;
   private readonly owned: boolean;
   private readonly discovery: DiscoveryClient;
   // Resources served per group version, asked once (again after forgetDiscovery()).
@@ -76,6 +86,7 @@ export class Cluster {
     this.restClient = parts.restClient;
     this.cache = parts.cache;
     this.client = parts.client;
+    this.apiReader = parts.apiReader ?? parts.restClient;
     this.owned = parts.owned;
     this.discovery = new DiscoveryClient(parts.restClient.transport);
   }
@@ -87,10 +98,13 @@ export class Cluster {
 
   /** Reads and writes straight to this cluster's API server. */
   getAPIReader(): Client {
-    return this.restClient;
+    return this.apiReader;
   }
 
-  /** The plain API client of this cluster (watches, subresources, discovery's transport). */
+  /**
+   * The plain API client of this cluster (watches, subresources, discovery's transport); for a namespace-confined
+   * cluster it is not confined.
+   */
   getRESTClient(): RestClient {
     return this.restClient;
   }
@@ -209,7 +223,20 @@ export function newCluster(name: string, kubeConfig: KubeConfig, opts: ClusterOp
     beforeWrite: () => fences.get(restClient)?.(),
   });
   const log = (opts.log ?? rootLog).withValues({ cluster: name });
-  const cache = new InformerCache({ client: restClient, ...informerCacheOptions(opts.cache ?? {}), log });
+  const ns = opts.namespace;
+  const cacheOptions = ns
+    ? {
+        ...opts.cache,
+        defaultNamespaces: [ns],
+        byObject: opts.cache?.byObject?.map((b) => ({ ...b, namespaces: [ns] })),
+      }
+    : (opts.cache ?? {});
+  const cache = new InformerCache({ client: restClient, ...informerCacheOptions(cacheOptions), log });
+  if (ns) {
+    const client = new NamespaceConfinedClient(cache, restClient, opts.client ?? {}, name, ns);
+    const apiReader = confinedReader(restClient, name, ns);
+    return new Cluster({ name, kubeConfig, restClient, cache, client, apiReader, owned: true });
+  }
   const client = new CachedClient(cache, restClient, opts.client);
   return new Cluster({ name, kubeConfig, restClient, cache, client, owned: true });
 }

@@ -44,3 +44,21 @@ export {
   type PerClusterReconciler,
 } from './request.js';
 export { StaticProvider, type StaticProviderOptions } from './providers/static.js';
+export {
+  KubeconfigSecretProvider,
+  KUBECONFIG_SECRET_LABEL,
+  KUBECONFIG_SECRET_KEY,
+  type KubeconfigSecretProviderOptions,
+} from './providers/kubeconfig-secrets.js';
+export {
+  ClusterAPIProvider,
+  CLUSTER_NAME_LABEL,
+  type CAPICluster,
+  type ClusterAPIProviderOptions,
+} from './providers/cluster-api.js';
+export {
+  KubeconfigDirectoryProvider,
+  type KubeconfigDirectoryProviderOptions,
+} from './providers/kubeconfig-directory.js';
+export { NamespaceProvider, type NamespaceProviderOptions } from './providers/namespaces.js';
+export { NamespaceConfinedClient } from './confine.js';
