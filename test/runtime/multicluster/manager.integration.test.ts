@@ -56,7 +56,7 @@ function manager(label: string, provider?: StaticProvider) {
   });
   const mgr = new MultiClusterManager(local, {
     ...(provider ? { provider } : {}),
-    health: { interval: 500, timeout: 2_000, unreachableGracePeriod: 2_000 },
+    health: { interval: 0 },
   });
   const ac = new AbortController();
   let done: Promise<void> | undefined;
