@@ -42,15 +42,21 @@ export interface ClusterOptions {
   log?: Logger;
 }
 
-/** How a cluster is put together; the factories below fill it in. */
-interface ClusterParts {
-  name: string;
-  kubeConfig: KubeConfig;
+/** What one run of a cluster uses: its clients and cache. A cluster made by newCluster makes them anew for each run. */
+interface RuntimeParts {
   restClient: RestClient;
   cache: InformerCache;
   client: CachedClient;
   /** Its uncached client; default restClient. */
   apiReader?: Client;
+}
+
+/** How a cluster is put together; the factories below fill it in. */
+interface ClusterParts {
+  name: string;
+  kubeConfig: KubeConfig;
+  /** Makes the parts of a run; called once at construction, and again after each run that stopped. */
+  make: (cluster: Cluster) => RuntimeParts;
   /** Whether start() runs the cache and closes the client's sockets (false for the manager's own cluster). */
   owned: boolean;
 }
@@ -62,43 +68,43 @@ const DEFAULT_PROBE_TIMEOUT = 5_000;
  * One Kubernetes cluster a multi-cluster manager works with (controller-runtime's cluster.Cluster, and
  * multicluster-runtime's clusters): its client, its informer cache and its API server's discovery. Providers make
  * them ({@link newCluster}) and the manager engages them: it starts the cache when a cluster is engaged, and stops it
- * and closes every socket when it is disengaged. A cluster runs once; a cluster that comes back is a new one.
+ * and closes every socket when it is disengaged. Engaged again (a cluster ring hands it back), it runs with a new
+ * client and cache: take them from the cluster when it is engaged, as perCluster() does, rather than keeping them.
  */
 export class Cluster {
   /** The cluster's name, unique among those its provider engages; '' is the manager's own cluster. */
   readonly name: string;
   /** How the cluster is reached. */
   readonly kubeConfig: KubeConfig;
-  private readonly restClient: RestClient;
-  private readonly cache: InformerCache;
-  private readonly client: CachedClient;
-  private readonly apiReader: Client;
+  private readonly make: (cluster: Cluster) => RuntimeParts;
+  private parts: RuntimeParts & { apiReader: Client; discovery: DiscoveryClient };
   private readonly owned: boolean;
-  private readonly discovery: DiscoveryClient;
-  // Resources served per group version, asked once (again after forgetDiscovery()).
+  // Resources served per group version, asked once (again with `fresh`).
   private readonly served = new Map<string, Promise<Set<string> | undefined>>();
-  private started = false;
+  private running = false;
 
   /** @internal Use newCluster, or a provider. */
   constructor(parts: ClusterParts) {
     this.name = parts.name;
     this.kubeConfig = parts.kubeConfig;
-    this.restClient = parts.restClient;
-    this.cache = parts.cache;
-    this.client = parts.client;
-    this.apiReader = parts.apiReader ?? parts.restClient;
+    this.make = parts.make;
     this.owned = parts.owned;
-    this.discovery = new DiscoveryClient(parts.restClient.transport);
+    this.parts = this.newParts();
+  }
+
+  private newParts(): RuntimeParts & { apiReader: Client; discovery: DiscoveryClient } {
+    const p = this.make(this);
+    return { ...p, apiReader: p.apiReader ?? p.restClient, discovery: new DiscoveryClient(p.restClient.transport) };
   }
 
   /** Reads from this cluster's cache (starting the kind's informer on first use), writes to its API server. */
   getClient(): CachedClient {
-    return this.client;
+    return this.parts.client;
   }
 
   /** Reads and writes straight to this cluster's API server. */
   getAPIReader(): Client {
-    return this.apiReader;
+    return this.parts.apiReader;
   }
 
   /**
@@ -106,17 +112,17 @@ export class Cluster {
    * cluster it is not confined.
    */
   getRESTClient(): RestClient {
-    return this.restClient;
+    return this.parts.restClient;
   }
 
   /** This cluster's informer cache. */
   getCache(): InformerCache {
-    return this.cache;
+    return this.parts.cache;
   }
 
   /** Adds field indexes to this cluster's cache (the manager's getFieldIndexer adds them to every cluster). */
   getFieldIndexer(): FieldIndexer {
-    return { indexField: (res, field, extract) => this.cache.indexField(res, field, extract) };
+    return { indexField: (res, field, extract) => this.parts.cache.indexField(res, field, extract) };
   }
 
   /**
@@ -129,7 +135,7 @@ export class Cluster {
     if (opts.fresh) this.served.delete(gv);
     let names = this.served.get(gv);
     if (!names) {
-      names = this.discovery.serverResourcesForGroupVersion(gv).then(
+      names = this.parts.discovery.serverResourcesForGroupVersion(gv).then(
         (list) => new Set(list.resources.map((r) => r.name)),
         (err: unknown) => {
           if (isNotFound(err)) return undefined;
@@ -148,7 +154,7 @@ export class Cluster {
    */
   async probe(signal: AbortSignal, timeoutMs = DEFAULT_PROBE_TIMEOUT): Promise<void> {
     const timeout = AbortSignal.timeout(timeoutMs);
-    const res = await this.restClient.transport.requestRaw({
+    const res = await this.parts.restClient.transport.requestRaw({
       method: 'GET',
       path: '/readyz',
       accept: 'text/plain',
@@ -161,23 +167,31 @@ export class Cluster {
 
   /**
    * Runs the cluster's cache until `signal` aborts, then waits for its informers to stop and closes its client's
-   * sockets. The manager calls it when it engages the cluster; a cluster of the manager's own (its local cluster)
-   * runs with the manager instead, and this only waits.
+   * sockets; the next run gets a new client and cache. The manager calls it when it engages the cluster; a cluster of
+   * the manager's own (its local cluster) runs with the manager instead, and this only waits.
    */
   async start(signal: AbortSignal): Promise<void> {
-    if (this.started) throw new LifecycleError(`cluster ${this.name} was already started`, 'AlreadyStarted');
-    this.started = true;
-    if (!this.owned) {
-      await new Promise<void>((resolve) => {
-        if (signal.aborted) resolve();
-        else signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      return;
-    }
+    if (this.running) throw new LifecycleError(`${this} is already running`, 'AlreadyStarted');
+    this.running = true;
     try {
-      await this.cache.start(signal);
+      if (!this.owned) {
+        await new Promise<void>((resolve) => {
+          if (signal.aborted) resolve();
+          else signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        return;
+      }
+      const { cache, restClient } = this.parts;
+      try {
+        await cache.start(signal);
+      } finally {
+        restClient.close();
+        // Nothing connects until the next run asks: a new client and cache cost no socket or timer meanwhile.
+        this.parts = this.newParts();
+        this.served.clear();
+      }
     } finally {
-      this.restClient.close();
+      this.running = false;
     }
   }
 
@@ -188,13 +202,12 @@ export class Cluster {
 
 // A cluster's writes are fenced by whoever engages it (the manager's leader election, a cluster ring's term); set
 // when it is engaged, here rather than on the class so that it is no part of a cluster's public surface.
-const fences = new WeakMap<RestClient, () => void>();
+const fences = new WeakMap<Cluster, () => void>();
 
-/** Sets what a cluster's client calls before each write; throwing refuses the write. */
+/** Sets what a cluster's clients call before each write; throwing refuses the write. */
 export function setClusterFence(cluster: Cluster, fence: (() => void) | undefined): void {
-  const rc = cluster.getRESTClient();
-  if (fence) fences.set(rc, fence);
-  else fences.delete(rc);
+  if (fence) fences.set(cluster, fence);
+  else fences.delete(cluster);
 }
 
 /**
@@ -216,12 +229,6 @@ export function setClusterFence(cluster: Cluster, fence: (() => void) | undefine
  */
 export function newCluster(name: string, kubeConfig: KubeConfig, opts: ClusterOptions = {}): Cluster {
   const { fieldOwner, fieldValidation, warningHandler } = opts.client ?? {};
-  const restClient: RestClient = newClient(kubeConfig, {
-    fieldOwner,
-    fieldValidation,
-    warningHandler,
-    beforeWrite: () => fences.get(restClient)?.(),
-  });
   const log = (opts.log ?? rootLog).withValues({ cluster: name });
   const ns = opts.namespace;
   const cacheOptions = ns
@@ -231,28 +238,31 @@ export function newCluster(name: string, kubeConfig: KubeConfig, opts: ClusterOp
         byObject: opts.cache?.byObject?.map((b) => ({ ...b, namespaces: [ns] })),
       }
     : (opts.cache ?? {});
-  const cache = new InformerCache({ client: restClient, ...informerCacheOptions(cacheOptions), log });
-  if (ns) {
-    const client = new NamespaceConfinedClient(cache, restClient, opts.client ?? {}, name, ns);
-    const apiReader = confinedReader(restClient, name, ns);
-    return new Cluster({ name, kubeConfig, restClient, cache, client, apiReader, owned: true });
-  }
-  const client = new CachedClient(cache, restClient, opts.client);
-  return new Cluster({ name, kubeConfig, restClient, cache, client, owned: true });
+  const make = (cluster: Cluster): RuntimeParts => {
+    const restClient = newClient(kubeConfig, {
+      fieldOwner,
+      fieldValidation,
+      warningHandler,
+      beforeWrite: () => fences.get(cluster)?.(),
+    });
+    const cache = new InformerCache({ client: restClient, ...informerCacheOptions(cacheOptions), log });
+    if (!ns) return { restClient, cache, client: new CachedClient(cache, restClient, opts.client) };
+    return {
+      restClient,
+      cache,
+      client: new NamespaceConfinedClient(cache, restClient, opts.client ?? {}, name, ns),
+      apiReader: confinedReader(restClient, name, ns),
+    };
+  };
+  return new Cluster({ name, kubeConfig, make, owned: true });
 }
 
 /** The manager's own cluster as a Cluster named `name` ('' by default): its cache, client and kubeconfig. */
 export function localCluster(mgr: Manager, kubeConfig: KubeConfig, name = ''): Cluster {
   // The manager's API reader is its RestClient (fenced by its leader election already).
   const restClient = mgr.getAPIReader() as RestClient;
-  return new Cluster({
-    name,
-    kubeConfig,
-    restClient,
-    cache: mgr.getCache(),
-    client: mgr.getClient(),
-    owned: false,
-  });
+  const parts = { restClient, cache: mgr.getCache(), client: mgr.getClient() };
+  return new Cluster({ name, kubeConfig, make: () => parts, owned: false });
 }
 
 /** A cluster's InformerCache options from its cache options, with the manager's defaults. */

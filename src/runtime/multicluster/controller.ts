@@ -1,5 +1,5 @@
 import type { KindInformer } from '../cache/informer-cache.js';
-import { Controller, type ControllerOptions } from '../controller/controller.js';
+import { Controller, type ControllerOptions, type RequestGate } from '../controller/controller.js';
 import type { EventHandler, Predicate, RequestQueue, Source } from '../controller/events.js';
 import { KindSource, type InformerProvider } from '../controller/source.js';
 import { LifecycleError } from '../errors.js';
@@ -73,6 +73,11 @@ export interface MultiClusterControllerOptions {
   controller?: PerClusterControllerOptions;
   /** How often a cluster lacking some watched kinds is asked again whether it serves them (ms). Default 30000. */
   kindRecheckInterval?: number;
+  /**
+   * The gate of each cluster's Controller, if any: with a cluster ring, it admits reconciles only while this replica
+   * holds the cluster's partition, and fences their writes by the ring's term.
+   */
+  gateFor?: (cluster: Cluster) => RequestGate | undefined;
   /** Default the real clock. */
   clock?: Clock;
   /** Parent logger; default the root logger. */
@@ -205,8 +210,10 @@ export class MultiClusterController implements MultiClusterRunnable {
         },
         toString: () => `multi-cluster sources of ${cluster}`,
       };
+      const gate = this.opts.gateFor?.(cluster);
       const ctrl = new Controller<ClusterRequest>({
         ...this.opts.controller,
+        ...(gate ? { gate } : {}),
         name: this.name,
         cluster: cluster.name,
         reconciler: this.reconcilerFor(cluster),

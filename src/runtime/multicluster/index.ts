@@ -43,6 +43,7 @@ export {
   type ClusterHandlerFunc,
   type PerClusterReconciler,
 } from './request.js';
+export { type ClusterShardingOptions } from './sharding.js';
 export { StaticProvider, type StaticProviderOptions } from './providers/static.js';
 export {
   KubeconfigSecretProvider,

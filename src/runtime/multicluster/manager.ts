@@ -7,7 +7,17 @@ import { removeClusterControllerMetrics } from '../metrics/controller.js';
 import { clusterEngagementsTotal, removeClusterMetrics, setClusterStateMetric } from '../metrics/multicluster.js';
 import { removeClusterWorkqueueMetrics } from '../metrics/workqueue.js';
 import type { KubeObject, Resource } from '../rest/types.js';
+import { newClient } from '../rest/client.js';
+import type { RequestGate } from '../controller/controller.js';
+import { ShardRing, validateRingOptions } from '../sharding/ring.js';
 import { localCluster, setClusterFence, type Cluster } from './cluster.js';
+import {
+  clusterGate,
+  clusterPartition,
+  clusterRingNamespace,
+  clusterRingTimings,
+  type ClusterShardingOptions,
+} from './sharding.js';
 import type { MultiClusterRunnable } from './controller.js';
 import { ClusterNotFoundError, type Aware, type Provider } from './provider.js';
 
@@ -38,6 +48,11 @@ export interface MultiClusterManagerOptions {
    * 30000.
    */
   kindRecheckInterval?: number;
+  /**
+   * Spreads the clusters over the replicas of a ring instead of engaging them all on the leader: each replica
+   * engages the clusters whose names hash into its partitions. Off unless `ring` is set.
+   */
+  sharding?: ClusterShardingOptions;
   /** Where waits come from; tests pass a fake clock. Default the real one. */
   clock?: Clock;
 }
@@ -119,20 +134,33 @@ export class MultiClusterManager implements Aware {
   private readonly engagements = new Map<string, Engagement>();
   // Disengagements under way: the manager's stop waits for them (a provider lets its clusters go as it stops).
   private readonly disengaging = new Set<Promise<void>>();
+  // The clusters whose engagement is stopping, and when it will have.
+  private readonly stoppingClusters = new Map<Cluster, Promise<void>>();
   private readonly runnables: MultiClusterRunnable[] = [];
   private readonly indexes: { res: Resource; field: string; extract: (obj: KubeObject) => string[] }[] = [];
   private pending: { cluster: Cluster; signal: AbortSignal }[] | undefined = [];
   private runSignal: AbortSignal | undefined;
+  // With a cluster ring: every cluster the provider engaged, and the partitions this replica reconciles now.
+  private ring: ShardRing | undefined;
+  private readonly known = new Map<string, { cluster: Cluster; local: boolean }>();
+  private readonly activePartitions = new Set<number>();
 
   constructor(mgr: Manager, opts: MultiClusterManagerOptions = {}) {
+    if (opts.sharding) validateRingOptions(clusterRingTimings(opts.sharding));
     this.mgr = mgr;
     this.opts = opts;
     this.clock = opts.clock ?? realClock;
     this.log = mgr.log.withName('multicluster');
     this.local = localCluster(mgr, mgr.getConfig());
-    const leaderElected = mgr.controllerDefaults.needLeaderElection ?? true;
+    // Sharded, every replica runs it and the ring decides; otherwise the leader does.
+    const leaderElected = !opts.sharding && (mgr.controllerDefaults.needLeaderElection ?? true);
     const runnable: Runnable = { start: (s) => this.run(s), needLeaderElection: () => leaderElected };
     mgr.add(runnable);
+  }
+
+  /** The ring's partitions this replica holds and engages the clusters of (sharding), e.g. [0, 5]; empty otherwise. */
+  clusterPartitions(): number[] {
+    return [...this.activePartitions].sort((a, b) => a - b);
   }
 
   /** The Manager this one wraps: the manager's own cluster (controller-runtime's manager). */
@@ -183,10 +211,19 @@ export class MultiClusterManager implements Aware {
   }
 
   /** @internal What the builder passes to its controllers from this manager's options. */
-  controllerSettings(): { kindRecheckInterval?: number; clock?: Clock } {
+  controllerSettings(): {
+    kindRecheckInterval?: number;
+    clock?: Clock;
+    gateFor: (cluster: Cluster) => RequestGate | undefined;
+  } {
     return {
       ...(this.opts.kindRecheckInterval !== undefined ? { kindRecheckInterval: this.opts.kindRecheckInterval } : {}),
       ...(this.opts.clock ? { clock: this.opts.clock } : {}),
+      gateFor: (cluster) => {
+        const s = this.opts.sharding;
+        if (!s || !this.ring) return undefined;
+        return clusterGate(this.ring, clusterPartition(cluster.name, clusterRingTimings(s).partitions), cluster.name);
+      },
     };
   }
 
@@ -215,19 +252,76 @@ export class MultiClusterManager implements Aware {
     }
     if (this.runSignal?.aborted) return;
     const existing = this.engagements.get(cluster.name);
-    if (existing?.cluster === cluster) return;
+    if (existing?.cluster === cluster || this.known.get(cluster.name)?.cluster === cluster) return;
     if (existing) void this.disengage(existing, 'replaced by a new cluster of the same name');
-    const e = this.newEngagement(cluster, false);
-    signal.addEventListener('abort', () => void this.disengage(e, 'its provider let it go'), { once: true });
+    this.offer(cluster, false);
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (this.known.get(cluster.name)?.cluster === cluster) this.known.delete(cluster.name);
+        const e = this.engagements.get(cluster.name);
+        if (e?.cluster === cluster) void this.disengage(e, 'its provider let it go');
+      },
+      { once: true },
+    );
+  }
+
+  /** Engages the cluster now, or with a cluster ring once (and while) this replica holds its partition. */
+  private offer(cluster: Cluster, local: boolean): void {
+    const s = this.opts.sharding;
+    if (!s) {
+      this.newEngagement(cluster, local);
+      return;
+    }
+    this.known.set(cluster.name, { cluster, local });
+    if (this.activePartitions.has(clusterPartition(cluster.name, clusterRingTimings(s).partitions)))
+      this.newEngagement(cluster, local);
+  }
+
+  /** This replica's place in the cluster ring: partitions opening engage their clusters, closing ones disengage them. */
+  private newRing(s: ClusterShardingOptions): ShardRing {
+    const timings = clusterRingTimings(s);
+    const inPartition = (p: number) => (name: string) => clusterPartition(name, timings.partitions) === p;
+    return new ShardRing({
+      client: newClient(this.mgr.getConfig()),
+      namespace: clusterRingNamespace(s.namespace),
+      identity: s.identity ?? this.mgr.identity,
+      ...timings,
+      ...(s.clock ? { clock: s.clock } : {}),
+      log: this.log,
+      hooks: {
+        start: () => Promise.resolve(true),
+        activated: (p) => {
+          this.activePartitions.add(p);
+          for (const [name, k] of this.known)
+            if (inPartition(p)(name) && this.engagements.get(name)?.cluster !== k.cluster)
+              this.newEngagement(k.cluster, k.local);
+        },
+        deactivated: (p) => {
+          this.activePartitions.delete(p);
+        },
+        // The ring announces the partition free only once this resolves: its clusters' controllers have stopped.
+        stop: async (p) => {
+          this.activePartitions.delete(p);
+          const leaving = [...this.engagements.values()].filter((e) => inPartition(p)(e.cluster.name));
+          await Promise.all(
+            leaving.map((e) => this.disengage(e, "this replica no longer holds the cluster's partition")),
+          );
+        },
+      },
+    });
   }
 
   /** Runs as a runnable of the local manager: engages the local cluster and the provider's, until `signal` aborts. */
   private async run(signal: AbortSignal): Promise<void> {
     this.runSignal = signal;
-    this.newEngagement(this.local, true);
+    const ringClient = this.opts.sharding ? (this.ring = this.newRing(this.opts.sharding)) : undefined;
+    this.offer(this.local, true);
     const pending = this.pending ?? [];
     this.pending = undefined;
     for (const p of pending) this.engage(p.cluster, p.signal);
+    // On the way out the ring disengages its partitions' clusters before it deletes its Lease.
+    const ringRun = ringClient?.run(signal) ?? Promise.resolve();
     const provider = this.opts.provider;
     const providerRun = provider
       ? provider.start(signal, { aware: this, host: this.local, log: this.log.withName('provider') })
@@ -246,6 +340,7 @@ export class MultiClusterManager implements Aware {
       ),
     ]);
     await providerRun.catch(() => {});
+    await ringRun.catch((err: unknown) => this.log.error(err, 'the cluster ring stopped with an error'));
     for (const e of [...this.engagements.values()]) void this.disengage(e, 'the manager is stopping');
     await Promise.all([...this.disengaging]);
     if (failed !== undefined) throw failed;
@@ -254,8 +349,22 @@ export class MultiClusterManager implements Aware {
   private newEngagement(cluster: Cluster, local: boolean): Engagement {
     const e = new Engagement(cluster, local, this.log.withValues({ cluster: cluster.name }));
     this.engagements.set(cluster.name, e);
-    if (!local) {
-      setClusterFence(cluster, () => this.mgr.checkWriteAllowed());
+    // A cluster handed back while its last engagement is still stopping runs again once that has stopped.
+    const prior = this.stoppingClusters.get(cluster);
+    if (prior) void prior.then(() => this.begin(e));
+    else this.begin(e);
+    return e;
+  }
+
+  private begin(e: Engagement): void {
+    if (e.disengaging) return;
+    const cluster = e.cluster;
+    if (!e.local) {
+      // Writes are fenced by the manager's leader election and, sharded, by the ring's term.
+      setClusterFence(cluster, () => {
+        this.mgr.checkWriteAllowed();
+        this.ring?.checkTerm();
+      });
       for (const i of this.indexes) cluster.getCache().indexField(i.res, i.field, i.extract);
       e.runtimeRun = cluster
         .start(e.runtime.signal)
@@ -265,7 +374,6 @@ export class MultiClusterManager implements Aware {
       void this.watchHealth(e);
     }
     this.startSession(e);
-    return e;
   }
 
   private setState(e: Engagement, state: ClusterState): void {
@@ -392,7 +500,11 @@ export class MultiClusterManager implements Aware {
     })();
     const p = e.disengaging;
     this.disengaging.add(p);
-    void p.finally(() => this.disengaging.delete(p));
+    this.stoppingClusters.set(e.cluster, p);
+    void p.finally(() => {
+      this.disengaging.delete(p);
+      if (this.stoppingClusters.get(e.cluster) === p) this.stoppingClusters.delete(e.cluster);
+    });
     return p;
   }
 }

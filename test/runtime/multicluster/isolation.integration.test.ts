@@ -236,6 +236,7 @@ describe('failure isolation', () => {
         diagnose: () => m.logs.tail(),
       });
       const cluster = m.mgr.getCluster('passing');
+      const [cache, rest] = [cluster.getCache(), cluster.getRESTClient()];
       expect(count().sockets).toBeGreaterThan(before.sockets);
       provider.delete('passing');
       await eventually(
@@ -246,10 +247,12 @@ describe('failure isolation', () => {
         },
       );
       // Its cache stopped (no informer runs), its client is closed, its series are gone.
-      expect(cluster.getCache().started()).toBe(false);
-      await expect(cluster.getRESTClient().get(ConfigMaps, { namespace: ns, name: 'cm' })).rejects.toSatisfy((err) =>
+      expect(cache.started()).toBe(false);
+      await expect(rest.get(ConfigMaps, { namespace: ns, name: 'cm' })).rejects.toSatisfy((err) =>
         isLifecycleError(err, 'Stopped'),
       );
+      // Were it engaged again, it would run with a client and a cache of its own.
+      expect(cluster.getCache()).not.toBe(cache);
       expect(await registry.metrics()).not.toContain('cluster="passing"');
       // Node lists a closed handle until libuv has freed it, a moment after the close callback.
       await eventually(() => count().sockets <= before.sockets && count().timers <= before.timers, {
