@@ -99,8 +99,15 @@ beforeAll(async () => {
   // The three control planes start side by side, while the operator is scaffolded (the bound is for a loaded machine).
   // An API server asked to stop waits for its watches to end; the test's is killed after a second, as a crash would.
   const start = () => TestEnvironment.start({ startTimeout: CONTROL_PLANE_START_MS, stopTimeout: 1_000 });
-  const [crds, e, w, n] = await Promise.all([scaffoldOperator(), start(), start(), start()]);
-  [east, west, north] = [e, w, n];
+  const [scaffolded, ...planes] = await Promise.allSettled([scaffoldOperator(), start(), start(), start()]);
+  const up = planes.flatMap((p) => (p.status === 'fulfilled' ? [p.value] : []));
+  if (scaffolded.status === 'rejected' || up.length < 3) {
+    // Those that started are stopped here: afterAll knows only the control planes the test got.
+    await Promise.all(up.map((env) => env.stop()));
+    throw [scaffolded, ...planes].flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))[0];
+  }
+  const crds = scaffolded.value;
+  [east, west, north] = up as [TestEnvironment, TestEnvironment, TestEnvironment];
   await Promise.all([
     east.installCRDs([crds.Ship, crds.Dock]),
     west.installCRDs([crds.Ship, crds.Dock]),
@@ -113,9 +120,13 @@ beforeAll(async () => {
 }, minutes(4));
 
 afterAll(async () => {
-  for (const c of clients.values()) c.close();
-  await Promise.all(Object.values(envs()).map((e) => e?.stop()));
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  try {
+    for (const c of clients.values()) c.close();
+    await Promise.all(Object.values(envs()).map((e) => e?.stop()));
+  } finally {
+    // A bundle left in .tmp would be linted.
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 /** The kubeconfig Secret in east that names `cluster`. */
