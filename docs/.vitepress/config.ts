@@ -46,6 +46,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       ['Metrics', 'guides/metrics.md'],
       ['Leader election and replicas', 'guides/leader-election.md'],
       ['Scaling out: sharded controllers', 'guides/sharding.md'],
+      ['One operator, many clusters', 'guides/multicluster.md'],
       ['Sizing memory', 'guides/memory.md'],
       ["The manager's image", 'guides/deploying.md'],
       ['Upgrading an older project', 'guides/upgrading.md'],

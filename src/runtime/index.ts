@@ -2,7 +2,7 @@
  * What a scaffolded operator imports: the kubeconfig, the client, resource descriptors and API value types,
  * reconcilers and their controllers, the manager, and logging. Everything else is in the subpaths, named as
  * controller-runtime's and client-go's packages are: @kubescaffold/runtime/rest, clientcmd, discovery, restmapper,
- * cache, workqueue, client, controller, manager, fake, webhook, metrics, json and certs.
+ * cache, workqueue, client, controller, manager, fake, webhook, metrics, json, certs and multicluster.
  *
  * `k8s` holds the TypeScript types of Kubernetes' own objects, such as `k8s.V1Deployment` and `k8s.V1PodSpec`:
  * @kubernetes/client-node's models, as types only (`import type { k8s } from '@kubescaffold/runtime'`), so an operator

@@ -206,7 +206,7 @@ export class Builder<R = Request> {
 }
 
 /** The manager-wide defaults (ManagerOptions.controller) as a controller's options, for the kind it reconciles. */
-function controllerDefaultsFor(
+export function controllerDefaultsFor(
   d: ControllerDefaults,
   forRes: Resource | undefined,
 ): Pick<ControllerOptions, 'maxConcurrentReconciles' | 'reconcileTimeout' | 'needLeaderElection' | 'usePriorityQueue'> {

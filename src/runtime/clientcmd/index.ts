@@ -16,6 +16,7 @@ export type {
   KubeConfigTLS,
 } from './kubeconfig-types.js';
 export { currentNamespace, kubeConfigToYaml, loadKubeConfig, type LoadKubeConfigOptions } from './kubeconfig.js';
+export { kubeConfigFromYaml, type KubeConfigFromYamlOptions } from './kubeconfig-file.js';
 export {
   DEFAULT_SERVICE_ACCOUNT_DIR,
   SERVICE_ACCOUNT_DIR_ENV,

@@ -38,7 +38,10 @@ type Obj = Record<string, unknown>;
 interface Entry {
   readonly name: string;
   readonly body: Obj;
+  /** The file that defined it, or what the text came from ("in Secret ns/name (key kubeconfig)"), for messages. */
   readonly file: string;
+  /** Where its relative paths resolve; undefined for text that may name no local file and run no plugin. */
+  readonly dir: string | undefined;
 }
 
 interface Merged {
@@ -58,6 +61,31 @@ export function loadKubeconfigFiles(files: readonly string[], context: string | 
   return resolveContext(merged, files.length, context, source);
 }
 
+/** Options of {@link kubeConfigFromYaml}. */
+export interface KubeConfigFromYamlOptions {
+  /** What the text came from, for messages: `in Secret fleet/east (key kubeconfig)`. */
+  source: string;
+  /** The context to use instead of the text's current-context. */
+  context?: string;
+  /**
+   * Allow the text to name local files (certificate-authority, client-certificate, client-key, tokenFile; relative
+   * ones resolve against the working directory) and to run an exec credential plugin. Default false: a kubeconfig
+   * from a Secret must not read the operator's own files (its service account token, to send to a server of the
+   * Secret's choosing) or run commands in its pod; embed certificates as *-data and credentials as a token.
+   */
+  allowLocalReferences?: boolean;
+}
+
+/**
+ * A kubeconfig given as text (a Secret's data), read as loadKubeconfigFiles reads one file: its current-context (or
+ * `context`), validated. Throws KubeConfigError naming `source` and what is wrong.
+ */
+export function kubeConfigFromYaml(text: string, opts: KubeConfigFromYamlOptions): KubeConfig {
+  const merged: Merged = { clusters: new Map(), users: new Map(), contexts: new Map(), currentContext: '' };
+  mergeText(merged, text, opts.source, opts.allowLocalReferences ? process.cwd() : undefined);
+  return resolveContext(merged, 1, opts.context, `kubeconfig ${opts.source}`);
+}
+
 function mergeFile(into: Merged, file: string): void {
   let text: string;
   try {
@@ -65,6 +93,10 @@ function mergeFile(into: Merged, file: string): void {
   } catch (e) {
     throw new KubeConfigError(`kubeconfig ${file}: cannot be read: ${(e as Error).message}`, 'Invalid', { cause: e });
   }
+  mergeText(into, text, file, dirname(file));
+}
+
+function mergeText(into: Merged, text: string, file: string, dir: string | undefined): void {
   if (Buffer.byteLength(text) > MAX_KUBECONFIG_BYTES) {
     throw new KubeConfigError(
       `kubeconfig ${file}: larger than ${MAX_KUBECONFIG_BYTES / 1048576} MiB, which no kubeconfig is; check that KUBECONFIG names the right file`,
@@ -105,7 +137,7 @@ function mergeFile(into: Merged, file: string): void {
       if (seen.has(e.name)) throw new KubeConfigError(`kubeconfig ${file}: ${item} "${e.name}" is defined twice`);
       seen.add(e.name);
       // Across files, the first file to define a name wins, whole: nothing of a later definition is merged in.
-      if (!into[list].has(e.name)) into[list].set(e.name, { name: e.name, body, file });
+      if (!into[list].has(e.name)) into[list].set(e.name, { name: e.name, body, file, dir });
     });
   }
   const current = doc['current-context'];
@@ -237,7 +269,14 @@ class Fields {
   /** A file path field, resolved against the directory of the file that defined the entry. */
   path(key: string, label = key): string | undefined {
     const v = this.str(key, this.entry.body, label);
-    return v === undefined ? undefined : resolveAgainst(this.entry.file, v);
+    if (v === undefined) return undefined;
+    if (this.entry.dir === undefined) {
+      this.problem(
+        `${label} names the local file ${v}, which this kubeconfig may not: embed its content instead (${key === 'tokenFile' ? 'token' : `${key}-data`})`,
+      );
+      return undefined;
+    }
+    return resolveAgainst(this.entry.dir, v);
   }
 
   /** Records a problem unless `file` can be read. */
@@ -250,8 +289,8 @@ class Fields {
   }
 }
 
-function resolveAgainst(kubeconfigFile: string, p: string): string {
-  return isAbsolute(p) ? p : join(dirname(kubeconfigFile), p);
+function resolveAgainst(dir: string, p: string): string {
+  return isAbsolute(p) ? p : join(dir, p);
 }
 
 interface ClusterInfo {
@@ -387,8 +426,14 @@ function execInfo(f: Fields, raw: Obj, clusterConfig: unknown): ExecConfig | und
   const problem = (what: string): void => f.problem(`user "${name}" ${what}`);
   let command = f.str('command', raw, label('command'));
   if (!command) problem('has an exec plugin without a command (field exec.command)');
+  if (f.entry.dir === undefined) {
+    problem(
+      `has an exec plugin (${command ?? 'exec'}), which this kubeconfig may not run: use a token or a client certificate`,
+    );
+    return undefined;
+  }
   // A command with a path separator is a path, relative to the kubeconfig's directory; else it is looked up on $PATH.
-  if (command?.includes(sep)) command = resolveAgainst(f.entry.file, command);
+  if (command?.includes(sep)) command = resolveAgainst(f.entry.dir, command);
   const apiVersion = f.str('apiVersion', raw, label('apiVersion'));
   if (!apiVersion)
     problem(`has an exec plugin without an apiVersion (field exec.apiVersion: ${EXEC_API_VERSIONS.join(' or ')})`);

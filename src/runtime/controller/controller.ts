@@ -2,7 +2,7 @@ import { log as rootLog, type Logger } from '../log/index.js';
 import { ControllerMetrics } from '../metrics/controller.js';
 import { isPanic } from '../panic.js';
 import { PermissionLogDedup } from '../rest/forbidden.js';
-import { workqueueMetricsProvider } from '../metrics/workqueue.js';
+import { workqueueMetricsProvider, workqueueMetricsProviderForCluster } from '../metrics/workqueue.js';
 import { isTerminalError, requestKey, type Reconciler, type Request, type Result } from '../reconcile/index.js';
 import { PriorityQueue, RateLimitingQueue, type GetResult, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
@@ -61,6 +61,11 @@ export interface ControllerOptions<R = Request> {
    * the replica holding the object's partition does). A request not admitted is dropped. Only for Requests.
    */
   gate?: R extends Request ? RequestGate : never;
+  /**
+   * The cluster this controller reconciles in, when it is one engaged cluster's instance of a multi-cluster
+   * controller: its metrics and its queue's carry it as their `cluster` label. Default none.
+   */
+  cluster?: string;
 }
 
 /** One reconcile let through a RequestGate. */
@@ -139,6 +144,7 @@ export class Controller<R = Request> {
   private readonly rateLimiter: RateLimiter | undefined;
   private readonly recordMetrics: boolean;
   private readonly gate: RequestGate | undefined;
+  private readonly cluster: string | undefined;
   /** Whether the queue orders by priority (ControllerOptions.usePriorityQueue). */
   readonly usePriorityQueue: boolean;
   private readonly sources: Source<R>[] = [];
@@ -169,6 +175,7 @@ export class Controller<R = Request> {
     this.rateLimiter = opts.rateLimiter;
     this.recordMetrics = opts.recordMetrics ?? true;
     this.gate = opts.gate as RequestGate | undefined;
+    this.cluster = opts.cluster;
     // A request key makes the controller a typed one: its requests are queued whole (frozen copies).
     this.keyOf = opts.requestKey ?? (QueuedRequest.keyOf as unknown as (req: R) => string);
     this.copyRequest = opts.requestKey ? frozenCopy : (queuedRequest as unknown as (req: R) => R);
@@ -213,7 +220,12 @@ export class Controller<R = Request> {
     const queueOptions = {
       name: this.name,
       keyOf: this.keyOf,
-      ...(this.recordMetrics ? { metricsProvider: workqueueMetricsProvider } : {}),
+      ...(this.recordMetrics
+        ? {
+            metricsProvider:
+              this.cluster === undefined ? workqueueMetricsProvider : workqueueMetricsProviderForCluster(this.cluster),
+          }
+        : {}),
       ...(this.rateLimiter ? { rateLimiter: this.rateLimiter } : {}),
     };
     const queue: ControllerQueue<R> = this.gate
@@ -228,7 +240,8 @@ export class Controller<R = Request> {
         ? new PriorityQueue<R>(queueOptions)
         : new RateLimitingQueue<R>(queueOptions);
     this.queue = queue;
-    if (this.recordMetrics) this.metrics = new ControllerMetrics(this.name, this.maxConcurrentReconciles);
+    if (this.recordMetrics)
+      this.metrics = new ControllerMetrics(this.name, this.maxConcurrentReconciles, this.cluster ?? '');
     const onAbort = (): void => {
       this.stopping = true;
       queue.shutDown();

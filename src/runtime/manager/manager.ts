@@ -28,6 +28,7 @@ import { realClock } from '../clock.js';
 import { needsLeaderElection, type Runnable } from './runnable.js';
 import { isDisabledAddress } from '../internal/serve.js';
 import type { WebhookServer } from '../webhook/server.js';
+import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import { ConfigurationError, LeaderElectionLostError, LifecycleError, TimeoutError } from '../errors.js';
 import { ShardGate } from '../sharding/gate.js';
 import { ShardRing, validateRingOptions } from '../sharding/ring.js';
@@ -143,14 +144,7 @@ export class Manager {
       fieldOwner,
       fieldValidation,
       warningHandler,
-      ...(fenced
-        ? {
-            beforeWrite: () => {
-              this.elector?.checkLeading();
-              this.ring?.checkTerm();
-            },
-          }
-        : {}),
+      ...(fenced ? { beforeWrite: () => this.checkWriteAllowed() } : {}),
     });
     const syncPeriod = opts.cache?.syncPeriod ?? DEFAULT_SYNC_PERIOD;
     this.cache = new InformerCache({
@@ -184,6 +178,22 @@ export class Manager {
   /** Reads from the shared cache (starting the kind's informer on first use), writes to the API server. */
   getClient(): CachedClient {
     return this.client;
+  }
+
+  /**
+   * Throws what this manager's own client throws before a write it may not send: LeaderElectionLostError once a term
+   * it led has ended (under leader election), ShardTermEndedError from a sharded reconcile whose ring term ended.
+   * A multi-cluster manager fences the clients of the clusters it engages with it, so that a deposed leader writes
+   * to none of them.
+   */
+  checkWriteAllowed(): void {
+    this.elector?.checkLeading();
+    this.ring?.checkTerm();
+  }
+
+  /** The cluster configuration the manager was made with (controller-runtime's GetConfig). */
+  getConfig(): KubeConfig {
+    return this.opts.kubeConfig;
   }
 
   /** Reads and writes straight to the API server; for reads that must not be stale, or before start. */

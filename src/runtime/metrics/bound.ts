@@ -31,6 +31,11 @@ export interface FamilyOptions {
   name: string;
   help: string;
   labelNames: readonly string[];
+  /**
+   * Labels after labelNames that bind() may leave out: a value left out, or given as '', is no label at all in the
+   * exposition (a multi-cluster controller's `cluster`, which a single-cluster one does not have).
+   */
+  optionalLabelNames?: readonly string[];
   registry: Registry;
 }
 
@@ -40,30 +45,53 @@ abstract class Family<C> implements RegistryMetric {
   abstract readonly type: 'counter' | 'gauge' | 'histogram';
   readonly aggregator = 'sum' as const;
   private readonly labelNames: readonly string[];
+  private readonly required: number;
   protected readonly children = new Map<string, { labels: Labels; child: C }>();
 
   constructor(opts: FamilyOptions) {
     this.name = opts.name;
     this.help = opts.help;
-    this.labelNames = opts.labelNames;
+    this.labelNames = [...opts.labelNames, ...(opts.optionalLabelNames ?? [])];
+    this.required = opts.labelNames.length;
     opts.registry.registerMetric(this as never);
   }
 
-  /** The child for these label values, in labelNames order; the same object on every call. */
+  /**
+   * The child for these label values, in labelNames order (then the optional labels'); the same object on every call.
+   */
   bind(...values: string[]): C {
-    if (values.length !== this.labelNames.length) {
+    if (values.length < this.required || values.length > this.labelNames.length) {
       throw new ConfigurationError(
         `${this.name}: ${values.length} label values for ${this.labelNames.length} labels (${this.labelNames.join(', ')})`,
       );
     }
-    const key = values.join('\u0000');
+    const key = this.keyOf(values);
     let entry = this.children.get(key);
     if (!entry) {
-      const labels = Object.fromEntries(this.labelNames.map((n, i) => [n, values[i]!]));
+      const labels: Labels = {};
+      this.labelNames.forEach((n, i) => {
+        const v = values[i] ?? '';
+        if (i < this.required || v !== '') labels[n] = v;
+      });
       entry = { labels, child: this.newChild() };
       this.children.set(key, entry);
     }
     return entry.child;
+  }
+
+  /**
+   * Drops every child whose label `name` has `value`, e.g. the series of a cluster a multi-cluster manager disengaged,
+   * so that the family does not keep one per cluster ever seen.
+   */
+  removeWhere(name: string, value: string): void {
+    for (const [key, entry] of this.children) if (entry.labels[name] === value) this.children.delete(key);
+  }
+
+  private keyOf(values: readonly string[]): string {
+    // Trailing optional values left out or '' are the same child.
+    let n = values.length;
+    while (n > this.required && values[n - 1] === '') n--;
+    return values.slice(0, n).join('\u0000');
   }
 
   protected abstract newChild(): C;

@@ -3,6 +3,7 @@ import { autoUpdateSpec } from './autoupdate/spec.js';
 import { deployImageSpec } from './deploy-image/spec.js';
 import { grafanaSpec } from './grafana/spec.js';
 import { helmPluginSpec } from './helm/spec.js';
+import { multiClusterSpec } from './multicluster/spec.js';
 
 // kubebuilder's optional plugins, selected with --plugins on init, edit and create api. This module stays light (no
 // templates, no compiler): the CLI reads it to declare each plugin's flags, and loads a plugin's code only when it runs.
@@ -110,7 +111,13 @@ export function replayCommandLine(spec: PluginSpec, replay: PluginReplay): strin
 export const LAYOUT_PLUGIN_KEY = 'typescript.kubescaffold.io/v1';
 
 /** Every optional plugin, in the order their runs are applied when several are given. */
-export const pluginSpecs: readonly PluginSpec[] = [deployImageSpec, grafanaSpec, helmPluginSpec, autoUpdateSpec];
+export const pluginSpecs: readonly PluginSpec[] = [
+  deployImageSpec,
+  grafanaSpec,
+  helmPluginSpec,
+  autoUpdateSpec,
+  multiClusterSpec,
+];
 
 /** The short form kubebuilder prints and accepts: the name's first segment and the version, e.g. helm/v2-alpha. */
 export function shortKey(key: string): string {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   KubeConfigError,
   currentNamespace,
+  kubeConfigFromYaml,
   inClusterConfig,
   kubeConfigToYaml,
   loadKubeConfig,
@@ -721,5 +722,47 @@ describe('kubeConfigToYaml', () => {
     });
     expect(relative).toContain(`certificate-authority: ${join(process.cwd(), 'certs', 'ca.crt')}`);
     expect(relative).toContain(`command: ${join(process.cwd(), 'bin', 'plugin')}`);
+  });
+});
+
+describe('kubeConfigFromYaml', () => {
+  const source = 'in Secret fleet/east (key kubeconfig)';
+
+  it('reads a kubeconfig given as text, its current-context or the one asked for', () => {
+    expect(kubeConfigFromYaml(config, { source })).toMatchObject({
+      server: 'https://a.example:6443',
+      auth: { token: 't' },
+    });
+    expect(kubeConfigFromYaml(config, { source, context: 'ctx-b' })).toMatchObject({ namespace: 'team-b' });
+    expect(() => kubeConfigFromYaml('clusters: [', { source })).toThrow(`kubeconfig ${source}: not valid YAML`);
+  });
+
+  it('refuses local files and exec plugins unless allowed, naming the source and the field', () => {
+    const withFiles = single(
+      '{ server: https://c.example, certificate-authority: /etc/ca.crt }',
+      '{ tokenFile: /var/run/secrets/kubernetes.io/serviceaccount/token }',
+    );
+    const problems = (() => {
+      try {
+        kubeConfigFromYaml(withFiles, { source });
+        return '';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(problems).toContain(
+      `kubeconfig ${source}: context "dev": cluster "c": certificate-authority names the local file /etc/ca.crt, which this kubeconfig may not: embed its content instead (certificate-authority-data)`,
+    );
+    expect(problems).toContain(
+      'tokenFile names the local file /var/run/secrets/kubernetes.io/serviceaccount/token, which this kubeconfig may not: embed its content instead (token)',
+    );
+    const exec = single(
+      '{ server: https://c.example }',
+      '{ exec: { apiVersion: client.authentication.k8s.io/v1, command: aws, interactiveMode: Never } }',
+    );
+    expect(() => kubeConfigFromYaml(exec, { source })).toThrow(
+      'has an exec plugin (aws), which this kubeconfig may not run',
+    );
+    expect(kubeConfigFromYaml(exec, { source, allowLocalReferences: true }).auth?.exec?.command).toBe('aws');
   });
 });

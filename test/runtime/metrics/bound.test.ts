@@ -51,6 +51,30 @@ describe('bound metric families', () => {
     expect(await reg.metrics()).toContain('y_total{name="q"} 0');
   });
 
+  it('leave an optional label out of the exposition when it is not given, and drop the series of one label value', async () => {
+    const reg = new Registry();
+    const c = new CounterFamily({
+      name: 'o_total',
+      help: 'h',
+      labelNames: ['controller'],
+      optionalLabelNames: ['cluster'],
+      registry: reg,
+    });
+    c.bind('x').inc();
+    // '' is the same child as no value at all: a single-cluster controller's series, as before.
+    expect(c.bind('x', '')).toBe(c.bind('x'));
+    c.bind('x', 'east').inc(2);
+    c.bind('x', 'west').inc(3);
+    const text = await reg.metrics();
+    expect(text).toContain('o_total{controller="x"} 1');
+    expect(text).toContain('o_total{controller="x",cluster="east"} 2');
+    c.removeWhere('cluster', 'east');
+    const after = await reg.metrics();
+    expect(after).not.toContain('cluster="east"');
+    expect(after).toContain('o_total{controller="x",cluster="west"} 3');
+    expect(() => c.bind('x', 'a', 'b')).toThrow('o_total: 3 label values for 2 labels (controller, cluster)');
+  });
+
   it('refuse a wrong number of label values and a counter going down', () => {
     const reg = new Registry();
     const c = new CounterFamily({ name: 'z_total', help: 'h', labelNames: ['a', 'b'], registry: reg });

@@ -1,0 +1,266 @@
+// Failure isolation of a multi-cluster manager, on one real API server: a cluster reached through a relay that the
+// test cuts stops answering, while another goes on; a cluster without a CRD is engaged for the kinds it has; and a
+// cluster disengaged leaves no informer, timer or socket behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestEnvironment } from '../../../src/envtest/index.js';
+import { Manager } from '../../../src/runtime/index.js';
+import { enqueueRequestForObject } from '../../../src/runtime/controller/index.js';
+import { registry } from '../../../src/runtime/metrics/index.js';
+import {
+  MultiClusterManager,
+  StaticProvider,
+  newMultiClusterControllerManagedBy,
+  type ClusterRequest,
+} from '../../../src/runtime/multicluster/index.js';
+import {
+  ConfigMaps,
+  Namespaces,
+  defineResource,
+  newClient,
+  type KubeObject,
+  type RestClient,
+} from '../../../src/runtime/rest/index.js';
+import { isLifecycleError } from '../../../src/runtime/errors.js';
+import { TcpProxy } from '../cache/tcp-proxy.js';
+import { eventually } from '../../support/eventually.js';
+import { captureLog } from '../../support/logs.js';
+
+let env: TestEnvironment;
+let api: RestClient;
+let seq = 0;
+
+beforeAll(async () => {
+  env = await TestEnvironment.start();
+  api = newClient(env.kubeConfig);
+});
+
+afterAll(async () => {
+  api?.close();
+  await env?.stop();
+});
+
+async function namespace(prefix: string): Promise<string> {
+  const name = `${prefix}-${process.pid}-${++seq}`;
+  await api.create(Namespaces, { metadata: { name } });
+  return name;
+}
+
+const only = (ns: string) => ({ cache: { defaultNamespaces: [ns] } });
+
+function start(
+  label: string,
+  provider: StaticProvider,
+  // The relay refuses at once when cut, so a generous check timeout costs nothing and a loaded machine's slow answer
+  // is not taken for silence.
+  health = { interval: 200, timeout: 5_000, unreachableGracePeriod: 1_000 },
+) {
+  const logs = captureLog(label);
+  const mgr = new MultiClusterManager(
+    new Manager({ kubeConfig: env.kubeConfig, log: logs.log, gracefulShutdownTimeout: 2_000 }),
+    { provider, health, kindRecheckInterval: 300 },
+  );
+  const seen: ClusterRequest[] = [];
+  const ac = new AbortController();
+  let done: Promise<void> | undefined;
+  return {
+    mgr,
+    logs,
+    seen,
+    run: () => (done = mgr.start(ac.signal)),
+    count: (cluster: string, name: string) => seen.filter((r) => r.cluster === cluster && r.name === name).length,
+    stop: async () => {
+      ac.abort();
+      await done;
+    },
+  };
+}
+
+describe('failure isolation', () => {
+  it('a cluster that stops answering is suspended after the grace period and re-engaged when it answers, while another reconciles on', async () => {
+    const [steady, flaky] = [await namespace('steady'), await namespace('flaky')];
+    const url = new URL(env.server);
+    const proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) });
+    const port = await proxy.start();
+    const provider = new StaticProvider();
+    provider.set('steady', env.kubeConfig, only(steady));
+    provider.set('flaky', { ...env.kubeConfig, server: `https://127.0.0.1:${port}` }, only(flaky));
+    const m = start('isolation', provider);
+    newMultiClusterControllerManagedBy(m.mgr)
+      .for(ConfigMaps)
+      .named('isolated')
+      .complete({
+        async reconcile(req) {
+          m.seen.push(req);
+        },
+      });
+    await api.create(ConfigMaps, { metadata: { namespace: steady, name: 'before' } });
+    await api.create(ConfigMaps, { metadata: { namespace: flaky, name: 'before' } });
+    m.run();
+    try {
+      await eventually(() => m.count('steady', 'before') > 0 && m.count('flaky', 'before') > 0, {
+        what: 'both clusters reconciled',
+        diagnose: () => m.logs.tail(),
+      });
+      proxy.cut();
+      await eventually(() => m.mgr.clusterState('flaky') === 'suspended', {
+        what: 'flaky suspended',
+        diagnose: () => m.logs.tail(),
+      });
+      // Its controller stopped: its queue went with it.
+      expect(
+        m.logs.lines.some((l) => l.includes('"msg":"All workers finished"') && l.includes('"cluster":"flaky"')),
+      ).toBe(true);
+      expect(m.logs.lines.some((l) => l.includes('has not answered') && l.includes('"cluster":"steady"'))).toBe(false);
+      // The healthy cluster is not held back: what changes there now is reconciled.
+      for (let i = 0; i < 5; i++)
+        await api.create(ConfigMaps, { metadata: { namespace: steady, name: `during-${i}` } });
+      await api.create(ConfigMaps, { metadata: { namespace: flaky, name: 'during' } });
+      await eventually(() => [0, 1, 2, 3, 4].every((i) => m.count('steady', `during-${i}`) > 0), {
+        what: 'the healthy cluster reconciling during the outage',
+        diagnose: () => m.logs.tail(),
+      });
+      expect(m.count('flaky', 'during')).toBe(0);
+      proxy.restore();
+      // Answering again: engaged anew, and what changed meanwhile is reconciled.
+      await eventually(() => m.count('flaky', 'during') > 0, {
+        what: 'flaky re-engaged and reconciling',
+        diagnose: () => m.logs.tail(),
+      });
+      await eventually(() => m.mgr.clusterState('flaky') === 'engaged', 'flaky engaged');
+      expect(m.logs.lines.some((l) => l.includes('Cluster answers again: engaging its controllers again'))).toBe(true);
+      expect(await registry.metrics()).toMatch(/multicluster_engagements_total\{event="resumed"\} [1-9]/);
+    } finally {
+      await m.stop();
+      await proxy.stop();
+    }
+  });
+
+  it('engages a cluster that lacks a watched CRD for the kinds it has, says which it lacks, and watches it once served', async () => {
+    const ns = await namespace('nocrd');
+    await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
+    const group = `g${process.pid}.test.io`;
+    const Gadgets = defineResource<KubeObject>({
+      group,
+      version: 'v1',
+      kind: 'Gadget',
+      plural: 'gadgets',
+      namespaced: true,
+    });
+    const provider = new StaticProvider();
+    provider.set('bare', env.kubeConfig, only(ns));
+    const m = start('missing-kinds', provider, { interval: 0, timeout: 500, unreachableGracePeriod: 1_000 });
+    newMultiClusterControllerManagedBy(m.mgr)
+      .for(ConfigMaps)
+      .watches(Gadgets, enqueueRequestForObject())
+      .named('gadget-aware')
+      .complete({
+        async reconcile(req) {
+          m.seen.push(req);
+        },
+      });
+    m.run();
+    try {
+      await eventually(() => m.count('bare', 'cm') > 0, {
+        what: 'the ConfigMap reconciled',
+        diagnose: () => m.logs.tail(),
+      });
+      await eventually(() => m.mgr.clusterState('bare') === 'engaged', 'bare engaged');
+      const said = m.logs.lines.find((l) => l.includes('does not serve some kinds'));
+      expect(said).toContain(`"missingKinds":["Gadget.${group}/v1"]`);
+      expect(said).toContain('"cluster":"bare"');
+      expect(await registry.metrics()).toContain(
+        `multicluster_missing_kind{cluster="bare",controller="gadget-aware",kind="Gadget.${group}/v1"} 1`,
+      );
+      await env.installCRDs([
+        {
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          metadata: { name: `gadgets.${group}` },
+          spec: {
+            group,
+            names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget', listKind: 'GadgetList' },
+            scope: 'Namespaced',
+            versions: [
+              {
+                name: 'v1',
+                served: true,
+                storage: true,
+                schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+              },
+            ],
+          },
+        },
+      ]);
+      await eventually(() => m.logs.lines.some((l) => l.includes('the cluster serves a kind it lacked')), {
+        what: 'the kind watched once served',
+        diagnose: () => m.logs.tail(),
+      });
+      await api.create(Gadgets, { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { namespace: ns, name: 'g1' } });
+      await eventually(() => m.count('bare', 'g1') > 0, {
+        what: 'the Gadget event reconciled',
+        diagnose: () => m.logs.tail(),
+      });
+      expect(await registry.metrics()).not.toContain('multicluster_missing_kind{cluster="bare"');
+    } finally {
+      await m.stop();
+    }
+  });
+
+  it('leaves no informer, timer or socket behind a disengaged cluster', async () => {
+    const ns = await namespace('tidy');
+    await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
+    const provider = new StaticProvider();
+    const m = start('leaks', provider);
+    newMultiClusterControllerManagedBy(m.mgr)
+      .for(ConfigMaps)
+      .named('tidy')
+      .complete({
+        async reconcile(req) {
+          m.seen.push(req);
+        },
+      });
+    const count = () => {
+      const r = process.getActiveResourcesInfo();
+      return {
+        timers: r.filter((x) => x === 'Timeout').length,
+        sockets: r.filter((x) => x === 'TCPSocketWrap' || x === 'TCPServerWrap').length,
+      };
+    };
+    m.run();
+    try {
+      await eventually(() => m.mgr.getLocalManager().isLeader(), 'the manager running');
+      const before = count();
+      provider.set('passing', env.kubeConfig, only(ns));
+      await eventually(() => m.count('passing', 'cm') > 0, {
+        what: 'the cluster reconciled',
+        diagnose: () => m.logs.tail(),
+      });
+      const cluster = m.mgr.getCluster('passing');
+      const [cache, rest] = [cluster.getCache(), cluster.getRESTClient()];
+      expect(count().sockets).toBeGreaterThan(before.sockets);
+      provider.delete('passing');
+      await eventually(
+        () => m.logs.lines.some((l) => l.includes('Disengaged cluster') && l.includes('"cluster":"passing"')),
+        {
+          what: 'the cluster disengaged',
+          diagnose: () => m.logs.tail(),
+        },
+      );
+      // Its cache stopped (no informer runs), its client is closed, its series are gone.
+      expect(cache.started()).toBe(false);
+      await expect(rest.get(ConfigMaps, { namespace: ns, name: 'cm' })).rejects.toSatisfy((err) =>
+        isLifecycleError(err, 'Stopped'),
+      );
+      // Were it engaged again, it would run with a client and a cache of its own.
+      expect(cluster.getCache()).not.toBe(cache);
+      expect(await registry.metrics()).not.toContain('cluster="passing"');
+      // Node lists a closed handle until libuv has freed it, a moment after the close callback.
+      await eventually(() => count().sockets <= before.sockets && count().timers <= before.timers, {
+        what: `sockets and timers released (before ${JSON.stringify(before)}, now ${JSON.stringify(count())})`,
+        timeoutMs: 5_000,
+      });
+    } finally {
+      await m.stop();
+    }
+  });
+});
