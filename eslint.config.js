@@ -72,6 +72,8 @@ export default tseslint.config(
       'templates/**',
       'test/fixtures/**',
       'bench/out/**',
+      // Scratch space of tests (git-ignored): a bundle a failed run left there is not source.
+      '.tmp/**',
       'quickstart-operator/**',
       'docs/.vitepress/dist/**',
       'docs/.vitepress/cache/**',
