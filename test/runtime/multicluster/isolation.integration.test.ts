@@ -1,8 +1,7 @@
 // Failure isolation of a multi-cluster manager, on one real API server: a cluster reached through a relay that the
 // test cuts stops answering, while another goes on; a cluster without a CRD is engaged for the kinds it has; and a
 // cluster disengaged leaves no informer, timer or socket behind.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestEnvironment } from '../../../src/envtest/index.js';
+import { describe, expect, it } from 'vitest';
 import { Manager } from '../../../src/runtime/index.js';
 import { enqueueRequestForObject } from '../../../src/runtime/controller/index.js';
 import { registry } from '../../../src/runtime/metrics/index.js';
@@ -12,38 +11,15 @@ import {
   newMultiClusterControllerManagedBy,
   type ClusterRequest,
 } from '../../../src/runtime/multicluster/index.js';
-import {
-  ConfigMaps,
-  Namespaces,
-  defineResource,
-  newClient,
-  type KubeObject,
-  type RestClient,
-} from '../../../src/runtime/rest/index.js';
+import { ConfigMaps, defineResource, type KubeObject } from '../../../src/runtime/rest/index.js';
 import { isLifecycleError } from '../../../src/runtime/errors.js';
 import { TcpProxy } from '../cache/tcp-proxy.js';
+import { useControlPlane } from '../../support/control-plane.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
 
-let env: TestEnvironment;
-let api: RestClient;
-let seq = 0;
-
-beforeAll(async () => {
-  env = await TestEnvironment.start();
-  api = newClient(env.kubeConfig);
-});
-
-afterAll(async () => {
-  api?.close();
-  await env?.stop();
-});
-
-async function namespace(prefix: string): Promise<string> {
-  const name = `${prefix}-${process.pid}-${++seq}`;
-  await api.create(Namespaces, { metadata: { name } });
-  return name;
-}
+const plane = useControlPlane();
+const namespace = plane.namespace;
 
 const only = (ns: string) => ({ cache: { defaultNamespaces: [ns] } });
 
@@ -56,7 +32,7 @@ function start(
 ) {
   const logs = captureLog(label);
   const mgr = new MultiClusterManager(
-    new Manager({ kubeConfig: env.kubeConfig, log: logs.log, gracefulShutdownTimeout: 2_000 }),
+    new Manager({ kubeConfig: plane.env.kubeConfig, log: logs.log, gracefulShutdownTimeout: 2_000 }),
     { provider, health, kindRecheckInterval: 300 },
   );
   const seen: ClusterRequest[] = [];
@@ -78,12 +54,12 @@ function start(
 describe('failure isolation', () => {
   it('a cluster that stops answering is suspended after the grace period and re-engaged when it answers, while another reconciles on', async () => {
     const [steady, flaky] = [await namespace('steady'), await namespace('flaky')];
-    const url = new URL(env.server);
+    const url = new URL(plane.env.server);
     const proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) });
     const port = await proxy.start();
     const provider = new StaticProvider();
-    provider.set('steady', env.kubeConfig, only(steady));
-    provider.set('flaky', { ...env.kubeConfig, server: `https://127.0.0.1:${port}` }, only(flaky));
+    provider.set('steady', plane.env.kubeConfig, only(steady));
+    provider.set('flaky', { ...plane.env.kubeConfig, server: `https://127.0.0.1:${port}` }, only(flaky));
     const m = start('isolation', provider);
     newMultiClusterControllerManagedBy(m.mgr)
       .for(ConfigMaps)
@@ -93,8 +69,8 @@ describe('failure isolation', () => {
           m.seen.push(req);
         },
       });
-    await api.create(ConfigMaps, { metadata: { namespace: steady, name: 'before' } });
-    await api.create(ConfigMaps, { metadata: { namespace: flaky, name: 'before' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: steady, name: 'before' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: flaky, name: 'before' } });
     m.run();
     try {
       await eventually(() => m.count('steady', 'before') > 0 && m.count('flaky', 'before') > 0, {
@@ -113,8 +89,8 @@ describe('failure isolation', () => {
       expect(m.logs.lines.some((l) => l.includes('has not answered') && l.includes('"cluster":"steady"'))).toBe(false);
       // The healthy cluster is not held back: what changes there now is reconciled.
       for (let i = 0; i < 5; i++)
-        await api.create(ConfigMaps, { metadata: { namespace: steady, name: `during-${i}` } });
-      await api.create(ConfigMaps, { metadata: { namespace: flaky, name: 'during' } });
+        await plane.api.create(ConfigMaps, { metadata: { namespace: steady, name: `during-${i}` } });
+      await plane.api.create(ConfigMaps, { metadata: { namespace: flaky, name: 'during' } });
       await eventually(() => [0, 1, 2, 3, 4].every((i) => m.count('steady', `during-${i}`) > 0), {
         what: 'the healthy cluster reconciling during the outage',
         diagnose: () => m.logs.tail(),
@@ -137,7 +113,7 @@ describe('failure isolation', () => {
 
   it('engages a cluster that lacks a watched CRD for the kinds it has, says which it lacks, and watches it once served', async () => {
     const ns = await namespace('nocrd');
-    await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
     const group = `g${process.pid}.test.io`;
     const Gadgets = defineResource<KubeObject>({
       group,
@@ -147,7 +123,7 @@ describe('failure isolation', () => {
       namespaced: true,
     });
     const provider = new StaticProvider();
-    provider.set('bare', env.kubeConfig, only(ns));
+    provider.set('bare', plane.env.kubeConfig, only(ns));
     const m = start('missing-kinds', provider, { interval: 0, timeout: 500, unreachableGracePeriod: 1_000 });
     newMultiClusterControllerManagedBy(m.mgr)
       .for(ConfigMaps)
@@ -171,7 +147,7 @@ describe('failure isolation', () => {
       expect(await registry.metrics()).toContain(
         `multicluster_missing_kind{cluster="bare",controller="gadget-aware",kind="Gadget.${group}/v1"} 1`,
       );
-      await env.installCRDs([
+      await plane.env.installCRDs([
         {
           apiVersion: 'apiextensions.k8s.io/v1',
           kind: 'CustomResourceDefinition',
@@ -195,7 +171,11 @@ describe('failure isolation', () => {
         what: 'the kind watched once served',
         diagnose: () => m.logs.tail(),
       });
-      await api.create(Gadgets, { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { namespace: ns, name: 'g1' } });
+      await plane.api.create(Gadgets, {
+        apiVersion: `${group}/v1`,
+        kind: 'Gadget',
+        metadata: { namespace: ns, name: 'g1' },
+      });
       await eventually(() => m.count('bare', 'g1') > 0, {
         what: 'the Gadget event reconciled',
         diagnose: () => m.logs.tail(),
@@ -208,7 +188,7 @@ describe('failure isolation', () => {
 
   it('leaves no informer, timer or socket behind a disengaged cluster', async () => {
     const ns = await namespace('tidy');
-    await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
     const provider = new StaticProvider();
     const m = start('leaks', provider);
     newMultiClusterControllerManagedBy(m.mgr)
@@ -230,7 +210,7 @@ describe('failure isolation', () => {
     try {
       await eventually(() => m.mgr.getLocalManager().isLeader(), 'the manager running');
       const before = count();
-      provider.set('passing', env.kubeConfig, only(ns));
+      provider.set('passing', plane.env.kubeConfig, only(ns));
       await eventually(() => m.count('passing', 'cm') > 0, {
         what: 'the cluster reconciled',
         diagnose: () => m.logs.tail(),

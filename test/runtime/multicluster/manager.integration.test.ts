@@ -1,8 +1,7 @@
 // The multi-cluster manager on one real API server whose namespaces stand in for clusters: each "cluster" is a
 // Cluster of its own (its own client, cache and informers) confined to one namespace, so what one reconciles the
 // others cannot see. Real control planes, several of them, are test/runtime/multicluster/fleet.integration.test.ts's.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestEnvironment } from '../../../src/envtest/index.js';
+import { describe, expect, it } from 'vitest';
 import { Manager, isNotFound, type k8s, type Reconciler, type Request } from '../../../src/runtime/index.js';
 import { registry } from '../../../src/runtime/metrics/index.js';
 import {
@@ -14,31 +13,15 @@ import {
   type ClusterRequest,
 } from '../../../src/runtime/multicluster/index.js';
 import { enqueueRequestsFromMapFunc } from '../../../src/runtime/controller/index.js';
-import { ConfigMaps, Namespaces, newClient, type RestClient } from '../../../src/runtime/rest/index.js';
+import { ConfigMaps } from '../../../src/runtime/rest/index.js';
 import type { Client } from '../../../src/runtime/client/index.js';
 import { setControllerReference } from '../../../src/runtime/client/index.js';
+import { useControlPlane } from '../../support/control-plane.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
 
-let env: TestEnvironment;
-let api: RestClient;
-let seq = 0;
-
-beforeAll(async () => {
-  env = await TestEnvironment.start();
-  api = newClient(env.kubeConfig);
-});
-
-afterAll(async () => {
-  api?.close();
-  await env?.stop();
-});
-
-async function namespace(prefix: string): Promise<string> {
-  const name = `${prefix}-${process.pid}-${++seq}`;
-  await api.create(Namespaces, { metadata: { name } });
-  return name;
-}
+const plane = useControlPlane();
+const namespace = plane.namespace;
 
 /** Options of a cluster that caches only one namespace of the shared API server: a cluster of its own, for a test. */
 function onlyNamespace(ns: string) {
@@ -48,7 +31,7 @@ function onlyNamespace(ns: string) {
 function manager(label: string, provider?: StaticProvider) {
   const logs = captureLog(label);
   const local = new Manager({
-    kubeConfig: env.kubeConfig,
+    kubeConfig: plane.env.kubeConfig,
     log: logs.log,
     metrics: { bindAddress: '0' },
     healthProbe: { bindAddress: '0' },
@@ -74,7 +57,7 @@ function manager(label: string, provider?: StaticProvider) {
 describe('a multi-cluster manager', () => {
   it('without a provider, reconciles in its own cluster, named ""', async () => {
     const ns = await namespace('local');
-    await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'a' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'a' } });
     const m = manager('local');
     const seen: ClusterRequest[] = [];
     newMultiClusterControllerManagedBy(m.mgr)
@@ -101,11 +84,11 @@ describe('a multi-cluster manager', () => {
 
   it("reconciles each provider cluster's objects with that cluster's name, client, logs and metrics", async () => {
     const [east, west] = [await namespace('east'), await namespace('west')];
-    await api.create(ConfigMaps, { metadata: { namespace: east, name: 'e1' } });
-    await api.create(ConfigMaps, { metadata: { namespace: west, name: 'w1' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: east, name: 'e1' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: west, name: 'w1' } });
     const provider = new StaticProvider();
-    provider.set('east', env.kubeConfig, onlyNamespace(east));
-    provider.set('west', env.kubeConfig, onlyNamespace(west));
+    provider.set('east', plane.env.kubeConfig, onlyNamespace(east));
+    provider.set('west', plane.env.kubeConfig, onlyNamespace(west));
     const m = manager('fleet', provider);
     const home: Record<string, string> = { east, west };
     const seen: ClusterRequest[] = [];
@@ -151,9 +134,9 @@ describe('a multi-cluster manager', () => {
 
   it('gives each cluster a reconciler of its own with perCluster, and owns() requeues the owner in its cluster', async () => {
     const ns = await namespace('owned');
-    await api.create(ConfigMaps, { metadata: { namespace: ns, name: 'owner' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'owner' } });
     const provider = new StaticProvider({
-      clusters: { north: env.kubeConfig },
+      clusters: { north: plane.env.kubeConfig },
       clusterOptions: { cache: { defaultNamespaces: [ns] } },
     });
     const m = manager('owned', provider);
@@ -189,7 +172,7 @@ describe('a multi-cluster manager', () => {
     try {
       await eventually(async () => {
         try {
-          await api.get(ConfigMaps, { namespace: ns, name: 'owner-copy' });
+          await plane.api.get(ConfigMaps, { namespace: ns, name: 'owner-copy' });
           return true;
         } catch {
           return false;
@@ -197,7 +180,7 @@ describe('a multi-cluster manager', () => {
       }, 'the owned copy');
       // Deleting the copy is an event of the owned kind: its owner is reconciled again, in the same cluster.
       const before = owners.length;
-      await api.delete(ConfigMaps, { namespace: ns, name: 'owner-copy' });
+      await plane.api.delete(ConfigMaps, { namespace: ns, name: 'owner-copy' });
       await eventually(() => owners.length > before, {
         what: 'the owner reconciled again',
         diagnose: () => m.logs.tail(),
@@ -210,10 +193,10 @@ describe('a multi-cluster manager', () => {
 
   it('engages a cluster added at run time, disengages one removed, and fans a local object out to every cluster', async () => {
     const [hub, a, b] = [await namespace('hub'), await namespace('a'), await namespace('b')];
-    await api.create(ConfigMaps, { metadata: { namespace: hub, name: 'shared' }, data: { v: '1' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: hub, name: 'shared' }, data: { v: '1' } });
     const namespaces: Record<string, string> = { a, b };
     const providerA = new StaticProvider();
-    providerA.set('a', env.kubeConfig, onlyNamespace(a));
+    providerA.set('a', plane.env.kubeConfig, onlyNamespace(a));
     const m = manager('fanout', providerA);
     const copied: string[] = [];
     // Reads the local cluster (the hub's ConfigMap), writes the request's cluster.
@@ -247,9 +230,9 @@ describe('a multi-cluster manager', () => {
     try {
       await eventually(() => copied.includes('a'), { what: 'the copy in a', diagnose: () => m.logs.tail() });
       // A cluster set at run time is engaged, and the hub's objects are run through the fan-out again for it.
-      providerA.set('b', env.kubeConfig, onlyNamespace(b));
+      providerA.set('b', plane.env.kubeConfig, onlyNamespace(b));
       await eventually(() => copied.includes('b'), { what: 'the copy in b', diagnose: () => m.logs.tail() });
-      expect((await api.get(ConfigMaps, { namespace: b, name: 'shared' })).data).toEqual({ v: '1' });
+      expect((await plane.api.get(ConfigMaps, { namespace: b, name: 'shared' })).data).toEqual({ v: '1' });
       expect(m.mgr.clusterNames()).toEqual(['a', 'b']);
       providerA.delete('b');
       await eventually(() => m.mgr.clusterState('b') === undefined, 'b disengaged');

@@ -4,8 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestEnvironment } from '../../../src/envtest/index.js';
+import { describe, expect, it } from 'vitest';
 import { Manager } from '../../../src/runtime/index.js';
 import {
   ClusterAPIProvider,
@@ -23,16 +22,11 @@ import {
   Nodes,
   Secrets,
   defineResource,
-  newClient,
   type KubeObject,
-  type RestClient,
 } from '../../../src/runtime/rest/index.js';
+import { useControlPlane } from '../../support/control-plane.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
-
-let env: TestEnvironment;
-let api: RestClient;
-let seq = 0;
 
 const CAPI_CRD = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -61,21 +55,8 @@ const CAPIClusters = defineResource<KubeObject & { status?: { phase?: string } }
   namespaced: true,
 });
 
-beforeAll(async () => {
-  env = await TestEnvironment.start({ crds: [CAPI_CRD] });
-  api = newClient(env.kubeConfig);
-});
-
-afterAll(async () => {
-  api?.close();
-  await env?.stop();
-});
-
-async function namespace(prefix: string, labels?: Record<string, string>): Promise<string> {
-  const name = `${prefix}-${process.pid}-${++seq}`;
-  await api.create(Namespaces, { metadata: { name, ...(labels ? { labels } : {}) } });
-  return name;
-}
+const plane = useControlPlane({ crds: [CAPI_CRD] });
+const namespace = plane.namespace;
 
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 
@@ -83,7 +64,7 @@ const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 function run(label: string, provider: Provider) {
   const logs = captureLog(label);
   const mgr = new MultiClusterManager(
-    new Manager({ kubeConfig: env.kubeConfig, log: logs.log, gracefulShutdownTimeout: 5_000 }),
+    new Manager({ kubeConfig: plane.env.kubeConfig, log: logs.log, gracefulShutdownTimeout: 5_000 }),
     { provider, health: { interval: 0 } },
   );
   const seen: ClusterRequest[] = [];
@@ -113,26 +94,26 @@ function run(label: string, provider: Provider) {
 describe('the kubeconfig Secret provider', () => {
   it('engages a cluster per labelled Secret, refuses a kubeconfig that runs a plugin, replaces one that changes and disengages one deleted', async () => {
     const [fleet, work] = [await namespace('fleet'), await namespace('work')];
-    await api.create(ConfigMaps, { metadata: { namespace: work, name: 'cm' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: work, name: 'cm' } });
     const labels = { 'sigs.k8s.io/multicluster-runtime-kubeconfig': 'true' };
-    await api.create(Secrets, {
+    await plane.api.create(Secrets, {
       metadata: { namespace: fleet, name: 'east', labels },
-      data: { kubeconfig: b64(env.kubeconfigYaml()) },
+      data: { kubeconfig: b64(plane.env.kubeconfigYaml()) },
     });
     // Unlabelled: not a cluster.
-    await api.create(Secrets, {
+    await plane.api.create(Secrets, {
       metadata: { namespace: fleet, name: 'ignored' },
-      data: { kubeconfig: b64(env.kubeconfigYaml()) },
+      data: { kubeconfig: b64(plane.env.kubeconfigYaml()) },
     });
     const execConfig = [
       'apiVersion: v1',
       'kind: Config',
-      `clusters: [{ name: c, cluster: { server: '${env.server}' } }]`,
+      `clusters: [{ name: c, cluster: { server: '${plane.env.server}' } }]`,
       'users: [{ name: u, user: { exec: { apiVersion: client.authentication.k8s.io/v1, command: /bin/sh, args: [-c, "touch /tmp/pwned"], interactiveMode: Never } } }]',
       'contexts: [{ name: x, context: { cluster: c, user: u } }]',
       'current-context: x',
     ].join('\n');
-    await api.create(Secrets, {
+    await plane.api.create(Secrets, {
       metadata: { namespace: fleet, name: 'plugin', labels },
       data: { kubeconfig: b64(execConfig) },
     });
@@ -151,9 +132,9 @@ describe('the kubeconfig Secret provider', () => {
       expect(refusal).toContain('has an exec plugin (/bin/sh), which this kubeconfig may not run');
 
       // A Secret created at run time is engaged without a restart.
-      await api.create(Secrets, {
+      await plane.api.create(Secrets, {
         metadata: { namespace: fleet, name: 'west', labels },
-        data: { kubeconfig: b64(env.kubeconfigYaml()) },
+        data: { kubeconfig: b64(plane.env.kubeconfigYaml()) },
       });
       await eventually(() => m.reconciledIn('west', work, 'cm'), {
         what: 'a reconcile in west',
@@ -162,15 +143,15 @@ describe('the kubeconfig Secret provider', () => {
 
       // A changed kubeconfig replaces the cluster: a new Cluster, the same name.
       const before = m.mgr.getCluster('east');
-      const changed = env.kubeconfigYaml().replace(/current-context: .*/, (l) => `${l}\n# rotated`);
-      const east = await api.get(Secrets, { namespace: fleet, name: 'east' });
-      await api.update(Secrets, { ...east, data: { kubeconfig: b64(changed) } });
+      const changed = plane.env.kubeconfigYaml().replace(/current-context: .*/, (l) => `${l}\n# rotated`);
+      const east = await plane.api.get(Secrets, { namespace: fleet, name: 'east' });
+      await plane.api.update(Secrets, { ...east, data: { kubeconfig: b64(changed) } });
       await eventually(
         () => m.mgr.clusterNames().includes('east') && m.mgr.getCluster('east') !== before,
         'east replaced',
       );
 
-      await api.delete(Secrets, { namespace: fleet, name: 'west' });
+      await plane.api.delete(Secrets, { namespace: fleet, name: 'west' });
       await eventually(() => m.mgr.clusterState('west') === undefined, {
         what: 'west disengaged',
         diagnose: () => m.logs.tail(),
@@ -185,16 +166,16 @@ describe('the kubeconfig Secret provider', () => {
 describe('the Cluster API provider', () => {
   it('engages a Provisioned Cluster with its kubeconfig Secret as namespace/name, and disengages it when it leaves the phase', async () => {
     const [capi, work] = [await namespace('capi'), await namespace('capi-work')];
-    await api.create(ConfigMaps, { metadata: { namespace: work, name: 'cm' } });
-    const created = await api.create(CAPIClusters, {
+    await plane.api.create(ConfigMaps, { metadata: { namespace: work, name: 'cm' } });
+    const created = await plane.api.create(CAPIClusters, {
       apiVersion: CAPIClusters.apiVersion,
       kind: 'Cluster',
       metadata: { namespace: capi, name: 'prod' },
     });
-    await api.create(Secrets, {
+    await plane.api.create(Secrets, {
       metadata: { namespace: capi, name: 'prod-kubeconfig', labels: { 'cluster.x-k8s.io/cluster-name': 'prod' } },
       type: 'cluster.x-k8s.io/secret',
-      data: { value: b64(env.kubeconfigYaml()) },
+      data: { value: b64(plane.env.kubeconfigYaml()) },
     });
     const m = run(
       'capi',
@@ -208,13 +189,13 @@ describe('the Cluster API provider', () => {
         'the provider running',
       );
       expect(m.mgr.clusterNames()).toEqual([]);
-      await api.status().update(CAPIClusters, { ...created, status: { phase: 'Provisioned' } });
+      await plane.api.status().update(CAPIClusters, { ...created, status: { phase: 'Provisioned' } });
       await eventually(() => m.reconciledIn(name, work, 'cm'), {
         what: 'a reconcile in the workload cluster',
         diagnose: () => m.logs.tail(),
       });
-      const current = await api.get(CAPIClusters, { namespace: capi, name: 'prod' });
-      await api.status().update(CAPIClusters, { ...current, status: { phase: 'Deleting' } });
+      const current = await plane.api.get(CAPIClusters, { namespace: capi, name: 'prod' });
+      await plane.api.status().update(CAPIClusters, { ...current, status: { phase: 'Deleting' } });
       await eventually(() => m.mgr.clusterState(name) === undefined, {
         what: 'the cluster disengaged',
         diagnose: () => m.logs.tail(),
@@ -228,11 +209,11 @@ describe('the Cluster API provider', () => {
 describe('the kubeconfig directory provider', () => {
   it('engages a cluster per file, and engages and disengages as files come and go', async () => {
     const work = await namespace('dir-work');
-    await api.create(ConfigMaps, { metadata: { namespace: work, name: 'cm' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: work, name: 'cm' } });
     const dir = mkdtempSync(join(tmpdir(), 'kubeconfigs-'));
-    writeFileSync(join(dir, 'east.yaml'), env.kubeconfigYaml());
+    writeFileSync(join(dir, 'east.yaml'), plane.env.kubeconfigYaml());
     writeFileSync(join(dir, 'broken.yaml'), 'clusters: [');
-    writeFileSync(join(dir, '.hidden'), env.kubeconfigYaml());
+    writeFileSync(join(dir, '.hidden'), plane.env.kubeconfigYaml());
     const m = run(
       'dir',
       new KubeconfigDirectoryProvider({
@@ -248,7 +229,7 @@ describe('the kubeconfig directory provider', () => {
       });
       expect(m.mgr.clusterNames()).toEqual(['east']);
       expect(m.logs.lines.filter((l) => l.includes('broken.yaml'))).toHaveLength(1);
-      writeFileSync(join(dir, 'west.kubeconfig'), env.kubeconfigYaml());
+      writeFileSync(join(dir, 'west.kubeconfig'), plane.env.kubeconfigYaml());
       await eventually(() => m.reconciledIn('west', work, 'cm'), 'a reconcile in west');
       unlinkSync(join(dir, 'east.yaml'));
       await eventually(() => m.mgr.clusterState('east') === undefined, 'east disengaged');
@@ -264,8 +245,8 @@ describe('the namespace provider', () => {
   it('engages each labelled namespace as a cluster whose clients reach that namespace alone', async () => {
     const tenant = { [`tenant-${process.pid}`]: 'yes' };
     const [t1, t2] = [await namespace('t1', tenant), await namespace('t2', tenant)];
-    await api.create(ConfigMaps, { metadata: { namespace: t1, name: 'one' } });
-    await api.create(ConfigMaps, { metadata: { namespace: t2, name: 'two' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: t1, name: 'one' } });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: t2, name: 'two' } });
     const m = run('namespaces', new NamespaceProvider({ labelSelector: `tenant-${process.pid}=yes` }));
     try {
       await eventually(() => m.reconciledIn(t1, t1, 'one') && m.reconciledIn(t2, t2, 'two'), {
@@ -277,7 +258,7 @@ describe('the namespace provider', () => {
       const client = m.mgr.getCluster(t1).getClient();
       // An object that names no namespace goes into the cluster's.
       await client.create(ConfigMaps, { metadata: { name: 'made-here' } });
-      expect((await api.get(ConfigMaps, { namespace: t1, name: 'made-here' })).metadata?.namespace).toBe(t1);
+      expect((await plane.api.get(ConfigMaps, { namespace: t1, name: 'made-here' })).metadata?.namespace).toBe(t1);
       await expect(client.get(ConfigMaps, { namespace: t2, name: 'two' })).rejects.toThrow(
         `cluster ${t1} is the namespace ${t1}: ConfigMap ${t2}/… is in another namespace`,
       );
@@ -286,7 +267,7 @@ describe('the namespace provider', () => {
         'is in another namespace',
       );
       // A namespace deleted disengages its cluster.
-      await api.delete(Namespaces, { name: t2 });
+      await plane.api.delete(Namespaces, { name: t2 });
       await eventually(() => m.mgr.clusterState(t2) === undefined, 't2 disengaged');
     } finally {
       await m.stop();

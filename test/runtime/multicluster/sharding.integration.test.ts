@@ -1,8 +1,7 @@
 // Clusters as the unit of a shard ring, on one real API server: two replicas with the same clusters engage each
 // only the clusters of its partitions; a replica cut off from the ring's Leases stops writing to its clusters before
 // the other takes them over (fencing), and the other reconciles them then.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestEnvironment } from '../../../src/envtest/index.js';
+import { describe, expect, it } from 'vitest';
 import { Manager, isShardTermEnded } from '../../../src/runtime/index.js';
 import { assignPartitions } from '../../../src/runtime/manager/index.js';
 import {
@@ -12,31 +11,15 @@ import {
   type ClusterRequest,
 } from '../../../src/runtime/multicluster/index.js';
 import { clusterPartition } from '../../../src/runtime/multicluster/sharding.js';
-import { ConfigMaps, Namespaces, newClient, type RestClient } from '../../../src/runtime/rest/index.js';
+import { ConfigMaps } from '../../../src/runtime/rest/index.js';
 import { isNotFound } from '../../../src/runtime/rest/index.js';
 import { TcpProxy } from '../cache/tcp-proxy.js';
+import { useControlPlane } from '../../support/control-plane.js';
 import { eventually } from '../../support/eventually.js';
 import { captureLog } from '../../support/logs.js';
 
-let env: TestEnvironment;
-let api: RestClient;
-let seq = 0;
-
-beforeAll(async () => {
-  env = await TestEnvironment.start();
-  api = newClient(env.kubeConfig);
-});
-
-afterAll(async () => {
-  api?.close();
-  await env?.stop();
-});
-
-async function namespace(prefix: string): Promise<string> {
-  const name = `${prefix}-${process.pid}-${++seq}`;
-  await api.create(Namespaces, { metadata: { name } });
-  return name;
-}
+const plane = useControlPlane();
+const namespace = plane.namespace;
 
 const PARTITIONS = 2;
 const timings = { leaseDuration: 4_000, renewDeadline: 3_000, retryPeriod: 500 };
@@ -64,15 +47,15 @@ function replica(
   ringNamespace: string,
   clusters: Record<string, string>,
   reconcile: (req: ClusterRequest, mgr: MultiClusterManager) => Promise<void>,
-  hostServer = env.server,
+  hostServer = plane.env.server,
 ): Replica {
   const logs = captureLog(identity);
   const provider = new StaticProvider();
   for (const [name, ns] of Object.entries(clusters))
-    provider.set(name, env.kubeConfig, { cache: { defaultNamespaces: [ns] } });
+    provider.set(name, plane.env.kubeConfig, { cache: { defaultNamespaces: [ns] } });
   const mgr = new MultiClusterManager(
     new Manager({
-      kubeConfig: { ...env.kubeConfig, server: hostServer },
+      kubeConfig: { ...plane.env.kubeConfig, server: hostServer },
       log: logs.log,
       gracefulShutdownTimeout: 5_000,
     }),
@@ -105,7 +88,7 @@ describe('a cluster ring', () => {
     const clusters: Record<string, string> = {};
     for (const name of names) {
       clusters[name] = await namespace(name);
-      await api.create(ConfigMaps, { metadata: { namespace: clusters[name], name: 'cm' } });
+      await plane.api.create(ConfigMaps, { metadata: { namespace: clusters[name], name: 'cm' } });
     }
     const reconciledBy = new Map<string, Set<string>>();
     const record = (who: string) => async (req: ClusterRequest) => {
@@ -139,7 +122,7 @@ describe('a cluster ring', () => {
     const clusters: Record<string, string> = {};
     for (const name of names) clusters[name] = await namespace(name);
     // Replica a reaches the ring's Leases through a relay the test cuts; its clusters it reaches directly.
-    const url = new URL(env.server);
+    const url = new URL(plane.env.server);
     const proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) });
     const port = await proxy.start();
     let release!: () => void;
@@ -180,7 +163,7 @@ describe('a cluster ring', () => {
     });
     const exists = async (name: string) => {
       try {
-        await api.get(ConfigMaps, { namespace: clusters[target]!, name });
+        await plane.api.get(ConfigMaps, { namespace: clusters[target]!, name });
         return true;
       } catch {
         return false;
@@ -191,7 +174,7 @@ describe('a cluster ring', () => {
         what: `a engaging ${target}`,
         diagnose: () => a.logs.tail(),
       });
-      await api.create(ConfigMaps, { metadata: { namespace: clusters[target]!, name: 'trigger' } });
+      await plane.api.create(ConfigMaps, { metadata: { namespace: clusters[target]!, name: 'trigger' } });
       await eventually(() => holding, { what: 'a reconciling the trigger', diagnose: () => a.logs.tail() });
       proxy.cut();
       await eventually(() => a.logs.lines.some((l) => l.includes('term ended')), {
