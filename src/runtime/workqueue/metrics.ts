@@ -84,16 +84,15 @@ export class QueueMetrics {
 
   /** An item became ready; `priority` is given by a priority queue, whose depth is counted per priority. */
   add(key: unknown, priority?: number): void {
-    this.adds.inc();
-    this.depthOf(priority).inc();
-    if (!this.addTimes.has(key)) this.addTimes.set(key, this.now());
+    const at = this.added(priority);
+    if (!this.addTimes.has(key)) this.addTimes.set(key, at);
   }
 
   /**
-   * An item became ready in a queue that keeps its entries' times itself (the priority queue): counted as add() counts
-   * it; returns the time to hand to taken().
+   * An item became ready, counted as add() counts it, in a queue that keeps its entries' times itself (the priority
+   * queue); returns the time to hand to taken().
    */
-  added(priority: number): number {
+  added(priority?: number): number {
     this.adds.inc();
     this.depthOf(priority).inc();
     return this.now();
@@ -106,22 +105,17 @@ export class QueueMetrics {
   }
 
   get(key: unknown, priority?: number): void {
-    this.depthOf(priority).dec();
-    const now = this.now();
-    this.processingStartTimes.set(key, now);
-    const added = this.addTimes.get(key);
-    if (added !== undefined) {
-      this.latency.observe((now - added) / 1000);
-      this.addTimes.delete(key);
-    }
+    const addedAt = this.addTimes.get(key);
+    this.addTimes.delete(key);
+    this.taken(key, priority, addedAt);
   }
 
-  /** get() for an item added with added(): `addedAt` is what added() returned. */
-  taken(key: unknown, priority: number, addedAt: number): void {
+  /** get() for an item added with added(): `addedAt` is what added() returned (none: its wait is not observed). */
+  taken(key: unknown, priority: number | undefined, addedAt: number | undefined): void {
     this.depthOf(priority).dec();
     const now = this.now();
     this.processingStartTimes.set(key, now);
-    this.latency.observe((now - addedAt) / 1000);
+    if (addedAt !== undefined) this.latency.observe((now - addedAt) / 1000);
   }
 
   done(key: unknown): void {
