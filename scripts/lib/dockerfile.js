@@ -149,7 +149,7 @@ export function buildStages(stages, context, scratch, run) {
           });
           if (result.status !== 0)
             throw new Error(
-              `${where} failed (exit ${result.status ?? result.signal}):\n${`${result.stdout}${result.stderr}`.slice(-6000)}`,
+              `${where} failed (${result.error?.code === 'ETIMEDOUT' ? `stopped after ${run.timeoutMs} ms` : `exit ${result.status ?? result.signal}`}):\n${`${result.stdout}${result.stderr}`.slice(-6000)}`,
             );
           break;
         }

@@ -196,6 +196,9 @@ describe('published to a local registry', () => {
             PATH: `${dirname(node22)}:${process.env.PATH ?? ''}`,
             CI: 'true',
             NO_COLOR: '1',
+            // Each request npm makes, with its time and whether the cache answered: a stage that fails or stalls
+            // shows where.
+            npm_config_loglevel: 'http',
           },
           timeoutMs: minutes(10),
         },

@@ -80,8 +80,11 @@ export async function startLocalRegistry(options: {
     JSON.stringify({
       storage: join(options.dir, 'storage'),
       auth: { htpasswd: { file: join(options.dir, 'htpasswd') } },
-      // cache: false keeps the proxied tarballs out of the storage: npm's own cache has them.
-      uplinks: { upstream: { url: options.uplink, cache: false, timeout: '60s' } },
+      // cache: false keeps the proxied tarballs out of the storage: npm's own cache has them. maxage: a package's
+      // metadata, once fetched, is served from the storage for the rest of the run; with the default 2m, every later
+      // install (npm ci in the Dockerfile's stage, a lockfile without resolved URLs) asked the uplink for each of its
+      // ~400 packages again, and a slow uplink stalled that install for minutes.
+      uplinks: { upstream: { url: options.uplink, cache: false, timeout: '60s', maxage: '1h' } },
       packages: {
         kubescaffold: local,
         '@kubescaffold/*': local,
