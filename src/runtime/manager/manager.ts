@@ -19,7 +19,6 @@ import {
   DEFAULT_SYNC_PERIOD,
   type ControllerDefaults,
   type ManagerOptions,
-  type ShardingOptions,
 } from './options.js';
 import { ProbeServer } from './probes.js';
 import { checkServer, DEFAULT_SERVER_CHECK_TIMEOUT } from './server-check.js';
@@ -31,13 +30,12 @@ import type { WebhookServer } from '../webhook/server.js';
 import type { KubeConfig } from '../clientcmd/kubeconfig-types.js';
 import { ConfigurationError, LeaderElectionLostError, LifecycleError, TimeoutError } from '../errors.js';
 import { ShardGate } from '../sharding/gate.js';
-import { ShardRing, validateRingOptions } from '../sharding/ring.js';
+import { ShardRing, ringLeaseNamespace, ringTimings, validateRingOptions } from '../sharding/ring.js';
 import type { RequestGate } from '../controller/controller.js';
 import { crypto } from '../internal/builtins.js';
 
 const { randomUUID } = crypto;
 
-const DEFAULT_PARTITIONS = 12;
 /** ManagerOptions.heapLimitFraction's default. */
 const DEFAULT_HEAP_LIMIT_FRACTION = 0.75;
 
@@ -165,7 +163,7 @@ export class Manager {
             sharding: {
               ring: opts.sharding.ring,
               key: opts.sharding.key ?? 'uid',
-              partitions: opts.sharding.partitions ?? DEFAULT_PARTITIONS,
+              partitions: ringTimings(opts.sharding).partitions,
             },
           }
         : {}),
@@ -314,7 +312,7 @@ export class Manager {
       cache: this.cache,
       resource: res,
       key: sharding.key ?? 'uid',
-      partitions: sharding.partitions ?? DEFAULT_PARTITIONS,
+      partitions: ringTimings(sharding).partitions,
       controller,
     });
     this.gates.push(gate);
@@ -327,7 +325,7 @@ export class Manager {
     if (!this.ring) {
       this.ring = new ShardRing({
         client: newClient(this.opts.kubeConfig),
-        namespace: ringNamespace(sharding.namespace),
+        namespace: ringLeaseNamespace(sharding.namespace, 'shard ring'),
         identity: sharding.identity ?? this.identity,
         ...ringTimings(sharding),
         ...(sharding.clock ? { clock: sharding.clock } : {}),
@@ -565,34 +563,6 @@ export class Manager {
 function addCheck(map: Map<string, Checker>, kind: string, name: string, check: Checker): void {
   if (map.has(name)) throw new ConfigurationError(`${kind} check ${name} already exists`);
   map.set(name, check);
-}
-
-/** The ring's name, partition count and timings, defaults filled in. */
-function ringTimings(sharding: ShardingOptions): {
-  ring: string;
-  partitions: number;
-  leaseDuration: number;
-  renewDeadline: number;
-  retryPeriod: number;
-} {
-  return {
-    ring: sharding.ring,
-    partitions: sharding.partitions ?? DEFAULT_PARTITIONS,
-    leaseDuration: sharding.leaseDuration ?? 15_000,
-    renewDeadline: sharding.renewDeadline ?? 10_000,
-    retryPeriod: sharding.retryPeriod ?? 2_000,
-  };
-}
-
-/** The namespace of the ring's Leases: the configured one, or the pod's own. */
-function ringNamespace(configured: string | undefined): string {
-  try {
-    return leaderElectionNamespace(configured);
-  } catch {
-    throw new ConfigurationError(
-      "unable to find the namespace for the shard ring's Leases: not running in-cluster, please set sharding.namespace",
-    );
-  }
 }
 
 /** An AbortSignal aborted when `p` settles. */

@@ -9,15 +9,9 @@ import { removeClusterWorkqueueMetrics } from '../metrics/workqueue.js';
 import type { KubeObject, Resource } from '../rest/types.js';
 import { newClient } from '../rest/client.js';
 import type { RequestGate } from '../controller/controller.js';
-import { ShardRing, validateRingOptions } from '../sharding/ring.js';
+import { ShardRing, ringLeaseNamespace, ringTimings, validateRingOptions } from '../sharding/ring.js';
 import { localCluster, setClusterFence, type Cluster } from './cluster.js';
-import {
-  clusterGate,
-  clusterPartition,
-  clusterRingNamespace,
-  clusterRingTimings,
-  type ClusterShardingOptions,
-} from './sharding.js';
+import { clusterGate, clusterPartition, type ClusterShardingOptions } from './sharding.js';
 import type { MultiClusterRunnable } from './controller.js';
 import { ClusterNotFoundError, type Aware, type Provider } from './provider.js';
 
@@ -146,7 +140,7 @@ export class MultiClusterManager implements Aware {
   private readonly activePartitions = new Set<number>();
 
   constructor(mgr: Manager, opts: MultiClusterManagerOptions = {}) {
-    if (opts.sharding) validateRingOptions(clusterRingTimings(opts.sharding));
+    if (opts.sharding) validateRingOptions(ringTimings(opts.sharding));
     this.mgr = mgr;
     this.opts = opts;
     this.clock = opts.clock ?? realClock;
@@ -222,7 +216,7 @@ export class MultiClusterManager implements Aware {
       gateFor: (cluster) => {
         const s = this.opts.sharding;
         if (!s || !this.ring) return undefined;
-        return clusterGate(this.ring, clusterPartition(cluster.name, clusterRingTimings(s).partitions), cluster.name);
+        return clusterGate(this.ring, clusterPartition(cluster.name, ringTimings(s).partitions), cluster.name);
       },
     };
   }
@@ -274,17 +268,17 @@ export class MultiClusterManager implements Aware {
       return;
     }
     this.known.set(cluster.name, { cluster, local });
-    if (this.activePartitions.has(clusterPartition(cluster.name, clusterRingTimings(s).partitions)))
+    if (this.activePartitions.has(clusterPartition(cluster.name, ringTimings(s).partitions)))
       this.newEngagement(cluster, local);
   }
 
   /** This replica's place in the cluster ring: partitions opening engage their clusters, closing ones disengage them. */
   private newRing(s: ClusterShardingOptions): ShardRing {
-    const timings = clusterRingTimings(s);
+    const timings = ringTimings(s);
     const inPartition = (p: number) => (name: string) => clusterPartition(name, timings.partitions) === p;
     return new ShardRing({
       client: newClient(this.mgr.getConfig()),
-      namespace: clusterRingNamespace(s.namespace),
+      namespace: ringLeaseNamespace(s.namespace, 'cluster ring'),
       identity: s.identity ?? this.mgr.identity,
       ...timings,
       ...(s.clock ? { clock: s.clock } : {}),

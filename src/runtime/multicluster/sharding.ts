@@ -5,8 +5,6 @@
 // write a reconcile sends to its cluster is fenced by the ring's term.
 import type { Clock } from '../clock.js';
 import type { ControllerQueue, GateQueueOptions, RequestGate } from '../controller/controller.js';
-import { ConfigurationError } from '../errors.js';
-import { leaderElectionNamespace } from '../leaderelection/index.js';
 import { workqueueMetricsProviderForCluster } from '../metrics/workqueue.js';
 import { fnv1a64, partitionOfHash } from '../sharding/hash.js';
 import type { ShardRing } from '../sharding/ring.js';
@@ -36,34 +34,6 @@ export interface ClusterShardingOptions {
   retryPeriod?: number;
   /** Where the ring's waits and deadlines come from; tests pass a fake clock. Default the real one. */
   clock?: Clock;
-}
-
-/** The ring's options with their defaults filled in. */
-export function clusterRingTimings(s: ClusterShardingOptions): {
-  ring: string;
-  partitions: number;
-  leaseDuration: number;
-  renewDeadline: number;
-  retryPeriod: number;
-} {
-  return {
-    ring: s.ring,
-    partitions: s.partitions ?? 12,
-    leaseDuration: s.leaseDuration ?? 15_000,
-    renewDeadline: s.renewDeadline ?? 10_000,
-    retryPeriod: s.retryPeriod ?? 2_000,
-  };
-}
-
-/** The namespace of the cluster ring's Leases: the configured one, or the pod's own. */
-export function clusterRingNamespace(configured: string | undefined): string {
-  try {
-    return leaderElectionNamespace(configured);
-  } catch {
-    throw new ConfigurationError(
-      "unable to find the namespace for the cluster ring's Leases: not running in-cluster, please set sharding.namespace",
-    );
-  }
 }
 
 /** The partition of the ring a cluster belongs to, by its name. */

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { realClock, type Clock } from '../clock.js';
 import { ConfigurationError, ShardTermEndedError, TimeoutError } from '../errors.js';
 import { LeaseResource, microTime, type Lease } from '../leaderelection/lease.js';
+import { leaderElectionNamespace } from '../leaderelection/namespace.js';
 import { log as rootLog, type Logger } from '../log/index.js';
 import { shardHandoversTotal, shardPartitionHeld } from '../metrics/sharding.js';
 import { isNotFound } from '../rest/errors.js';
@@ -103,14 +104,43 @@ export interface ShardTicket {
   readonly epoch: number;
 }
 
-/** Throws ConfigurationError, naming the option, for a ring name, partition count or timings that cannot work. */
-export function validateRingOptions(opts: {
+/** A ring's name, partition count and Lease timings (ms), as every replica of the ring must share them. */
+export interface RingTimings {
   ring: string;
   partitions: number;
   leaseDuration: number;
   renewDeadline: number;
   retryPeriod: number;
-}): void {
+}
+
+/**
+ * A ring's options with their defaults filled in, the same for a ring of objects (ManagerOptions.sharding) and of
+ * clusters: 12 partitions (even for 1, 2, 3, 4 and 6 replicas), and leader election's 15 s Lease, 10 s renew deadline
+ * and 2 s retry period.
+ */
+export function ringTimings(options: { ring: string } & Partial<Omit<RingTimings, 'ring'>>): RingTimings {
+  return {
+    ring: options.ring,
+    partitions: options.partitions ?? 12,
+    leaseDuration: options.leaseDuration ?? 15_000,
+    renewDeadline: options.renewDeadline ?? 10_000,
+    retryPeriod: options.retryPeriod ?? 2_000,
+  };
+}
+
+/** The namespace of a ring's Leases: the configured one, or the pod's own. `ring` names the ring in the error. */
+export function ringLeaseNamespace(configured: string | undefined, ring: 'shard ring' | 'cluster ring'): string {
+  try {
+    return leaderElectionNamespace(configured);
+  } catch {
+    throw new ConfigurationError(
+      `unable to find the namespace for the ${ring}'s Leases: not running in-cluster, please set sharding.namespace`,
+    );
+  }
+}
+
+/** Throws ConfigurationError, naming the option, for a ring name, partition count or timings that cannot work. */
+export function validateRingOptions(opts: RingTimings): void {
   if (!/^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/.test(opts.ring))
     throw new ConfigurationError(
       `sharding.ring "${opts.ring}" must be a DNS label of at most 40 characters (lowercase letters, digits, '-')`,
