@@ -20,6 +20,7 @@ import { shardedListWatch } from '../sharding/listwatch.js';
 import { inRanges, type ShardKey } from '../sharding/selector.js';
 import { probeServerFiltering } from '../sharding/server-filtering.js';
 import { shardServerFiltering } from '../metrics/sharding.js';
+import { untilAborted } from '../internal/abort-fanout.js';
 
 /** How one kind is cached instead of by the defaults (controller-runtime's cache.ByObject). */
 export interface ByObject {
@@ -541,10 +542,7 @@ export class InformerCache {
     if (this.signal) throw new LifecycleError('the cache was already started', 'AlreadyStarted');
     this.signal = signal;
     this.factory.start(signal);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await untilAborted(signal);
     await this.factory.shutdown();
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../log/index.js';
+import { onAbort } from '../internal/abort-fanout.js';
 import { Deque } from '../workqueue/deque.js';
 import type { DeletedFinalStateUnknown } from './keys.js';
 
@@ -87,8 +88,7 @@ export class ProcessorListener<T> {
   }
 
   private async run(signal: AbortSignal): Promise<void> {
-    const onAbort = (): void => this.stop();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unregister = onAbort(signal, () => this.stop());
     if (signal.aborted) this.stop();
     try {
       let sinceYield = 0;
@@ -108,7 +108,7 @@ export class ProcessorListener<T> {
         }
       }
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      unregister();
     }
   }
 

@@ -8,6 +8,7 @@ import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflect
 import { compactObjects } from './transforms.js';
 import { Cache, NAMESPACE_INDEX, metaNamespaceIndexFunc, type Indexer, type Indexers, type Store } from './store.js';
 import { LifecycleError } from '../errors.js';
+import { onAbort } from '../internal/abort-fanout.js';
 
 /** client-go's minimum handler resync period. */
 export const MINIMUM_RESYNC_PERIOD_MS = 1000;
@@ -189,14 +190,13 @@ export class SharedIndexInformer<T extends KubeObject> {
       ...(this.transform ? { transform: this.transform } : {}),
     });
     this.reflector = reflector;
-    const onAbort = (): void => fifo.close();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unregister = onAbort(signal, () => fifo.close());
     if (signal.aborted) fifo.close();
     this.processor.run(signal);
     try {
       await Promise.all([reflector.run(signal), this.processLoop(fifo, signal)]);
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      unregister();
       fifo.close();
       this.stopped = true;
       await this.processor.stopped();

@@ -1,3 +1,5 @@
+import { onAbort } from '../internal/abort-fanout.js';
+
 /** How often waitForCacheSync polls (client-go: 100 ms). */
 const POLL_MS = 10;
 
@@ -12,13 +14,12 @@ export function waitForCacheSync(signal: AbortSignal, ...hasSynced: (() => boole
   return new Promise((resolve) => {
     const finish = (v: boolean): void => {
       clearInterval(timer);
-      signal.removeEventListener('abort', onAbort);
+      unregister();
       resolve(v);
     };
-    const onAbort = (): void => finish(false);
     const timer = setInterval(() => {
       if (all()) finish(true);
     }, POLL_MS);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unregister = onAbort(signal, () => finish(false));
   });
 }

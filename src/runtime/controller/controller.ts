@@ -6,6 +6,7 @@ import { workqueueMetricsProvider, workqueueMetricsProviderForCluster } from '..
 import { isTerminalError, requestKey, type Reconciler, type Request, type Result } from '../reconcile/index.js';
 import { PriorityQueue, RateLimitingQueue, type GetResult, type RateLimiter } from '../workqueue/index.js';
 import type { RequestQueue, Source } from './events.js';
+import { onAbort, untilAborted } from '../internal/abort-fanout.js';
 import { ConfigurationError, LifecycleError, TimeoutError } from '../errors.js';
 import {
   ControllerReconcileContext,
@@ -214,7 +215,7 @@ export class Controller<R = Request> {
     // Sources stop with the controller, also when start fails before the signal aborts.
     const sourcesRun = new AbortController();
     const stopSources = (): void => sourcesRun.abort();
-    signal.addEventListener('abort', stopSources, { once: true });
+    const unregisterStopSources = onAbort(signal, stopSources);
     this.runSignal = sourcesRun.signal;
     // The queue holds typed requests; requestKey (namespace/name) is only its identity for dedupe and rate limiting.
     const queueOptions = {
@@ -242,11 +243,11 @@ export class Controller<R = Request> {
     this.queue = queue;
     if (this.recordMetrics)
       this.metrics = new ControllerMetrics(this.name, this.maxConcurrentReconciles, this.cluster ?? '');
-    const onAbort = (): void => {
+    const shutDown = (): void => {
       this.stopping = true;
       queue.shutDown();
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unregisterShutDown = onAbort(signal, shutDown);
     try {
       this.log.info('Starting EventSource', { sources: this.sources.map(String) });
       for (const s of [...this.sources]) await s.start(sourcesRun.signal, this.requestQueue(queue));
@@ -257,9 +258,9 @@ export class Controller<R = Request> {
       await this.drain(signal, Promise.all(workers));
       this.log.info('All workers finished');
     } finally {
-      signal.removeEventListener('abort', onAbort);
-      signal.removeEventListener('abort', stopSources);
-      onAbort();
+      unregisterShutDown();
+      unregisterStopSources();
+      shutDown();
       stopSources();
     }
   }
@@ -284,7 +285,7 @@ export class Controller<R = Request> {
 
   /** Waits for the workers; once stopping, gives in-flight reconciles gracefulShutdownTimeout before aborting them. */
   private async drain(signal: AbortSignal, workers: Promise<unknown>): Promise<void> {
-    await Promise.race([workers, abortPromise(signal)]);
+    await Promise.race([workers, untilAborted(signal)]);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, this.gracefulShutdownTimeout);
@@ -424,11 +425,6 @@ export class Controller<R = Request> {
       ctx.release();
     }
   }
-}
-
-function abortPromise(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /**

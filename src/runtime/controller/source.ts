@@ -9,6 +9,7 @@ import type { Request } from '../reconcile/index.js';
 import type { EventHandler, Predicate, RequestQueue, Source } from './events.js';
 import { LifecycleError } from '../errors.js';
 import { LOW_PRIORITY } from '../workqueue/priority-queue.js';
+import { onAbort } from '../internal/abort-fanout.js';
 
 /** What a kind source needs from the cache: the kind's (possibly per-namespace) informer. */
 export interface InformerProvider {
@@ -70,7 +71,7 @@ export class KindSource<T extends KubeObject, R = Request> implements Source<R> 
       },
     });
     const reg = this.registration;
-    signal.addEventListener('abort', () => reg.remove(), { once: true });
+    onAbort(signal, () => reg.remove());
   }
 
   waitForSync(signal: AbortSignal): Promise<boolean> {

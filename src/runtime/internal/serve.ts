@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Logger } from '../log/index.js';
 import { ConfigurationError } from '../errors.js';
+import { untilAborted } from './abort-fanout.js';
 
 /** A server the manager runs: something that listens and can be closed, such as http.Server or https.Server. */
 export interface ListeningServer {
@@ -68,10 +69,7 @@ export async function serveUntil(
     onListening?.(addr);
     log.info('Serving', { address: `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}` });
   }
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  await untilAborted(signal);
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     // Keep-alive sockets would hold close() open; drop them (http2 servers have no such method).

@@ -11,6 +11,7 @@ import { newClient, type RestClient } from '../rest/client.js';
 import { isNotFound } from '../rest/errors.js';
 import { NamespaceConfinedClient, confinedReader } from './confine.js';
 import type { KubeObject, Resource } from '../rest/types.js';
+import { untilAborted } from '../internal/abort-fanout.js';
 
 /** What a cluster's cache holds: the manager's cache options that make sense per cluster. */
 export type ClusterCacheOptions = Pick<
@@ -175,10 +176,7 @@ export class Cluster {
     this.running = true;
     try {
       if (!this.owned) {
-        await new Promise<void>((resolve) => {
-          if (signal.aborted) resolve();
-          else signal.addEventListener('abort', () => resolve(), { once: true });
-        });
+        await untilAborted(signal);
         return;
       }
       const { cache, restClient } = this.parts;

@@ -11,6 +11,7 @@ import { realClock, type Clock } from '../clock.js';
 import { LOW_PRIORITY } from '../workqueue/priority-queue.js';
 import { kindName, type Cluster } from './cluster.js';
 import { isPerCluster, type ClusterRequest, type PerClusterReconciler } from './request.js';
+import { onAbort } from '../internal/abort-fanout.js';
 
 /**
  * Which clusters something engages in (multicluster-runtime's EngageOptions). Unset fields take the controller's,
@@ -238,7 +239,7 @@ export class MultiClusterController implements MultiClusterRunnable {
       }
     }
     if (missing.length > 0) runs.push(this.recheckMissing(cluster, missing, startWatch, signal, log));
-    signal.addEventListener('abort', () => this.reportMissing(cluster, [], log, missing), { once: true });
+    onAbort(signal, () => this.reportMissing(cluster, [], log, missing));
     return { stopped: Promise.all(runs).then(() => {}) };
   }
 

@@ -14,6 +14,7 @@ import { localCluster, setClusterFence, type Cluster } from './cluster.js';
 import { clusterGate, clusterPartition, type ClusterShardingOptions } from './sharding.js';
 import type { MultiClusterRunnable } from './controller.js';
 import { ClusterNotFoundError, type Aware, type Provider } from './provider.js';
+import { untilAborted } from '../internal/abort-fanout.js';
 
 /** How the manager watches the clusters it engages (the local cluster excepted: the manager runs in it). */
 export interface ClusterHealthOptions {
@@ -322,10 +323,7 @@ export class MultiClusterManager implements Aware {
       : Promise.resolve();
     let failed: unknown;
     await Promise.race([
-      new Promise<void>((resolve) => {
-        if (signal.aborted) resolve();
-        else signal.addEventListener('abort', () => resolve(), { once: true });
-      }),
+      untilAborted(signal),
       providerRun.then(
         () => new Promise<void>(() => {}),
         (err: unknown) => {

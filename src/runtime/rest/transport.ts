@@ -9,6 +9,7 @@ import { ApiError } from './errors.js';
 import { ListDecodeError, ListStreamDecoder, type ListDecodeOptions } from './list-decoder.js';
 import { proxyAgentFactory, type ProxyAgentFactory } from './proxy.js';
 import { http } from '../internal/builtins.js';
+import { onAbort } from '../internal/abort-fanout.js';
 import { sleep } from '../sleep.js';
 import { LifecycleError, TimeoutError, TransportError } from '../errors.js';
 import { log as rootLog } from '../log/index.js';
@@ -414,9 +415,9 @@ export class HttpTransport {
       let response: IncomingMessage | undefined;
       // Once the body streams, the response must carry the error, or its reader only sees "aborted".
       const fail = (err: Error): void => void (response ?? r).destroy(err);
-      const onAbort = (): void => fail(abortError(signal!));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const cleanup = (): void => signal?.removeEventListener('abort', onAbort);
+      const abortRequest = (): void => fail(abortError(signal!));
+      // One listener on the signal for every request that shares it (a manager's informers share one).
+      const cleanup = signal ? onAbort(signal, abortRequest) : (): void => undefined;
       if (idle > 0) r.setTimeout(idle, () => fail(new IdleTimeoutError(idle)));
       r.once('response', (res) => {
         response = res;

@@ -16,6 +16,7 @@ import {
   PARTITIONS_ANNOTATION,
   RING_LABEL,
 } from './membership.js';
+import { onAbort } from '../internal/abort-fanout.js';
 
 /** What the ring needs from a client: its Leases, read consistently, and its own written with optimistic locking. */
 export interface RingClient {
@@ -343,8 +344,12 @@ export class ShardRing {
         // From the next list's version: the first cycle's, or after an error the next cycle's (so a watch the server
         // refuses is retried once per cycle, not in a loop).
         await new Promise<void>((resolve) => {
-          this.listWaiters.push(resolve);
-          signal.addEventListener('abort', () => resolve(), { once: true });
+          // Unregistered when the list comes: this loop waits once per cycle on the same long-lived signal.
+          const unregister = onAbort(signal, resolve);
+          this.listWaiters.push(() => {
+            unregister();
+            resolve();
+          });
         });
         from = this.lastListVersion;
       }

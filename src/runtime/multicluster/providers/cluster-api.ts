@@ -9,6 +9,7 @@ import { defineResource } from '../../rest/resource.js';
 import type { KubeObject, Resource } from '../../rest/types.js';
 import { newCluster, type ClusterOptions } from '../cluster.js';
 import type { Aware, Provider, ProviderContext } from '../provider.js';
+import { untilAborted } from '../../internal/abort-fanout.js';
 
 const { createHash } = crypto;
 
@@ -112,10 +113,7 @@ export class ClusterAPIProvider implements Provider {
       namespace: this.opts.namespace ?? '(all)',
     });
     factory.start(signal);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await untilAborted(signal);
     await factory.shutdown();
     for (const e of this.entries.values()) e.engaged?.stop.abort();
     this.entries.clear();

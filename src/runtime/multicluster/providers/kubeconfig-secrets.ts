@@ -8,6 +8,7 @@ import { Secrets } from '../../rest/builtins.js';
 import type { V1Secret } from '@kubernetes/client-node';
 import { newCluster, type ClusterOptions } from '../cluster.js';
 import type { Aware, Provider, ProviderContext } from '../provider.js';
+import { untilAborted } from '../../internal/abort-fanout.js';
 
 const { createHash } = crypto;
 
@@ -83,10 +84,7 @@ export class KubeconfigSecretProvider implements Provider {
     });
     log.info('Watching kubeconfig Secrets', { labelSelector: this.opts.labelSelector, key: this.opts.key });
     factory.start(signal);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await untilAborted(signal);
     await factory.shutdown();
     for (const name of [...this.known.keys()]) this.forget(name, log, 'the provider stopped');
   }

@@ -3,6 +3,7 @@ import { isDeletedFinalStateUnknown } from '../../cache/keys.js';
 import { Namespaces } from '../../rest/builtins.js';
 import { newCluster, type ClusterOptions } from '../cluster.js';
 import type { Provider, ProviderContext } from '../provider.js';
+import { untilAborted } from '../../internal/abort-fanout.js';
 
 /** Options of a NamespaceProvider. */
 export interface NamespaceProviderOptions {
@@ -58,10 +59,7 @@ export class NamespaceProvider implements Provider {
       onDelete: (obj) => forget((isDeletedFinalStateUnknown(obj) ? obj.obj : obj).metadata?.name ?? ''),
     });
     factory.start(signal);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await untilAborted(signal);
     await factory.shutdown();
     for (const name of [...this.engaged.keys()]) forget(name);
   }

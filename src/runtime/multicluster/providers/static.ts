@@ -2,6 +2,7 @@ import type { KubeConfig } from '../../clientcmd/kubeconfig-types.js';
 import { ConfigurationError } from '../../errors.js';
 import { newCluster, type ClusterOptions } from '../cluster.js';
 import type { Aware, Provider, ProviderContext } from '../provider.js';
+import { untilAborted } from '../../internal/abort-fanout.js';
 
 /** Options of a StaticProvider. */
 export interface StaticProviderOptions {
@@ -55,10 +56,7 @@ export class StaticProvider implements Provider {
     this.aware = ctx.aware;
     this.runSignal = signal;
     for (const [name, entry] of this.configs) this.engage(name, entry, ctx.aware);
-    await new Promise<void>((resolve) => {
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await untilAborted(signal);
     this.aware = undefined;
     for (const ac of this.engaged.values()) ac.abort();
     this.engaged.clear();
