@@ -150,8 +150,10 @@ export function describeError(err: unknown): string {
   for (let depth = 0; cur !== undefined && cur !== null && depth < 8; depth++) {
     if (cur instanceof Error) {
       const m = cur.message === '' ? cur.name : cur.message;
-      // A wrapper that already quotes its cause's message (`failed: boom`) should not print it twice.
-      if (!parts.some((p) => p.includes(m))) parts.push(m);
+      // A wrapper that already quotes its cause's message (`failed: boom`) should not print it twice. A wrapper often
+      // quotes only the first line of a parser's message, whose other lines are a code frame.
+      const firstLine = m.split('\n', 1)[0]?.trim() ?? m;
+      if (!parts.some((p) => p.includes(firstLine))) parts.push(m);
       cur = cur.cause;
     } else {
       parts.push(typeof cur === 'string' ? cur : safeString(cur));

@@ -41,6 +41,20 @@ describe('logger', () => {
     expect(lines).toEqual([expect.objectContaining({ level: 'error', msg: 'failed', error: 'outer: inner', k: 'v' })]);
   });
 
+  it("does not repeat a cause whose first line the wrapper already quotes (a parser's message and its code frame)", () => {
+    const { logger, lines } = capture('error');
+    const parserError = new Error('null byte is not allowed in input (1:1)\n\n 1 | \u0000\n-----^');
+    logger.error(
+      new Error('kubeconfig secret/a: not valid YAML: null byte is not allowed in input (1:1)', { cause: parserError }),
+      'refused',
+    );
+    expect(lines).toEqual([
+      expect.objectContaining({
+        error: 'kubeconfig secret/a: not valid YAML: null byte is not allowed in input (1:1)',
+      }),
+    ]);
+  });
+
   it('survives values JSON cannot encode', () => {
     const { logger, lines } = capture();
     const cyc: Record<string, unknown> = {};

@@ -117,6 +117,11 @@ describe('the kubeconfig Secret provider', () => {
       metadata: { namespace: fleet, name: 'plugin', labels },
       data: { kubeconfig: b64(execConfig) },
     });
+    // Not YAML at all: refused in one line that says why once, without the parser's code frame.
+    await plane.api.create(Secrets, {
+      metadata: { namespace: fleet, name: 'binary', labels },
+      data: { kubeconfig: Buffer.from([0, 1, 2, 0]).toString('base64') },
+    });
     const m = run(
       'secrets',
       new KubeconfigSecretProvider({ namespace: fleet, clusterOptions: { cache: { defaultNamespaces: [work] } } }),
@@ -130,6 +135,12 @@ describe('the kubeconfig Secret provider', () => {
       const refusal = m.logs.lines.find((l) => l.includes('"secret":"plugin"'));
       expect(refusal).toContain(`in Secret ${fleet}/plugin (key kubeconfig)`);
       expect(refusal).toContain('has an exec plugin (/bin/sh), which this kubeconfig may not run');
+      const binary = m.logs.lines.find((l) => l.includes('"secret":"binary"'));
+      const { error } = JSON.parse(binary ?? '{}') as { error?: string };
+      expect(error).toContain(`${fleet}/binary`);
+      expect(error).toContain('not valid YAML');
+      expect(error?.split('null byte is not allowed').length).toBe(2);
+      expect(error).not.toContain('\n');
 
       // A Secret created at run time is engaged without a restart.
       await plane.api.create(Secrets, {
