@@ -119,15 +119,25 @@ async function waitForReady(kubeconfig: string, exited: Promise<number | null>, 
   }
 }
 
+/** The last lines of the background process's log, when it stopped without being asked to. */
+function stoppedReason(kubeconfig: string): string | undefined {
+  if (!existsSync(logFile(kubeconfig))) return undefined;
+  const lines = readFileSync(logFile(kubeconfig), 'utf8').trimEnd().split('\n');
+  return lines.slice(-12).join('\n');
+}
+
 /** Stops a control plane started with --background for `kubeconfigOut` (as Ctrl-C would) and removes its files. */
 export async function stopBackground(kubeconfigOut: string): Promise<void> {
   const kubeconfig = resolve(kubeconfigOut);
   const pid = runningPid(kubeconfig);
   if (pid === undefined) {
     const stale = existsSync(pidFile(kubeconfig));
+    // A control plane that stopped on its own (its etcd or kube-apiserver died) said why in its log: show it.
+    const why = stale ? stoppedReason(kubeconfig) : undefined;
     rmSync(pidFile(kubeconfig), { force: true });
     process.stdout.write(
-      `No control plane started with --background runs for ${kubeconfig}${stale ? ' (removed a stale pid file)' : ''}.\n`,
+      `No control plane started with --background runs for ${kubeconfig}${stale ? ' (removed a stale pid file)' : ''}.\n` +
+        (why !== undefined ? `It had stopped on its own; ${logFile(kubeconfig)} ends with:\n${why}\n` : ''),
     );
     return;
   }

@@ -363,11 +363,20 @@ export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): 
     );
     // Signal handlers don't keep Node's event loop alive, and the control plane's handles are unref'd.
     const keepAlive = setInterval(() => undefined, 1 << 30);
-    await new Promise<void>((done) => {
-      if (signal.aborted) done();
-      else signal.addEventListener('abort', () => done(), { once: true });
+    const stopped = new Promise<undefined>((done) => {
+      if (signal.aborted) done(undefined);
+      else signal.addEventListener('abort', () => done(undefined), { once: true });
     });
+    // A control plane whose etcd or kube-apiserver died is said at once, and the other one is stopped.
+    const died = await Promise.race([stopped, env.whenProcessExits()]);
     clearInterval(keepAlive);
+    if (died !== undefined) {
+      const other = died.component === 'etcd' ? 'kube-apiserver' : 'etcd';
+      process.stderr.write(`Stopping ${other}: ${died.how} while the control plane ran.\n`);
+      throw new CliError(
+        `the control plane stopped: ${died.how}. ${died.lastLines.length > 0 ? `Its last lines:\n${died.lastLines.map((l) => `  ${l}`).join('\n')}` : 'It wrote nothing.'}`,
+      );
+    }
     process.stderr.write('Stopping the control plane …\n');
   } finally {
     await env?.stop();

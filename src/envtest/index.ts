@@ -4,7 +4,7 @@
  *
  * @module @kubescaffold/envtest
  */
-export { TestEnvironment, type TestEnvironmentOptions } from './controlplane/environment.js';
+export { TestEnvironment, type ControlPlaneExit, type TestEnvironmentOptions } from './controlplane/environment.js';
 // Obtaining the binaries: the same exports as @kubescaffold/envtest/setup.
 export * from './setup.js';
 // Test objects from a project's config/samples.

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { hostPlatform } from '../../src/envtest/binaries/platform.js';
 import { processesMentioning } from './helpers.js';
 import { ConnectProxy, fakeBinaries, makeArchive, Mirror, writeFakeBinaries } from './mirror.js';
 import { CONTROL_PLANE_START_MS } from '../support/limits.js';
+import { eventually } from '../support/eventually.js';
 
 const scaffoldBin = fileURLToPath(new URL('../../bin/scaffold.js', import.meta.url));
 
@@ -46,6 +47,41 @@ function execNode(
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
     });
   });
+}
+
+/** Processes below `pid` (children, grandchildren, ...) with their command lines (Linux /proc). */
+function descendantsOf(pid: number): Array<{ pid: number; cmd: string }> {
+  const parents = new Map<number, number>();
+  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      // The parent pid is the 4th field of /proc/<pid>/stat, after the command in parentheses.
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // exited while we looked
+    }
+  }
+  const below = (p: number): boolean => {
+    for (let cur = parents.get(p); cur !== undefined && cur > 1; cur = parents.get(cur)) if (cur === pid) return true;
+    return false;
+  };
+  return [...parents.keys()].filter(below).flatMap((p) => {
+    try {
+      return [{ pid: p, cmd: readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ') }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Whether `pid` runs: a zombie (exited, not yet reaped by an init that may never reap it) does not. */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 let bins: Binaries;
@@ -422,6 +458,47 @@ describe('scaffold envtest start --background and envtest stop', () => {
       }
     }
   });
+
+  it(
+    'stops by itself when its etcd dies, saying which and how, stops kube-apiserver, and envtest stop shows why',
+    async () => {
+      const kubeconfig = join(scratch, 'bin', 'dying.kubeconfig');
+      const env = { ...process.env, NO_COLOR: '1' };
+      try {
+        const started = await execNode(
+          [scaffoldBin, 'envtest', 'start', '--background', '--kubeconfig-out', kubeconfig],
+          env,
+        );
+        expect(started, started.stderr).toMatchObject({ code: 0 });
+        const pid = Number(readFileSync(`${kubeconfig}.pid`, 'utf8'));
+        const binaries = descendantsOf(pid).filter(
+          (p) => p.cmd.startsWith(bins.etcd) || p.cmd.startsWith(bins.kubeApiserver),
+        );
+        const etcd = binaries.find((p) => p.cmd.startsWith(bins.etcd));
+        const apiserver = binaries.find((p) => p.cmd.startsWith(bins.kubeApiserver));
+        expect(
+          [etcd, apiserver].every((p) => p !== undefined),
+          JSON.stringify(binaries),
+        ).toBe(true);
+
+        process.kill(etcd!.pid, 'SIGKILL');
+        await eventually(() => !isAlive(pid), { what: 'the background control plane to exit', timeoutMs: 60_000 });
+        expect(isAlive(apiserver!.pid)).toBe(false);
+        const log = readFileSync(`${kubeconfig}.log`, 'utf8');
+        expect(log).toContain('Stopping kube-apiserver: etcd exited (killed by SIGKILL) while the control plane ran.');
+        expect(log).toContain('the control plane stopped: etcd exited (killed by SIGKILL).');
+
+        const stopped = await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', kubeconfig], env);
+        expect(stopped, stopped.stderr).toMatchObject({ code: 0 });
+        expect(stopped.stdout).toContain('(removed a stale pid file)');
+        expect(stopped.stdout).toContain('It had stopped on its own');
+        expect(stopped.stdout).toContain('etcd exited (killed by SIGKILL)');
+      } finally {
+        await execNode([scaffoldBin, 'envtest', 'stop', '--kubeconfig-out', kubeconfig], env);
+      }
+    },
+    2 * CONTROL_PLANE_START_MS,
+  );
 
   it('refuses --background without --kubeconfig-out, and stop with nothing running says so and succeeds', async () => {
     const env = { ...process.env, NO_COLOR: '1' };

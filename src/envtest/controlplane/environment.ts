@@ -296,6 +296,32 @@ export class TestEnvironment {
     }
   }
 
+  /**
+   * Resolves when etcd or kube-apiserver exits on its own while this environment runs: which one, how, and the last
+   * lines it wrote. An exit that stop() or stopAPIServer() asked for does not count, so for an environment that is
+   * stopped cleanly it never resolves. A long-running holder of the control plane (`scaffold envtest start`) races it
+   * against its stop signal, so that a dead control plane is said at once instead of at the next request.
+   */
+  async whenProcessExits(): Promise<ControlPlaneExit> {
+    for (;;) {
+      const api = this.apiServer;
+      const exited = await Promise.race([
+        this.etcd.process.exited.then(() => ({ component: 'etcd' as const, process: this.etcd.process })),
+        ...(api
+          ? [api.process.exited.then(() => ({ component: 'kube-apiserver' as const, process: api.process }))]
+          : []),
+      ]);
+      if (this.stopping) return new Promise<never>(() => undefined);
+      // kube-apiserver stopped on purpose (stopAPIServer): watch on with what runs now.
+      if (exited.component === 'kube-apiserver' && this.apiServer !== api) continue;
+      return {
+        component: exited.component,
+        how: exited.process.describeExit(),
+        lastLines: lastLines(exited.process.recentOutput(), 20),
+      };
+    }
+  }
+
   /** Stops kube-apiserver, then etcd (SIGTERM, SIGKILL after stopTimeout), and removes the temp directory. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
@@ -311,6 +337,24 @@ export class TestEnvironment {
     })();
     return this.stopping;
   }
+}
+
+/** How a control-plane process ended on its own: {@link TestEnvironment.whenProcessExits}. */
+export interface ControlPlaneExit {
+  /** Which process exited. */
+  readonly component: 'etcd' | 'kube-apiserver';
+  /** How it exited, e.g. `etcd exited (killed by SIGKILL)` or `kube-apiserver exited (code 1)`. */
+  readonly how: string;
+  /** The last lines it wrote (up to 20), oldest first. */
+  readonly lastLines: readonly string[];
+}
+
+function lastLines(output: string, n: number): string[] {
+  return output
+    .trimEnd()
+    .split('\n')
+    .slice(-n)
+    .filter((l) => l.trim() !== '');
 }
 
 /** Stops in reverse start order: the apiserver before the etcd it depends on. */

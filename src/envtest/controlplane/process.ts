@@ -5,6 +5,7 @@
  * signals the whole group: SIGTERM, then SIGKILL after a timeout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
 import { onProcessExit } from './cleanup.js';
 
 /**
@@ -120,7 +121,9 @@ export class SupervisedProcess {
   describeExit(): string {
     const e = this.exitInfo;
     if (!e) return `${this.name} is running`;
-    return `${this.name} exited (${e.signal ?? `code ${e.code}`})`;
+    // The supervisor exits with 128 + n when its binary was killed by signal n, as a shell reports it.
+    const killedBy = e.signal ?? (e.code !== null && e.code > 128 ? signalName(e.code - 128) : undefined);
+    return `${this.name} exited (${killedBy !== undefined ? `killed by ${killedBy}` : `code ${e.code}`})`;
   }
 
   /** SIGTERM to the process group, SIGKILL after `timeoutMs`; resolves once it has exited. */
@@ -147,4 +150,8 @@ export class SupervisedProcess {
       // group already gone
     }
   }
+}
+
+function signalName(n: number): string | undefined {
+  return Object.entries(constants.signals).find(([, v]) => v === n)?.[0];
 }
