@@ -119,11 +119,15 @@ async function waitForReady(kubeconfig: string, exited: Promise<number | null>, 
   }
 }
 
-/** The last lines of the background process's log, when it stopped without being asked to. */
+/**
+ * Why the background process stopped without being asked to: its log from the error it ended with (or its last
+ * lines, when it ended without one), at most 12 lines.
+ */
 function stoppedReason(kubeconfig: string): string | undefined {
   if (!existsSync(logFile(kubeconfig))) return undefined;
   const lines = readFileSync(logFile(kubeconfig), 'utf8').trimEnd().split('\n');
-  return lines.slice(-12).join('\n');
+  const error = lines.findLastIndex((l) => l.startsWith('Error: '));
+  return (error >= 0 ? lines.slice(error, error + 12) : lines.slice(-12)).join('\n');
 }
 
 /** Stops a control plane started with --background for `kubeconfigOut` (as Ctrl-C would) and removes its files. */

@@ -329,6 +329,7 @@ export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): 
   let env: TestEnvironment | undefined;
   let kubeconfigPath = opts.kubeconfigOut ? resolve(opts.kubeconfigOut) : undefined;
   const userError = (err: unknown) => new CliError(err instanceof Error ? err.message : String(err));
+  let keepAlive: NodeJS.Timeout | undefined;
   try {
     if (kubeconfigPath)
       await checkKubeconfigTarget(kubeconfigPath).catch((err: unknown) => Promise.reject(userError(err)));
@@ -361,24 +362,32 @@ export async function runEnvtestStart(opts: StartOptions, signal: AbortSignal): 
         `  export KUBECONFIG=${kubeconfigPath}\n` +
         `Press Ctrl-C to stop; etcd's data is discarded on exit.\n`,
     );
-    // Signal handlers don't keep Node's event loop alive, and the control plane's handles are unref'd.
-    const keepAlive = setInterval(() => undefined, 1 << 30);
+    // Signal handlers don't keep Node's event loop alive, and the control plane's handles are unref'd: without this
+    // the process would end in the middle of stopping it, before saying why.
+    keepAlive = setInterval(() => undefined, 1 << 30);
     const stopped = new Promise<undefined>((done) => {
       if (signal.aborted) done(undefined);
       else signal.addEventListener('abort', () => done(undefined), { once: true });
     });
     // A control plane whose etcd or kube-apiserver died is said at once, and the other one is stopped.
     const died = await Promise.race([stopped, env.whenProcessExits()]);
-    clearInterval(keepAlive);
     if (died !== undefined) {
       const other = died.component === 'etcd' ? 'kube-apiserver' : 'etcd';
       process.stderr.write(`Stopping ${other}: ${died.how} while the control plane ran.\n`);
       throw new CliError(
-        `the control plane stopped: ${died.how}. ${died.lastLines.length > 0 ? `Its last lines:\n${died.lastLines.map((l) => `  ${l}`).join('\n')}` : 'It wrote nothing.'}`,
+        `the control plane stopped: ${died.how}. ${
+          died.lastLines.length > 0
+            ? `Its last lines:\n${died.lastLines
+                .slice(-10)
+                .map((l) => `  ${l}`)
+                .join('\n')}`
+            : 'It wrote nothing.'
+        }`,
       );
     }
     process.stderr.write('Stopping the control plane …\n');
   } finally {
     await env?.stop();
+    clearInterval(keepAlive);
   }
 }
