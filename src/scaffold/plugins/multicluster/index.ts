@@ -3,7 +3,7 @@ import { stringifyProject, withPluginConfig, type ProjectConfig } from '../../..
 import { ScaffoldError } from '../../../errors.js';
 import { Plan } from '../../plan.js';
 import { render } from '../../render.js';
-import type { PluginModule, PluginResult } from '../registry.js';
+import type { PluginModule, PluginResult } from '../plugin.js';
 import { MULTICLUSTER_PLUGIN_KEY } from './spec.js';
 import { existsSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
