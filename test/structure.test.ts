@@ -257,4 +257,14 @@ describe('the layering of src/', () => {
     expect(new Set(fromSpecs.map((e) => e.from)).size).toBeGreaterThanOrEqual(5);
     expect(describeEdges(fromSpecs.filter((e) => e.to !== 'scaffold/plugins/plugin.ts'))).toEqual([]);
   });
+
+  it('lets the rest of src/scaffold reach a plugin only through its spec data, the registry or the chain', () => {
+    const allowed = (to: string): boolean =>
+      /^scaffold\/plugins\/([^/]+\/spec|plugin|registry|chain|run-chain)\.ts$/.test(to);
+    const intoPlugins = relativeEdges.filter(
+      (e) => under('scaffold/')(e.from) && !under('scaffold/plugins/')(e.from) && under('scaffold/plugins/')(e.to),
+    );
+    expect(intoPlugins.some((e) => e.from === 'scaffold/alpha/replay.ts')).toBe(true);
+    expect(describeEdges(intoPlugins.filter((e) => !allowed(e.to)))).toEqual([]);
+  });
 });

@@ -10,7 +10,12 @@ import { join, posix } from 'node:path';
 import { controllerNames, reconcilerClassName } from '../../../project/controllers.js';
 import type { ProjectResource } from '../../../project/project.js';
 import { resourcePaths } from '../../api.js';
-import { MULTICLUSTER_IMPORT, multiClusterChain, multiClusterImports, type WiredController } from './wiring.js';
+import {
+  MULTICLUSTER_IMPORT,
+  multiClusterChain,
+  multiClusterImports,
+  type WiredController,
+} from '../../controller-wiring.js';
 
 const MAIN = 'cmd/main.ts';
 const RBAC_KUSTOMIZATION = 'config/rbac/kustomization.yaml';
