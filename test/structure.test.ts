@@ -73,6 +73,55 @@ function declaredDependencies(packageDir: string): Set<string> {
   return new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
 }
 
+/**
+ * The import cycles of a graph: its strongly connected components of more than one file (or of one file importing
+ * itself), found with Tarjan's algorithm, each sorted, with the files it reaches through. Iterative, so that a deep
+ * chain of imports cannot overflow the stack.
+ */
+function importCycles(edges: readonly Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  for (const start of next.keys()) {
+    if (index.has(start)) continue;
+    const work: Array<{ file: string; pending: string[] }> = [];
+    const enter = (file: string): void => {
+      index.set(file, index.size);
+      low.set(file, index.get(file)!);
+      stack.push(file);
+      onStack.add(file);
+      work.push({ file, pending: [...(next.get(file) ?? [])] });
+    };
+    enter(start);
+    while (work.length > 0) {
+      const frame = work.at(-1)!;
+      const to = frame.pending.shift();
+      if (to !== undefined) {
+        if (!index.has(to)) enter(to);
+        else if (onStack.has(to)) low.set(frame.file, Math.min(low.get(frame.file)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      const parent = work.at(-1);
+      if (parent) low.set(parent.file, Math.min(low.get(parent.file)!, low.get(frame.file)!));
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const component: string[] = [];
+      let file: string;
+      do {
+        file = stack.pop()!;
+        onStack.delete(file);
+        component.push(file);
+      } while (file !== frame.file);
+      if (component.length > 1 || (next.get(file) ?? []).includes(file)) cycles.push(component.sort());
+    }
+  }
+  return cycles;
+}
+
 describe('the layering of src/', () => {
   const edges = importGraph();
   const relativeEdges = edges.filter((e) => !e.bare);
@@ -186,5 +235,36 @@ describe('the layering of src/', () => {
     expect(
       describeEdges(relativeEdges.filter((e) => lower.some((d) => e.from.startsWith(d)) && under('cli/')(e.to))),
     ).toEqual([]);
+  });
+
+  it('finds an import cycle when there is one', () => {
+    const edge = (from: string, to: string): Edge => ({ from, to, bare: false, statement: `import '${to}'` });
+    expect(
+      importCycles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts')]),
+    ).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(importCycles([edge('a.ts', 'a.ts')])).toEqual([['a.ts']]);
+    expect(importCycles([edge('a.ts', 'b.ts'), edge('a.ts', 'c.ts'), edge('b.ts', 'c.ts')])).toEqual([]);
+  });
+
+  it("has no import cycle through src/scaffold: a plugin's spec is data the registry reads, importing nothing back", () => {
+    // Type-only and dynamic imports count: a cycle of them still ties the modules' builds and their load order.
+    const cycles = importCycles(relativeEdges).filter((cycle) => cycle.some(under('scaffold/')));
+    expect(cycles).toEqual([]);
+  });
+
+  it("keeps each built-in plugin's spec plain data: its spec.ts imports only the plugins' types", () => {
+    const fromSpecs = relativeEdges.filter((e) => /^scaffold\/plugins\/[^/]+\/spec\.ts$/.test(e.from));
+    expect(new Set(fromSpecs.map((e) => e.from)).size).toBeGreaterThanOrEqual(5);
+    expect(describeEdges(fromSpecs.filter((e) => e.to !== 'scaffold/plugins/plugin.ts'))).toEqual([]);
+  });
+
+  it('lets the rest of src/scaffold reach a plugin only through its spec data, the registry or the chain', () => {
+    const allowed = (to: string): boolean =>
+      /^scaffold\/plugins\/([^/]+\/spec|plugin|registry|chain|run-chain)\.ts$/.test(to);
+    const intoPlugins = relativeEdges.filter(
+      (e) => under('scaffold/')(e.from) && !under('scaffold/plugins/')(e.from) && under('scaffold/plugins/')(e.to),
+    );
+    expect(intoPlugins.some((e) => e.from === 'scaffold/alpha/replay.ts')).toBe(true);
+    expect(describeEdges(intoPlugins.filter((e) => !allowed(e.to)))).toEqual([]);
   });
 });

@@ -14,7 +14,6 @@ import {
 } from '../project/controllers.js';
 import { Plan } from './plan.js';
 import {
-  pluginConfig,
   qualifiedGroup,
   sameGVK,
   stringifyProject,
@@ -23,8 +22,7 @@ import {
 } from '../project/project.js';
 import { render } from './render.js';
 import { resolveExternalAPI } from './external-api.js';
-import { MULTICLUSTER_PLUGIN_KEY } from './plugins/multicluster/spec.js';
-import { multiClusterChain, multiClusterImports, type WiredController } from './plugins/multicluster/wiring.js';
+import { controllerWiring } from './controller-wiring.js';
 
 export interface CreateAPIOptions {
   group: string;
@@ -424,9 +422,9 @@ export function scaffoldCreateAPI(
       );
     }
     const args = extension.reconcilerArgs ?? 'mgr.getClient()';
-    if (pluginConfig(config, MULTICLUSTER_PLUGIN_KEY) !== undefined) {
-      // A multi-cluster project (multicluster/v1-alpha): each engaged cluster gets a reconciler of its own.
-      const wired: WiredController = {
+    const wiring = controllerWiring(
+      config,
+      {
         resource: entry,
         controllerName: paths.controllerName,
         reconcilerClass: paths.reconcilerClass,
@@ -436,17 +434,10 @@ export function scaffoldCreateAPI(
           : external
             ? external.importFrom('cmd')
             : `${posix.relative('cmd', paths.apiDir)}/zz_generated.resources.js`,
-      };
-      plan.insert('cmd/main.ts', {
-        imports: multiClusterImports(wired),
-        builder: [multiClusterChain(wired, args.replaceAll('mgr.getClient()', 'cluster.getClient()'))],
-      });
-    } else {
-      plan.insert('cmd/main.ts', {
-        imports: [`import { ${paths.reconcilerClass} } from '${paths.mainImport}';`],
-        builder: [`new ${paths.reconcilerClass}(${args}).setupWithManager(mgr);`],
-      });
-    }
+      },
+      args,
+    );
+    plan.insert('cmd/main.ts', { imports: wiring.imports, builder: wiring.builder });
   }
 
   const nextResources = existing ? resources.map((r) => (r === existing ? entry : r)) : [...resources, entry];

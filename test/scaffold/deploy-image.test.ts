@@ -5,11 +5,19 @@ import { parse } from 'yaml';
 import { scaffoldCreateAPI } from '../../src/scaffold/api.js';
 import { createAPI } from '../../src/scaffold/plugins/deploy-image/index.js';
 import { addImageEnvVar } from '../../src/scaffold/plugins/deploy-image/manager-env.js';
-import { DEPLOY_IMAGE_KEY, deployImageSpec, replayDeployImage } from '../../src/scaffold/plugins/deploy-image/spec.js';
-import { pluginSpecs, replayCommandLine } from '../../src/scaffold/plugins/registry.js';
+import { replayDeployImage } from '../../src/scaffold/plugins/deploy-image/replay.js';
+import { DEPLOY_IMAGE_KEY, deployImageSpec } from '../../src/scaffold/plugins/deploy-image/spec.js';
+import { pluginSpecs, replayCommandLine, type PluginSpec } from '../../src/scaffold/plugins/registry.js';
 import { builtinSteps, resolveChain } from '../../src/scaffold/plugins/chain.js';
 import { differingFiles, scaffold } from './alpha/cli-run.js';
 import { initProject, snapshotTree, tempProjectDir } from './helpers.js';
+
+/** The plugin as the registry gives it: its spec data, code and replay. */
+const registered = (): PluginSpec => {
+  const [spec, ...others] = pluginSpecs.filter((s) => s.key === DEPLOY_IMAGE_KEY);
+  expect(others).toEqual([]);
+  return spec!;
+};
 
 const memcached = { group: 'cache', version: 'v1alpha1', kind: 'Memcached', namespaced: true, force: false };
 const allFlags = {
@@ -31,8 +39,8 @@ describe('deploy-image/v1-alpha create api', () => {
   const read = (root: string, path: string): string => readFileSync(join(root, path), 'utf8');
 
   it("is registered under kubebuilder's key for create api, with its four flags", () => {
-    expect(pluginSpecs).toContain(deployImageSpec);
-    expect(builtinSteps(resolveChain('deploy-image/v1-alpha', 'create api'))).toEqual([deployImageSpec]);
+    expect(registered()).toMatchObject(deployImageSpec);
+    expect(builtinSteps(resolveChain('deploy-image/v1-alpha', 'create api'))).toEqual([registered()]);
     expect(deployImageSpec.key).toBe('deploy-image.go.kubebuilder.io/v1-alpha');
     expect(deployImageSpec.flags['create api']?.map((f) => f.flags.split(' ')[0])).toEqual([
       '--image',
@@ -317,7 +325,7 @@ describe('deploy-image/v1-alpha replay', () => {
         { domain: 'example.com', group: 'cache', kind: 'Redis', version: 'v1', options: { image: 'redis:7' } },
       ],
     };
-    const replays = deployImageSpec.replay(recorded);
+    const replays = registered().replay(recorded);
     expect(replays).toEqual([
       {
         command: 'create api',
@@ -335,7 +343,7 @@ describe('deploy-image/v1-alpha replay', () => {
         flags: { image: 'redis:7' },
       },
     ]);
-    expect(replays.map((r) => replayCommandLine(deployImageSpec, r))).toEqual([
+    expect(replays.map((r) => replayCommandLine(registered(), r))).toEqual([
       [
         'create',
         'api',

@@ -1,84 +1,34 @@
 import { ScaffoldError } from '../../errors.js';
 import { autoUpdateSpec } from './autoupdate/spec.js';
 import { deployImageSpec } from './deploy-image/spec.js';
+import { replayDeployImage } from './deploy-image/replay.js';
 import { grafanaSpec } from './grafana/spec.js';
 import { helmPluginSpec } from './helm/spec.js';
+import { replayHelm } from './helm/replay.js';
 import { multiClusterSpec } from './multicluster/spec.js';
+import type { PluginReplay, PluginSpec, PluginSpecData, PluginSubcommand } from './plugin.js';
 
-// kubebuilder's optional plugins, selected with --plugins on init, edit and create api. This module stays light (no
-// templates, no compiler): the CLI reads it to declare each plugin's flags, and loads a plugin's code only when it runs.
+// kubebuilder's optional plugins, selected with --plugins on init, edit and create api. Imports run one way: the
+// registry reads each plugin's spec data (spec.ts) and its replay, and loads its code (import() below) only when it
+// runs, so this module stays light (no templates, no compiler) for the CLI, which reads it to declare the flags. A
+// plugin's own modules import its spec and plugin.ts's types, never the registry.
 
-/** The subcommands that take --plugins. */
-export type PluginSubcommand = 'init' | 'edit' | 'create api' | 'create webhook';
-
-/** One flag a plugin adds to a subcommand, in commander's syntax. */
-export interface PluginFlag {
-  /** Commander's flag syntax, e.g. '--image <image>' or '--force'. */
-  flags: string;
-  description: string;
-  /** The flag's name in the parsed options object (commander's camelCase of the long flag). */
-  name: string;
-}
-
-/** What a plugin run wrote, and what it tells the user afterwards. */
-export interface PluginResult {
-  written: string[];
-  notes: string[];
-}
-
-/** The resource a `create api --plugins=...` run was asked for: create api's own flags. */
-export interface PluginAPIRequest {
-  group: string;
-  version: string;
-  kind: string;
-  plural?: string;
-  namespaced: boolean;
-  force: boolean;
-}
-
-/** A plugin's code, loaded on demand. Each function validates first and writes nothing when it refuses. */
-export interface PluginModule {
-  /** `edit --plugins=<key>` (also run right after `init --plugins=<key>`). */
-  edit?(root: string, flags: Record<string, unknown>): PluginResult;
-  /** `create api --plugins=<key>`: scaffolds the API in place of the default create api. */
-  createAPI?(root: string, request: PluginAPIRequest, flags: Record<string, unknown>): PluginResult;
-}
-
-/** A plugin as the CLI sees it before loading it. */
-export interface PluginSpec {
-  /** The key kubebuilder records in PROJECT's plugins section, e.g. helm.kubebuilder.io/v2-alpha. */
-  key: string;
-  description: string;
-  /** The subcommands whose --plugins accepts it (init runs its edit right after scaffolding). */
-  subcommands: PluginSubcommand[];
-  /** Flags it adds, per subcommand. */
-  flags: Partial<Record<PluginSubcommand, PluginFlag[]>>;
-  load(): Promise<PluginModule>;
-  /**
-   * What scaffolds again what this plugin recorded in PROJECT (`alpha generate` runs it in a fresh tree): typed calls of
-   * this plugin's own edit or createAPI, or of `scaffold manifests`. A create api call takes the place of the plain
-   * `create api` of the resource it names.
-   */
-  replay(recorded: unknown): PluginReplay[];
-}
-
-/**
- * One step of a plugin's replay, as data: alpha generate calls the plugin's function (or the manifests generator)
- * with it, and prints it as the command line a user would type.
- */
-export type PluginReplay =
-  /** This plugin's edit, with its flags (named as in `flags`). */
-  | { command: 'edit'; flags: Record<string, unknown> }
-  /** This plugin's createAPI for one resource, with its flags. */
-  | { command: 'create api'; request: PluginAPIRequest; flags: Record<string, unknown> }
-  /** `scaffold manifests` with its defaults, for a plugin that reads what it writes (as the helm chart does). */
-  | { command: 'manifests' };
+export type {
+  PluginAPIRequest,
+  PluginFlag,
+  PluginModule,
+  PluginReplay,
+  PluginResult,
+  PluginSpec,
+  PluginSpecData,
+  PluginSubcommand,
+} from './plugin.js';
 
 /**
  * The command line a user would type for a replay step (without `scaffold`): the plugin selected by its short key, and
  * each flag in the spelling the CLI declares for it.
  */
-export function replayCommandLine(spec: PluginSpec, replay: PluginReplay): string[] {
+export function replayCommandLine(spec: PluginSpecData, replay: PluginReplay): string[] {
   if (replay.command === 'manifests') return ['manifests'];
   const plugins = `--plugins=${shortKey(spec.key)}`;
   const flagArgs = (spec.flags[replay.command] ?? []).flatMap((flag) => {
@@ -110,13 +60,20 @@ export function replayCommandLine(spec: PluginSpec, replay: PluginReplay): strin
 /** The layout plugin of every project this CLI scaffolds; `init --plugins` accepts it (kubebuilder's go/v4). */
 export const LAYOUT_PLUGIN_KEY = 'typescript.kubescaffold.io/v1';
 
-/** Every optional plugin, in the order their runs are applied when several are given. */
+/** The replay of a plugin whose PROJECT entry records no settings: its edit, with no flags. */
+const replayEdit = (): PluginReplay[] => [{ command: 'edit', flags: {} }];
+
+/** Every optional plugin, in the order their runs are applied when several are given: its spec data, code and replay. */
 export const pluginSpecs: readonly PluginSpec[] = [
-  deployImageSpec,
-  grafanaSpec,
-  helmPluginSpec,
-  autoUpdateSpec,
-  multiClusterSpec,
+  { ...deployImageSpec, load: () => import('./deploy-image/index.js'), replay: replayDeployImage },
+  { ...grafanaSpec, load: async () => (await import('./grafana/index.js')).default, replay: replayEdit },
+  {
+    ...helmPluginSpec,
+    load: async () => ({ edit: (await import('./helm/edit.js')).helmEdit }),
+    replay: replayHelm,
+  },
+  { ...autoUpdateSpec, load: async () => (await import('./autoupdate/index.js')).default, replay: replayEdit },
+  { ...multiClusterSpec, load: async () => (await import('./multicluster/index.js')).default, replay: replayEdit },
 ];
 
 /** The short form kubebuilder prints and accepts: the name's first segment and the version, e.g. helm/v2-alpha. */

@@ -4,7 +4,7 @@ import { loadProject } from '../../../project/load.js';
 import { stringifyProject, withPluginConfig } from '../../../project/project.js';
 import { Plan } from '../../plan.js';
 import { templatesRoot } from '../../render.js';
-import type { PluginModule, PluginResult } from '../registry.js';
+import type { PluginModule, PluginResult } from '../plugin.js';
 import { AUTOUPDATE_PLUGIN_KEY } from './spec.js';
 
 /** Where the workflow goes, as kubebuilder puts it. */

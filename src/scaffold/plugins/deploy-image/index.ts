@@ -3,7 +3,7 @@ import { ScaffoldError } from '../../../errors.js';
 import { pluginConfig, sameGVK, withPluginConfig, type ProjectConfig } from '../../../project/project.js';
 import { scaffoldCreateAPI } from '../../api.js';
 import { render } from '../../render.js';
-import type { PluginAPIRequest, PluginModule, PluginResult } from '../registry.js';
+import type { PluginAPIRequest, PluginModule, PluginResult } from '../plugin.js';
 import { isDeployImageConfig, type DeployImageOptions, type DeployImageResource } from './config.js';
 import { addImageEnvVar } from './manager-env.js';
 import { DEPLOY_IMAGE_KEY } from './spec.js';

@@ -1,14 +1,15 @@
-import type { PluginReplay, PluginSpec } from '../registry.js';
-import { isDeployImageConfig, type DeployImageConfig } from './config.js';
+import type { PluginSpecData } from '../plugin.js';
+
+// deploy-image/v1-alpha as data: the registry reads it, and it imports nothing of the registry or of the plugin's code.
 
 /** kubebuilder's key for the plugin, as PROJECT records it. */
 export const DEPLOY_IMAGE_KEY = 'deploy-image.go.kubebuilder.io/v1-alpha';
 
 /**
  * deploy-image/v1-alpha: `create api --plugins=deploy-image/v1-alpha --image=<image>` scaffolds an API whose controller
- * deploys and manages that image (the operand). This module stays light; the scaffolding loads on demand.
+ * deploys and manages that image (the operand).
  */
-export const deployImageSpec: PluginSpec = {
+export const deployImageSpec: PluginSpecData = {
   key: DEPLOY_IMAGE_KEY,
   description: 'Scaffolds a CRD+controller to deploy an image-based Operand',
   subcommands: ['create api'],
@@ -40,25 +41,4 @@ export const deployImageSpec: PluginSpec = {
       },
     ],
   },
-  load: () => import('./index.js'),
-  replay: (recorded: unknown): PluginReplay[] => replayDeployImage(recorded),
 };
-
-/** The `create api` commands that scaffold again each resource PROJECT records for the plugin. */
-export function replayDeployImage(recorded: unknown): PluginReplay[] {
-  if (!isDeployImageConfig(recorded)) return [];
-  const config: DeployImageConfig = recorded;
-  return (config.resources ?? []).map((r): PluginReplay => {
-    const o = r.options ?? {};
-    const flags: Record<string, unknown> = {};
-    if (o.image !== undefined) flags.image = o.image;
-    if (o.containerCommand) flags.imageContainerCommand = o.containerCommand;
-    if (o.containerPort) flags.imageContainerPort = o.containerPort;
-    if (o.runAsUser) flags.runAsUser = o.runAsUser;
-    return {
-      command: 'create api',
-      request: { group: r.group ?? '', version: r.version, kind: r.kind, namespaced: true, force: false },
-      flags,
-    };
-  });
-}

@@ -3,12 +3,10 @@ import { loadProject } from '../../../project/load.js';
 import { Plan } from '../../plan.js';
 import { render, templatesRoot } from '../../render.js';
 import { stringifyProject, withPluginConfig } from '../../../project/project.js';
-import type { PluginModule, PluginResult } from '../registry.js';
+import type { PluginModule, PluginResult } from '../plugin.js';
 import { parseCustomMetrics, type CustomMetric } from './custom-metrics.js';
+import { GRAFANA_PLUGIN_KEY } from './spec.js';
 import { ScaffoldError } from '../../../errors.js';
-
-/** The key kubebuilder records in PROJECT for this plugin. */
-export const GRAFANA_PLUGIN_KEY = 'grafana.kubebuilder.io/v1-alpha';
 
 /** Where the user lists custom metrics; a later `edit` draws a dashboard from it. */
 export const CUSTOM_METRICS_CONFIG = 'grafana/custom-metrics/config.yaml';

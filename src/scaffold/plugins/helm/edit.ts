@@ -8,7 +8,7 @@ import { pluginConfig, stringifyProject, withPluginConfig, type ProjectConfig } 
 import { loadProject } from '../../../project/load.js';
 import { Plan, type IfExists } from '../../plan.js';
 import { render } from '../../render.js';
-import type { PluginResult } from '../registry.js';
+import type { PluginResult } from '../plugin.js';
 import { chartTemplates } from './chart.js';
 import { escapeRegExp } from './templater.js';
 import { managerValues } from './manager.js';

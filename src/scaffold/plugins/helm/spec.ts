@@ -1,7 +1,7 @@
-import type { PluginSpec } from '../registry.js';
+import type { PluginFlag, PluginSpecData } from '../plugin.js';
 
-// The helm/v2-alpha plugin as the CLI sees it before loading it: its key, flags and how PROJECT replays it. Light on
-// purpose (the registry imports it at start-up); the chart code loads only when the plugin runs.
+// helm/v2-alpha as data: its key, flags and defaults, and the shape of what PROJECT records for it. The registry reads
+// it; it imports nothing of the registry or of the chart code, which loads only when the plugin runs.
 
 export const HELM_PLUGIN_KEY = 'helm.kubebuilder.io/v2-alpha';
 /** kubebuilder's earlier helm plugin, whose PROJECT entry v2-alpha replaces. */
@@ -15,7 +15,7 @@ export interface HelmPluginConfig {
   output?: string;
 }
 
-const editFlags = [
+const editFlags: PluginFlag[] = [
   {
     flags: '--force',
     name: 'force',
@@ -34,22 +34,10 @@ const editFlags = [
   },
 ];
 
-export const helmPluginSpec: PluginSpec = {
+/** helm/v2-alpha: `edit --plugins=helm/v2-alpha` makes a Helm chart of the project from its kustomize output. */
+export const helmPluginSpec: PluginSpecData = {
   key: HELM_PLUGIN_KEY,
   description: 'Generates a Helm chart for project distribution from the kustomize output (config/default)',
   subcommands: ['init', 'edit'],
   flags: { edit: editFlags },
-  async load() {
-    const { helmEdit } = await import('./edit.js');
-    return { edit: helmEdit };
-  },
-  replay(recorded) {
-    const config = (typeof recorded === 'object' && recorded !== null ? recorded : {}) as HelmPluginConfig;
-    const flags: Record<string, unknown> = {};
-    if (config.manifests !== undefined && config.manifests !== DEFAULT_MANIFESTS) flags.manifests = config.manifests;
-    if (config.output !== undefined && config.output !== DEFAULT_OUTPUT_DIR) flags.outputDir = config.output;
-    // The chart is made from config/default, which needs the CRDs and roles `scaffold manifests` writes (kubebuilder's
-    // edit runs make manifests first, too).
-    return [{ command: 'manifests' }, { command: 'edit', flags }];
-  },
 };

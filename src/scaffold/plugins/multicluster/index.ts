@@ -3,14 +3,19 @@ import { stringifyProject, withPluginConfig, type ProjectConfig } from '../../..
 import { ScaffoldError } from '../../../errors.js';
 import { Plan } from '../../plan.js';
 import { render } from '../../render.js';
-import type { PluginModule, PluginResult } from '../registry.js';
+import type { PluginModule, PluginResult } from '../plugin.js';
 import { MULTICLUSTER_PLUGIN_KEY } from './spec.js';
 import { existsSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { controllerNames, reconcilerClassName } from '../../../project/controllers.js';
 import type { ProjectResource } from '../../../project/project.js';
 import { resourcePaths } from '../../api.js';
-import { MULTICLUSTER_IMPORT, multiClusterChain, multiClusterImports, type WiredController } from './wiring.js';
+import {
+  MULTICLUSTER_IMPORT,
+  multiClusterChain,
+  multiClusterImports,
+  type WiredController,
+} from '../../controller-wiring.js';
 
 const MAIN = 'cmd/main.ts';
 const RBAC_KUSTOMIZATION = 'config/rbac/kustomization.yaml';
