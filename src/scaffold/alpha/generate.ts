@@ -157,7 +157,7 @@ function carryImportedTypes(inputDir: string, staging: string, path: string): vo
 }
 
 /** The operator's own flags: init writes the file with none, and the user declares theirs in it (cmd/main.ts parses them). */
-export const OPERATOR_FLAGS_FILE = 'cmd/flags.ts';
+const OPERATOR_FLAGS_FILE = 'cmd/flags.ts';
 
 /** Files of the user's project put into the new tree as they were, and what to look at in them. */
 interface Carried {
