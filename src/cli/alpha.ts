@@ -177,6 +177,7 @@ export function generatedMessage(result: GenerateResult, version: string): strin
       : `1. See what changed: diff -ru -x node_modules -x .git ${result.previousDir} ${result.outputDir}`,
     '2. Copy back what you wrote: the fields and markers of your types (api/), your reconcile logic (internal/controller/),',
     "   your webhooks' logic (internal/webhook/), tests, and your edits to cmd/main.ts, config/, Makefile, package.json, README.md.",
+    ...(result.keptFiles.length > 0 ? [`   Kept as they were: ${result.keptFiles.join(', ')}.`] : []),
     `3. Then: ${out === '.' ? '' : `cd ${out} && `}npm install && npx scaffold generate && npx scaffold manifests && npm test`,
   );
   return lines.join('\n');

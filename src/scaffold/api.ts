@@ -1,7 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { ScaffoldError } from '../errors.js';
-import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin-kinds.js';
+import {
+  builtInAPIGroup,
+  clientNodeHasModel,
+  clientNodeModelName,
+  isClusterScopedBuiltIn,
+  runtimeDescriptorName,
+} from './builtin-kinds.js';
 import { loadProject, projectFileHeader } from '../project/load.js';
 import { pluralize } from '../project/flect.js';
 import { checkDNS1035Label, checkDNS1123Subdomain } from '../project/names.js';
@@ -283,8 +289,11 @@ export function scaffoldCreateAPI(
       `no API found for ${apiGroup}/${version}, Kind ${kind}: run \`scaffold create api\` with --resource first, or use a built-in group (apps, batch, core, networking, ...)`,
     );
   }
+  // A built-in kind's descriptor is the runtime's (ConfigMaps, Deployments, ...) when it has one, typed with its
+  // model; else the controller defines <Kind>Resource itself, typed with @kubernetes/client-node's model of the kind.
+  const runtimeDescriptor = isBuiltIn ? runtimeDescriptorName(apiGroup, version, kind) : undefined;
   let builtInType: string | undefined;
-  if (isBuiltIn) {
+  if (isBuiltIn && runtimeDescriptor === undefined) {
     builtInType = clientNodeModelName(version, kind);
     if (!clientNodeHasModel(builtInType)) {
       throw new ScaffoldError(
@@ -323,6 +332,10 @@ export function scaffoldCreateAPI(
       .join(','),
     builtIn: isBuiltIn,
     builtInType,
+    runtimeDescriptor,
+    localDescriptor: isBuiltIn && runtimeDescriptor === undefined,
+    // the descriptor's name in the controller's code
+    descriptor: runtimeDescriptor ?? `${kind}Resource`,
     external: isExternal,
     // imported types declare `metadata?: ObjectMeta`, as client-node's do
     optionalMetadata: isBuiltIn || isExternal,

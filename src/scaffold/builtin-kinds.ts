@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import * as rest from '@kubescaffold/runtime/rest';
 
 /**
  * Kubernetes' own API groups, for controllers of built-in kinds (`create api --resource=false`): kubebuilder's
@@ -74,4 +75,25 @@ export function clientNodeHasModel(name: string): boolean {
   const entry = require.resolve('@kubernetes/client-node');
   const modelsDir = join(dirname(entry), 'gen', 'models');
   return existsSync(join(modelsDir, `${name}.js`)) || existsSync(join(modelsDir, `${name}.d.ts`));
+}
+
+/**
+ * The name @kubescaffold/runtime/rest exports a built-in kind's descriptor by (ConfigMaps, Deployments, CoreEvents,
+ * ...), found among its exports by the API group ('' for core), version and kind; undefined when the runtime has none,
+ * and a scaffold then defines the descriptor itself. Read from the runtime rather than listed here, so that a
+ * descriptor the runtime adds is used as soon as it is there.
+ */
+export function runtimeDescriptorName(apiGroup: string, version: string, kind: string): string | undefined {
+  return runtimeDescriptors().find(
+    ({ resource: r }) => r.group === apiGroup && r.version === version && r.kind === kind,
+  )?.name;
+}
+
+let descriptors: Array<{ name: string; resource: rest.Resource }> | undefined;
+
+function runtimeDescriptors(): Array<{ name: string; resource: rest.Resource }> {
+  descriptors ??= Object.entries(rest).flatMap(([name, value]) =>
+    rest.builtinResources.includes(value as rest.Resource) ? [{ name, resource: value as rest.Resource }] : [],
+  );
+  return descriptors;
 }

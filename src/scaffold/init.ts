@@ -73,6 +73,8 @@ const initFiles: Array<{
   // kubebuilder v4.11's guide for coding agents, with this CLI's commands
   { template: 'AGENTS.md', ifExists: 'skip' },
   { template: 'cmd/main.ts', ifExists: 'skip' },
+  // the operator's own flags, which cmd/main.ts parses with the manager's
+  { template: 'cmd/flags.ts', ifExists: 'skip' },
   { template: 'hack/boilerplate.txt', ifExists: 'skip', when: (o) => o.license },
   { template: 'hack/bundle.js', ifExists: 'skip' },
   { template: 'test/e2e/e2e.test.ts', ifExists: 'skip' },

@@ -13,7 +13,13 @@ import {
 } from '../project/project.js';
 import { render } from './render.js';
 import { resourcePaths } from './api.js';
-import { builtInAPIGroup, clientNodeHasModel, clientNodeModelName, isClusterScopedBuiltIn } from './builtin-kinds.js';
+import {
+  builtInAPIGroup,
+  clientNodeHasModel,
+  clientNodeModelName,
+  isClusterScopedBuiltIn,
+  runtimeDescriptorName,
+} from './builtin-kinds.js';
 import { uncommentBlock, uncommentExact, uncommentLine1 } from './uncomment.js';
 
 export interface CreateWebhookOptions {
@@ -134,6 +140,8 @@ export function scaffoldCreateWebhook(
     );
   }
 
+  // A built-in kind's descriptor is the runtime's (Deployments, Pods, ...) when it has one, else the webhook file's own.
+  const runtimeDescriptor = builtIn === undefined ? undefined : runtimeDescriptorName(apiGroup, version, kind);
   const paths = builtIn === undefined ? resourcePaths(config, { group, version, kind }) : undefined;
   const webhookDir =
     config.multigroup && group ? `internal/webhook/${group}/${version}` : `internal/webhook/${version}`;
@@ -167,13 +175,16 @@ export function scaffoldCreateWebhook(
     namespaced: builtIn === undefined ? Boolean(existing?.api?.namespaced) : !isClusterScopedBuiltIn(kind),
     builtIn: builtIn !== undefined,
     builtInType,
+    runtimeDescriptor,
+    localDescriptor: builtIn !== undefined && runtimeDescriptor === undefined,
+    descriptor: runtimeDescriptor ?? `${kind}Resource`,
     ...wants,
     hasAdmission: wants.defaulting || wants.validation,
     defaultingPath: customPaths.defaulting ?? webhookPath('mutate', apiGroup, version, kind),
     validationPath: customPaths.validation ?? webhookPath('validate', apiGroup, version, kind),
     customDefaultingPath: customPaths.defaulting !== undefined,
     customValidationPath: customPaths.validation !== undefined,
-    // A built-in kind's type and resource are declared in the webhook file itself.
+    // A built-in kind's type is declared in the webhook file itself.
     typesImport: paths
       ? posix.relative(webhookDir, paths.typesFile).replace(/\.ts$/, '.js')
       : `./${kind.toLowerCase()}_webhook.js`,

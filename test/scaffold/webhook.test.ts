@@ -147,7 +147,7 @@ describe('scaffold create webhook', () => {
     expect(tree.get('config/network-policy/kustomization.yaml')).toContain('- allow-webhook-traffic.yaml');
   });
 
-  it('scaffolds webhooks for a built-in kind as kubebuilder does: its type in the webhook file, core: true in PROJECT, and a warning', () => {
+  it("scaffolds webhooks for a built-in kind as kubebuilder does: its type in the webhook file, the runtime's descriptor, core: true in PROJECT, and a warning", () => {
     const result = scaffoldCreateWebhook(root, { ...webhook, group: 'apps', kind: 'Deployment', validation: true });
     expect(result.warnings).toEqual([
       'Webhooks for core types may cause circular dependencies during deployment. More info: https://book.kubebuilder.io/reference/webhook-bootstrap-problem',
@@ -156,9 +156,9 @@ describe('scaffold create webhook', () => {
     const tree = snapshotTree(root);
     const source = tree.get('internal/webhook/v1/deployment_webhook.ts')!;
     expect(source).toContain('export type Deployment = k8s.V1Deployment;');
-    expect(source).toContain(
-      "group: 'apps',\n  version: 'v1',\n  kind: 'Deployment',\n  plural: 'deployments',\n  namespaced: true,",
-    );
+    // the runtime's descriptor of the kind, not a copy
+    expect(source).toContain("import { Deployments } from '@kubescaffold/runtime/rest';");
+    expect(source).toContain('newWebhookManagedBy(mgr, Deployments)');
     expect(source).toContain(
       '// +kubebuilder:webhook:path=/mutate-apps-v1-deployment,mutating=true,failurePolicy=fail,sideEffects=None,groups=apps,resources=deployments,',
     );
@@ -220,7 +220,12 @@ describe('scaffold create webhook', () => {
     expect(source).toContain(
       '// +kubebuilder:webhook:path=/validate--v1-pod,mutating=false,failurePolicy=fail,sideEffects=None,groups="",resources=pods,',
     );
-    expect(source).toContain("group: '',\n  version: 'v1',\n  kind: 'Pod',");
+    expect(source).toContain('newWebhookManagedBy(mgr, Pods)');
+    // a core kind the runtime has no descriptor for gets one of its own, in the core group ''
+    scaffoldCreateWebhook(root, { ...webhook, group: 'core', kind: 'LimitRange', defaulting: false, validation: true });
+    expect(snapshotTree(root).get('internal/webhook/v1/limitrange_webhook.ts')).toContain(
+      "group: '',\n  version: 'v1',\n  kind: 'LimitRange',",
+    );
   });
 
   it('makes the hub the storage version and scaffolds spoke conversions', () => {

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { resolveInProject } from '../../files/confine.js';
 import { ScaffoldError, isUserError } from '../../errors.js';
@@ -48,6 +48,8 @@ export interface GenerateResult {
   previousDir: string;
   /** Things the user should look at that the new scaffold could not carry over. */
   notes: string[];
+  /** The user's files the new tree holds as they were in the project (cmd/flags.ts, the operator's flags). */
+  keptFiles: string[];
 }
 
 /**
@@ -80,8 +82,10 @@ export async function generateFromProject(options: GenerateOptions): Promise<Gen
   );
 
   const staging = makeStagingDir(outputDir);
+  let flags: Carried;
   try {
     for (const step of steps) await runStep(staging, step, options);
+    flags = carryOperatorFlags(inputDir, staging);
   } catch (err) {
     removeStagingDir(staging);
     throw err;
@@ -115,7 +119,8 @@ export async function generateFromProject(options: GenerateOptions): Promise<Gen
     backupDir,
     keptInPlace: existsSync(outputDir) ? readdirSync(outputDir).filter((e) => KEPT_IN_PLACE.includes(e)) : [],
     previousDir,
-    notes: differences(projectText, previousDir, outputDir),
+    notes: [...differences(projectText, previousDir, outputDir), ...flags.notes],
+    keptFiles: flags.kept,
   };
 }
 
@@ -149,6 +154,35 @@ function carryImportedTypes(inputDir: string, staging: string, path: string): vo
   for (let d = from; d.startsWith(inputDir + sep); d = dirname(d)) if (existsSync(join(d, 'package.json'))) top = d;
   const target = join(staging, relative(inputDir, top));
   if (!existsSync(target)) cpSync(top, target, { recursive: true });
+}
+
+/** The operator's own flags: init writes the file with none, and the user declares theirs in it (cmd/main.ts parses them). */
+const OPERATOR_FLAGS_FILE = 'cmd/flags.ts';
+
+/** Files of the user's project put into the new tree as they were, and what to look at in them. */
+interface Carried {
+  kept: string[];
+  notes: string[];
+}
+
+/**
+ * cmd/flags.ts is the user's, as the imported types are: when the project has one and the new scaffold writes one too,
+ * the user's replaces the new (empty) one, so that the operator's flags are kept. A note says when the kept file does
+ * not export the `operatorFlags` that the new cmd/main.ts imports.
+ */
+function carryOperatorFlags(inputDir: string, staging: string): Carried {
+  const target = join(staging, OPERATOR_FLAGS_FILE);
+  if (!existsSync(target)) return { kept: [], notes: [] };
+  const from = resolveInProject(inputDir, OPERATOR_FLAGS_FILE, 'read');
+  if (!existsSync(from) || !statSync(from).isFile()) return { kept: [], notes: [] };
+  const text = readFileSync(from, 'utf8');
+  writeFileSync(target, text);
+  const notes = /^export const operatorFlags\b/m.test(text)
+    ? []
+    : [
+        `${OPERATOR_FLAGS_FILE}, kept from your project, does not export \`operatorFlags\`, which the new cmd/main.ts imports: export your flags' definitions by that name, or change the import in cmd/main.ts`,
+      ];
+  return { kept: [OPERATOR_FLAGS_FILE], notes };
 }
 
 /** Calls what a plugin's replay step names, in `root`: the plugin's own edit or createAPI, or the manifests generator. */

@@ -202,6 +202,46 @@ describe('scaffold alpha generate', () => {
     expect(differingFiles(snapshotTree(root), snapshotTree(out))).toEqual([]);
   });
 
+  it("keeps the operator's flags (cmd/flags.ts as the user wrote it), in a new directory and in place", async () => {
+    const { base, root } = workspace();
+    await buildProject(root, initCommand, projectCommands.slice(0, 1));
+    const flagsPath = join(root, 'cmd', 'flags.ts');
+    const scaffolded = readFileSync(flagsPath, 'utf8');
+    const marker = '  // +kubebuilder:scaffold:flags\n';
+    expect(scaffolded).toContain(marker);
+    const userFlags = scaffolded.replace(
+      marker,
+      `  'sync-period': { type: 'string', default: '10h', usage: 'How often every Captain is reconciled again.' },\n${marker}`,
+    );
+    writeFileSync(flagsPath, userFlags);
+    const before = snapshotTree(root);
+
+    const out = join(base, 'upgraded');
+    const printed = await scaffold(base, 'alpha', 'generate', '--input-dir', root, '--output-dir', out);
+    expect(readFileSync(join(out, 'cmd', 'flags.ts'), 'utf8')).toBe(userFlags);
+    expect(differingFiles(before, snapshotTree(out))).toEqual([]);
+    expect(printed).toContain('Kept as they were: cmd/flags.ts.');
+    expect(printed).not.toContain('Note:');
+
+    await scaffold(root, 'alpha', 'generate');
+    expect(readFileSync(flagsPath, 'utf8')).toBe(userFlags);
+  });
+
+  it('notes a cmd/flags.ts it kept that does not export the operatorFlags the new cmd/main.ts imports', async () => {
+    const { base, root } = workspace();
+    await buildProject(root, initCommand, []);
+    const flagsPath = join(root, 'cmd', 'flags.ts');
+    const renamed = readFileSync(flagsPath, 'utf8').replace('export const operatorFlags', 'export const myFlags');
+    writeFileSync(flagsPath, renamed);
+
+    const out = join(base, 'upgraded');
+    const printed = await scaffold(base, 'alpha', 'generate', '--input-dir', root, '--output-dir', out);
+    expect(readFileSync(join(out, 'cmd', 'flags.ts'), 'utf8')).toBe(renamed);
+    expect(printed).toContain(
+      'Note: cmd/flags.ts, kept from your project, does not export `operatorFlags`, which the new cmd/main.ts imports',
+    );
+  });
+
   describe('refuses, changing nothing,', () => {
     it('a directory without PROJECT', async () => {
       const { base, root } = workspace();

@@ -193,6 +193,71 @@ describe('alpha update of a project scaffolded before the package split', () => 
   });
 });
 
+describe("alpha update keeps the operator's own flags", () => {
+  let project: { root: string; cleanup: () => void };
+  let releases: { path: string; remove: () => void };
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd: project.root, encoding: 'utf8' }).trim();
+
+  beforeEach(() => {
+    project = tempProjectDir('project');
+    releases = tempDir('ks-releases-');
+    initProject(project.root, { cliVersion: '0.1.0' });
+    git('init', '--quiet', '--initial-branch=main');
+    git('config', 'user.name', 'Crew');
+    git('config', 'user.email', 'crew@example.com');
+    git('add', '--all');
+    git('commit', '--quiet', '--message', 'scaffold');
+  });
+  afterEach(() => {
+    project.cleanup();
+    releases.remove();
+  });
+
+  it('declared in cmd/flags.ts and used in cmd/main.ts, through the merge onto the new scaffold', async () => {
+    // "0.1.0" as if installed earlier from the registry npm uses: this checkout's CLI, so that no npm is run; the
+    // update to 0.2.0 scaffolds in this process.
+    const dir = releaseDir(releases.path, npmRegistry(project.root), '0.1.0');
+    const bin = join(dir, 'node_modules', 'kubescaffold', 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'scaffold.js'), `await import(${JSON.stringify(join(repoRoot, 'bin', 'scaffold.js'))});\n`);
+
+    const flagsPath = join(project.root, 'cmd', 'flags.ts');
+    const marker = '  // +kubebuilder:scaffold:flags\n';
+    const flag =
+      "  'sync-period': { type: 'string', default: '10h', usage: 'How often every object is reconciled again.' },\n";
+    const flags = readFileSync(flagsPath, 'utf8');
+    expect(flags).toContain(marker);
+    writeFileSync(flagsPath, flags.replace(marker, `${flag}${marker}`));
+    const mainPath = join(project.root, 'cmd', 'main.ts');
+    const anchor = "configureLog({ level: flags['zap-log-level'] });\n";
+    const use = "setupLog.info('resync', { every: flags['sync-period'] });\n";
+    expect(readFileSync(mainPath, 'utf8')).toContain(anchor);
+    writeFileSync(mainPath, readFileSync(mainPath, 'utf8').replace(anchor, `${anchor}${use}`));
+    git('commit', '--quiet', '--all', '--message', 'the operator flag --sync-period');
+    const userFlags = readFileSync(flagsPath, 'utf8');
+    const userMain = readFileSync(mainPath, 'utf8');
+
+    const result = await updateProject({
+      cwd: project.root,
+      force: false,
+      showCommits: false,
+      restorePaths: [],
+      push: false,
+      gitConfig: DEFAULT_GIT_CONFIG,
+      currentVersion: '0.2.0',
+      releaseCache: releases.path,
+      log: () => {},
+      warn: () => {},
+    });
+
+    expect(result).toMatchObject({ outputBranch: 'kubescaffold-update-from-0.1.0-to-0.2.0', conflicts: [] });
+    expect(git('rev-parse', '--abbrev-ref', 'HEAD')).toBe('kubescaffold-update-from-0.1.0-to-0.2.0');
+    expect(readFileSync(flagsPath, 'utf8')).toBe(userFlags);
+    expect(readFileSync(mainPath, 'utf8')).toBe(userMain);
+    expect(readFileSync(join(project.root, 'PROJECT'), 'utf8')).toContain('cliVersion: 0.2.0\n');
+  });
+});
+
 describe('the commit messages', () => {
   const plan = { fromVersion: '0.0.9', toVersion: '0.1.0' };
 
