@@ -126,10 +126,10 @@ export class Builder<R = Request> {
 
   /**
    * A kind the reconciler reads but whose changes need not reconcile anything, such as the Deployments a controller
-   * of ConfigMaps patches: it is cached, and its informer has listed before this controller's first reconcile (the
-   * manager's start, and the controller itself, wait for it as for a watched kind), but its events enqueue nothing.
-   * A cache with readerFailOnMissingInformer serves it too. The controller needs only the read verbs on it, e.g.
-   * `// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch`.
+   * of ConfigMaps looks through for those mounting a ConfigMap: it is cached, and its informer has listed before this
+   * controller's first reconcile (the manager's start, and the controller itself, wait for it as for a watched kind),
+   * but its events enqueue nothing. A cache with readerFailOnMissingInformer serves it too. Reading it takes the read
+   * verbs, e.g. `// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch` (writes take theirs).
    */
   reads(res: Resource, opts: BuilderReadOptions = {}): this {
     this.readKinds.push({ resource: res, onlyMetadata: opts.onlyMetadata ?? false });
