@@ -2,6 +2,7 @@ import { Controller, type ControllerOptions } from '../controller/controller.js'
 import type { EventHandler, Predicate, Source } from '../controller/events.js';
 import { enqueueRequestForObject, enqueueRequestForOwner } from '../controller/handlers.js';
 import { KindSource, type InformerProvider } from '../controller/source.js';
+import { ReadKindSource } from './read-source.js';
 import type { Manager } from '../manager/manager.js';
 import type { ControllerDefaults } from '../manager/options.js';
 import { typedRequestKey, type Reconciler, type Request } from '../reconcile/index.js';
@@ -40,6 +41,15 @@ export interface BuilderWatchOptions<T extends KubeObject> {
   onlyMetadata?: boolean;
 }
 
+/** Options of reads(). */
+export interface BuilderReadOptions {
+  /**
+   * Cache the kind's metadata only (as BuilderWatchOptions.onlyMetadata): the reconciler reads it with
+   * getMetadata/listMetadata, and the cache holds a fraction of the full objects.
+   */
+  onlyMetadata?: boolean;
+}
+
 /**
  * Wires a controller into a manager (controller-runtime's builder): each call maps to a source you could build by
  * hand: for() watches the reconciled kind, owns() watches objects it controls and enqueues their owner, watches()
@@ -56,6 +66,7 @@ export class Builder<R = Request> {
   }[] = [];
   private readonly otherWatches: Watch[] = [];
   private readonly rawSources: Source<R>[] = [];
+  private readonly readKinds: { resource: Resource; onlyMetadata: boolean }[] = [];
   private readonly globalPredicates: Predicate[] = [];
   private options: BuilderControllerOptions = {};
   private name: string | undefined;
@@ -110,6 +121,18 @@ export class Builder<R = Request> {
       predicates: (opts.predicates ?? []) as Predicate[],
       onlyMetadata: opts.onlyMetadata ?? false,
     });
+    return this;
+  }
+
+  /**
+   * A kind the reconciler reads but whose changes need not reconcile anything, such as the Deployments a controller
+   * of ConfigMaps looks through for those mounting a ConfigMap: it is cached, and its informer has listed before this
+   * controller's first reconcile (the manager's start, and the controller itself, wait for it as for a watched kind),
+   * but its events enqueue nothing. A cache with readerFailOnMissingInformer serves it too. Reading it takes the read
+   * verbs, e.g. `// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch` (writes take theirs).
+   */
+  reads(res: Resource, opts: BuilderReadOptions = {}): this {
+    this.readKinds.push({ resource: res, onlyMetadata: opts.onlyMetadata ?? false });
     return this;
   }
 
@@ -199,6 +222,11 @@ export class Builder<R = Request> {
       });
     }
     for (const w of this.otherWatches) kindWatch(w);
+    for (const r of this.readKinds) {
+      // Created now, as a watched kind's: the manager's start lists it before any controller runs.
+      const informer = r.onlyMetadata ? cache.getMetadataInformer(r.resource) : cache.getInformer(r.resource);
+      void ctrl.watch(new ReadKindSource<R>(r.resource, informer, r.onlyMetadata));
+    }
     for (const s of this.rawSources) void ctrl.watch(s);
     this.mgr.add(ctrl);
     return ctrl;

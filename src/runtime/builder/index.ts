@@ -3,5 +3,6 @@ export {
   newControllerManagedBy,
   newTypedControllerManagedBy,
   type BuilderControllerOptions,
+  type BuilderReadOptions,
   type BuilderWatchOptions,
 } from './builder.js';

@@ -749,8 +749,11 @@ export class InformerCache {
     return kind.hasSynced() ? kind : undefined;
   }
 
-  /** Whether informers of the kind were asked for (or it is sharded, and they come with partitions). */
-  private informs(res: Resource, metadataOnly: boolean): boolean {
+  /**
+   * Whether informers of the kind (its metadata-only ones with `metadataOnly`) were asked for, by a watch, a declared
+   * read or an earlier cached read; a sharded kind's come with its partitions.
+   */
+  informs(res: Resource, metadataOnly = false): boolean {
     const id = resourceId(res);
     return this.kinds.has(metadataOnly ? `${id}|metadata` : id) || this.shardedKinds.has(id);
   }

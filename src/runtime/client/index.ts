@@ -74,4 +74,10 @@ export {
 export { extract, type ExtractOptions } from './extract.js';
 export { createOrUpdate, createOrPatch, type OperationResult, type MutateFn } from './create-or-update.js';
 export { deepEqual } from '../json/index.js';
-export { CachedClient, type CachedClientOptions } from './cached-client.js';
+export {
+  CachedClient,
+  type CachedClientOptions,
+  type CachedListOptions,
+  type CachedReadOptions,
+  type ReadYourWritesOptions,
+} from './cached-client.js';

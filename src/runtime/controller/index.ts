@@ -48,5 +48,6 @@ export {
   newControllerManagedBy,
   newTypedControllerManagedBy,
   type BuilderControllerOptions,
+  type BuilderReadOptions,
   type BuilderWatchOptions,
 } from '../builder/index.js';

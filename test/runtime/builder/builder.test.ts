@@ -92,4 +92,43 @@ describe('Builder', () => {
         .complete(reconciler),
     ).not.toThrow();
   });
+
+  it('reads() caches a kind without watching it, and the controller waits for its informer before reconciling', async () => {
+    const m = mgr();
+    const cache = m.getCache();
+    expect(cache.informs(Deployments)).toBe(false);
+    const reconciled: string[] = [];
+    const trigger = new GenericSource(enqueueRequestForObject());
+    const ctrl = newControllerManagedBy(m)
+      .named('reader')
+      .watchesRawSource(trigger)
+      .reads(Deployments)
+      .reads(Captains, { onlyMetadata: true })
+      .withOptions({ cacheSyncTimeout: 50 })
+      .complete({
+        reconcile: async (req) => {
+          reconciled.push(req.name);
+          return {};
+        },
+      });
+    // Both informers exist before the manager starts, so its start lists them before any controller runs.
+    expect(cache.informs(Deployments)).toBe(true);
+    expect(cache.informs(Captains, true)).toBe(true);
+    expect(cache.informs(Captains)).toBe(false);
+    expect(cache.informedKinds()).toEqual(['deployments.apps/v1', 'captains.crew.example.com/v1 (metadata)']);
+    // The cache never runs here, so the read kind never syncs: the controller gives up on it by name, and the
+    // request triggered meanwhile is never reconciled.
+    const stop = new AbortController();
+    const run = ctrl.start(stop.signal);
+    trigger.trigger({ metadata: { name: 'queued', namespace: 'default' } });
+    await expect(run).rejects.toThrow(/waiting for read kind: apps\/v1, Kind=Deployment to sync/);
+    expect(reconciled).toEqual([]);
+    stop.abort();
+  });
+
+  it('reads() alone does not make a controller that anything triggers', () => {
+    expect(() => newControllerManagedBy(mgr()).named('idle').reads(Deployments).complete(reconciler)).toThrow(
+      /no watches/,
+    );
+  });
 });
