@@ -81,6 +81,9 @@ const deployment = (name: string): KubeObject =>
     },
   }) as KubeObject;
 
+// A condition's times, set as a controller sets them (the server writes null for a time left out).
+const at = { lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' };
+
 /** The cases, from the simplest map merge to every directive; `ok` cases apply, the rest fail as the server fails. */
 export const STRATEGIC_CASES: StrategicCase[] = [
   {
@@ -134,7 +137,7 @@ export const STRATEGIC_CASES: StrategicCase[] = [
                     { name: 'D', value: '4' },
                   ],
                   ports: [{ containerPort: 8080, protocol: 'TCP', name: 'alt' }],
-                  volumeMounts: [{ name: 'cache', mountPath: '/cache' }],
+                  volumeMounts: [{ name: 'data', mountPath: '/cache', subPath: 'cache' }],
                   args: ['--c'],
                 },
               ],
@@ -242,9 +245,9 @@ export const STRATEGIC_CASES: StrategicCase[] = [
     object: deployment('status'),
     status: true,
     patches: [
-      { status: { conditions: [{ type: 'Available', status: 'False', reason: 'R', message: 'm' }] } },
-      { status: { conditions: [{ type: 'Progressing', status: 'True', reason: 'P', message: 'p' }] } },
-      { status: { conditions: [{ type: 'Available', status: 'True', reason: 'R', message: 'm' }] } },
+      { status: { conditions: [{ type: 'Available', status: 'False', reason: 'R', message: 'm', ...at }] } },
+      { status: { conditions: [{ type: 'Progressing', status: 'True', reason: 'P', message: 'p', ...at }] } },
+      { status: { conditions: [{ type: 'Available', status: 'True', reason: 'R', message: 'm', ...at }] } },
     ],
   },
 ];
