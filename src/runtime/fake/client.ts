@@ -16,11 +16,15 @@ import type {
   Resource,
   UpdateOptions,
 } from '../rest/types.js';
-import { isBuiltinGroup, ObjectTracker, type FieldIndex } from './tracker.js';
+import { ObjectTracker, type FieldIndex } from './tracker.js';
+import { isBuiltinGroup } from './patch-schema.js';
 import { ConfigurationError } from '../errors.js';
 import { keyOf } from '../client/patch.js';
 import { applyPatch } from './patch.js';
 import type { JSONObject } from '../json/index.js';
+
+// The scale subresource's kind, whose schema a strategic merge of a scale follows.
+const SCALE_KIND = { apiVersion: 'autoscaling/v1', kind: 'Scale' };
 
 // Server-side apply of a Scale is not modelled (see subResource).
 function noScaleApply(res: Resource, key: ObjectKey): ConfigurationError {
@@ -128,14 +132,15 @@ const BUILTIN_STATUS = new Set([
  * An in-memory Client with the API server's semantics where reconcilers depend on them: resourceVersion and
  * optimistic concurrency (409 Conflict on a stale resourceVersion), the status subresource, generateName,
  * metadata.generation, deletionTimestamp with finalizers, label and field selectors (fields through indexes), and
- * merge and JSON patches, and server-side apply with field ownership: managedFields, the removal of fields an owner
- * stops applying, and the server's 409 Conflict naming the managers and fields (force takes them). A shared contract
- * test runs the same checks against it and a real API server.
+ * merge and JSON patches, strategic merge patches of built-in kinds (lists merged by the patchStrategy and
+ * patchMergeKey of Kubernetes' Go types, with the $patch, $setElementOrder, $retainKeys and $deleteFromPrimitiveList
+ * directives; 415 UnsupportedMediaType for a custom resource), and server-side apply with field ownership:
+ * managedFields, the removal of fields an owner stops applying, and the server's 409 Conflict naming the managers and
+ * fields (force takes them). Shared contract tests run the same checks against it and a real API server.
  *
  * Not modelled, as in controller-runtime's fake: admission (webhooks, defaulting, validation against the CRD schema),
- * garbage collection of owned objects, and namespaces' existence. Lists are owned whole (atomic, a CRD's default),
- * where the server merges built-in kinds' keyed lists, finalizers and ownerReferences item by item. Strategic merge
- * patches are refused.
+ * garbage collection of owned objects, and namespaces' existence. Server-side apply owns lists whole (atomic, a CRD's
+ * default), where the server merges built-in kinds' keyed lists, finalizers and ownerReferences item by item.
  * Reads see every write at once; the manager's cached client may lag.
  * @example
  * A reconciler's unit test without an API server: the fake starts with the objects given, and keeps resourceVersions
@@ -300,7 +305,7 @@ export class FakeClient implements Client {
       patch: async <T extends KubeObject>(res: Resource<T>, key: ObjectKey, patch: unknown, opts: PatchOptions) => {
         const current = await this.getScale(res, key);
         if (opts.type === 'apply') throw noScaleApply(res, key);
-        const next = applyPatch(res, key.name, current as unknown as JSONObject, patch, opts.type);
+        const next = applyPatch(res, key.name, current as unknown as JSONObject, patch, opts.type, SCALE_KIND);
         return writeScale(res, key, next as unknown as Scale, opts);
       },
       apply: <T extends KubeObject>(res: Resource<T>, config: ApplyConfiguration<T>) =>

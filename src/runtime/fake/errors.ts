@@ -54,3 +54,35 @@ export function noSuchSubresource(res: Resource, name: string, sub: string): Api
     `the server could not find the requested resource (${sub} of ${qualified(res)} "${name}")`,
   );
 }
+
+/** A Status without details, as the server answers errors that name no object. */
+function bare(code: number, reason: string, message: string): ApiError {
+  return new ApiError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    message,
+    ...(reason ? { reason } : {}),
+    code,
+  });
+}
+
+/**
+ * The server's 415 for a patch type a resource does not take: custom resources take JSON, merge and apply patches,
+ * not strategic merge patches (they have no Go struct tags to merge by).
+ */
+export function unsupportedPatchType(): ApiError {
+  return bare(
+    415,
+    'UnsupportedMediaType',
+    'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+  );
+}
+
+/** A strategic merge patch the server cannot apply: 400 for a malformed directive, 422 for lists of lists, else 500. */
+export function strategicMergeFailed(failure: 'BadRequest' | 'Invalid' | 'Internal', message: string): ApiError {
+  if (failure === 'BadRequest') return bare(400, 'BadRequest', message);
+  if (failure === 'Invalid')
+    return bare(422, 'Invalid', 'the server rejected our request due to an error in our request');
+  return bare(500, '', message);
+}

@@ -17,6 +17,7 @@ import type {
 } from '../rest/types.js';
 import { alreadyExists, badRequest, conflict, invalid, noSuchSubresource, notFound } from './errors.js';
 import { applyPatch } from './patch.js';
+import { isBuiltinGroup } from './patch-schema.js';
 import { applyWithOwnership, recordUpdate, type OwnershipContext } from './managed-fields.js';
 import { hasScale, scaleOf } from './scale.js';
 import type { Scale } from '../rest/client.js';
@@ -62,11 +63,6 @@ const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
 function keyString(namespace: string | undefined, name: string): string {
   return `${namespace ?? ''}/${name}`;
-}
-
-/** The core group, apps, batch, and *.k8s.io groups are Kubernetes' own; a custom resource's group has a domain. */
-export function isBuiltinGroup(group: string): boolean {
-  return !group.includes('.') || group.endsWith('.k8s.io');
 }
 
 function rfc3339(d: Date): string {

@@ -85,12 +85,20 @@ describe('the fake client', () => {
     expect(second.metadata.continue).toBeUndefined();
   });
 
-  it('refuses strategic merge patches with a message that says what to send instead', async () => {
+  it('applies strategic merge patches to built-in kinds and refuses them on custom resources with 415', async () => {
     const client = new FakeClient();
-    await client.create(ConfigMaps, { metadata: { namespace: 'ns', name: 'c' } });
+    await client.create(ConfigMaps, { metadata: { namespace: 'ns', name: 'c' }, data: { b: '2' } });
+    const patched = await client.patch(
+      ConfigMaps,
+      { namespace: 'ns', name: 'c' },
+      { data: { a: '1' } },
+      { type: 'strategic' },
+    );
+    expect(patched.data).toEqual({ a: '1', b: '2' });
+    await client.create(Widgets, widget('w'));
     await expect(
-      client.patch(ConfigMaps, { namespace: 'ns', name: 'c' }, { data: { a: '1' } }, { type: 'strategic' }),
-    ).rejects.toThrow(/does not apply strategic merge patches: send a merge patch/);
+      client.patch(Widgets, { namespace: 'ns', name: 'w' }, { spec: { size: 2 } }, { type: 'strategic' }),
+    ).rejects.toMatchObject({ code: 415, reason: 'UnsupportedMediaType' });
   });
 
   it('runs interceptors instead of its own methods, with a client that calls through', async () => {
