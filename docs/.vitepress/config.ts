@@ -40,6 +40,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     items: items([
       ['Migrating a kubebuilder project', 'guides/migrating-from-kubebuilder.md'],
       ['Testing', 'guides/testing.md'],
+      ['Controllers that react to what changed', 'guides/reacting-to-changes.md'],
       ['Webhooks and certificates', 'guides/webhooks.md'],
       ["Other projects' kinds", 'guides/external-apis.md'],
       ['Plugins, and your own', 'guides/plugins.md'],

@@ -76,7 +76,12 @@ export class Builder<R = Request> {
     private readonly requestKey?: (req: R) => string,
   ) {}
 
-  /** The kind this controller reconciles; its events enqueue the object itself. Call once. */
+  /**
+   * The kind this controller reconciles; its events enqueue the object itself. Call once. To reconcile on some changes
+   * only, compare the old and new object in a predicate; to give the reconciler more than the object's name, use
+   * newTypedControllerManagedBy: see the guide [Controllers that react to what
+   * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
+   */
   for<T extends KubeObject>(
     this: Builder<Request>,
     res: Resource<T>,
@@ -93,7 +98,9 @@ export class Builder<R = Request> {
 
   /**
    * A kind this controller creates and owns: its events enqueue the owner of the for() kind named in its
-   * ownerReferences (only the controller reference unless onlyController is false).
+   * ownerReferences (only the controller reference unless onlyController is false). Predicates in `opts` see each
+   * event whole (old and new object, a deleted object's last state): see the guide [Controllers that react to what
+   * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
    */
   owns<T extends KubeObject>(
     this: Builder<Request>,
@@ -109,7 +116,13 @@ export class Builder<R = Request> {
     return this;
   }
 
-  /** Any kind, with your own handler (e.g. enqueueRequestsFromMapFunc). */
+  /**
+   * Any kind, with your own handler (e.g. enqueueRequestsFromMapFunc). A handler of your own sees each event whole: an
+   * update's old and new object, a deleted object's last state (also after a missed delete), whether a create came
+   * from the initial list; on a typed builder it makes requests that carry what the reconciler needs of that. See the
+   * guide [Controllers that react to what
+   * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
+   */
   watches<T extends KubeObject>(
     res: Resource<T>,
     handler: EventHandler<T, R>,
@@ -298,7 +311,10 @@ export function newControllerManagedBy(mgr: Manager): Builder {
 /**
  * Starts building a controller whose requests are of your own type R (controller-runtime's TypedControllerManagedBy),
  * such as `{ cluster, namespace, name }`: its watches map events to R with handlers of their own, and its reconciler
- * takes R. Requests are told apart by `requestKey` (default typedRequestKey: their JSON).
+ * takes R. Requests are told apart by `requestKey` (default typedRequestKey: their JSON); the queue keeps the first
+ * request queued for a key. The guide [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md)
+ * builds one whose handler compares the old and new object and carries a deleted object's last state.
  * @example
  * A controller of requests that name a ConfigMap's key, fed by a map function.
  * ```ts

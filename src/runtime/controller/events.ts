@@ -4,21 +4,33 @@ import type { Request } from '../reconcile/index.js';
 // controller-runtime's event, predicate, handler and source shapes (pkg/event, pkg/predicate, pkg/handler,
 // pkg/source), kept side by side because each is a few lines.
 
-/** An object was created, or listed by the informer's initial list (controller-runtime's event.CreateEvent). */
+/**
+ * An object was created, or listed by the informer's initial list (controller-runtime's event.CreateEvent). See the
+ * guide [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
+ */
 export interface CreateEvent<T extends KubeObject = KubeObject> {
   /** The object created (or listed). */
   object: T;
   /** True for objects delivered by the informer's initial list rather than by a watch event. */
   isInInitialList?: boolean;
 }
-/** An object changed, with its old and new state (event.UpdateEvent). */
+/**
+ * An object changed, with its old and new state (event.UpdateEvent). See the guide [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
+ */
 export interface UpdateEvent<T extends KubeObject = KubeObject> {
   /** The object before the change. */
   objectOld: T;
   /** The object after the change. */
   objectNew: T;
 }
-/** An object was deleted (event.DeleteEvent). */
+/**
+ * An object was deleted (event.DeleteEvent). A watch that missed the delete leaves the informer a tombstone
+ * (DeletedFinalStateUnknown); the kind source unwraps it into `object` and sets `deleteStateUnknown`. See the guide
+ * [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
+ */
 export interface DeleteEvent<T extends KubeObject = KubeObject> {
   /** The object deleted, in its last known state. */
   object: T;
@@ -44,7 +56,11 @@ export interface RequestQueue<R = Request> {
   addAfter(req: R, delayMs: number, priority?: number): void;
 }
 
-/** Filters events before they reach a handler; an event passes only if every predicate returns true. */
+/**
+ * Filters events before they reach a handler; an event passes only if every predicate returns true. See the guide
+ * [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
+ */
 export interface Predicate<T extends KubeObject = KubeObject> {
   /** Whether a create event passes. */
   create(e: CreateEvent<T>): boolean;
@@ -56,7 +72,12 @@ export interface Predicate<T extends KubeObject = KubeObject> {
   generic(e: GenericEvent<T>): boolean;
 }
 
-/** Turns events into requests (of type R: a Request by default, or a typed controller's own). */
+/**
+ * Turns events into requests (of type R: a Request by default, or a typed controller's own); an object with these
+ * four methods is a handler (controller-runtime's handler.TypedFuncs). See the guide [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md)
+ * for one that compares an update's old and new object and keeps a deleted object's last state.
+ */
 export interface EventHandler<T extends KubeObject = KubeObject, R = Request> {
   /** Queues the requests a create event maps to. */
   create(e: CreateEvent<T>, q: RequestQueue<R>): void;

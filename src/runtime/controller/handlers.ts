@@ -61,9 +61,11 @@ export function enqueueRequestForOwner<T extends KubeObject = KubeObject>(
 export type MapFunc<T extends KubeObject = KubeObject, R = Request> = (obj: T) => R[] | Promise<R[]>;
 
 /**
- * Enqueues whatever requests `map` returns for the object (old and new on update). An async map function's
- * failure is reported to `onError` and its requests dropped; the next event maps again. Requests are told apart by
- * `keyOf` (typedRequestKey: namespace/name for a Request).
+ * Enqueues whatever requests `map` returns for the object (old and new on update, each mapped alone: a handler that
+ * compares them is an EventHandler of your own, as in the guide [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md)).
+ * An async map function's failure is reported to `onError` and its requests dropped; the next event maps again.
+ * Requests are told apart by `keyOf` (typedRequestKey: namespace/name for a Request).
  */
 export function enqueueRequestsFromMapFunc<T extends KubeObject = KubeObject, R = Request>(
   map: MapFunc<T, R>,

@@ -1,6 +1,9 @@
 /**
  * controller-runtime's reconcile, controller, builder, handler, predicate and source packages: what turns watch events
- * into reconciles.
+ * into reconciles. For handlers and predicates that use the old and new object, a deleted object's last state
+ * (tombstones included) and the initial list, and typed requests that carry more than a name, see the guide
+ * [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
  *
  * @module @kubescaffold/runtime/controller
  */

@@ -2,7 +2,12 @@ import type { KubeObject } from '../rest/types.js';
 import { parseSelector, selectorFromLabelSelector, type LabelSelector, type Selector } from '../rest/selector.js';
 import type { CreateEvent, DeleteEvent, GenericEvent, Predicate, UpdateEvent } from './events.js';
 
-/** A predicate from optional functions; a missing function lets its events through (controller-runtime's predicate.Funcs). */
+/**
+ * A predicate from optional functions; a missing function lets its events through (controller-runtime's
+ * predicate.Funcs). Each function sees its event whole: an update's old and new object, a create's isInInitialList, a
+ * delete's last state. See the guide [Controllers that react to what
+ * changed](https://github.com/kubescaffold/kubescaffold/blob/main/docs/guides/reacting-to-changes.md).
+ */
 export function predicateFuncs<T extends KubeObject = KubeObject>(fns: {
   create?: (e: CreateEvent<T>) => boolean;
   update?: (e: UpdateEvent<T>) => boolean;
