@@ -85,8 +85,19 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
     console.error(describeFailure(err, argv));
-    return isUserError(err) ? err.exitCode : 1;
+    return exitCodeOf(err);
   }
+}
+
+/** The exit code for a failed command: a UserError's own, 130 (as a shell's) for Ctrl-C, else 1. */
+export function exitCodeOf(err: unknown): number {
+  if (isUserError(err)) return err.exitCode;
+  return isCtrlC(err) ? 130 : 1;
+}
+
+/** Node's readline rejects a pending question with this AbortError on Ctrl-C: the user's answer, not a bug. */
+function isCtrlC(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError' && /Ctrl\+C/.test(err.message);
 }
 
 /**
@@ -94,6 +105,7 @@ export async function main(argv: string[]): Promise<number> {
  * anything else, which is a bug in kubescaffold, the stack and how to report it.
  */
 export function describeFailure(err: unknown, argv: readonly string[]): string {
+  if (isCtrlC(err)) return 'Interrupted (Ctrl-C).';
   if (isUserError(err)) {
     const cause = err.cause instanceof Error ? err.cause.message : undefined;
     return cause && !err.message.includes(cause)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeFailure, main } from '../../src/cli/index.js';
+import { describeFailure, exitCodeOf, main } from '../../src/cli/index.js';
 import { ScaffoldError, UserError } from '../../src/errors.js';
 import { ClusterError } from '../../src/cluster/index.js';
 import { KustomizeError } from '../../src/kustomize/index.js';
@@ -37,6 +37,14 @@ describe('how a failed command is reported', () => {
     expect(text).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'x'\)\n\s+at /);
     expect(text).toMatch(/This is a bug in kubescaffold \d+\.\d+\.\d+/);
     expect(text).toContain('scaffold manifests --paths api');
+  });
+
+  it("prints readline's Ctrl-C at a question as one line, exit code 130, not as a bug", () => {
+    const ctrlC = Object.assign(new Error('Aborted with Ctrl+C'), { name: 'AbortError', code: 'ABORT_ERR' });
+    expect(describeFailure(ctrlC, ['node', 'scaffold', 'envtest', 'use'])).toBe('Interrupted (Ctrl-C).');
+    expect(exitCodeOf(ctrlC)).toBe(130);
+    expect(exitCodeOf(new ScaffoldError('x'))).toBe(1);
+    expect(exitCodeOf(new TypeError('x'))).toBe(1);
   });
 
   it('makes every error type of the CLI and the generators a UserError', () => {
