@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 import { registerAlphaCommand } from './alpha.js';
 import { registerBuildCommand } from './build.js';
 import { registerCreateCommand } from './create-api.js';
@@ -49,6 +49,7 @@ export function buildProgram(): Command {
   registerCompletionCommand(program);
   addExamples(program);
   shortUsageAfterErrors(program);
+  unknownOptionsBeforeMissingOnes(program);
   program.hook('preAction', (_program, command) => {
     const path = commandPath(command);
     const root = process.cwd();
@@ -74,6 +75,28 @@ function shortUsageAfterErrors(program: Command): void {
     const what = cmd.commands.length > 0 ? 'its commands' : 'its flags and examples';
     cmd.showHelpAfterError(`Usage: ${name} ${cmd.usage()}\nSee \`${name} --help\` for ${what}.`);
   }
+}
+
+/**
+ * A mistyped flag (`--versoin v1`) must be named, with commander's suggestion, rather than reported as the missing
+ * `--version` it was meant to be. Commander checks required options before unknown ones, so each command's required
+ * options are checked here instead, in a preAction hook: that runs after the unknown-option check.
+ */
+function unknownOptionsBeforeMissingOnes(program: Command): void {
+  const required = new Map<Command, Option[]>();
+  for (const [, cmd] of commandTree(program)) {
+    const options = cmd.options.filter((o) => o.mandatory);
+    for (const option of options) option.makeOptionMandatory(false);
+    if (options.length > 0) required.set(cmd, options);
+  }
+  // On the program, registered before its other preAction hooks: a missing flag is reported before anything runs.
+  program.hook('preAction', (_program, command) => {
+    const missing = required.get(command)?.find((o) => command.getOptionValue(o.attributeName()) === undefined);
+    if (missing)
+      command.error(`error: required option '${missing.flags}' not specified`, {
+        code: 'commander.missingMandatoryOptionValue',
+      });
+  });
 }
 
 /** Runs the CLI and returns the exit code; errors are printed, never thrown. */

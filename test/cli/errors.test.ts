@@ -90,4 +90,26 @@ describe('how a failed command is reported', () => {
       ]);
     }
   });
+
+  it('names a mistyped flag, with a suggestion, before saying that the flag it was meant to be is missing', async () => {
+    // Every command that has required flags (create api, create webhook, envtest stop), one of them misspelt.
+    for (const [argv, typo, meant] of [
+      [['create', 'api', '--group', 'crew', '--versoin', 'v1', '--kind', 'Captain'], '--versoin', '--version'],
+      [['create', 'api', '--version', 'v1', '--knid', 'Captain'], '--knid', '--kind'],
+      [['create', 'webhook', '--versoin', 'v1', '--kind', 'Captain', '--defaulting'], '--versoin', '--version'],
+      [['envtest', 'stop', '--kubeconfig-ou', 'bin/k'], '--kubeconfig-ou', '--kubeconfig-out'],
+    ] as const) {
+      let printed = '';
+      vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+        printed += String(s);
+        return true;
+      });
+      const code = await main(['node', 'scaffold', ...argv]);
+      vi.restoreAllMocks();
+      expect([code, printed.split('\n').slice(0, 2)], argv.join(' ')).toEqual([
+        1,
+        [`error: unknown option '${typo}'`, `(Did you mean ${meant}?)`],
+      ]);
+    }
+  });
 });
