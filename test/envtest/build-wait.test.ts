@@ -65,7 +65,7 @@ describe('buildBinaries while another process builds', () => {
       await mkdir(join(root, 'logs'));
       await writeFile(
         log,
-        '### [1/6] Checking the Go toolchain\ngo: downloading\n### [4/6] Compiling kube-apiserver\n',
+        '### [1/6] Checking the Go toolchain\ngo: downloading\n### [4/6] Compiling kube-apiserver\n###       … [4/6] 5m00s, 800 packages compiled\n',
       );
       await writeFile(join(root, '.build-1.37.1.lock'), `${other.pid}\n${log}\n`);
       const lines: string[] = [];
@@ -75,22 +75,24 @@ describe('buildBinaries while another process builds', () => {
         heartbeatSeconds: 0.05,
         progress: (l) => lines.push(l),
       });
-      await eventually(() => lines.length >= 2, 'the wait and the step the build is at');
-      expect(lines.slice(0, 2)).toEqual([
+      await eventually(() => lines.length >= 3, 'the wait, the step the build is at and its latest line');
+      expect(lines.slice(0, 3)).toEqual([
         `Another process (pid ${other.pid}) is building ${WHAT} from source; waiting for it… Its steps follow (log: ${log}).`,
         `      [pid ${other.pid}] [4/6] Compiling kube-apiserver`,
+        `      [pid ${other.pid}]       … [4/6] 5m00s, 800 packages compiled`,
       ]);
       // The go commands' own output is not shown; the builder's progress lines are, in order.
       await appendFile(
         log,
-        'k8s.io/api/core/v1\n###       … [4/6] 30.0s, 812 packages compiled\n### [5/6] Building etcd v3.6.12',
+        'k8s.io/api/core/v1\n###       … [4/6] 5m30s, 812 packages compiled\n### [5/6] Building etcd v3.6.12',
       );
       await eventually(() => lines.some((l) => l.includes('812 packages')), 'the heartbeat of the build');
       await appendFile(log, '\n');
       await eventually(() => lines.some((l) => l.includes('[5/6]')), 'the next step, once its line is complete');
       expect(lines.filter((l) => l.startsWith('      [pid'))).toEqual([
         `      [pid ${other.pid}] [4/6] Compiling kube-apiserver`,
-        `      [pid ${other.pid}]       … [4/6] 30.0s, 812 packages compiled`,
+        `      [pid ${other.pid}]       … [4/6] 5m00s, 800 packages compiled`,
+        `      [pid ${other.pid}]       … [4/6] 5m30s, 812 packages compiled`,
         `      [pid ${other.pid}] [5/6] Building etcd v3.6.12`,
       ]);
       await fillCache(root, { pid: other.pid!, buildSeconds: 61 });

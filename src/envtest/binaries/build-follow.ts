@@ -32,6 +32,9 @@ export function builderLogOf(lockPath: string, logDir: string, version: string):
   return safeMtime(path) >= lock.mtimeMs - 1000 ? path : undefined;
 }
 
+/** A step's first line, "[4/6] Compiling kube-apiserver …". */
+const STEP_LINE = /^\[\d+\/\d+\] /;
+
 /** Reads the progress lines that a log gains, from where the last call stopped. */
 export class BuildLogFollower {
   private offset = 0;
@@ -40,15 +43,18 @@ export class BuildLogFollower {
   constructor(readonly path: string) {}
 
   /**
-   * The progress lines written since the last call (without their prefix). The first call returns only the latest
-   * one, which says which step the build is at; the lines before it are history.
+   * The progress lines written since the last call (without their prefix). The first call returns only the line of
+   * the step the build is at and the latest line (its heartbeat, say); the lines before them are history.
    */
   read(): string[] {
     const first = this.offset === 0;
     const lines = this.readNewLines()
       .filter((l) => l.startsWith(PROGRESS_PREFIX))
       .map((l) => l.slice(PROGRESS_PREFIX.length));
-    return first ? lines.slice(-1) : lines;
+    if (!first) return lines;
+    const step = [...lines].reverse().find((l) => STEP_LINE.test(l));
+    const latest = lines.at(-1);
+    return [...new Set([step, latest].filter((l) => l !== undefined))];
   }
 
   private readNewLines(): string[] {

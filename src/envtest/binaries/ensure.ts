@@ -51,7 +51,7 @@ import {
 } from '../versions.js';
 
 /** How long a build from source takes with a cold Go cache and module cache: 19 minutes measured on 2 cores. */
-export const BUILD_DURATION = 'about 20 minutes on 2 cores';
+const BUILD_DURATION = 'about 20 minutes on 2 cores';
 
 /** Set to any value, it makes installedOnly the default, as for setup-envtest. */
 export const INSTALLED_ONLY_ENV = 'ENVTEST_INSTALLED_ONLY';
