@@ -47,7 +47,10 @@ function addSourceOptions(cmd: Command, withBuild: boolean): Command {
       "envtest release index to download from, e.g. a mirror; https://, http:// or file:// (default: $KUBESCAFFOLD_ENVTEST_INDEX, else controller-tools' envtest-releases.yaml)",
     );
   if (withBuild)
-    cmd.option('--build', 'build from the Go module proxy instead of downloading (needs Go; 6–11 minutes)');
+    cmd.option(
+      '--build',
+      'build from the Go module proxy instead of downloading (needs Go; about 20 minutes on 2 cores)',
+    );
   return cmd;
 }
 
@@ -228,9 +231,8 @@ async function obtainBinaries(
 /** envtest's expected failures (bad input, network, archive, missing binaries) as CliErrors; anything else stays a bug. */
 async function asCliError(err: unknown): Promise<unknown> {
   const { EnvtestError } = await import('@kubescaffold/envtest/setup');
-  if (err instanceof EnvtestError || (err instanceof Error && /^invalid version /.test(err.message))) {
-    return new CliError((err as Error).message);
-  }
+  if (err instanceof EnvtestError) return new CliError(err.message, err.exitCode);
+  if (err instanceof Error && /^invalid version /.test(err.message)) return new CliError(err.message);
   return err;
 }
 

@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { relative } from 'node:path';
+import { missingPaths } from '../markers/paths.js';
+import { CliError } from './errors.js';
 
 // Flag parsing shared by the commands; no heavy imports, so the CLI can load it eagerly.
 
@@ -24,6 +26,16 @@ export function collectPaths(value: string, previous: string[] | undefined): str
       .map((p) => p.trim())
       .filter(Boolean),
   ];
+}
+
+/** Refuses --paths that name no folder under `root`: a typo would otherwise read nothing and report "up to date". */
+export function checkPathsExist(root: string, patterns: readonly string[]): void {
+  const missing = missingPaths(root, patterns);
+  if (missing.length === 0) return;
+  const list = missing.map((p) => `"${p}"`).join(', ');
+  throw new CliError(
+    `--paths ${list}: no such folder in ${root}. Give folders that hold the API types, relative to where you run this (e.g. ./api/...)`,
+  );
 }
 
 /** kubectl's --dry-run values; only none and server are implemented (client would need no cluster at all). */

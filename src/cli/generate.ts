@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { collectPaths, printGenerated } from './flags.js';
+import { checkPathsExist, collectPaths, printGenerated } from './flags.js';
 
 interface GenerateFlags {
   paths?: string[];
@@ -19,6 +19,7 @@ export function registerGenerateCommand(program: Command): void {
       const paths = flags.paths && flags.paths.length > 0 ? flags.paths : undefined;
       // Without --paths the project decides what is read: refuse to run anywhere else rather than write nothing.
       if (!paths) await (await import('../generate/project.js')).requireProject(root);
+      else checkPathsExist(root, paths);
       printGenerated('generate', root, await runGenerate({ root, paths }));
     });
 }

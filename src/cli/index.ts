@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 import { registerAlphaCommand } from './alpha.js';
 import { registerBuildCommand } from './build.js';
 import { registerCreateCommand } from './create-api.js';
@@ -49,6 +49,7 @@ export function buildProgram(): Command {
   registerCompletionCommand(program);
   addExamples(program);
   shortUsageAfterErrors(program);
+  unknownOptionsBeforeMissingOnes(program);
   program.hook('preAction', (_program, command) => {
     const path = commandPath(command);
     const root = process.cwd();
@@ -76,6 +77,28 @@ function shortUsageAfterErrors(program: Command): void {
   }
 }
 
+/**
+ * A mistyped flag (`--versoin v1`) must be named, with commander's suggestion, rather than reported as the missing
+ * `--version` it was meant to be. Commander checks required options before unknown ones, so each command's required
+ * options are checked here instead, in a preAction hook: that runs after the unknown-option check.
+ */
+function unknownOptionsBeforeMissingOnes(program: Command): void {
+  const required = new Map<Command, Option[]>();
+  for (const [, cmd] of commandTree(program)) {
+    const options = cmd.options.filter((o) => o.mandatory);
+    for (const option of options) option.makeOptionMandatory(false);
+    if (options.length > 0) required.set(cmd, options);
+  }
+  // On the program, registered before its other preAction hooks: a missing flag is reported before anything runs.
+  program.hook('preAction', (_program, command) => {
+    const missing = required.get(command)?.find((o) => command.getOptionValue(o.attributeName()) === undefined);
+    if (missing)
+      command.error(`error: required option '${missing.flags}' not specified`, {
+        code: 'commander.missingMandatoryOptionValue',
+      });
+  });
+}
+
 /** Runs the CLI and returns the exit code; errors are printed, never thrown. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
@@ -85,8 +108,19 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
     console.error(describeFailure(err, argv));
-    return isUserError(err) ? err.exitCode : 1;
+    return exitCodeOf(err);
   }
+}
+
+/** The exit code for a failed command: a UserError's own, 130 (as a shell's) for Ctrl-C, else 1. */
+export function exitCodeOf(err: unknown): number {
+  if (isUserError(err)) return err.exitCode;
+  return isCtrlC(err) ? 130 : 1;
+}
+
+/** Node's readline rejects a pending question with this AbortError on Ctrl-C: the user's answer, not a bug. */
+function isCtrlC(err: unknown): boolean {
+  return err instanceof Error && err.name === 'AbortError' && /Ctrl\+C/.test(err.message);
 }
 
 /**
@@ -94,6 +128,7 @@ export async function main(argv: string[]): Promise<number> {
  * anything else, which is a bug in kubescaffold, the stack and how to report it.
  */
 export function describeFailure(err: unknown, argv: readonly string[]): string {
+  if (isCtrlC(err)) return 'Interrupted (Ctrl-C).';
   if (isUserError(err)) {
     const cause = err.cause instanceof Error ? err.cause.message : undefined;
     return cause && !err.message.includes(cause)

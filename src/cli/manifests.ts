@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { collectPaths, printGenerated } from './flags.js';
+import { checkPathsExist, collectPaths, printGenerated } from './flags.js';
 import { readPackageVersion } from './version.js';
 
 interface ManifestsFlags {
@@ -53,6 +53,7 @@ export function registerManifestsCommand(program: Command): void {
       const root = process.cwd();
       // Without --paths the project decides what is read: refuse to run anywhere else rather than write nothing.
       if (!flags.paths || flags.paths.length === 0) await (await import('../generate/project.js')).requireProject(root);
+      else checkPathsExist(root, flags.paths);
       const options = {
         root,
         paths: flags.paths && flags.paths.length > 0 ? flags.paths : undefined,

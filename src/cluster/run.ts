@@ -71,15 +71,16 @@ function kubeconfigEnv(opts: RunOptions): { env: Record<string, string>; cleanup
  * at once). Resolves with the manager's exit code.
  */
 export async function runManager(root: string, opts: RunOptions = {}): Promise<number> {
-  if (!opts.skipBuild) buildProject(root, opts.output);
-  const entry = opts.entry ?? join('dist', 'cmd', 'main.js');
-  if (!existsSync(join(root, entry)))
-    throw new ClusterError(
-      `${entry} does not exist after the build; check that tsconfig.json compiles cmd/main.ts into dist/`,
-    );
+  // The kubeconfig first: a missing or broken one is said at once, not after a build of several seconds.
   const { env, cleanup } = kubeconfigEnv(opts);
   const signals = opts.signals ?? process;
   try {
+    if (!opts.skipBuild) buildProject(root, opts.output);
+    const entry = opts.entry ?? join('dist', 'cmd', 'main.js');
+    if (!existsSync(join(root, entry)))
+      throw new ClusterError(
+        `${entry} does not exist after the build; check that tsconfig.json compiles cmd/main.ts into dist/`,
+      );
     return await new Promise<number>((resolve, reject) => {
       const child = spawn(process.execPath, [entry, ...(opts.args ?? [])], {
         cwd: root,

@@ -30,6 +30,14 @@ export function listSourceFiles(dir: string): string[] {
 // is another module that Go's ./... does not descend into.
 const isPackage = (dir: string): boolean => existsSync(join(dir, 'package.json'));
 
+/** The patterns of `paths` whose folder (or file) does not exist: reading them would find nothing and say nothing. */
+export function missingPaths(root: string, patterns: readonly string[]): string[] {
+  return patterns.filter((pattern) => {
+    const recursive = pattern === '...' || pattern.endsWith('/...');
+    return !existsSync(resolve(root, recursive ? pattern.slice(0, -3) || '.' : pattern));
+  });
+}
+
 /**
  * Folders to read for `paths`: `dir` (that folder) or `dir/...` (it and every folder below, skipping
  * node_modules, dist, hidden folders, config/ and folders with a package.json of their own). Mirrors Go's package

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { describeFailure, main } from '../../src/cli/index.js';
+import { describeFailure, exitCodeOf, main } from '../../src/cli/index.js';
 import { ScaffoldError, UserError } from '../../src/errors.js';
 import { ClusterError } from '../../src/cluster/index.js';
 import { KustomizeError } from '../../src/kustomize/index.js';
@@ -37,6 +37,14 @@ describe('how a failed command is reported', () => {
     expect(text).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'x'\)\n\s+at /);
     expect(text).toMatch(/This is a bug in kubescaffold \d+\.\d+\.\d+/);
     expect(text).toContain('scaffold manifests --paths api');
+  });
+
+  it("prints readline's Ctrl-C at a question as one line, exit code 130, not as a bug", () => {
+    const ctrlC = Object.assign(new Error('Aborted with Ctrl+C'), { name: 'AbortError', code: 'ABORT_ERR' });
+    expect(describeFailure(ctrlC, ['node', 'scaffold', 'envtest', 'use'])).toBe('Interrupted (Ctrl-C).');
+    expect(exitCodeOf(ctrlC)).toBe(130);
+    expect(exitCodeOf(new ScaffoldError('x'))).toBe(1);
+    expect(exitCodeOf(new TypeError('x'))).toBe(1);
   });
 
   it('makes every error type of the CLI and the generators a UserError', () => {
@@ -79,6 +87,28 @@ describe('how a failed command is reported', () => {
       expect([code, printed], argv.join(' ')).toEqual([
         1,
         `${error}\nUsage: ${usage}\nSee \`${command} --help\` for ${see}.\n`,
+      ]);
+    }
+  });
+
+  it('names a mistyped flag, with a suggestion, before saying that the flag it was meant to be is missing', async () => {
+    // Every command that has required flags (create api, create webhook, envtest stop), one of them misspelt.
+    for (const [argv, typo, meant] of [
+      [['create', 'api', '--group', 'crew', '--versoin', 'v1', '--kind', 'Captain'], '--versoin', '--version'],
+      [['create', 'api', '--version', 'v1', '--knid', 'Captain'], '--knid', '--kind'],
+      [['create', 'webhook', '--versoin', 'v1', '--kind', 'Captain', '--defaulting'], '--versoin', '--version'],
+      [['envtest', 'stop', '--kubeconfig-ou', 'bin/k'], '--kubeconfig-ou', '--kubeconfig-out'],
+    ] as const) {
+      let printed = '';
+      vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+        printed += String(s);
+        return true;
+      });
+      const code = await main(['node', 'scaffold', ...argv]);
+      vi.restoreAllMocks();
+      expect([code, printed.split('\n').slice(0, 2)], argv.join(' ')).toEqual([
+        1,
+        [`error: unknown option '${typo}'`, `(Did you mean ${meant}?)`],
       ]);
     }
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildProject, ClusterError, runManager } from '../../src/cluster/index.js';
+import { runAsDeployed } from '../../src/cluster/deployed/run.js';
 import { scaffold } from './helpers.js';
 import { eventually } from '../support/eventually.js';
 
@@ -148,6 +149,15 @@ describe('scaffold run', () => {
     await expect(runManager(root, { output, kubeconfig: join(root, 'kubeconfig'), skipBuild: true })).rejects.toThrow(
       /dist\/cmd\/main.js does not exist after the build/,
     );
+  });
+
+  it('says a missing kubeconfig before building anything, in either mode', async () => {
+    const nope = join(root, 'nope');
+    const message = `kubeconfig ${nope} does not exist; pass an existing file with --kubeconfig`;
+    await expect(runManager(root, { output, kubeconfig: nope })).rejects.toThrow(message);
+    await expect(runAsDeployed(root, { output, report: output, kubeconfig: nope })).rejects.toThrow(message);
+    expect(existsSync(join(root, 'dist'))).toBe(false);
+    expect(printed).toBe('');
   });
 
   it('runs from the CLI with the manager arguments after --, and fails with the manager exit code', async () => {

@@ -74,4 +74,16 @@ describe.skipIf(!built)('scaffold manifests and generate on the command line', (
     expect(existsSync(join(root, 'config/rbac'))).toBe(false);
     expect(scaffold('manifests', '--allow-dangerous-types').status).toBe(1);
   });
+
+  it('refuses --paths naming no folder, with the path, non-zero, writing nothing', () => {
+    for (const command of ['manifests', 'generate']) {
+      const r = scaffold(command, '--paths', './api/...,./nope/...');
+      expect([r.status, r.stdout], command).toEqual([1, '']);
+      expect(r.stderr).toBe(
+        `Error: --paths "./nope/...": no such folder in ${root}. Give folders that hold the API types, relative to where you run this (e.g. ./api/...)\n`,
+      );
+    }
+    expect(existsSync(join(root, 'config'))).toBe(false);
+    expect(existsSync(join(root, 'api/v1/zz_generated.resources.ts'))).toBe(false);
+  });
 });

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BinariesNotFoundError } from '../../src/envtest/binaries/find.js';
+import { QuestionInterrupted } from '../../src/envtest/binaries/confirm.js';
+import { EnvtestError } from '../../src/envtest/errors.js';
 import { DownloadError } from '../../src/envtest/binaries/download-error.js';
 import { ensureBinaries, type EnsureBinariesOptions } from '../../src/envtest/binaries/ensure.js';
 import { listVersions } from '../../src/envtest/binaries/list.js';
@@ -200,11 +202,27 @@ describe('building from source comes last', () => {
     });
     await expect(ensureBinaries(o)).rejects.toThrow('Not building Kubernetes 1.35.2 from source: declined.');
     expect(questions).toEqual([
-      'Build kube-apiserver 1.35.2 and etcd from the Go module proxy instead? It takes 6–11 minutes.',
+      'Build kube-apiserver 1.35.2 and etcd from the Go module proxy instead? It takes about 20 minutes on 2 cores.',
     ]);
     expect(o.lines).toContain(
       `The envtest release index ${mirror.indexUrl} has no 1.35.2 for ${here.os}/${here.arch} (newest: 1.34.0).`,
     );
+  });
+
+  it('stops with one line and exit code 130, building nothing, when the question is answered with Ctrl-C', async () => {
+    await setup(['1.34.0']);
+    const o = opts({
+      version: '1.35.2',
+      env: { PATH: await fakeGoPath() },
+      confirmBuild: () => Promise.reject(new QuestionInterrupted()),
+    });
+    const run = ensureBinaries(o);
+    await expect(run).rejects.toBeInstanceOf(EnvtestError);
+    await expect(run).rejects.toMatchObject({
+      message: 'Not building Kubernetes 1.35.2 from source: interrupted at the question (Ctrl-C).',
+      exitCode: 130,
+    });
+    expect((await listVersions({ cacheRoot, installedOnly: true })).installed).toEqual([]);
   });
 
   it('says what is missing when there is no release and no Go', async () => {

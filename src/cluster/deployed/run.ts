@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect, type ConnectOptions } from '../connect.js';
+import { connect, loadConfig, type ConnectOptions } from '../connect.js';
 import { applyManifests } from '../apply.js';
 import { createMemoryCgroup, type MemoryCgroup } from '../cgroup.js';
 import { parseQuantity } from '../container.js';
@@ -67,6 +67,7 @@ export async function runAsDeployed(root: string, opts: AsDeployedOptions = {}):
   const report = opts.report ?? ((line: string) => process.stderr.write(`[as-deployed] ${line}\n`));
   const output = opts.output ?? ((chunk: string) => process.stdout.write(chunk));
   const second = opts.secondMs ?? 1000;
+  loadConfig(opts); // a missing or broken kubeconfig is said before the build, not after it
   if (!opts.skipBuild) buildProject(root);
   const plan = planPod(buildConfig(root, 'config/default'), 'config/default');
   const cluster = await connect(opts);

@@ -4,12 +4,13 @@
  * cache entry; the finished, verified directory is renamed into place, so an interrupted build never
  * leaves a half-filled version directory behind.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsProbe } from './find.js';
 import { apiserverWrapperGoMod, etcdWrapperGoMod, goDirective, parseKubernetesGoMod } from './gomod.js';
 import { acquireLock } from './lock.js';
+import { BuildLogFollower, builderLogOf, PROGRESS_PREFIX } from './build-follow.js';
 import { ETCD, KUBE_APISERVER } from './paths.js';
 import { runLogged } from './go-command.js';
 import {
@@ -62,7 +63,7 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
   if (!isExact(k8s)) throw new Error(`building needs an exact version such as 1.37.1, not "${opts.kubernetesVersion}"`);
   const version = `${k8s.major}.${k8s.minor}.${k8s.patch}`;
   const etcdVersion = (opts.etcdVersion ?? DEFAULT_ETCD_VERSION).replace(/^v/, '');
-  const progress = opts.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let progress = opts.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
   const finalDir = join(opts.cacheRoot, version);
   const logDir = join(opts.cacheRoot, 'logs');
   await mkdir(logDir, { recursive: true });
@@ -70,33 +71,68 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
 
   const what = `kube-apiserver and etcd of Kubernetes ${version}`;
   const heartbeatMs = (opts.heartbeatSeconds ?? 30) * 1000;
+  const lockPath = join(opts.cacheRoot, `.build-${version}.lock`);
   const waitStarted = Date.now();
-  let waitedFor: number | undefined;
-  const release = await acquireLock(join(opts.cacheRoot, `.build-${version}.lock`), {
-    signal: opts.signal,
-    reportMs: heartbeatMs,
-    onWait: (pid) => {
-      waitedFor = pid;
-      progress(`Another process (pid ${pid}) is building ${what} from source; waiting for it…`);
-    },
-    onStillWaiting: (pid, ms) =>
-      progress(`      … still waiting for pid ${pid} to build ${what}: ${fmtSeconds(ms)} so far`),
-    // Its build directory is removed below and the build starts over here, unless it had finished.
-    onOwnerGone: (pid) => {
-      waitedFor = undefined;
-      progress(`pid ${pid} is gone and left its lock; taking over the build of ${what}`);
-    },
-  });
+  let waited = false;
+  // While another process builds, its progress lines are shown from its log, as it writes them.
+  let following: { pid: number; log: BuildLogFollower } | undefined;
+  let lastShown = 0;
+  const relay = () => {
+    if (!following) return;
+    for (const line of following.log.read()) {
+      progress(`      [pid ${following.pid}] ${line}`);
+      lastShown = Date.now();
+    }
+  };
+  const relayTimer = setInterval(relay, Math.min(heartbeatMs, 1000));
+  let release: () => Promise<void>;
+  try {
+    release = await acquireLock(lockPath, {
+      signal: opts.signal,
+      reportMs: heartbeatMs,
+      note: logFile,
+      onWait: (pid) => {
+        // A process that had only waited takes the lock for a moment once the binaries are there: not a builder.
+        if (fsProbe.hasBinaries(finalDir)) return;
+        waited = true;
+        const builderLog = builderLogOf(lockPath, logDir, version);
+        following = builderLog ? { pid, log: new BuildLogFollower(builderLog) } : undefined;
+        progress(
+          `Another process (pid ${pid}) is building ${what} from source; waiting for it…` +
+            (builderLog ? ` Its steps follow (log: ${builderLog}).` : ''),
+        );
+        relay();
+      },
+      onStillWaiting: (pid, ms) => {
+        if (Date.now() - lastShown >= heartbeatMs)
+          progress(`      … still waiting for pid ${pid} to build ${what}: ${fmtSeconds(ms)} so far`);
+      },
+      // Its build directory is removed below and the build starts over here, unless it had finished.
+      onOwnerGone: (pid) => {
+        relay();
+        following = undefined;
+        progress(`pid ${pid} is gone and left its lock; taking over the build of ${what}`);
+      },
+    });
+  } finally {
+    relay();
+    clearInterval(relayTimer);
+  }
   let log: WriteStream | undefined;
   let tmp: string | undefined;
   try {
     if (fsProbe.hasBinaries(finalDir)) {
-      if (waitedFor !== undefined)
-        progress(`pid ${waitedFor} built ${what} (waited ${fmtSeconds(Date.now() - waitStarted)})`);
+      if (waited) progress(`${builtBy(finalDir, what)} (waited ${fmtSeconds(Date.now() - waitStarted)})`);
       return { dir: finalDir, logFile: '', seconds: 0 };
     }
     const logOut = createWriteStream(logFile, { flags: 'a' });
     log = logOut;
+    // Processes that wait for this build show these lines from the log (build-follow.ts).
+    const print = progress;
+    progress = (line: string) => {
+      print(line);
+      logOut.write(`${PROGRESS_PREFIX}${line}\n`);
+    };
     await removeStaleBuildDirs(opts.cacheRoot, version);
     tmp = await mkdtemp(join(opts.cacheRoot, `.build-${version}-`));
     progress(`Building kube-apiserver v${version} and etcd v${etcdVersion} from the Go module proxy (log: ${logFile})`);
@@ -119,8 +155,8 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
       stepNo++;
       packages = undefined;
       const t0 = Date.now();
+      logOut.write('\n');
       progress(`[${stepNo}/${STEPS}] ${title}`);
-      logOut.write(`\n### [${stepNo}/${STEPS}] ${title}\n`);
       // Every step can take minutes on a cold module or build cache: say which one runs, and for how long.
       const beat = setInterval(() => {
         const count = packages === undefined ? '' : `, ${packages} packages compiled`;
@@ -215,6 +251,7 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
         etcd: etcdVersion,
         go: goVersion,
         builtAt: new Date().toISOString(),
+        pid: process.pid,
         buildSeconds: Math.round((Date.now() - started) / 100) / 10,
         log: logFile,
       };
@@ -228,7 +265,6 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
       }
     });
     const seconds = (Date.now() - started) / 1000;
-    logOut.write(`\n### built in ${seconds.toFixed(1)}s\n`);
     progress(
       `Kubernetes ${version} control plane binaries are in ${finalDir} (built in ${fmtSeconds(seconds * 1000)})`,
     );
@@ -241,6 +277,21 @@ export async function buildBinaries(opts: BuildOptions): Promise<BuildResult> {
     if (tmp) await rm(tmp, { recursive: true, force: true });
     await release();
   }
+}
+
+/**
+ * Who built the binaries in `dir`, from its build-info.json: a process that waited too may have held the lock last,
+ * so the lock's owner is not the builder. A directory without the pid (an older kubescaffold's) names none.
+ */
+function builtBy(dir: string, what: string): string {
+  let info: { pid?: number; buildSeconds?: number } = {};
+  try {
+    info = JSON.parse(readFileSync(join(dir, 'build-info.json'), 'utf8')) as typeof info;
+  } catch {
+    // not built here (a download, or copied in by hand): no one to name
+  }
+  const took = typeof info.buildSeconds === 'number' ? ` in ${fmtSeconds(info.buildSeconds * 1000)}` : '';
+  return typeof info.pid === 'number' ? `pid ${info.pid} built ${what}${took}` : `Another process built ${what}${took}`;
 }
 
 function fmtSeconds(ms: number): string {

@@ -269,7 +269,7 @@ export class BinariesNotFoundError extends EnvtestError {
         '  3. install Go (https://go.dev/dl/, 1.26 or newer for Kubernetes ' +
         DEFAULT_KUBERNETES_VERSION +
         ') and run\n' +
-        '     `scaffold envtest use --build` to build them from the Go module proxy (6–11 minutes).',
+        '     `scaffold envtest use --build` to build them from the Go module proxy (about 20 minutes on 2 cores).',
     );
     this.name = 'BinariesNotFoundError';
   }

@@ -20,6 +20,8 @@ export interface LockOptions {
   reportMs?: number;
   /** The clock of onStillWaiting; default Date.now. */
   now?: () => number;
+  /** A second line of the lock file after the owner's pid, for those who wait (the build names its log there). */
+  note?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function acquireLock(path: string, opts: LockOptions = {}): Promise
     opts.signal?.throwIfAborted();
     try {
       const fh = await open(path, 'wx');
-      await fh.writeFile(String(process.pid));
+      await fh.writeFile(opts.note === undefined ? String(process.pid) : `${process.pid}\n${opts.note}\n`);
       await fh.close();
       return async () => {
         if ((await readOwner(path)) === process.pid) await unlink(path).catch(() => undefined);
