@@ -79,7 +79,7 @@ export default tseslint.config(
       'docs/.vitepress/cache/**',
       // The tutorial's finished project: a project of its own, linted by its own configuration (test/e2e/tutorial.test.ts).
       'docs/tutorial/project/**',
-      // The ported operators: projects of their own, linted by their own configuration (test/examples/*.test.ts).
+      // The ported operators, each linted by its own configuration (test/examples/*.project.test.ts).
       'examples/**',
     ],
   },

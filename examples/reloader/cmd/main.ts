@@ -16,8 +16,11 @@ limitations under the License.
 
 import { Manager, configureLog, enableSourceMaps, loadKubeConfig, log, parseFlagsOrExit, parseLogLevel, parseShardKey, ping, setupSignalHandler, type KubeConfig } from '@kubescaffold/runtime';
 import { leaderElectionNamespace } from '@kubescaffold/runtime/manager';
+import { ConfigMaps, Secrets } from '@kubescaffold/runtime/rest';
 import { ConfigMapReconciler } from '../internal/controller/configmap_controller.js';
 import { SecretReconciler } from '../internal/controller/secret_controller.js';
+import { optionsFromFlags, reloaderFlags } from '../internal/reload/options.js';
+import { Reloader } from '../internal/reload/reloader.js';
 // +kubebuilder:scaffold:imports
 
 // Stack traces name cmd/, api/ and internal/'s TypeScript, from the source maps next to the JavaScript that runs
@@ -49,11 +52,14 @@ const { values: flags } = parseFlagsOrExit(
     // LOG_LEVEL gives the default (e.g. `LOG_LEVEL=debug make run`); a level that parseLogLevel refuses is refused as
     // any bad flag value is.
     'zap-log-level': { type: 'value', default: process.env.LOG_LEVEL ?? 'info', parse: parseLogLevel, usage: 'The log level: debug, info, error, or a logr verbosity (a number).' },
+    // Reloader's own flags, with its names and defaults.
+    ...reloaderFlags,
   },
   process.argv.slice(2),
   { name: 'manager', allowNegative: true },
 );
 configureLog({ level: flags['zap-log-level'] });
+const reloaderOptions = optionsFromFlags(flags);
 
 // The Leases of --leader-elect and --shard-ring live in --lease-namespace, else in the pod's own namespace (from its
 // service account). Out of a cluster there is none: the manager says which flag to pass and exits 1, before it starts.
@@ -95,11 +101,27 @@ const mgr = new Manager({
   leaderElection: { enabled: flags['leader-elect'], id: '29c9f23b.stakater.com', namespace: leaseNamespace },
   // --shard-ring: every replica reconciles its partitions of the objects, listing and watching only those.
   sharding: flags['shard-ring'] ? { ring: flags['shard-ring'], key: flags['shard-key'], namespace: leaseNamespace } : undefined,
+  // --namespaces: the ConfigMaps and Secrets of these namespaces only; --resource-label-selector: only those labelled.
+  cache: {
+    ...(reloaderOptions.namespaces.length > 0 ? { defaultNamespaces: reloaderOptions.namespaces } : {}),
+    ...(reloaderOptions.resourceLabelSelector ? { defaultLabelSelector: reloaderOptions.resourceLabelSelector } : {}),
+  },
   // +kubebuilder:scaffold:manager-options
 });
 
-new ConfigMapReconciler(mgr.getClient()).setupWithManager(mgr);
-new SecretReconciler(mgr.getClient()).setupWithManager(mgr);
+// One Reloader per kind; each kind's Events name it as Reloader's do (reloader-configmaps, reloader-secrets).
+const reloaderFor = (resource: string): Reloader =>
+  new Reloader({
+    reader: mgr.getAPIReader(),
+    writer: mgr.getClient(),
+    recorder: mgr.getEventRecorderFor(`reloader-${resource}`),
+    opts: reloaderOptions,
+    log: log.withName(`reloader-${resource}`),
+  });
+if (!reloaderOptions.resourcesToIgnore.includes('configmaps'))
+  new ConfigMapReconciler(mgr.getClient(), reloaderFor(ConfigMaps.plural), reloaderOptions).setupWithManager(mgr);
+if (!reloaderOptions.resourcesToIgnore.includes('secrets'))
+  new SecretReconciler(mgr.getClient(), reloaderFor(Secrets.plural), reloaderOptions).setupWithManager(mgr);
 // +kubebuilder:scaffold:builder
 
 mgr.addHealthzCheck('healthz', ping);

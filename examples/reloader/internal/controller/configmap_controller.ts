@@ -15,59 +15,58 @@ limitations under the License.
 */
 
 import {
-  defineResource,
   isNotFound,
   newControllerManagedBy,
   type Client,
-  type k8s,
   type Manager,
   type ReconcileContext,
   type Reconciler,
   type Request,
   type Result,
 } from '@kubescaffold/runtime';
+import { ConfigMaps } from '@kubescaffold/runtime/rest';
+import type { ReloaderOptions } from '../reload/options.js';
+import { sourceChanges } from '../reload/predicates.js';
+import { Reloader } from '../reload/reloader.js';
+import { configMapHash, configMapSource, deletedSource } from '../reload/source.js';
 
-/** ConfigMapResource describes the built-in configmaps resource (v1). */
-export const ConfigMapResource = defineResource<k8s.V1ConfigMap>({
-  group: '',
-  version: 'v1',
-  kind: 'ConfigMap',
-  plural: 'configmaps',
-  namespaced: true,
-});
+// +kubebuilder:rbac:groups=core,resources=configmaps,verbs=get;list;watch
+// +kubebuilder:rbac:groups=apps,resources=deployments;daemonsets;statefulsets,verbs=get;list;update;patch
+// +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;create;delete
+// +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
 
-// +kubebuilder:rbac:groups=core,resources=configmaps,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=core,resources=configmaps/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=core,resources=configmaps/finalizers,verbs=update
-
-/** ConfigMapReconciler reconciles a ConfigMap object. */
+/**
+ * ConfigMapReconciler rolls the workloads that follow a ConfigMap when its data changes (Reloader's configmaps
+ * controller): only changes of the data's hash get here (see sourceChanges); the workloads are read live, as Reloader
+ * reads them.
+ */
 export class ConfigMapReconciler implements Reconciler {
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    private readonly reloader: Reloader,
+    private readonly opts: ReloaderOptions,
+  ) {}
 
-  /**
-   * reconcile is part of the main Kubernetes reconciliation loop, which aims to move the current state of the
-   * cluster closer to the desired state.
-   * TODO(user): compare the state the ConfigMap object asks for with the actual cluster state, then act to make the
-   * cluster match it. It runs again on every change of the object, and never twice at once for the same object.
-   */
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
+  async reconcile(req: Request, _ctx: ReconcileContext): Promise<Result> {
     let configMap;
     try {
-      configMap = await this.client.get(ConfigMapResource, req);
+      configMap = await this.client.get(ConfigMaps, req);
     } catch (err) {
-      // The object was deleted after the request was queued; owned objects are garbage-collected.
-      if (isNotFound(err)) return {};
-      throw err;
+      if (!isNotFound(err)) throw err;
+      // Only deletes pass the predicate with --reload-on-delete; otherwise the ConfigMap went after its change.
+      if (this.opts.reloadOnDelete) await this.reloader.reload(deletedSource('CONFIGMAP', req, this.opts), 'deleted');
+      return {};
     }
-    ctx.log.info('reconciling ConfigMap', { generation: configMap.metadata?.generation });
-
-    // TODO(user): your logic here
-
+    await this.reloader.reload(configMapSource(configMap, this.opts), 'changed');
     return {};
   }
 
   /** setupWithManager sets up the controller with the Manager. */
   setupWithManager(mgr: Manager): void {
-    newControllerManagedBy(mgr).for(ConfigMapResource).named('configmap').complete(this);
+    newControllerManagedBy(mgr)
+      .for(ConfigMaps, { predicates: [sourceChanges(configMapHash, this.opts)] })
+      .named('configmaps')
+      .complete(this);
   }
 }

@@ -15,59 +15,58 @@ limitations under the License.
 */
 
 import {
-  defineResource,
   isNotFound,
   newControllerManagedBy,
   type Client,
-  type k8s,
   type Manager,
   type ReconcileContext,
   type Reconciler,
   type Request,
   type Result,
 } from '@kubescaffold/runtime';
+import { Secrets } from '@kubescaffold/runtime/rest';
+import type { ReloaderOptions } from '../reload/options.js';
+import { sourceChanges } from '../reload/predicates.js';
+import { Reloader } from '../reload/reloader.js';
+import { secretHash, secretSource, deletedSource } from '../reload/source.js';
 
-/** SecretResource describes the built-in secrets resource (v1). */
-export const SecretResource = defineResource<k8s.V1Secret>({
-  group: '',
-  version: 'v1',
-  kind: 'Secret',
-  plural: 'secrets',
-  namespaced: true,
-});
+// +kubebuilder:rbac:groups=core,resources=secrets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=apps,resources=deployments;daemonsets;statefulsets,verbs=get;list;update;patch
+// +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;create;delete
+// +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
 
-// +kubebuilder:rbac:groups=core,resources=secrets,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=core,resources=secrets/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=core,resources=secrets/finalizers,verbs=update
-
-/** SecretReconciler reconciles a Secret object. */
+/**
+ * SecretReconciler rolls the workloads that follow a Secret when its data changes (Reloader's secrets
+ * controller): only changes of the data's hash get here (see sourceChanges); the workloads are read live, as Reloader
+ * reads them.
+ */
 export class SecretReconciler implements Reconciler {
-  constructor(private readonly client: Client) {}
+  constructor(
+    private readonly client: Client,
+    private readonly reloader: Reloader,
+    private readonly opts: ReloaderOptions,
+  ) {}
 
-  /**
-   * reconcile is part of the main Kubernetes reconciliation loop, which aims to move the current state of the
-   * cluster closer to the desired state.
-   * TODO(user): compare the state the Secret object asks for with the actual cluster state, then act to make the
-   * cluster match it. It runs again on every change of the object, and never twice at once for the same object.
-   */
-  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result> {
+  async reconcile(req: Request, _ctx: ReconcileContext): Promise<Result> {
     let secret;
     try {
-      secret = await this.client.get(SecretResource, req);
+      secret = await this.client.get(Secrets, req);
     } catch (err) {
-      // The object was deleted after the request was queued; owned objects are garbage-collected.
-      if (isNotFound(err)) return {};
-      throw err;
+      if (!isNotFound(err)) throw err;
+      // Only deletes pass the predicate with --reload-on-delete; otherwise the Secret went after its change.
+      if (this.opts.reloadOnDelete) await this.reloader.reload(deletedSource('SECRET', req, this.opts), 'deleted');
+      return {};
     }
-    ctx.log.info('reconciling Secret', { generation: secret.metadata?.generation });
-
-    // TODO(user): your logic here
-
+    await this.reloader.reload(secretSource(secret, this.opts), 'changed');
     return {};
   }
 
   /** setupWithManager sets up the controller with the Manager. */
   setupWithManager(mgr: Manager): void {
-    newControllerManagedBy(mgr).for(SecretResource).named('secret').complete(this);
+    newControllerManagedBy(mgr)
+      .for(Secrets, { predicates: [sourceChanges(secretHash, this.opts)] })
+      .named('secrets')
+      .complete(this);
   }
 }
