@@ -39,6 +39,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     text: 'Guides',
     items: items([
       ['Migrating a kubebuilder project', 'guides/migrating-from-kubebuilder.md'],
+      ['Porting a real operator: Reloader', 'guides/porting-reloader.md'],
       ['Testing', 'guides/testing.md'],
       ['Webhooks and certificates', 'guides/webhooks.md'],
       ["Other projects' kinds", 'guides/external-apis.md'],
