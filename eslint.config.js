@@ -79,6 +79,8 @@ export default tseslint.config(
       'docs/.vitepress/cache/**',
       // The tutorial's finished project: a project of its own, linted by its own configuration (test/e2e/tutorial.test.ts).
       'docs/tutorial/project/**',
+      // The ported operators, each linted by its own configuration (test/examples/*.project.test.ts).
+      'examples/**',
     ],
   },
   js.configs.recommended,
