@@ -5,6 +5,13 @@
  * @module @kubescaffold/envtest
  */
 export { TestEnvironment, type ControlPlaneExit, type TestEnvironmentOptions } from './controlplane/environment.js';
+// One control plane for a whole test run (a vitest globalSetup), and a namespace of its own for each test file.
+export {
+  createTestNamespace,
+  sharedTestEnvironment,
+  startSharedTestEnvironment,
+  type SharedTestEnvironment,
+} from './controlplane/shared.js';
 // Obtaining the binaries: the same exports as @kubescaffold/envtest/setup.
 export * from './setup.js';
 // Test objects from a project's config/samples.

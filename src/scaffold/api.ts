@@ -27,6 +27,7 @@ import {
   type ProjectResource,
 } from '../project/project.js';
 import { render } from './render.js';
+import { planSharedTestEnvironment } from './test-setup.js';
 import { resolveExternalAPI } from './external-api.js';
 import { controllerWiring } from './controller-wiring.js';
 
@@ -422,6 +423,9 @@ export function scaffoldCreateAPI(
       entry.path = external.path;
     }
     plan.template(paths.controllerFile, render(templates.controller, data), overwriteIfForced);
+    // The controller test uses the control plane test/envtest.setup.ts starts for the run; a project made before it
+    // existed gets it here.
+    planSharedTestEnvironment(plan, header);
     plan.template(
       paths.controllerTestFile,
       render(templates.controllerTest, data),

@@ -78,6 +78,7 @@ const initFiles: Array<{
   { template: 'hack/boilerplate.txt', ifExists: 'skip', when: (o) => o.license },
   { template: 'hack/bundle.js', ifExists: 'skip' },
   { template: 'test/e2e/e2e.test.ts', ifExists: 'skip' },
+  { template: 'test/envtest.setup.ts', ifExists: 'skip' },
   { template: 'config/default/kustomization.yaml', ifExists: 'error' },
   { template: 'config/default/metrics_service.yaml', ifExists: 'skip' },
   { template: 'config/default/manager_metrics_patch.yaml', ifExists: 'error' },

@@ -9,9 +9,16 @@ export default defineConfig({
     // What a test prints (its log lines too) is shown with a test that fails: a passing run prints only the report.
     silent: 'passed-only',
     projects: [
-      // Controller tests: on a fake client, and against a real kube-apiserver and etcd (@kubescaffold/envtest).
-      // `npm test` runs them.
-      { extends: true, test: { name: 'unit', include: ['internal/**/*.test.ts', 'api/**/*.test.ts'] } },
+      // Controller tests: on a fake client, and against a real kube-apiserver and etcd (@kubescaffold/envtest) that
+      // test/envtest.setup.ts starts once for the run. `npm test` runs them.
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['internal/**/*.test.ts', 'api/**/*.test.ts'],
+          globalSetup: ['test/envtest.setup.ts'],
+        },
+      },
       // End-to-end tests run the built manager against the cluster of $KUBECONFIG: `make test-e2e` starts a local one.
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
     ],

@@ -1,31 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TestEnvironment } from '@kubescaffold/envtest';
-import { Manager, newClient, type Client } from '@kubescaffold/runtime';
-import { Jobs } from '@kubescaffold/runtime/rest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createTestNamespace, sharedTestEnvironment } from '@kubescaffold/envtest';
+import { Manager, newClient } from '@kubescaffold/runtime';
+import { Jobs, type RestClient } from '@kubescaffold/runtime/rest';
 import { CronJobResource } from '../../api/v1/zz_generated.resources.js';
 import { CronJobReconciler } from './cronjob_controller.js';
 
-// The controller as the manager runs it, against a real kube-apiserver and etcd with the CRDs of config/crd/bases.
-// There is no kube-controller-manager: nothing runs the Jobs, so the test writes their status itself.
+// The controller as the manager runs it, against the real kube-apiserver and etcd test/envtest.setup.ts started for
+// the run, with the CRDs of config/crd/bases. There is no kube-controller-manager: nothing runs the Jobs, so the test
+// writes their status itself.
 describe('CronJob controller', () => {
-  let env: TestEnvironment;
-  let client: Client;
+  const env = sharedTestEnvironment(inject('envtest'));
+  let client: RestClient;
   const stop = new AbortController();
   let running: Promise<void>;
-  const namespace = 'default';
+  let namespace: string;
 
   beforeAll(async () => {
-    env = await TestEnvironment.start({ crdDirectoryPaths: ['config/crd/bases'], errorIfCRDPathMissing: true });
-    const mgr = new Manager({ kubeConfig: env.kubeConfig });
+    client = newClient(env.kubeConfig);
+    namespace = await createTestNamespace(client, 'cronjob');
+    // The manager watches this file's namespace only: other test files share the API server.
+    const mgr = new Manager({ kubeConfig: env.kubeConfig, cache: { defaultNamespaces: [namespace] } });
     new CronJobReconciler(mgr.getClient()).setupWithManager(mgr);
     running = mgr.start(stop.signal);
-    client = newClient(env.kubeConfig);
   });
 
   afterAll(async () => {
     stop.abort();
     await running;
-    await env?.stop();
+    client?.close();
   });
 
   it("lists the Jobs it owns as the CronJob's active jobs", async () => {
