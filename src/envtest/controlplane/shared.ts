@@ -26,9 +26,10 @@ export interface SharedTestEnvironment {
  * Starts the control plane of a test run, for a vitest globalSetup: `provide` receives its connection (to pass on with vitest's
  * `project.provide`; the scaffolded setup provides it as `envtest`), and the returned function stops it, which is what
  * a globalSetup returns as its teardown.
- * @example
- * A project's `test/envtest.setup.ts`, named by `globalSetup` in vitest.config.ts:
- * ```ts partial
+ *
+ * A project's `test/envtest.setup.ts`, named by `globalSetup` in vitest.config.ts (the scaffold writes it; not an
+ * `@example`, which runs on its own, since it runs only inside vitest):
+ * ```ts
  * import type { TestProject } from 'vitest/node';
  * import { startSharedTestEnvironment, type SharedTestEnvironment } from '@kubescaffold/envtest';
  *
