@@ -215,7 +215,9 @@ export class CachedClient implements Client {
 
   async delete<T extends KubeObject>(res: Resource<T>, key: ObjectKey, opts?: DeleteOptions): Promise<void> {
     await this.writer.delete(res, key, opts);
-    if (!opts?.dryRun) this.ownWrites.recordDelete(res, key);
+    if (opts?.dryRun) return;
+    this.ownWrites.recordDelete(res, key);
+    this.forgetWhenShown(res);
   }
 
   /**
@@ -233,7 +235,17 @@ export class CachedClient implements Client {
 
   /** Remembers what the server answered a write with (not a dry run's), for reads of the client's own writes. */
   private written<T extends KubeObject>(res: Resource<T>, out: T, dryRun: boolean | undefined): T {
-    if (!dryRun) this.ownWrites.recordWrite(res, out);
+    if (dryRun) return out;
+    this.ownWrites.recordWrite(res, out);
+    this.forgetWhenShown(res);
     return out;
+  }
+
+  /**
+   * Lets the kind's informer drop the writes it shows, from the client's first write of an informed kind: a client
+   * whose reads never wait would otherwise keep every write it made, up to the limit, for good.
+   */
+  private forgetWhenShown(res: Resource): void {
+    if (this.cache.started() && this.cache.informs(res)) this.observe(res, this.cache.getInformer(res));
   }
 }

@@ -8,7 +8,7 @@ import { ApiError, isNotFound } from '../../../src/runtime/rest/index.js';
 import { defineResource } from '../../../src/runtime/rest/resource.js';
 import type { KubeObject, ObjectKey, ObjectList, WatchEvent, WatchOptions } from '../../../src/runtime/rest/types.js';
 import { FakeClock } from '../../support/clock.js';
-import { settle } from '../../support/eventually.js';
+import { eventually, settle } from '../../support/eventually.js';
 
 interface Widget extends KubeObject {
   spec?: { color?: string };
@@ -247,6 +247,17 @@ describe('CachedClient read-your-writes', () => {
     api.release();
     expect((await read.promise).items.map((o) => o.metadata?.name)).toEqual(['v', 'w']);
     expect(api.serverReads).toBe(0);
+  });
+
+  it('forgets the writes of a client that never waits for them once its informer shows them', async () => {
+    const api = new SlowWatchApi();
+    const client = await setUp(api, {});
+    const remembered = (): number => (client as unknown as { ownWrites: OwnWrites }).ownWrites.size;
+    const created = await client.create(Widgets, widget('red'));
+    await client.update(Widgets, { ...created, spec: { color: 'blue' } });
+    expect(remembered()).toBe(1);
+    api.release();
+    await eventually(() => remembered() === 0, 'the informer to show the update');
   });
 
   it('does not count a dry run as a write', async () => {
