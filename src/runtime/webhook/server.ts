@@ -25,6 +25,7 @@ import { ConversionWebhook } from './conversion.js';
 import { HttpError, MAX_REVIEW_BYTES, type WebhookHandler } from './handler.js';
 import { webhookRequestInFlight, webhookRequestLatency, webhookRequestTotal } from './metrics.js';
 import { ConfigurationError, LifecycleError, ShutdownError, TimeoutError, TransportError } from '../errors.js';
+import { untilAborted } from '../internal/abort-fanout.js';
 
 const { randomUUID } = crypto;
 
@@ -381,8 +382,7 @@ export class WebhookServer implements Runnable {
       // call us, and a readiness probe that passed earlier would send traffic that fails.
       this.started = true;
       this.resolveReady();
-      if (!signal.aborted)
-        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      await untilAborted(signal);
     } catch (err) {
       this.rejectReady(err);
       throw err;
