@@ -9,8 +9,8 @@
  * sources against this checkout's runtime (test/support/example-port.ts) and run with node. Without Go the test is
  * skipped with a warning, and fails under REQUIRE_PARITY=1.
  *
- * Building the original needs a replace: its go.mod pins github.com/openshift/api at a pseudo-version the Go module
- * proxy refuses (403); the version its own github.com/openshift/client-go requires is served and builds.
+ * Building the original needs a replace (scripts/lib/go-original.js's reloaderOriginal says which and why): its go.mod
+ * pins github.com/openshift/api at a pseudo-version the Go module proxy refuses (403).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,28 +33,15 @@ import { eventually } from '../support/eventually.js';
 import { bundleExample } from '../support/example-port.js';
 import {
   buildGoOriginal,
+  reloaderOriginal,
   runGoOriginal,
   startProcess,
-  type GoOriginal,
   type RunningOriginal,
 } from '../support/go-original.js';
 import { GO_BUILD_MS } from '../support/limits.js';
 import { differingPaths } from '../support/object-diff.js';
 import { onPath, peerAvailable } from '../support/peers.js';
 import { createHash } from 'node:crypto';
-
-const ORIGINAL: GoOriginal = {
-  module: 'github.com/stakater/Reloader',
-  version: 'v1.4.22',
-  binary: 'reloader',
-  replaces: [
-    {
-      from: 'github.com/openshift/api@v0.0.0-20260402111718-ad9eb11110b6',
-      to: 'github.com/openshift/api@v0.0.0-20260326111139-30c2ef7a272e',
-      why: 'the proxy refuses the pinned pseudo-version; this is the one openshift/client-go requires',
-    },
-  ],
-};
 
 const available = peerAvailable(
   'the Reloader equivalence test (stakater/Reloader v1.4.22 built from the Go module proxy)',
@@ -450,7 +437,7 @@ describe.skipIf(!available)('examples/reloader, the port of stakater/Reloader v1
   let kubeconfigPath = '';
 
   beforeAll(async () => {
-    original = await buildGoOriginal(ORIGINAL);
+    original = await buildGoOriginal(reloaderOriginal, { timeoutMs: GO_BUILD_MS });
     port = await bundleExample('reloader', work);
     kubeconfigPath = join(work, 'kubeconfig');
     writeFileSync(kubeconfigPath, cp.env.kubeconfigYaml());
