@@ -17,9 +17,9 @@ limitations under the License.
 import { Manager, configureLog, enableSourceMaps, loadKubeConfig, log, parseFlagsOrExit, parseLogLevel, parseShardKey, ping, setupSignalHandler, type KubeConfig } from '@kubescaffold/runtime';
 import { leaderElectionNamespace } from '@kubescaffold/runtime/manager';
 import { ConfigMaps, Secrets } from '@kubescaffold/runtime/rest';
+import { operatorFlags, optionsFromFlags } from './flags.js';
 import { ConfigMapReconciler } from '../internal/controller/configmap_controller.js';
 import { SecretReconciler } from '../internal/controller/secret_controller.js';
-import { optionsFromFlags, reloaderFlags } from '../internal/reload/options.js';
 import { Reloader } from '../internal/reload/reloader.js';
 // +kubebuilder:scaffold:imports
 
@@ -31,7 +31,7 @@ const setupLog = log.withName('setup');
 // Flags keep kubebuilder's names and are read as Go's flag package reads them (-leader-elect, --metrics-secure=false,
 // --metrics-bind-address :8443), so manifests and habits carry over from Go projects. A flag that is not defined or
 // a bad value prints the usage and exits 2; -h prints it. --no-metrics-secure and the like, which earlier scaffolds
-// documented, still read as --metrics-secure=false.
+// documented, still read as --metrics-secure=false. The operator's own flags are declared in cmd/flags.ts.
 const { values: flags } = parseFlagsOrExit(
   {
     'metrics-bind-address': { type: 'string', default: '0', usage: 'The address the metrics endpoint binds to: :8443 for HTTPS, :8080 for HTTP, or 0 to serve no metrics.' },
@@ -52,8 +52,9 @@ const { values: flags } = parseFlagsOrExit(
     // LOG_LEVEL gives the default (e.g. `LOG_LEVEL=debug make run`); a level that parseLogLevel refuses is refused as
     // any bad flag value is.
     'zap-log-level': { type: 'value', default: process.env.LOG_LEVEL ?? 'info', parse: parseLogLevel, usage: 'The log level: debug, info, error, or a logr verbosity (a number).' },
-    // Reloader's own flags, with its names and defaults.
-    ...reloaderFlags,
+    // The operator's own flags (cmd/flags.ts), typed in `flags` too (e.g. flags['sync-period']), to hand to its
+    // controllers below. One named as a flag above does not compile: Go's flag package refuses a flag defined twice.
+    ...operatorFlags,
   },
   process.argv.slice(2),
   { name: 'manager', allowNegative: true },

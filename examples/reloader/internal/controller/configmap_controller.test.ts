@@ -20,7 +20,7 @@ import { newLogger, newClient, type Client, type KubeObject, type ReconcileConte
 import { ConfigMaps, Deployments } from '@kubescaffold/runtime/rest';
 import { ConfigMapReconciler } from './configmap_controller.js';
 import { Reloader } from '../reload/reloader.js';
-import { optionsFromFlags, reloaderFlags } from '../reload/options.js';
+import { operatorFlags, optionsFromFlags } from '../../cmd/flags.js';
 import { parseFlags } from '@kubescaffold/runtime';
 import { configMapHash } from '../reload/source.js';
 
@@ -32,7 +32,7 @@ describe('ConfigMapReconciler', () => {
   let env: TestEnvironment;
   let client: Client;
   const namespace = 'default';
-  const opts = optionsFromFlags(parseFlags(reloaderFlags, ['--reload-on-delete=true']).values);
+  const opts = optionsFromFlags(parseFlags(operatorFlags, ['--reload-on-delete=true']).values);
   const events: string[] = [];
 
   const context = (): ReconcileContext => ({
