@@ -31,10 +31,6 @@ import { Reloader } from '../reload/reloader.js';
 import { configMapHash, configMapSource, deletedSource } from '../reload/source.js';
 
 // +kubebuilder:rbac:groups=core,resources=configmaps,verbs=get;list;watch
-// +kubebuilder:rbac:groups=apps,resources=deployments;daemonsets;statefulsets,verbs=get;list;update;patch
-// +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list
-// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;create;delete
-// +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
 
 /**
  * ConfigMapReconciler rolls the workloads that follow a ConfigMap when its data changes (Reloader's configmaps

@@ -31,10 +31,6 @@ import { Reloader } from '../reload/reloader.js';
 import { secretHash, secretSource, deletedSource } from '../reload/source.js';
 
 // +kubebuilder:rbac:groups=core,resources=secrets,verbs=get;list;watch
-// +kubebuilder:rbac:groups=apps,resources=deployments;daemonsets;statefulsets,verbs=get;list;update;patch
-// +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list
-// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;create;delete
-// +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
 
 /**
  * SecretReconciler rolls the workloads that follow a Secret when its data changes (Reloader's secrets

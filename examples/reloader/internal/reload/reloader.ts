@@ -23,6 +23,13 @@ import { shouldReload } from './should-reload.js';
 import { EMPTY_HASH, type ReloadSource } from './source.js';
 import { workloadKinds, type WorkloadKind } from './workloads.js';
 
+// What Reloader's ClusterRole grants it on the workloads, which are listed live (no watch: nothing of them is
+// cached) and patched, made or deleted, and on the Events it records; the controllers add their own kind's read verbs.
+// +kubebuilder:rbac:groups=apps,resources=deployments;daemonsets;statefulsets,verbs=get;list;update;patch
+// +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;create;delete
+// +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
+
 /** The field manager of Reloader's writes, as its callbacks name it. */
 export const FIELD_MANAGER = 'Reloader';
 
