@@ -9,7 +9,9 @@ export default defineConfig({
   resolve: { conditions: [...conditions, 'import', 'node', 'default'] },
   ssr: { resolve: { conditions: [...conditions, 'import', 'node', 'default'], externalConditions: conditions } },
   test: {
-    include: ['test/**/*.test.ts'],
+    // The ported operators' fake-client tests too: milliseconds each, they test the ports' write paths on the runtime
+    // under test (their envtest tests are left to the examples' own runs; the equivalence tests cover those paths).
+    include: ['test/**/*.test.ts', 'examples/*/internal/**/*.fake.test.ts'],
     // Fixtures are projects the tests build and run in their own way, tests of their own included.
     exclude: [...configDefaults.exclude, 'test/fixtures/**'],
     // Integration tests start real kube-apiserver and etcd processes; two cores cannot run many at once.
