@@ -73,6 +73,8 @@ if (DEPLOYMENTS > Math.min(CONFIGMAPS, SECRETS))
 
 const NAMESPACE = 'reloader-bench';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Resolves after `ms` without keeping the process alive: a bound raced against what is awaited. */
+const bound = (ms) => new Promise((r) => setTimeout(r, ms).unref());
 
 // The image runs Node 22: our manager runs on it unless CHILD_NODE says otherwise (runtime-lib's childNode reads it).
 if (!process.env.CHILD_NODE) {
@@ -273,10 +275,9 @@ async function runOnce({ name, rt, client, apiPid, start, runLabel, logFile }) {
     let firstSeenAt;
     const firstPass = new Promise((resolve) => (firstSeenAt = resolve));
     const probes = [];
-    let seen = false;
-    void firstPass.then(() => (seen = true));
+    let probing = true;
     const prober = (async () => {
-      for (let n = 0; !seen; n++) {
+      for (let n = 0; probing; n++) {
         const s = `${runLabel}-probe-${n}`;
         const hash = configMapHash(s);
         probes.push(hash);
@@ -290,12 +291,17 @@ async function runOnce({ name, rt, client, apiPid, start, runLabel, logFile }) {
         await sleep(PROBE_MS);
       }
     })();
-    const firstAt = await Promise.race([
-      firstPass,
-      died,
-      sleep(300_000).then(() => Promise.reject(new Error(`${name}: no first pass within 300 s`))),
-    ]);
-    await prober;
+    let firstAt;
+    try {
+      firstAt = await Promise.race([
+        firstPass,
+        died,
+        bound(300_000).then(() => Promise.reject(new Error(`${name}: no first pass within 300 s`))),
+      ]);
+    } finally {
+      probing = false;
+      await prober;
+    }
     for (const h of probes) watch.forget(h);
     const startSeconds = (firstAt - op.spawnedAt) / 1000;
     const startCpu = cpuSeconds(pid);
@@ -341,7 +347,7 @@ async function runOnce({ name, rt, client, apiPid, start, runLabel, logFile }) {
       );
     }
     await Promise.all(writes);
-    await Promise.race([Promise.all(seenAll), died, sleep(BURST_TIMEOUT_MS)]);
+    await Promise.race([Promise.all(seenAll), died, bound(BURST_TIMEOUT_MS)]);
     const burstCpu = cpuSeconds(pid) - cpu0;
     const apiCpu = cpuSeconds(apiPid) - api0;
     const burstSeconds = (performance.now() - t0) / 1000;
