@@ -102,18 +102,23 @@ const mgr = new Manager({
   leaderElection: { enabled: flags['leader-elect'], id: '29c9f23b.stakater.com', namespace: leaseNamespace },
   // --shard-ring: every replica reconciles its partitions of the objects, listing and watching only those.
   sharding: flags['shard-ring'] ? { ring: flags['shard-ring'], key: flags['shard-key'], namespace: leaseNamespace } : undefined,
-  // --namespaces: the ConfigMaps and Secrets of these namespaces only; --resource-label-selector: only those labelled.
+  // --namespaces: these namespaces only; --resource-label-selector: only the ConfigMaps and Secrets labelled so (the
+  // workloads are cached whole).
   cache: {
     ...(reloaderOptions.namespaces.length > 0 ? { defaultNamespaces: reloaderOptions.namespaces } : {}),
-    ...(reloaderOptions.resourceLabelSelector ? { defaultLabelSelector: reloaderOptions.resourceLabelSelector } : {}),
+    ...(reloaderOptions.resourceLabelSelector
+      ? { byObject: [ConfigMaps, Secrets].map((resource) => ({ resource, labelSelector: reloaderOptions.resourceLabelSelector })) }
+      : {}),
   },
+  // The Reloader lists the workloads it has just patched: its reads wait for the cache to show its own writes.
+  client: { cache: { readYourWrites: true } },
   // +kubebuilder:scaffold:manager-options
 });
 
 // One Reloader per kind; each kind's Events name it as Reloader's do (reloader-configmaps, reloader-secrets).
 const reloaderFor = (resource: string): Reloader =>
   new Reloader({
-    reader: mgr.getAPIReader(),
+    reader: mgr.getClient(),
     writer: mgr.getClient(),
     recorder: mgr.getEventRecorderFor(`reloader-${resource}`),
     opts: reloaderOptions,

@@ -28,14 +28,15 @@ import { ConfigMaps } from '@kubescaffold/runtime/rest';
 import type { ReloaderOptions } from '../reload/options.js';
 import { sourceChanges } from '../reload/predicates.js';
 import { Reloader } from '../reload/reloader.js';
+import { rolledKinds } from '../reload/workloads.js';
 import { configMapHash, configMapSource, deletedSource } from '../reload/source.js';
 
 // +kubebuilder:rbac:groups=core,resources=configmaps,verbs=get;list;watch
 
 /**
  * ConfigMapReconciler rolls the workloads that follow a ConfigMap when its data changes (Reloader's configmaps
- * controller): only changes of the data's hash get here (see sourceChanges); the workloads are read live, as Reloader
- * reads them.
+ * controller): only changes of the data's hash get here (see sourceChanges); the workloads are read from the cache,
+ * where Reloader lists them from the API server.
  */
 export class ConfigMapReconciler implements Reconciler {
   constructor(
@@ -60,9 +61,11 @@ export class ConfigMapReconciler implements Reconciler {
 
   /** setupWithManager sets up the controller with the Manager. */
   setupWithManager(mgr: Manager): void {
-    newControllerManagedBy(mgr)
-      .for(ConfigMaps, { predicates: [sourceChanges(configMapHash, this.opts)] })
-      .named('configmaps')
-      .complete(this);
+    const builder = newControllerManagedBy(mgr).for(ConfigMaps, {
+      predicates: [sourceChanges(configMapHash, this.opts)],
+    });
+    // The workloads it rolls are read on every change: cached, and listed before the first reconcile.
+    for (const kind of rolledKinds(this.opts)) builder.reads(kind.resource);
+    builder.named('configmaps').complete(this);
   }
 }

@@ -28,14 +28,15 @@ import { Secrets } from '@kubescaffold/runtime/rest';
 import type { ReloaderOptions } from '../reload/options.js';
 import { sourceChanges } from '../reload/predicates.js';
 import { Reloader } from '../reload/reloader.js';
+import { rolledKinds } from '../reload/workloads.js';
 import { secretHash, secretSource, deletedSource } from '../reload/source.js';
 
 // +kubebuilder:rbac:groups=core,resources=secrets,verbs=get;list;watch
 
 /**
  * SecretReconciler rolls the workloads that follow a Secret when its data changes (Reloader's secrets
- * controller): only changes of the data's hash get here (see sourceChanges); the workloads are read live, as Reloader
- * reads them.
+ * controller): only changes of the data's hash get here (see sourceChanges); the workloads are read from the cache,
+ * where Reloader lists them from the API server.
  */
 export class SecretReconciler implements Reconciler {
   constructor(
@@ -60,9 +61,9 @@ export class SecretReconciler implements Reconciler {
 
   /** setupWithManager sets up the controller with the Manager. */
   setupWithManager(mgr: Manager): void {
-    newControllerManagedBy(mgr)
-      .for(Secrets, { predicates: [sourceChanges(secretHash, this.opts)] })
-      .named('secrets')
-      .complete(this);
+    const builder = newControllerManagedBy(mgr).for(Secrets, { predicates: [sourceChanges(secretHash, this.opts)] });
+    // The workloads it rolls are read on every change: cached, and listed before the first reconcile.
+    for (const kind of rolledKinds(this.opts)) builder.reads(kind.resource);
+    builder.named('secrets').complete(this);
   }
 }

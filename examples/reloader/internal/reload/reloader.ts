@@ -21,13 +21,13 @@ import { containerUsing, reloaderEnvVar } from './containers.js';
 import type { ReloaderOptions } from './options.js';
 import { shouldReload } from './should-reload.js';
 import { EMPTY_HASH, type ReloadSource } from './source.js';
-import { workloadKinds, type WorkloadKind } from './workloads.js';
+import { rolledKinds, type WorkloadKind } from './workloads.js';
 
-// What Reloader's ClusterRole grants it on the workloads, which are listed live (no watch: nothing of them is
-// cached) and patched, made or deleted, and on the Events it records; the controllers add their own kind's read verbs.
-// +kubebuilder:rbac:groups=apps,resources=deployments;daemonsets;statefulsets,verbs=get;list;update;patch
-// +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list
-// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;create;delete
+// What Reloader's ClusterRole grants it on the workloads, which it patches, makes or deletes, and on the Events it
+// records, plus watch: the port caches the workloads; the controllers add their own kind's read verbs.
+// +kubebuilder:rbac:groups=apps,resources=deployments;daemonsets;statefulsets,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=batch,resources=cronjobs,verbs=get;list;watch
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get;list;watch;create;delete
 // +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
 
 /** The field manager of Reloader's writes, as its callbacks name it. */
@@ -41,7 +41,10 @@ export type SourceEvent = 'changed' | 'deleted';
 
 /** What the Reloader reads and writes with. */
 export interface ReloaderDeps {
-  /** Lists workloads live, as Reloader does on each change (the manager's API reader: nothing cached). */
+  /**
+   * Lists the workloads: the manager's client, which reads them from its cache (the controllers declare them with
+   * reads()) and waits for the cache to show its own writes (client.cache.readYourWrites).
+   */
   reader: Client;
   /** Writes the workloads. */
   writer: Client;
@@ -70,9 +73,7 @@ export class Reloader {
 
   /** Rolls every workload that follows `source`; rejects with the first write that fails, as Reloader returns it. */
   async reload(source: ReloadSource, event: SourceEvent): Promise<void> {
-    for (const kind of workloadKinds) {
-      if (kind.type === 'CronJob' && this.deps.opts.workloadTypesToIgnore.includes('cronjobs')) continue;
-      if (kind.type === 'Job' && this.deps.opts.workloadTypesToIgnore.includes('jobs')) continue;
+    for (const kind of rolledKinds(this.deps.opts)) {
       const { items } = await this.deps.reader.list(kind.resource, { namespace: source.namespace });
       for (const item of items) await this.rollOne(kind, item, source, event);
     }

@@ -16,6 +16,7 @@ limitations under the License.
 
 import type { k8s, KubeObject, Resource } from '@kubescaffold/runtime';
 import { CronJobs, DaemonSets, Deployments, Jobs, StatefulSets } from '@kubescaffold/runtime/rest';
+import type { ReloaderOptions } from './options.js';
 
 /** How a kind of workload is rolled: patched in place, a Job made from it (CronJob), or deleted and made again (Job). */
 export type RollKind = 'patch' | 'create-job' | 'recreate';
@@ -44,3 +45,12 @@ export const workloadKinds: readonly WorkloadKind[] = [
   kind({ type: 'DaemonSet', resource: DaemonSets, roll: 'patch', template: (d) => d.spec!.template }),
   kind({ type: 'StatefulSet', resource: StatefulSets, roll: 'patch', template: (s) => s.spec!.template }),
 ];
+
+/** The kinds rolled under `opts`: all but those of --ignored-workload-types. */
+export function rolledKinds(opts: ReloaderOptions): readonly WorkloadKind[] {
+  return workloadKinds.filter(
+    (k) =>
+      !(k.type === 'CronJob' && opts.workloadTypesToIgnore.includes('cronjobs')) &&
+      !(k.type === 'Job' && opts.workloadTypesToIgnore.includes('jobs')),
+  );
+}
