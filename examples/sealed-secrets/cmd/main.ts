@@ -18,6 +18,9 @@ import { Manager, configureLog, enableSourceMaps, loadKubeConfig, log, parseFlag
 import { leaderElectionNamespace } from '@kubescaffold/runtime/manager';
 import { operatorFlags } from './flags.js';
 import { SealedSecretReconciler } from '../internal/controller/sealedsecret_controller.js';
+import { controllerNamespace } from '../internal/keys/namespace.js';
+import { generateKey, loadKeyRegistry, type KeyOptions } from '../internal/keys/registry.js';
+import { keyRenewal } from '../internal/keys/renewal.js';
 // +kubebuilder:scaffold:imports
 
 // Stack traces name cmd/, api/ and internal/'s TypeScript, from the source maps next to the JavaScript that runs
@@ -80,8 +83,17 @@ try {
   process.exit(1);
 }
 
+// The controller's namespace holds its keys; with --all-namespaces=false (or --additional-namespaces) only it and the
+// additional namespaces are watched, as the original runs an informer per namespace.
+const myNamespace = controllerNamespace();
+const watched =
+  !flags['all-namespaces'] || flags['additional-namespaces'] !== ''
+    ? [...new Set([myNamespace, ...flags['additional-namespaces'].split(',').map((n) => n.trim()).filter((n) => n !== '')])]
+    : undefined;
+
 const mgr = new Manager({
   kubeConfig,
+  cache: { defaultNamespaces: watched },
   // Metrics are off by default ('0'); config/default serves them on :8443 over HTTPS, and only to callers allowed
   // by RBAC (TokenReview + SubjectAccessReview), as kubebuilder's projects do. --metrics-secure=false serves plain HTTP.
   // Without --metrics-cert-path the server makes a self-signed certificate.
@@ -101,7 +113,42 @@ const mgr = new Manager({
   // +kubebuilder:scaffold:manager-options
 });
 
-new SealedSecretReconciler(mgr.getClient()).setupWithManager(mgr);
+// The sealing keys: those in the cluster, and a new one when there is none or the newest is older than
+// --key-cutoff-time; then one each --key-renew-period (initKeyRegistry, initKeyRenewal).
+const keyOptions: KeyOptions = {
+  namespace: myNamespace,
+  prefix: flags['key-prefix'],
+  keySize: flags['key-size'],
+  validForMs: flags['key-ttl'],
+  commonName: flags['my-cn'],
+  order: flags['key-order-priority'],
+};
+const keysLog = log.withName('keys');
+const keys = await loadKeyRegistry(mgr.getAPIReader(), keyOptions, keysLog).catch((err: unknown) => {
+  setupLog.error(err, 'unable to read the sealing keys');
+  process.exit(1);
+});
+const cutoff = flags['key-cutoff-time'];
+const newest = keys.latest();
+if (!newest || (cutoff && newest.orderingTime < cutoff)) {
+  await generateKey(mgr.getClient(), keys, keyOptions, keysLog).catch((err: unknown) => {
+    setupLog.error(err, 'unable to generate a sealing key');
+    process.exit(1);
+  });
+}
+if (flags['key-renew-period'] > 0) {
+  mgr.add(keyRenewal({ registry: keys, writer: mgr.getClient(), log: keysLog }, { ...keyOptions, periodMs: flags['key-renew-period'] }));
+}
+
+new SealedSecretReconciler(
+  { client: mgr.getClient(), apiReader: mgr.getAPIReader(), recorder: mgr.getEventRecorderFor('sealed-secrets'), keys },
+  {
+    updateStatus: flags['update-status'],
+    acceptV1Data: flags['accept-deprecated-v1-data'],
+    skipRecreate: flags['skip-recreate'],
+    maxRetries: flags['max-unseal-retries'],
+  },
+).setupWithManager(mgr);
 // +kubebuilder:scaffold:builder
 
 mgr.addHealthzCheck('healthz', ping);
