@@ -72,8 +72,9 @@ export interface SecretTemplateSpec {
   data?: Record<string, string>;
 }
 
-// The sealed values, each base64 of RSA-OAEP and AES-GCM ciphertext, by the key they have in the Secret (no
-// description in the CRD, as in Go).
+// The sealed values, each base64 of RSA-OAEP and AES-GCM ciphertext, by the key they have in the Secret. As in Go,
+// the type has no doc comment, so the CRD gives encryptedData no description.
+
 // +kubebuilder:pruning:PreserveUnknownFields
 export type SealedSecretEncryptedData = Record<string, string>;
 
