@@ -54,18 +54,23 @@ describe('the key registry', () => {
     expect(reread.latest()?.fingerprint).toBe(made.fingerprint);
   });
 
-  it('reads the legacy Secret named as the prefix, and takes the newest certificate as the one that seals', async () => {
-    const client = new FakeClient();
-    const first = await generateKey(client, await loadKeyRegistry(client, options, log), options, log);
+  it('reads the legacy Secret named as the prefix too, and takes the newest key as the one that seals', async () => {
+    // Ordered by the Secrets' creation, on a clock that moves a minute between the two keys.
+    let now = new Date('2026-01-01T00:00:00Z');
+    const client = new FakeClient({ clock: () => now });
+    const byCreation: KeyOptions = { ...options, order: 'SecretCreationTimestamp' };
+    const first = await generateKey(client, await loadKeyRegistry(client, byCreation, log), byCreation, log);
     // An older release's key: named exactly as the prefix, unlabelled.
     const old = await client.get(Secrets, { namespace: 'kube-system', name: first.secretName });
     await client.create(Secrets, { metadata: { namespace: 'kube-system', name: 'sealed-secrets-key' }, type: old.type, data: old.data });
     await client.delete(Secrets, { namespace: 'kube-system', name: first.secretName });
-    const second = await generateKey(client, await loadKeyRegistry(client, options, log), options, log);
+    now = new Date('2026-01-01T00:01:00Z');
+    const second = await generateKey(client, await loadKeyRegistry(client, byCreation, log), byCreation, log);
 
-    const registry = await loadKeyRegistry(client, options, log);
+    const registry = await loadKeyRegistry(client, byCreation, log);
     expect(registry.size).toBe(2);
     expect(registry.latest()?.fingerprint).toBe(second.fingerprint);
+    expect(registry.latest()?.secretName).not.toBe('sealed-secrets-key');
   });
 
   it("parses Go's durations", () => {
