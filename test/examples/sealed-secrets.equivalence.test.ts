@@ -7,6 +7,9 @@
  * is normalised: the namespace, uids, timestamps, resourceVersions, managedFields, and the ciphertexts (sealed afresh
  * for each namespace).
  *
+ * A third test starts each without a key: both must write the same key Secret (a PKCS#1 RSA key of --key-size, its
+ * certificate's subject and validity from --my-cn and --key-ttl, labelled active) and unseal what is sealed for it.
+ *
  * Both controllers run as their Deployments run them: with the ServiceAccount token of a ServiceAccount bound to the
  * port's generated ClusterRole (config/rbac/role.yaml), so that the test also shows the port's RBAC markers grant
  * what the original needs. The original reads only its pod's service account (rest.InClusterConfig, no kubeconfig
@@ -19,7 +22,7 @@
  * fails under REQUIRE_PARITY=1.
  */
 import { spawnSync } from 'node:child_process';
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -273,7 +276,7 @@ type Snapshot = Record<string, unknown>;
 
 const isSentinel = (name: string | undefined): boolean => name?.startsWith('sentinel') ?? false;
 
-/** The SealedSecrets (ciphertexts left out), the Secrets but the key, and the Events, normalised. */
+/** The SealedSecrets (ciphertexts left out), the Secrets but the keys, and the Events, normalised. */
 async function snapshot(r: Run): Promise<Snapshot> {
   const out: Snapshot = {};
   for (const ss of (await r.api.list(SealedSecretResource, { namespace: r.namespace })).items) {
@@ -283,7 +286,8 @@ async function snapshot(r: Run): Promise<Snapshot> {
   }
   for (const s of (await r.api.list(Secrets, { namespace: r.namespace })).items) {
     const name = s.metadata?.name;
-    if (isSentinel(name) || name === 'sealing-key' || s.type === 'kubernetes.io/service-account-token') continue;
+    // The keys are compared on their own (a generated one's name and content differ by nature).
+    if (isSentinel(name) || s.metadata?.labels?.['sealedsecrets.bitnami.com/sealed-secrets-key']) continue;
     out[`Secret/${name}`] = normaliseObject(s as KubeObject, r.namespace);
   }
   out.events = (await r.api.list(CoreEvents, { namespace: r.namespace })).items
@@ -413,63 +417,58 @@ describe.skipIf(!available)('examples/sealed-secrets, the port of bitnami-labs/s
     ).toEqual([]);
   }, 120_000);
 
-  it('writes what the original writes after every step: the same statuses, Secrets and Events', async () => {
-    const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
+  /**
+   * Starts the original with a ServiceAccount of `namespace` (its own namespace) and `flags`: in a mount namespace of
+   * its own, a tmpfs over /run (/var/run links to it) that only it sees, with the service account on it.
+   */
+  async function startOriginal(namespace: string, flags: string[]): Promise<() => RunningOriginal> {
     const kc = cp.env.kubeConfig;
     const server = new URL(kc.server);
-    const ca = kc.tls?.caData ?? '';
-
-    const goNamespace = await cp.namespace('sealed-go');
-    const goToken = await serviceAccount(goNamespace);
-    const goSa = join(work, 'go-serviceaccount');
-    mkdirSync(goSa, { recursive: true });
-    writeFileSync(join(goSa, 'token'), goToken);
-    writeFileSync(join(goSa, 'ca.crt'), ca);
-    writeFileSync(join(goSa, 'namespace'), goNamespace);
-    const goRun: Run = { api: cp.api, namespace: goNamespace, sealer: sealerPublic, stranger };
-    const theirs = await runScript(goRun, sealer, () =>
-      // A tmpfs over /run (/var/run links to it) that only this process sees, with the service account on it.
-      startProcess(
-        'unshare',
-        [
-          '--mount',
-          '--propagation',
-          'private',
-          'sh',
-          '-c',
-          `mount -t tmpfs tmpfs /run && mkdir -p ${SA_DIR} && cp "$SA_SOURCE"/* ${SA_DIR}/ && exec "$@"`,
-          'sh',
-          original!,
-          ...commonFlags,
-          '--listen-addr=127.0.0.1:0',
-          '--listen-metrics-addr=127.0.0.1:0',
-        ],
-        {
-          env: {
-            PATH: process.env.PATH,
-            HOME: work,
-            SA_SOURCE: goSa,
-            KUBERNETES_SERVICE_HOST: server.hostname,
-            KUBERNETES_SERVICE_PORT: server.port,
-            POD_NAMESPACE: goNamespace,
-          },
+    const sa = join(work, `serviceaccount-${namespace}`);
+    mkdirSync(sa, { recursive: true });
+    writeFileSync(join(sa, 'token'), await serviceAccount(namespace));
+    writeFileSync(join(sa, 'ca.crt'), kc.tls?.caData ?? '');
+    writeFileSync(join(sa, 'namespace'), namespace);
+    const script = `mount -t tmpfs tmpfs /run && mkdir -p ${SA_DIR} && cp "$SA_SOURCE"/* ${SA_DIR}/ && exec "$@"`;
+    const args = ['--listen-addr=127.0.0.1:0', '--listen-metrics-addr=127.0.0.1:0', ...flags];
+    return () =>
+      startProcess('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', original!, ...args], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: work,
+          SA_SOURCE: sa,
+          KUBERNETES_SERVICE_HOST: server.hostname,
+          KUBERNETES_SERVICE_PORT: server.port,
+          POD_NAMESPACE: namespace,
         },
-      ),
-    );
+      });
+  }
 
-    const tsNamespace = await cp.namespace('sealed-ts');
-    const tsToken = await serviceAccount(tsNamespace);
-    const kubeconfigPath = join(work, 'ts-kubeconfig');
+  /** Starts the port with a kubeconfig holding the token of a ServiceAccount of `namespace`, and `flags`. */
+  async function startPort(namespace: string, flags: string[]): Promise<() => RunningOriginal> {
+    const kc = cp.env.kubeConfig;
+    const kubeconfigPath = join(work, `kubeconfig-${namespace}`);
+    const token = await serviceAccount(namespace);
     writeFileSync(
       kubeconfigPath,
-      kubeConfigToYaml({ server: kc.server, tls: { caData: ca }, auth: { token: tsToken } }),
+      kubeConfigToYaml({ server: kc.server, tls: { caData: kc.tls?.caData ?? '' }, auth: { token } }),
     );
+    return () =>
+      startProcess(process.execPath, [port!, '--health-probe-bind-address=0', ...flags], {
+        env: { PATH: process.env.PATH, HOME: work, KUBECONFIG: kubeconfigPath, POD_NAMESPACE: namespace },
+      });
+  }
+
+  it('writes what the original writes after every step: the same statuses, Secrets and Events', async () => {
+    const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
+
+    const goNamespace = await cp.namespace('sealed-go');
+    const goRun: Run = { api: cp.api, namespace: goNamespace, sealer: sealerPublic, stranger };
+    const theirs = await runScript(goRun, sealer, await startOriginal(goNamespace, commonFlags));
+
+    const tsNamespace = await cp.namespace('sealed-ts');
     const tsRun: Run = { api: cp.api, namespace: tsNamespace, sealer: sealerPublic, stranger };
-    const ours = await runScript(tsRun, sealer, () =>
-      startProcess(process.execPath, [port!, ...commonFlags, '--health-probe-bind-address=0'], {
-        env: { PATH: process.env.PATH, HOME: work, KUBECONFIG: kubeconfigPath, POD_NAMESPACE: tsNamespace },
-      }),
-    );
+    const ours = await runScript(tsRun, sealer, await startPort(tsNamespace, commonFlags));
 
     steps.forEach((step, i) => expect(differingPaths(theirs[i], ours[i]), `after "${step.name}"`).toEqual([]));
 
@@ -500,4 +499,78 @@ describe.skipIf(!available)('examples/sealed-secrets, the port of bitnami-labs/s
     expect(data(7, 'broken')).toEqual({ token: 't' });
     expect(theirs[8]!['SealedSecret/db']).toBeUndefined();
   }, 600_000);
+
+  it('makes the same key Secret when it starts without one, and unseals what is sealed for it', async () => {
+    /** Starts the controller in a namespace without a key; seals `first` for the key it makes; snapshots. */
+    async function firstKey(namespace: string, start: () => RunningOriginal): Promise<Snapshot> {
+      const operator = start();
+      try {
+        let key: k8s.V1Secret | undefined;
+        await eventually(
+          async () => {
+            const { items } = await cp.api.list(Secrets, {
+              namespace,
+              labelSelector: 'sealedsecrets.bitnami.com/sealed-secrets-key=active',
+            });
+            key = items[0];
+            return key !== undefined;
+          },
+          { what: `the key Secret in ${namespace}`, timeoutMs: 60_000, diagnose: () => operator.output().slice(-4000) },
+        );
+        if (!key) throw new Error('unreachable: eventually resolved without a key');
+        const cert = new X509Certificate(Buffer.from(key.data?.['tls.crt'] ?? '', 'base64'));
+        const r: Run = { api: cp.api, namespace, sealer: cert.publicKey, stranger: cert.publicKey };
+        await r.api.create(SealedSecretResource, sealedSecret(r, 'first', { hello: 'world' }));
+        await barrier(r, 'first', operator, 60_000);
+        const privateKeyPem = Buffer.from(key.data?.['tls.key'] ?? '', 'base64').toString();
+        const out = await snapshot(r);
+        out.key = normalise(
+          {
+            name: key.metadata?.name?.replace(/[a-z0-9]{5}$/, '<generated>'),
+            generateName: key.metadata?.generateName,
+            labels: key.metadata?.labels,
+            type: key.type,
+            dataKeys: Object.keys(key.data ?? {}).sort(),
+            // What kubeseal and the original read of it: a PKCS#1 RSA key of --key-size, its certificate's public key
+            // and validity (--key-ttl), its subject (--my-cn).
+            keyPem: privateKeyPem.split('\n')[0],
+            bits: createPrivateKey(privateKeyPem).asymmetricKeyDetails?.modulusLength,
+            matches: cert.checkPrivateKey(createPrivateKey(privateKeyPem)),
+            validForDays: Math.round((Date.parse(cert.validTo) - Date.parse(cert.validFrom)) / 86_400_000),
+            subject: cert.subject,
+          },
+          namespace,
+        );
+        return out;
+      } finally {
+        await operator.stop();
+      }
+    }
+    const flags = [
+      '--all-namespaces=false',
+      '--key-renew-period=0',
+      '--key-size=2048',
+      '--key-ttl=720h',
+      '--my-cn=sealer',
+    ];
+    const goNamespace = await cp.namespace('sealed-key-go');
+    const theirs = await firstKey(goNamespace, await startOriginal(goNamespace, flags));
+    const tsNamespace = await cp.namespace('sealed-key-ts');
+    const ours = await firstKey(tsNamespace, await startPort(tsNamespace, flags));
+
+    expect(differingPaths(theirs, ours)).toEqual([]);
+    expect(theirs.key).toEqual({
+      name: 'sealed-secrets-key<generated>',
+      generateName: 'sealed-secrets-key',
+      labels: { 'sealedsecrets.bitnami.com/sealed-secrets-key': 'active' },
+      type: 'kubernetes.io/tls',
+      dataKeys: ['tls.crt', 'tls.key'],
+      keyPem: '-----BEGIN RSA PRIVATE KEY-----',
+      bits: 2048,
+      matches: true,
+      validForDays: 30,
+      subject: 'CN=sealer',
+    });
+    expect(theirs['Secret/first']).toMatchObject({ data: { hello: Buffer.from('world').toString('base64') } });
+  }, 300_000);
 });
