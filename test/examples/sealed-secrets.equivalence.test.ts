@@ -8,7 +8,8 @@
  * for each namespace).
  *
  * A third test starts each without a key: both must write the same key Secret (a PKCS#1 RSA key of --key-size, its
- * certificate's subject and validity from --my-cn and --key-ttl, labelled active) and unseal what is sealed for it.
+ * certificate's subject and validity from --my-cn and --key-ttl, labelled active), unseal what is sealed for it, and
+ * answer kubeseal's HTTP API alike (/v1/cert.pem, /v1/verify, /healthz).
  *
  * Both controllers run as their Deployments run them: with the ServiceAccount token of a ServiceAccount bound to the
  * port's generated ClusterRole (config/rbac/role.yaml), so that the test also shows the port's RBAC markers grant
@@ -24,6 +25,7 @@
 import { spawnSync } from 'node:child_process';
 import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -502,7 +504,7 @@ describe.skipIf(!available)('examples/sealed-secrets, the port of bitnami-labs/s
 
   it('makes the same key Secret when it starts without one, and unseals what is sealed for it', async () => {
     /** Starts the controller in a namespace without a key; seals `first` for the key it makes; snapshots. */
-    async function firstKey(namespace: string, start: () => RunningOriginal): Promise<Snapshot> {
+    async function firstKey(namespace: string, listen: number, start: () => RunningOriginal): Promise<Snapshot> {
       const operator = start();
       try {
         let key: k8s.V1Secret | undefined;
@@ -522,8 +524,32 @@ describe.skipIf(!available)('examples/sealed-secrets, the port of bitnami-labs/s
         const r: Run = { api: cp.api, namespace, sealer: cert.publicKey, stranger: cert.publicKey };
         await r.api.create(SealedSecretResource, sealedSecret(r, 'first', { hello: 'world' }));
         await barrier(r, 'first', operator, 60_000);
+        // The HTTP API kubeseal calls: the certificate to seal for, and whether a SealedSecret opens.
+        const http = async (path: string, body?: unknown) => {
+          const res = await fetch(
+            `http://127.0.0.1:${listen}${path}`,
+            body ? { method: 'POST', body: JSON.stringify(body) } : {},
+          );
+          return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+        };
+        const served = await http('/v1/cert.pem');
+        const first = await r.api.get(SealedSecretResource, { namespace, name: 'first' });
+        const foreign = sealedSecret(
+          r,
+          'first',
+          { hello: 'world' },
+          { key: generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey },
+        );
+        const api = {
+          certIsTheKeys: served.body === Buffer.from(key.data?.['tls.crt'] ?? '', 'base64').toString(),
+          cert: { status: served.status, type: served.type },
+          verifyOwn: (await http('/v1/verify', first)).status,
+          verifyForeign: (await http('/v1/verify', foreign)).status,
+          healthz: await http('/healthz'),
+        };
         const privateKeyPem = Buffer.from(key.data?.['tls.key'] ?? '', 'base64').toString();
         const out = await snapshot(r);
+        out.api = api;
         out.key = normalise(
           {
             name: key.metadata?.name?.replace(/[a-z0-9]{5}$/, '<generated>'),
@@ -554,9 +580,19 @@ describe.skipIf(!available)('examples/sealed-secrets, the port of bitnami-labs/s
       '--my-cn=sealer',
     ];
     const goNamespace = await cp.namespace('sealed-key-go');
-    const theirs = await firstKey(goNamespace, await startOriginal(goNamespace, flags));
+    const goListen = await freePort();
+    const theirs = await firstKey(
+      goNamespace,
+      goListen,
+      await startOriginal(goNamespace, [...flags, `--listen-addr=127.0.0.1:${goListen}`]),
+    );
     const tsNamespace = await cp.namespace('sealed-key-ts');
-    const ours = await firstKey(tsNamespace, await startPort(tsNamespace, flags));
+    const tsListen = await freePort();
+    const ours = await firstKey(
+      tsNamespace,
+      tsListen,
+      await startPort(tsNamespace, [...flags, `--listen-addr=127.0.0.1:${tsListen}`]),
+    );
 
     expect(differingPaths(theirs, ours)).toEqual([]);
     expect(theirs.key).toEqual({
@@ -571,6 +607,22 @@ describe.skipIf(!available)('examples/sealed-secrets, the port of bitnami-labs/s
       validForDays: 30,
       subject: 'CN=sealer',
     });
+    expect(theirs.api).toEqual({
+      certIsTheKeys: true,
+      cert: { status: 200, type: 'application/x-pem-file' },
+      verifyOwn: 200,
+      verifyForeign: 409,
+      healthz: { status: 200, type: 'text/plain; charset=utf-8', body: 'ok\n' },
+    });
     expect(theirs['Secret/first']).toMatchObject({ data: { hello: Buffer.from('world').toString('base64') } });
   }, 300_000);
 });
+
+/** A TCP port free on 127.0.0.1 now, for a server's listen address. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -45,6 +45,7 @@ export const operatorFlags = {
   'update-status': { type: 'bool', default: true, usage: 'if true, the controller will update the status sub-resource whenever it processes a sealed secret (stable; enabled by default since v0.17.0)' },
   'skip-recreate': { type: 'bool', default: false, usage: 'if true the controller will skip listening for managed secret changes to recreate them. This helps on limited permission environments.' },
   'max-unseal-retries': { type: 'int', default: 5, usage: 'Max unseal retries.' },
+  'listen-addr': { type: 'string', default: ':8080', usage: 'HTTP serving address.' },
   // +kubebuilder:scaffold:flags
 } satisfies FlagDefinitions;
 

@@ -21,6 +21,7 @@ import { SealedSecretReconciler } from '../internal/controller/sealedsecret_cont
 import { controllerNamespace } from '../internal/keys/namespace.js';
 import { generateKey, loadKeyRegistry, type KeyOptions } from '../internal/keys/registry.js';
 import { keyRenewal } from '../internal/keys/renewal.js';
+import { sealingServer } from '../internal/server/server.js';
 // +kubebuilder:scaffold:imports
 
 // Stack traces name cmd/, api/ and internal/'s TypeScript, from the source maps next to the JavaScript that runs
@@ -139,6 +140,9 @@ if (!newest || (cutoff && newest.orderingTime < cutoff)) {
 if (flags['key-renew-period'] > 0) {
   mgr.add(keyRenewal({ registry: keys, writer: mgr.getClient(), log: keysLog }, { ...keyOptions, periodMs: flags['key-renew-period'] }));
 }
+
+// The HTTP API kubeseal calls: the certificate to seal for, /v1/verify and /v1/rotate.
+mgr.add(sealingServer({ keys, acceptV1Data: flags['accept-deprecated-v1-data'], log: log.withName('http') }, flags['listen-addr']));
 
 new SealedSecretReconciler(
   { client: mgr.getClient(), apiReader: mgr.getAPIReader(), recorder: mgr.getEventRecorderFor('sealed-secrets'), keys },

@@ -30,6 +30,11 @@ import { renderTemplate } from './template.js';
 export interface UnsealOptions {
   /** --accept-deprecated-v1-data: open spec.data, a whole Secret sealed at once by old kubeseal releases. */
   acceptV1Data: boolean;
+  /**
+   * Render spec.template.data (default true). The HTTP API opens without it: its caller is not authenticated, and a
+   * template could print a value it should not learn.
+   */
+  renderTemplate?: boolean;
 }
 
 /** An error of one key, tagged with it (multierror.Tag). */
@@ -79,7 +84,7 @@ export function unseal(ss: SealedSecret, keys: readonly KeyObject[], opts: Unsea
     for (const [key, value] of Object.entries(templateData)) {
       if (!(key in plain) && value !== null) plain[key] = value;
     }
-    for (const [key, value] of Object.entries(templateData)) {
+    for (const [key, value] of opts.renderTemplate === false ? [] : Object.entries(templateData)) {
       if (value === null) {
         delete data[key];
         continue;
@@ -113,4 +118,12 @@ export function unseal(ss: SealedSecret, keys: readonly KeyObject[], opts: Unsea
     ];
   }
   return secret;
+}
+
+/**
+ * Throws, worded as unseal words it, unless every value of `ss` opens with one of `keys` (ValidateEncryptedData):
+ * what the HTTP API's /v1/verify answers, without rendering templates.
+ */
+export function validateEncryptedData(ss: SealedSecret, keys: readonly KeyObject[], opts: UnsealOptions): void {
+  unseal(ss, keys, { ...opts, renderTemplate: false });
 }
