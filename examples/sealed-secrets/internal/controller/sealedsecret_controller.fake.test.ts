@@ -16,8 +16,7 @@ limitations under the License.
 
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newLogger, type KubeObject, type ReconcileContext } from '@kubescaffold/runtime';
-import { isTerminalError } from '@kubescaffold/runtime/controller';
+import { isTerminalError, newLogger, type KubeObject, type ReconcileContext } from '@kubescaffold/runtime';
 import { FakeClient } from '@kubescaffold/runtime/fake';
 import { Secrets } from '@kubescaffold/runtime/rest';
 import { SealedSecretReconciler, type SealedSecretReconcilerOptions } from './sealedsecret_controller.js';
