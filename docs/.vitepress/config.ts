@@ -40,6 +40,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
     items: items([
       ['Migrating a kubebuilder project', 'guides/migrating-from-kubebuilder.md'],
       ['Porting a real operator: Reloader', 'guides/porting-reloader.md'],
+      ['Porting a real operator: Sealed Secrets', 'guides/porting-sealed-secrets.md'],
       ['Testing', 'guides/testing.md'],
       ['Controllers that react to what changed', 'guides/reacting-to-changes.md'],
       ['Webhooks and certificates', 'guides/webhooks.md'],

@@ -68,7 +68,7 @@ export type {
 } from './client/apitypes.js';
 
 // Reconcilers and their controllers.
-export { TerminalError } from './reconcile/terminal.js';
+export { TerminalError, isTerminalError } from './reconcile/terminal.js';
 export type { Reconciler, Request, Result, ReconcileContext } from './reconcile/types.js';
 export { newControllerManagedBy, newTypedControllerManagedBy } from './builder/builder.js';
 

@@ -10,6 +10,7 @@ import {
   explicit,
   implicitPrimitive,
   namedBits,
+  nullValue,
   octetString,
   oid,
   pem,
@@ -33,6 +34,7 @@ const BACKDATE = 5 * 60 * 1000;
 
 const OID = {
   ecdsaWithSHA256: '1.2.840.10045.4.3.2',
+  sha256WithRSAEncryption: '1.2.840.113549.1.1.11',
   commonName: '2.5.4.3',
   organization: '2.5.4.10',
   subjectKeyIdentifier: '2.5.29.14',
@@ -76,6 +78,11 @@ export interface LeafOptions extends CertificateName {
   usage: 'server' | 'client' | 'server+client';
   /** Validity from now; default 365 days. */
   validDays?: number;
+  /**
+   * selfSignedCert only: an RSA key of this many bits (e.g. 4096, for a key that also encrypts, as sealing keys do)
+   * instead of the default ECDSA P-256 key; the certificate is then signed with SHA-256 and RSA.
+   */
+  rsaModulusLength?: number;
 }
 
 /** A fresh ECDSA P-256 key pair, as PEM: PKCS#8 private key and SPKI public key. */
@@ -142,7 +149,10 @@ export class TinyCA {
 
 /** A leaf certificate signed by its own key, as controller-runtime's metrics server makes when given none. */
 export function selfSignedCert(opts: LeafOptions): CertAndKey {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const { privateKey, publicKey } =
+    opts.rsaModulusLength === undefined
+      ? generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+      : generateKeyPairSync('rsa', { modulusLength: opts.rsaModulusLength });
   const name = encodeName(opts);
   const der = buildCertificate({
     subject: name,
@@ -188,7 +198,11 @@ interface CertificateParts {
 
 function buildCertificate(p: CertificateParts): Buffer {
   const now = Date.now();
-  const algorithm = sequence(oid(OID.ecdsaWithSHA256));
+  // RSA's AlgorithmIdentifier carries an explicit NULL parameter (RFC 4055 §5); ECDSA's has none (RFC 5758 §3.2).
+  const algorithm =
+    p.signingKey.asymmetricKeyType === 'rsa'
+      ? sequence(oid(OID.sha256WithRSAEncryption), nullValue())
+      : sequence(oid(OID.ecdsaWithSHA256));
   const tbs = sequence(
     explicit(0, smallInteger(2)), // v3
     unsignedInteger(serialNumber()),
@@ -199,7 +213,7 @@ function buildCertificate(p: CertificateParts): Buffer {
     p.publicKey.export({ type: 'spki', format: 'der' }),
     explicit(3, sequence(...p.extensions)),
   );
-  // ECDSA signatures come DER-encoded (dsaEncoding 'der' is node's default), as X.509 wants them.
+  // ECDSA signatures come DER-encoded (dsaEncoding 'der' is node's default), as X.509 wants them; RSA's PKCS#1 v1.5.
   return sequence(tbs, algorithm, bitString(sign('sha256', tbs, p.signingKey)));
 }
 

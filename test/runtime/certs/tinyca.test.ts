@@ -124,6 +124,18 @@ describe('selfSignedCert', () => {
     expect(cert.checkHost('localhost')).toBe('localhost');
     expect(cert.checkPrivateKey(createPrivateKey(made.keyPem))).toBe(true);
   });
+
+  it('makes one for an RSA key of the size asked, signed with SHA-256 and RSA, when rsaModulusLength is given', () => {
+    const made = selfSignedCert({ commonName: 'sealer', usage: 'server', rsaModulusLength: 2048 });
+    const cert = new X509Certificate(made.certPem);
+    const key = createPrivateKey(made.keyPem);
+    expect(key.asymmetricKeyType).toBe('rsa');
+    expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    expect(cert.verify(cert.publicKey)).toBe(true);
+    expect(cert.checkPrivateKey(key)).toBe(true);
+    const text = execFileSync('openssl', ['x509', '-noout', '-text'], { input: made.certPem, encoding: 'utf8' });
+    expect(text).toMatch(/Signature Algorithm: sha256WithRSAEncryption/);
+  });
 });
 
 describe('newKeyPair', () => {
