@@ -26,6 +26,7 @@ import {
   goBinary,
   importRuntime,
   machineLine,
+  mib,
   printTable,
   ratio,
   startControlPlane,
@@ -169,6 +170,8 @@ try {
         ours: await measure('ours', plane.kubeconfigPath, ns, c.resource),
         go: await measure('go', plane.kubeconfigPath, ns, c.resource),
       };
+      const e = empty[c.resource];
+      console.log(`${c.resource}, empty namespace: RSS ours ${mib(e.ours.rss)} MiB, client-go ${mib(e.go.rss)} MiB`);
     }
     const ns = `cost-${n}`;
     await client.create(rt.Namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
