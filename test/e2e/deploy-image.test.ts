@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { expectSuccess, minutes, runCommand as run } from '../support/commands.js';
+import { installProject } from '../support/project-install.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
@@ -67,7 +68,8 @@ describe('a project whose API is scaffolded by create api --plugins=deploy-image
         '--plugins=deploy-image/v1-alpha',
       ]),
     );
-    expectSuccess(run(project, 'npm', ['install', '--no-audit', '--no-fund']));
+    // The install of the run's first project of these dependencies, or npm's own here.
+    expectSuccess(installProject(project), 'npm install');
   }, minutes(12));
 
   afterAll(() => {

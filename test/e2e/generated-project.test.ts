@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { expectSuccess, minutes, runCommand as run } from '../support/commands.js';
+import { installProject } from '../support/project-install.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -140,7 +141,8 @@ describe('a project scaffolded by scaffold init + create api + create webhook', 
         '--resource=false',
       ]),
     );
-    expectSuccess(run(project, 'npm', ['install', '--no-audit', '--no-fund']));
+    // The install of the run's first project of these dependencies (on this Node), or npm's own here.
+    expectSuccess(installProject(project), 'npm install');
   }, minutes(12));
 
   afterAll(() => {

@@ -8,6 +8,8 @@ import { TestEnvironment } from '../../src/envtest/index.js';
 import { ConfigMaps } from '../../src/runtime/rest/index.js';
 import { defineResource, newClient, type Client, type KubeObject } from '../../src/runtime/index.js';
 import { enableSharding } from '../kustomize/trees.js';
+import { expectSuccess } from '../support/commands.js';
+import { installProject } from '../support/project-install.js';
 
 // `scaffold run --as-deployed` on a scaffolded project against a real control plane with RBAC on: the manager runs as
 // its ServiceAccount, so a permission its markers do not grant is refused by the API server and reported with the
@@ -115,7 +117,8 @@ describe('scaffold run --as-deployed', () => {
       );
     expect(source).toContain('ConfigMaps, {');
     writeFileSync(controllerFile(), source);
-    run(project, 'npm', ['install', '--no-audit', '--no-fund']);
+    // The install of the run's first project of these dependencies, or npm's own here.
+    expectSuccess(installProject(project), 'npm install');
     run(project, process.execPath, [scaffoldBin, 'manifests']);
     run(project, 'npm', ['run', 'build']);
     env = await TestEnvironment.start({});

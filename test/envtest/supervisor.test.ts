@@ -53,11 +53,12 @@ describe('the control-plane supervisor', () => {
         parent.stdout.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))),
       );
       let sleeper = 0;
+      // The child is listed from its fork on; its cmdline reads empty until its exec of `sleep` is done.
       await vi.waitFor(() => {
         sleeper = childrenOf(supervisorPid)[0] ?? 0;
         expect(sleeper).toBeGreaterThan(0);
+        expect(readFileSync(`/proc/${sleeper}/cmdline`, 'utf8')).toContain('sleep');
       });
-      expect(readFileSync(`/proc/${sleeper}/cmdline`, 'utf8')).toContain('sleep');
 
       parent.kill('SIGKILL');
       // The supervisor sees its IPC channel close at once, then stops the binary and removes the dir; the bound allows
