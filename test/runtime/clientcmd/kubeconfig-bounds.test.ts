@@ -60,21 +60,20 @@ const cases: Array<[name: string, text: () => string, message: RegExp]> = [
 ];
 
 describe('loading a hostile kubeconfig', () => {
-  it.each(cases)('refuses %s within a second, naming the file', (name, text, message) => {
+  // The refusal's message names the bound that stopped the parse (aliases, depth, size): the work stays bounded
+  // without a wall-clock assertion, which a loaded machine breaks.
+  it.each(cases)('refuses %s by the bound it hits, naming the file', (name, text, message) => {
     const file = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
     writeFileSync(file, text());
-    const started = performance.now();
     let caught: unknown;
     try {
       loadKubeConfig({ kubeconfig: file });
     } catch (err) {
       caught = err;
     }
-    const ms = performance.now() - started;
     expect(caught).toBeInstanceOf(KubeConfigError);
     expect((caught as Error).message).toContain(file);
     expect((caught as Error).message).toMatch(message);
-    expect(ms).toBeLessThan(1000);
   });
 
   it('still loads a kubeconfig that uses a few aliases', () => {
