@@ -3,6 +3,7 @@
  * the CRD's names, scope, subresources, printer columns, selectable fields, storage, serving and deprecation
  * (src/markers/defs/crd.ts), and the types of its schema (schema-to-types.ts).
  */
+import { asStored } from './as-stored.js';
 import type {
   CRDVersion,
   CustomResourceDefinition,
@@ -49,7 +50,9 @@ export interface ImportedTypes {
 export const GENERATOR_ANNOTATIONS = new Set(['controller-gen.kubebuilder.io/version', 'kubescaffold.io/version']);
 
 /** Converts CRDs (already checked to be apiextensions.k8s.io/v1 CRDs with schemas) into declarations. */
-export function crdsToTypes(crds: readonly SourcedCRD[]): ImportedTypes {
+export function crdsToTypes(sources: readonly SourcedCRD[]): ImportedTypes {
+  // Read as the API server stores them: what it leaves out (an empty list or map, a null) needs no marker.
+  const crds = sources.map((c) => ({ ...c, crd: asStored(c.crd) }));
   const builders = new Map<string, { gv: GroupVersionTypes; builder: TypesBuilder }>();
   const problems: LocatedProblem[] = [];
   const builderFor = (group: string, version: string): { gv: GroupVersionTypes; builder: TypesBuilder } => {
@@ -133,9 +136,8 @@ function crdMarkers(
       if (!keys.has(k))
         report(['spec', ...(where === 'names' ? ['names'] : []), k], `${k} has no marker; it is left out`);
   }
-  for (const list of ['shortNames', 'categories'] as const)
-    if (names[list]?.length === 0)
-      report(['spec', 'names', list], `an empty ${list} list has no marker; it is left out`);
+  // An empty shortNames or categories list needs no marker: the API server stores a CRD without it (omitempty), as
+  // the types give it back.
   if (crd.metadata.name !== `${names.plural}.${crd.spec.group}`)
     report(['metadata', 'name'], `the CRD's name must be ${names.plural}.${crd.spec.group}; it becomes that`);
   // what controller-gen has no marker for: ours, on every version as +kubebuilder:resource is

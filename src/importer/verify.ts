@@ -10,6 +10,7 @@ import type { CustomResourceDefinition } from '../markers/apiextensions.js';
 import { GENERATOR_ANNOTATIONS, type LocatedProblem, type SourcedCRD } from './crd-to-types.js';
 import type { RenderedFile } from './render.js';
 import { differingPaths, displayPath } from './json-paths.js';
+import { asStored } from './as-stored.js';
 
 /** The problems of giving `crds` back from `files` (the rendered output folder): one per differing path. */
 export async function verifyRoundTrip(
@@ -77,5 +78,5 @@ function comparable(crd: CustomResourceDefinition): unknown {
   for (const a of GENERATOR_ANNOTATIONS) delete c.metadata.annotations?.[a];
   if (c.metadata.annotations && Object.keys(c.metadata.annotations).length === 0) delete c.metadata.annotations;
   delete c.status;
-  return c;
+  return asStored(c);
 }

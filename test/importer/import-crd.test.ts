@@ -255,6 +255,46 @@ describe('import crd: the types', () => {
     expect(result.written).toContain('external/toys.example.com/v1/lever_types.ts');
   });
 
+  it('takes empty lists and maps and nulls outside the schema as absent, as the API server stores the CRD', async () => {
+    const withEmpties = readFileSync(beyond, 'utf8')
+      .replace(
+        'metadata:\n  name: levers.toys.example.com\n',
+        'metadata:\n  name: levers.toys.example.com\n  labels: {}\n',
+      )
+      .replace(/^(\s+)plural: levers$/m, '$1plural: levers\n$1categories: []\n$1shortNames: []')
+      .replace(/^(\s+)- name: v1$/m, '$1- name: v1\n$1  deprecationWarning: null\n$1  additionalPrinterColumns: []');
+    for (const construct of ['labels: {}', 'categories: []', 'shortNames: []', 'deprecationWarning: null'])
+      expect(withEmpties).toContain(construct);
+    writeFileSync(join(root, 'empties.yaml'), withEmpties);
+    writeFileSync(join(root, 'plain.yaml'), readFileSync(beyond, 'utf8'));
+    const empties = await importCRDs({ root, sources: ['empties.yaml'], boilerplate: '', outputDir: 'a' });
+    expect(empties.problems).toEqual([]);
+    const plain = await importCRDs({ root, sources: ['plain.yaml'], boilerplate: '', outputDir: 'b' });
+    expect(readFileSync(join(root, 'a/toys.example.com/v1/lever_types.ts'), 'utf8')).toBe(
+      readFileSync(join(root, 'b/toys.example.com/v1/lever_types.ts'), 'utf8'),
+    );
+    expect(plain.problems).toEqual([]);
+  });
+
+  it('still compares subresources as written: an empty status subresource is not an empty map to drop', async () => {
+    const lever = (status: boolean): SourcedCRD => {
+      const crd = readCRDs([beyond])[0]!;
+      for (const v of crd.spec.versions) {
+        if (status) v.subresources = { ...v.subresources, status: {} };
+        else delete v.subresources?.status;
+        if (v.subresources && Object.keys(v.subresources).length === 0) delete v.subresources;
+      }
+      return { crd, origin: 'lever.yaml', lineOf: () => 9 };
+    };
+    // the types of a CRD without the status subresource, checked against one with it
+    const files = crdsToTypes([lever(false)]).groupVersions.flatMap((gv) =>
+      renderGroupVersion(gv, { header: '', runtimeModule: '@kubescaffold/runtime' }),
+    );
+    const problems = await verifyRoundTrip([lever(true)], files);
+    expect(problems.map((p) => p.where)).toContain('levers.toys.example.com .spec.versions[0].subresources');
+    expect(await verifyRoundTrip([lever(false)], files)).toEqual([]);
+  });
+
   it('with lossy, writes the types and returns what was lost as problems', async () => {
     writeFileSync(join(root, 'lossy.yaml'), LOSSY);
     const result = await importCRDs({ root, sources: ['lossy.yaml'], boilerplate: '', lossy: true });
