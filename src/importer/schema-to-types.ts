@@ -249,6 +249,10 @@ export class TypesBuilder {
       const inline = this.inline(rest, path, hint, 'field', patch);
       t = inline.type;
       markers.push(...inline.markers);
+      // A Schemaless field's schema is its markers alone, so `| null` in its type says nothing to the generator:
+      // nullable needs its marker (x-kubernetes-int-or-string with nullable and no anyOf, as Rust's kube derive
+      // writes an optional Quantity).
+      if (nullable && inline.markers.includes('+kubebuilder:validation:Schemaless')) markers.push('+nullable');
     }
     markers.push(...patchMarker(patch));
     return {

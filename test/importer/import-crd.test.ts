@@ -276,6 +276,21 @@ describe('import crd: the types', () => {
     expect(plain.problems).toEqual([]);
   });
 
+  it('gives back x-kubernetes-int-or-string with nullable and no anyOf (an optional Quantity of kube-derive)', async () => {
+    const crd = [
+      ...crdLines('levers.toys.example.com', 'Lever', 'levers', 'v1'),
+      ...SPEC_SCHEMA,
+      '            properties:',
+      '              limit: { x-kubernetes-int-or-string: true, nullable: true }',
+      '',
+    ].join('\n');
+    writeFileSync(join(root, 'quantity.yaml'), crd);
+    const result = await importCRDs({ root, sources: ['quantity.yaml'], boilerplate: '' });
+    expect(result.problems).toEqual([]);
+    const types = readFileSync(join(root, 'external/toys.example.com/v1/lever_types.ts'), 'utf8');
+    expect(types).toMatch(/\+kubebuilder:validation:XIntOrString\n\s*\/\/ \+nullable\n\s*limit\?: unknown \| null;/);
+  });
+
   it('still compares subresources as written: an empty status subresource is not an empty map to drop', async () => {
     const lever = (status: boolean): SourcedCRD => {
       const crd = readCRDs([beyond])[0]!;
