@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestEnvironment } from '../../src/envtest/index.js';
+import { asStored } from '../../src/importer/as-stored.js';
 import { importCRDs } from '../../src/importer/command.js';
 import { planManifests } from '../../src/generate/manifests.js';
 import type { CustomResourceDefinition } from '../../src/markers/apiextensions.js';
@@ -146,5 +147,57 @@ describe('import crd from the cluster', () => {
       ac.abort();
       await done;
     }
+  });
+
+  it('reads a file as the API server stores it: the empty lists and maps and the null it drops are what the import drops', async () => {
+    const written = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'dials.toys.example.com', labels: {} },
+      spec: {
+        group: 'toys.example.com',
+        names: {
+          kind: 'Dial',
+          plural: 'dials',
+          singular: 'dial',
+          listKind: 'DialList',
+          categories: [],
+          shortNames: [],
+        },
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            deprecationWarning: null,
+            additionalPrinterColumns: [],
+            subresources: { status: {} },
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { spec: { type: 'object', properties: { turns: { type: 'integer' } } } },
+              },
+            },
+          },
+        ],
+      },
+    } as unknown as CustomResourceDefinition;
+    const stored = await api.transport.requestJson<CustomResourceDefinition>({
+      method: 'POST',
+      path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      body: written,
+    });
+    expect(differingPaths(asGenerated(stored), asGenerated(asStored(written)))).toEqual([]);
+    // and what it drops is exactly those: the status subresource, an empty map, is kept by both
+    expect(stored.spec.versions[0]!.subresources).toEqual({ status: {} });
+    const dropped = differingPaths(asGenerated(written), asGenerated(asStored(written))).map((d) => d.split(':')[0]);
+    expect(dropped.sort()).toEqual([
+      '.metadata.labels',
+      '.spec.names.categories',
+      '.spec.names.shortNames',
+      '.spec.versions[0].additionalPrinterColumns',
+      '.spec.versions[0].deprecationWarning',
+    ]);
   });
 });
