@@ -31,6 +31,7 @@ import {
   ratio,
   startControlPlane,
   thing,
+  configData as dataOf,
 } from './runtime-lib.js';
 
 const OBJECTS = Number(process.env.OBJECTS ?? 10_000);
@@ -38,18 +39,6 @@ const SETTLE_MS = Number(process.env.SETTLE_MS ?? 2000);
 const childScript = fileURLToPath(new URL('./cache-object-cost-child.js', import.meta.url));
 
 // Object bodies vary per index, as real ones do (names, values), so that nothing is shared by accident.
-function text(i, size) {
-  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
-  let s = '';
-  for (let k = 0; s.length < size; k++) s += `${words[(i + k) % 10]}-${(i * 31 + k) % 997} `;
-  return s.slice(0, size);
-}
-function dataOf(i, size) {
-  const data = {};
-  const parts = Math.max(1, Math.ceil(size / 512));
-  for (let k = 0; k < parts; k++) data[`file-${k}.conf`] = text(i + k, Math.ceil(size / parts));
-  return data;
-}
 const labels = (i) => ({ 'app.kubernetes.io/name': 'bench', 'app.kubernetes.io/instance': `instance-${i % 50}` });
 const configMap = (size) => (ns, i) => ({
   apiVersion: 'v1',

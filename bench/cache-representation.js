@@ -11,7 +11,7 @@
 // (fresh copies). Best of ROUNDS (default 5) timings. Kinds: ConfigMaps of 256 B, 1 KiB and 8 KiB of data, a Deployment,
 // a Thing (a custom kind with a ~1 KiB spec).
 // Usage: npm run build && node --expose-gc bench/cache-representation.js       KINDS=configmap-1k,thing OBJECTS=5000
-import { importRuntime, printTable, thing } from './runtime-lib.js';
+import { configData, importRuntime, printTable, thing } from './runtime-lib.js';
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 const OBJECTS = Number(process.env.OBJECTS ?? 10_000);
@@ -46,20 +46,12 @@ function served(i, body, manager = 'kubectl-client-side-apply') {
     },
   };
 }
-function text(i, size) {
-  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
-  let s = '';
-  for (let k = 0; s.length < size; k++) s += `${words[(i + k) % 10]}-${(i * 31 + k) % 997} `;
-  return s.slice(0, size);
-}
 const configMap = (size) => (i) =>
   served(i, {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name: `cm-${i}`, namespace: 'bench', labels: { app: `app-${i % 50}` } },
-    data: Object.fromEntries(
-      Array.from({ length: Math.max(1, size / 512) }, (_, k) => [`file-${k}.conf`, text(i + k, Math.min(size, 512))]),
-    ),
+    data: configData(i, size),
   });
 const deployment = (i) =>
   served(i, {

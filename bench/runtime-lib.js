@@ -137,6 +137,22 @@ export function thing(namespace, i, prefix = 'thing') {
   };
 }
 
+/** Text of `size` characters that varies with `i`, as real ConfigMap and Secret values do (nothing shared by accident). */
+export function variedText(i, size) {
+  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+  let s = '';
+  for (let k = 0; s.length < size; k++) s += `${words[(i + k) % 10]}-${(i * 31 + k) % 997} `;
+  return s.slice(0, size);
+}
+
+/** A ConfigMap's or Secret's data of about `size` characters, in files of at most 512. */
+export function configData(i, size) {
+  const data = {};
+  const parts = Math.max(1, Math.ceil(size / 512));
+  for (let k = 0; k < parts; k++) data[`file-${k}.conf`] = variedText(i + k, Math.ceil(size / parts));
+  return data;
+}
+
 /** Creates things[from..to) in namespace, `concurrency` requests at a time; returns the milliseconds it took. */
 export async function createThings(client, res, namespace, from, to, { concurrency = 24, prefix = 'thing' } = {}) {
   const t = performance.now();
