@@ -22,10 +22,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
@@ -97,32 +95,17 @@ func main() {
 		}, client)
 		example = &unstructured.Unstructured{}
 	case "typed":
-		scheme := kruntime.NewScheme()
-		if err := thing.AddToScheme(scheme); err != nil {
-			fail(err)
-		}
-		rc := rest.CopyConfig(cfg)
-		rc.GroupVersion = &thing.GroupVersion
-		rc.APIPath = "/apis"
-		rc.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-		client, err := rest.RESTClientFor(rc)
+		// What a generated clientset's informer builds for a typed kind.
+		lw, err = thing.ListWatch(cfg, *namespace, func(list bool) {
+			if list {
+				lists.Add(1)
+			} else {
+				watches.Add(1)
+			}
+		})
 		if err != nil {
 			fail(err)
 		}
-		// What a generated clientset's informer builds for a typed kind.
-		lw = cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (kruntime.Object, error) {
-				lists.Add(1)
-				out := &thing.ThingList{}
-				err := client.Get().Namespace(*namespace).Resource("things").VersionedParams(&o, metav1.ParameterCodec).Do(ctx).Into(out)
-				return out, err
-			},
-			WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				watches.Add(1)
-				o.Watch = true
-				return client.Get().Namespace(*namespace).Resource("things").VersionedParams(&o, metav1.ParameterCodec).Watch(ctx)
-			},
-		}, client)
 		example = &thing.Thing{}
 	default:
 		fail(fmt.Errorf("unknown mode %q", *mode))

@@ -18,10 +18,6 @@ import (
 	"runtime"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	kruntime "k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -37,29 +33,10 @@ func fail(err error) {
 }
 
 func thingInformer(cfg *rest.Config, namespace string) cache.SharedIndexInformer {
-	scheme := kruntime.NewScheme()
-	if err := thing.AddToScheme(scheme); err != nil {
-		fail(err)
-	}
-	rc := rest.CopyConfig(cfg)
-	rc.GroupVersion = &thing.GroupVersion
-	rc.APIPath = "/apis"
-	rc.NegotiatedSerializer = serializer.NewCodecFactory(scheme).WithoutConversion()
-	client, err := rest.RESTClientFor(rc)
+	lw, err := thing.ListWatch(cfg, namespace, nil)
 	if err != nil {
 		fail(err)
 	}
-	lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
-		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (kruntime.Object, error) {
-			out := &thing.ThingList{}
-			err := client.Get().Namespace(namespace).Resource("things").VersionedParams(&o, metav1.ParameterCodec).Do(ctx).Into(out)
-			return out, err
-		},
-		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-			o.Watch = true
-			return client.Get().Namespace(namespace).Resource("things").VersionedParams(&o, metav1.ParameterCodec).Watch(ctx)
-		},
-	}, client)
 	return cache.NewSharedIndexInformer(lw, &thing.Thing{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 }
 
