@@ -28,6 +28,12 @@ export default defineConfig({
     silent: 'passed-only',
     // The runtime's root logger writes through the console too, for the same reason.
     setupFiles: ['test/support/log-sink.ts'],
+    // The scaffolded projects' npm installs take a package from npm's cache when it is there, without asking the
+    // registry whether it changed (`npm install --prefer-offline`): what they test is the install of this checkout's
+    // tarballs with the dependencies its lockfile and templates name, not the registry's freshness, and asking cost
+    // each install about 20 s of waiting. The tests of installs from a registry stand-in whose packages change during
+    // the run (registry, alpha-update) turn it off.
+    env: { npm_config_prefer_offline: 'true' },
     // One folder per run for the installs of scaffolded projects that e2e tests share (test/support/project-install.ts).
     globalSetup: ['test/support/install-cache.global.ts'],
   },

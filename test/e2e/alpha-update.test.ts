@@ -119,7 +119,15 @@ describe('alpha update from kubescaffold 0.0.9, the release before the package s
 
   beforeAll(async () => {
     registry = await startRegistry([oldRelease], join(repoRoot, 'package-lock.json'));
-    env = { ...identity, npm_config_registry: registry.url, npm_config_audit: 'false', npm_config_fund: 'false' };
+    // npm asks the stand-in for each packument, as a user's npm asks the registry (the suite's other installs take
+    // npm's cache first: vitest.config.ts).
+    env = {
+      ...identity,
+      npm_config_registry: registry.url,
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_prefer_offline: 'false',
+    };
     const install = join(base, 'kubescaffold-0.0.9');
     mkdirSync(install);
     writeFileSync(join(install, 'package.json'), '{"private":true}\n');

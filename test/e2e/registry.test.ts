@@ -89,7 +89,13 @@ beforeAll(async () => {
   // With no terminal, npx installs a package after a warning, as a user's "y" to its question does; a machine whose
   // npm config says yes=false would cancel instead, so there that one setting is undone too.
   const yes = ok(repoRoot, 'npm', ['config', 'get', 'yes'], process.env).trim();
-  userEnv = { npm_config_registry: registry.url, ...(yes === 'false' ? { npm_config_yes: 'true' } : {}) };
+  // The suite's installs take npm's cache first (vitest.config.ts); this registry's packuments change during the run
+  // (0.2.0 is published later), so npm asks it each time, as a user's npm does.
+  userEnv = {
+    npm_config_registry: registry.url,
+    npm_config_prefer_offline: 'false',
+    ...(yes === 'false' ? { npm_config_yes: 'true' } : {}),
+  };
   const packs = join(work.path, 'packs');
   mkdirSync(packs);
   for (const p of pack(['--workspaces', '--include-workspace-root'], packs))
