@@ -18,6 +18,12 @@ export class Backoff {
     this.current = initialMs;
   }
 
+  /** Starts over from the initial delay (the server answers again: no reason to wait out the last failures). */
+  reset(): void {
+    this.current = this.initialMs;
+    this.lastStart = -Infinity;
+  }
+
   next(): number {
     const now = this.now();
     if (now - this.lastStart > this.resetAfterMs) this.current = this.initialMs;

@@ -272,6 +272,7 @@ export class InformerCache {
       defaultResyncMs: opts.resyncPeriodMs ?? 0,
       transform: this.transform,
       logger: this.log,
+      reflector: { onWatchingChange: this.watchingChanged },
     });
     if (opts.sharding) this.ranges.push(...partitionRanges(opts.sharding.partitions));
   }
@@ -516,6 +517,7 @@ export class InformerCache {
         resyncPeriodMs: own?.syncPeriod ?? this.opts.resyncPeriodMs ?? 0,
         transform: transform as TransformFunc<T> | null,
         logger: this.log.withValues({ informer: name }),
+        reflector: { onWatchingChange: this.watchingChanged },
       });
       for (const [field, extract] of this.fieldIndexes.get(id) ?? []) {
         informer.addIndexers({ [fieldIndexName(field)]: this.fieldIndexFunc(extract) as IndexFunc<T> });
@@ -574,6 +576,54 @@ export class InformerCache {
       (held.length > 0 ? ` (${held.map((k) => `${k.name} ${fmt(k.count)}`).join(', ')})` : '') +
       (listing.length > 0 ? `, still listing ${listing.join(', ')}` : '')
     );
+  }
+
+  /**
+   * The informers that have listed once and whose watch is not open now (relisting, or backing off after a
+   * failure), by kind and key, e.g. 'widgets.test.io/v1'; empty when every one watches. An informer that has never
+   * listed (a kind the server lacks or forbids) is the cache sync's concern, not counted here.
+   */
+  watchesDown(): string[] {
+    if (!this.started()) return [];
+    const down: string[] = [];
+    for (const [id, kind] of this.kinds)
+      for (const [key, inf] of kind.informers)
+        if (inf.hasSynced() && !inf.isStopped() && !inf.isWatching()) down.push(key === '' ? id : `${id} ${key}`);
+    return down;
+  }
+
+  /**
+   * Every informer retries its list or watch at once, its backoff started over: for a server that answers again,
+   * so that the cache does not wait out the backoff of its last failures (up to 30 s). client-go has no such call.
+   */
+  retryNow(): void {
+    for (const kind of this.kinds.values()) for (const inf of kind.informers.values()) inf.retryNow();
+  }
+
+  /**
+   * Calls `listener` whenever one of the cache's informers' watches opens or goes down (a failure, a relist); see
+   * watchesDown() for which. Returns a function that removes it.
+   */
+  onWatchesChange(listener: () => void): () => void {
+    this.watchListeners.add(listener);
+    return () => void this.watchListeners.delete(listener);
+  }
+
+  private readonly watchListeners = new Set<() => void>();
+
+  private readonly watchingChanged = (): void => {
+    for (const listener of this.watchListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.log.error(err, 'a watch-change listener failed');
+      }
+    }
+  };
+
+  /** True once every informer's watch is open (watchesDown() is empty); false if `signal` aborts first. */
+  waitForWatches(signal: AbortSignal): Promise<boolean> {
+    return waitForCacheSync(signal, () => this.watchesDown().length === 0);
   }
 
   /** The kinds whose informers have not listed yet, e.g. 'widgets.test.io/v1'. */

@@ -3,7 +3,8 @@ import { isGone, isTooManyRequests } from '../rest/errors.js';
 import { PermissionLogDedup } from '../rest/forbidden.js';
 import type { KubeObject, ObjectList, WatchEvent } from '../rest/types.js';
 import { errorFromWatchEvent } from '../rest/watch.js';
-import { Backoff, sleep } from './backoff.js';
+import { onAbort } from '../internal/abort-fanout.js';
+import { Backoff } from './backoff.js';
 import type { ListerWatcher, ListerWatcherListOptions } from './listwatch.js';
 import { dropsManagedFields } from './transforms.js';
 import { LifecycleError, TransportError } from '../errors.js';
@@ -47,6 +48,11 @@ export interface ReflectorOptions<T extends KubeObject = KubeObject> {
   useWatchList?: boolean;
   /** Retry delays (client-go: 800 ms doubling to 30 s, jitter 1.0, reset after 2 min without errors). */
   backoff?: Backoff;
+  /**
+   * Told when its watch opens, and when it goes down (a failed list or watch, a relist): not when the server ends a
+   * watch that is then reopened at once.
+   */
+  onWatchingChange?: (watching: boolean) => void;
   /** Logger; default the root logger. */
   logger?: Logger;
   /** Called with every list or watch error before the reflector backs off and retries (logged by default). */
@@ -106,9 +112,14 @@ export class Reflector<T extends KubeObject> {
   private readonly backoff: Backoff;
   private readonly log: Logger;
   private readonly opts: Required<
-    Omit<ReflectorOptions, 'backoff' | 'logger' | 'onError' | 'shouldResync' | 'transform'>
+    Omit<ReflectorOptions, 'backoff' | 'logger' | 'onError' | 'onWatchingChange' | 'shouldResync' | 'transform'>
   >;
   private running = false;
+  // Whether its watch is up: from the server accepting it until a failure or a relist (a watch the server ends and
+  // that is reopened at once stays up).
+  private watching = false;
+  // Ends the current backoff wait early (retryNow).
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly lw: ListerWatcher<T>,
@@ -132,6 +143,20 @@ export class Reflector<T extends KubeObject> {
     return this.lastSyncRV;
   }
 
+  /** Whether its watch is open now: false while it lists, between watches and while it backs off after a failure. */
+  isWatching(): boolean {
+    return this.watching;
+  }
+
+  /**
+   * Retries at once: the backoff starts over from its initial delay, and a wait between attempts ends now. For a
+   * server that answers again after failures, so that the reflector does not wait out a backoff of up to 30 s.
+   */
+  retryNow(): void {
+    this.backoff.reset();
+    this.wake?.();
+  }
+
   /** Lists and watches until signal aborts; resolves once every request and timer it started is gone. */
   async run(signal: AbortSignal): Promise<void> {
     if (this.running) throw new LifecycleError(`reflector ${this.opts.name} is already running`, 'AlreadyStarted');
@@ -144,7 +169,8 @@ export class Reflector<T extends KubeObject> {
           if (signal.aborted) break;
           this.reportError(e, 'list and watch failed');
         }
-        if (!(await sleep(this.backoff.next(), signal))) break;
+        this.setWatching(false);
+        if (!(await this.backOff(signal))) break;
       }
     } finally {
       this.running = false;
@@ -295,6 +321,8 @@ export class Reflector<T extends KubeObject> {
 
   private async watchLoop(signal: AbortSignal, stream: AsyncIterator<WatchEvent<T>> | undefined): Promise<void> {
     while (!signal.aborted) {
+      // A WatchList stream handed over is open already; a new one is up once the server accepts it (onOpen).
+      if (stream) this.setWatching(true);
       const iter = stream ?? this.openWatch(signal);
       stream = undefined;
       const started = performance.now();
@@ -303,10 +331,13 @@ export class Reflector<T extends KubeObject> {
         for (;;) {
           const r = await iter.next();
           if (r.done || signal.aborted) break;
+          // An event proves the watch open too, for a ListerWatcher that does not say when it opens.
+          this.setWatching(true);
           this.apply(r.value);
           events++;
         }
       } catch (e) {
+        this.setWatching(false);
         await iter.return?.().catch(() => undefined);
         if (signal.aborted) return;
         if (isGone(e)) {
@@ -315,7 +346,8 @@ export class Reflector<T extends KubeObject> {
         }
         if (isNetworkError(e) || isRetriableApiError(e)) {
           this.reportError(e, 'watch failed; resuming');
-          if (!(await sleep(this.backoff.next(), signal))) return;
+          this.setWatching(false);
+          if (!(await this.backOff(signal))) return;
           continue;
         }
         throw e;
@@ -337,6 +369,9 @@ export class Reflector<T extends KubeObject> {
       timeoutSeconds: this.watchTimeoutSeconds(),
       signal,
       idleTimeoutMs: this.opts.watchIdleTimeoutMs,
+      onOpen: () => {
+        this.setWatching(true);
+      },
     });
     return events[Symbol.asyncIterator]();
   }
@@ -362,6 +397,29 @@ export class Reflector<T extends KubeObject> {
         throw new TransportError(`unknown watch event type ${String((ev as { type: unknown }).type)}`, 'BadResponse');
     }
     if (rv) this.lastSyncRV = rv;
+  }
+
+  private setWatching(watching: boolean): void {
+    if (this.watching === watching) return;
+    this.watching = watching;
+    this.options.onWatchingChange?.(watching);
+  }
+
+  /** Waits out the backoff's next delay; true unless `signal` aborted (retryNow ends the wait early, true). */
+  private backOff(signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    const ms = this.backoff.next();
+    return new Promise((resolve) => {
+      const done = (proceed: boolean): void => {
+        clearTimeout(timer);
+        unregister();
+        this.wake = undefined;
+        resolve(proceed);
+      };
+      const timer = setTimeout(() => done(true), ms);
+      const unregister = onAbort(signal, () => done(false));
+      this.wake = () => done(true);
+    });
   }
 
   private reportError(e: unknown, msg: string): void {

@@ -166,6 +166,16 @@ export class SharedIndexInformer<T extends KubeObject> {
     return this.reflector?.lastSyncResourceVersion() ?? '';
   }
 
+  /** Whether its watch is open now (false before it runs, while it lists, and while it backs off after a failure). */
+  isWatching(): boolean {
+    return this.reflector?.isWatching() ?? false;
+  }
+
+  /** Retries its list or watch at once, its backoff started over (Reflector.retryNow). */
+  retryNow(): void {
+    this.reflector?.retryNow();
+  }
+
   /**
    * Lists, watches and delivers until signal aborts; resolves after every loop, request and timer has ended.
    * An informer runs once.

@@ -43,7 +43,7 @@ export const clusterRequestsDroppedTotal = new Counter({
 });
 
 /** The states clusterEngagedState reports. */
-export const CLUSTER_STATES = ['starting', 'engaged', 'unreachable', 'suspended'] as const;
+export const CLUSTER_STATES = ['starting', 'engaged', 'reconnecting', 'unreachable', 'suspended'] as const;
 
 /** Sets the cluster's state series: 1 for `state`, 0 for the others. */
 export function setClusterStateMetric(cluster: string, state: (typeof CLUSTER_STATES)[number]): void {

@@ -14,7 +14,7 @@ import { localCluster, setClusterFence, type Cluster } from './cluster.js';
 import { clusterGate, clusterPartition, type ClusterShardingOptions } from './sharding.js';
 import type { MultiClusterRunnable } from './controller.js';
 import { ClusterNotFoundError, type Aware, type Provider } from './provider.js';
-import { untilAborted } from '../internal/abort-fanout.js';
+import { onAbort, untilAborted } from '../internal/abort-fanout.js';
 
 /** How the manager watches the clusters it engages (the local cluster excepted: the manager runs in it). */
 export interface ClusterHealthOptions {
@@ -24,7 +24,8 @@ export interface ClusterHealthOptions {
   timeout?: number;
   /**
    * How long a cluster may go unanswered before its controllers stop and their queues are dropped (ms); its
-   * informers keep retrying with backoff, and the controllers start again once it answers. Default 60000.
+   * informers keep retrying with backoff, and the controllers start again once it answers (the informers then retry
+   * at once, their backoff started over). Default 60000.
    */
   unreachableGracePeriod?: number;
 }
@@ -53,11 +54,12 @@ export interface MultiClusterManagerOptions {
 }
 
 /**
- * Where an engaged cluster is: `starting` (controllers' informers listing), `engaged` (reconciling), `unreachable`
- * (its API server does not answer; reconciling what it can within the grace period), `suspended` (unreachable
- * beyond the grace period: controllers stopped, queues dropped, informers retrying).
+ * Where an engaged cluster is: `starting` (controllers' informers listing), `engaged` (reconciling, every informer
+ * watching), `reconnecting` (its API server answers, but some informers' watches are not open again yet: they retry
+ * at once), `unreachable` (its API server does not answer; reconciling what it can within the grace period),
+ * `suspended` (unreachable beyond the grace period: controllers stopped, queues dropped, informers retrying).
  */
-export type ClusterState = 'starting' | 'engaged' | 'unreachable' | 'suspended';
+export type ClusterState = 'starting' | 'engaged' | 'reconnecting' | 'unreachable' | 'suspended';
 
 const DEFAULT_HEALTH_INTERVAL = 10_000;
 const DEFAULT_HEALTH_TIMEOUT = 5_000;
@@ -72,6 +74,8 @@ class Engagement {
   /** Settles once the session's work has stopped. */
   sessionStopped: Promise<void> = Promise.resolve();
   unreachableSince: number | undefined;
+  /** Ends the wait for the cluster's watches to open again (a newer wait, or a new failure, replaces it). */
+  reconnect: AbortController | undefined;
   disengaging: Promise<void> | undefined;
   constructor(
     readonly cluster: Cluster,
@@ -361,6 +365,12 @@ export class MultiClusterManager implements Aware {
       e.runtimeRun = cluster
         .start(e.runtime.signal)
         .catch((err: unknown) => e.log.error(err, 'cluster stopped with an error'));
+      // A watch that fails while the cluster is engaged: reported at once, not at the next health check.
+      const cache = cluster.getCache();
+      const off = cache.onWatchesChange(() => {
+        if (e.state === 'engaged' && cache.watchesDown().length > 0) void this.engagedOnceWatching(e);
+      });
+      onAbort(e.runtime.signal, off);
       clusterEngagementsTotal.labels({ event: 'engaged' }).inc();
       e.log.info('Engaging cluster', { server: cluster.kubeConfig.server });
       void this.watchHealth(e);
@@ -384,8 +394,12 @@ export class MultiClusterManager implements Aware {
     void Promise.all(readies).then(
       () => {
         if (e.session !== session || session.signal.aborted) return;
-        if (e.state === 'starting') this.setState(e, 'engaged');
         if (!e.local) e.log.info('Engaged cluster', { ms: Math.round(this.clock.now() - started) });
+        // After a suspension the informers kept running, synced from before: their watches may still be down.
+        if (e.state === 'starting') {
+          if (e.local) this.setState(e, 'engaged');
+          else void this.engagedOnceWatching(e);
+        }
       },
       (err: unknown) => {
         if (e.session !== session || session.signal.aborted) return;
@@ -412,6 +426,40 @@ export class MultiClusterManager implements Aware {
     if (e.session === failed && e.state !== 'suspended') this.startSession(e);
   }
 
+  /**
+   * Reports the cluster `engaged` once every informer of its cache watches. Until then it is `reconnecting`, said in
+   * a log line, and the informers retry at once: a cluster whose watches are down is never reported engaged.
+   */
+  private async engagedOnceWatching(e: Engagement): Promise<void> {
+    e.reconnect?.abort();
+    const cache = e.cluster.getCache();
+    const down = cache.watchesDown();
+    if (down.length === 0) {
+      e.reconnect = undefined;
+      this.setState(e, 'engaged');
+      return;
+    }
+    const wait = new AbortController();
+    e.reconnect = wait;
+    const from = e.state;
+    // While its controllers start, a watch not open yet is part of starting: the state stays `starting`.
+    if (from !== 'starting') {
+      this.setState(e, 'reconnecting');
+      e.log.info('Cluster answers, but some of its watches are not open: retrying them at once', {
+        watches: down.length,
+        first: down[0],
+      });
+    }
+    cache.retryNow();
+    const started = this.clock.now();
+    const unregister = onAbort(e.runtime.signal, () => wait.abort());
+    const up = await cache.waitForWatches(wait.signal).finally(unregister);
+    if (!up || e.reconnect !== wait || e.state !== (from === 'starting' ? 'starting' : 'reconnecting')) return;
+    e.reconnect = undefined;
+    if (from !== 'starting') e.log.info('Cluster watches again', { ms: Math.round(this.clock.now() - started) });
+    this.setState(e, 'engaged');
+  }
+
   private healthOption(key: keyof ClusterHealthOptions, fallback: number): number {
     return this.opts.health?.[key] ?? fallback;
   }
@@ -432,8 +480,15 @@ export class MultiClusterManager implements Aware {
       }
       if (signal.aborted) return;
       if (failure === undefined) {
-        if (e.unreachableSince === undefined) continue;
+        if (e.unreachableSince === undefined) {
+          // It answered all along, but a watch may have failed between two checks (a restart faster than the
+          // interval) and be waiting out its backoff.
+          if (e.state === 'engaged' && e.cluster.getCache().watchesDown().length > 0) void this.engagedOnceWatching(e);
+          continue;
+        }
         e.unreachableSince = undefined;
+        // Its informers back off after their failures (up to 30 s): they retry now instead.
+        e.cluster.getCache().retryNow();
         if (e.state === 'suspended') {
           e.log.info('Cluster answers again: engaging its controllers again');
           clusterEngagementsTotal.labels({ event: 'resumed' }).inc();
@@ -442,7 +497,7 @@ export class MultiClusterManager implements Aware {
           if (!signal.aborted && e.state === 'suspended' && e.unreachableSince === undefined) this.startSession(e);
         } else {
           e.log.info('Cluster answers again');
-          if (e.state === 'unreachable') this.setState(e, 'engaged');
+          if (e.state === 'unreachable') void this.engagedOnceWatching(e);
         }
         continue;
       }
@@ -450,7 +505,10 @@ export class MultiClusterManager implements Aware {
       if (e.unreachableSince === undefined) {
         e.unreachableSince = now;
         e.log.info('Cluster does not answer: its informers keep retrying', { error: errorText(failure) });
-        if (e.state === 'engaged') this.setState(e, 'unreachable');
+        if (e.state === 'engaged' || e.state === 'reconnecting' || e.state === 'starting') {
+          e.reconnect?.abort();
+          this.setState(e, 'unreachable');
+        }
       }
       if (e.state !== 'suspended' && now - e.unreachableSince >= grace) {
         e.log.info(

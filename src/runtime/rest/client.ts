@@ -274,6 +274,7 @@ export class RestClient {
     };
     try {
       const stream = await this.transport.stream(req);
+      opts.onOpen?.();
       yield* decodeWatchStream<T>(responseBody(stream));
     } catch (e) {
       if (opts.signal?.aborted && (isAbortError(e) || isPrematureClose(e))) return;

@@ -175,6 +175,11 @@ export interface WatchOptions {
   signal?: AbortSignal;
   /** Drop the connection with a WatchIdleError when no bytes arrive for this long (ms); 0 disables. */
   idleTimeoutMs?: number;
+  /**
+   * Called once the server has accepted the watch (its response has begun), before any event: a watch that has no
+   * event to send is up all the same.
+   */
+  onOpen?: () => void;
 }
 
 /**

@@ -139,6 +139,8 @@ export class FakeApi implements ListerWatcher<Obj> {
         }
         for (const h of api.history) if (h.rv > from) w.queue.push({ type: h.type, object: clone(h.obj) });
         api.watchers.add(w);
+        // Accepted, as a server's response headers say before any event.
+        opts.onOpen?.();
         const onAbort = (): void => w.wake?.();
         opts.signal?.addEventListener('abort', onAbort);
         try {

@@ -64,6 +64,26 @@ describe('Reflector', () => {
     expect(reflector.lastSyncResourceVersion()).toBe('1200');
   });
 
+  it('says whether its watch is open, and on retryNow retries at once instead of waiting out its backoff', async () => {
+    const api = new FakeApi();
+    api.create('a');
+    // Ten minutes between attempts: only retryNow can bring the watch back within the test.
+    const { store, reflector } = start(api, { backoff: new Backoff(600_000, 600_000, 600_000, 2, 0) });
+    await eventually(() => reflector.isWatching(), 'the watch open');
+    // A watch that no event has come through yet is open all the same: the server accepted it.
+    expect(store.list()).toHaveLength(1);
+    api.breakWatches(networkError('ECONNRESET'));
+    // The reflector now waits out its backoff before it watches again, its watch down.
+    await eventually(() => !reflector.isWatching() && api.openWatches === 0, 'the watch broken');
+    expect(api.watchCalls).toHaveLength(1);
+    api.create('b');
+    reflector.retryNow();
+    await eventually(() => reflector.isWatching() && names(store).includes('b'), 'the watch open again, b seen');
+    // It resumed from where it was: no relist.
+    expect(api.listCalls).toHaveLength(1);
+    expect(api.watchCalls.at(-1)!.resourceVersion).toBe('1');
+  });
+
   it('applies watch events and tracks the last resourceVersion, bookmarks included', async () => {
     const api = new FakeApi();
     api.create('a');

@@ -111,6 +111,74 @@ describe('failure isolation', () => {
     }
   });
 
+  it('a cluster that answers again retries its watches at once, and is not reported engaged until they are open', async () => {
+    const ns = await namespace('returning');
+    const url = new URL(plane.env.server);
+    const proxy = new TcpProxy({ host: url.hostname, port: Number(url.port) });
+    const port = await proxy.start();
+    const provider = new StaticProvider();
+    // The cluster's own log (its informers'), to see their failed attempts.
+    const clusterLogs = captureLog('returning cluster');
+    provider.set(
+      'returning',
+      { ...plane.env.kubeConfig, server: `https://127.0.0.1:${port}` },
+      { ...only(ns), log: clusterLogs.log },
+    );
+    // A grace period longer than the test: the cluster is only failing, never suspended.
+    const m = start('returning', provider, { interval: 200, timeout: 5_000, unreachableGracePeriod: 600_000 });
+    newMultiClusterControllerManagedBy(m.mgr)
+      .for(ConfigMaps)
+      .named('returning')
+      .complete({
+        async reconcile(req) {
+          m.seen.push(req);
+        },
+      });
+    await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'before' } });
+    m.run();
+    // Every 5 ms: the state the manager reports beside the informers whose watch is down.
+    const samples: { state: string | undefined; down: string[] }[] = [];
+    const sampler = setInterval(() => {
+      const state = m.mgr.clusterState('returning');
+      if (state === undefined) return;
+      samples.push({ state, down: m.mgr.getCluster('returning').getCache().watchesDown() });
+    }, 5);
+    try {
+      await eventually(() => m.count('returning', 'before') > 0 && m.mgr.clusterState('returning') === 'engaged', {
+        what: 'the cluster reconciled and engaged',
+        diagnose: () => m.logs.tail(),
+      });
+      proxy.cut();
+      const cache = m.mgr.getCluster('returning').getCache();
+      await eventually(() => m.mgr.clusterState('returning') === 'unreachable' && cache.watchesDown().length > 0, {
+        what: 'the cluster unreachable, its watch down',
+        diagnose: () => m.logs.tail(),
+      });
+      // Its informer has failed again and again by now: its backoff is past the health check's interval.
+      const failures = (): number =>
+        clusterLogs.lines.filter((l) => /watch failed|list and watch failed/.test(l)).length;
+      await eventually(() => failures() >= 3, { what: 'three failed attempts', diagnose: () => clusterLogs.tail() });
+      await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'during' } });
+      proxy.restore();
+      const restoredAt = performance.now();
+      await eventually(() => m.count('returning', 'during') > 0, {
+        what: 'what changed during the outage reconciled',
+        diagnose: () => `${m.logs.tail()}\n${clusterLogs.tail()}`,
+      });
+      console.log(`reconciled ${Math.round(performance.now() - restoredAt)} ms after the relay was restored`);
+      await eventually(() => m.mgr.clusterState('returning') === 'engaged', 'engaged again');
+      const engagedWhileDown = samples.filter((x) => x.state === 'engaged' && x.down.length > 0);
+      expect(engagedWhileDown, 'reported engaged while a watch was down').toEqual([]);
+      expect(samples.some((x) => x.state === 'unreachable')).toBe(true);
+      expect(cache.watchesDown()).toEqual([]);
+      expect(await registry.metrics()).toMatch(/multicluster_cluster_engaged\{cluster="returning",state="engaged"\} 1/);
+    } finally {
+      clearInterval(sampler);
+      await m.stop();
+      await proxy.stop();
+    }
+  });
+
   it('engages a cluster that lacks a watched CRD for the kinds it has, says which it lacks, and watches it once served', async () => {
     const ns = await namespace('nocrd');
     await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
