@@ -102,6 +102,7 @@ export {
   type BoolFlag,
   type StringFlag,
   type IntFlag,
+  type DurationFlag,
   type ValueFlag,
   type FlagDefinitions,
   type FlagValue,

@@ -72,11 +72,24 @@ describe('edit --plugins=multicluster/v1-alpha', () => {
       "import { KubeconfigSecretProvider, MultiClusterManager, newMultiClusterControllerManagedBy, perCluster } from '@kubescaffold/runtime/multicluster';",
     );
     expect(main).toContain("'kubeconfig-secret-namespace': { type: 'string', default: ''");
+    // The health settings are flags, durations as Go's flag.Duration reads them (10s, 1m30s).
+    expect(main).toContain("'cluster-health-interval': { type: 'duration', default: 10_000");
+    expect(main).toContain("'cluster-health-timeout': { type: 'duration', default: 5_000");
+    expect(main).toContain("'cluster-unreachable-grace-period': { type: 'duration', default: 60_000");
     expect(main).toContain(
       "kubeconfigSecretNamespace = leaderElectionNamespace(flags['kubeconfig-secret-namespace'] || undefined);",
     );
     expect(main).toContain(
-      'const mcmgr = new MultiClusterManager(mgr, {\n  provider: new KubeconfigSecretProvider({ namespace: kubeconfigSecretNamespace }),\n});',
+      [
+        'const mcmgr = new MultiClusterManager(mgr, {',
+        '  provider: new KubeconfigSecretProvider({ namespace: kubeconfigSecretNamespace }),',
+        '  health: {',
+        "    interval: flags['cluster-health-interval'],",
+        "    timeout: flags['cluster-health-timeout'],",
+        "    unreachableGracePeriod: flags['cluster-unreachable-grace-period'],",
+        '  },',
+        '});',
+      ].join('\n'),
     );
     expect(main).toContain(
       [

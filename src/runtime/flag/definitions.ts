@@ -32,6 +32,19 @@ export interface IntFlag {
 }
 
 /**
+ * A duration flag, as Go's flag.Duration: `-name 10s` or `-name=1m30s`, read as time.ParseDuration reads it (a
+ * sequence of decimal numbers with units ns, us, µs, ms, s, m, h; `0` alone). Its value is in milliseconds.
+ */
+export interface DurationFlag {
+  /** Go's time.Duration. */
+  type: 'duration';
+  /** The value when the flag is not given, in milliseconds; the usage shows it as Go does (`10s`, `1m30s`). */
+  default: number;
+  /** One line of help for the usage listing (newlines continue it on the next lines). */
+  usage: string;
+}
+
+/**
  * A flag whose text its own parser reads, as Go's flag.Var with a flag.Value: `-name value` or `-name=value`. The
  * parser's result is the flag's value; an error it throws refuses the command line as Go's does
  * (`invalid value "loud" for flag -zap-log-level: …`). The default is text, read by the same parser.
@@ -48,14 +61,17 @@ export interface ValueFlag<T> {
 }
 
 /** One flag's type, default and help. */
-export type FlagDefinition = BoolFlag | StringFlag | IntFlag | ValueFlag<unknown>;
+export type FlagDefinition = BoolFlag | StringFlag | IntFlag | DurationFlag | ValueFlag<unknown>;
 
-/** A program's flags by name (without dashes), as Go's flag.BoolVar, StringVar and IntVar calls define them. */
+/** A program's flags by name (without dashes), as Go's flag.BoolVar, StringVar, IntVar and DurationVar define them. */
 export type FlagDefinitions = Readonly<Record<string, FlagDefinition>>;
 
-/** The TypeScript type of a flag's value: boolean for bool, number for int, string for string, T for a ValueFlag<T>. */
+/**
+ * The TypeScript type of a flag's value: boolean for bool, number for int and duration (milliseconds), string for
+ * string, T for a ValueFlag<T>.
+ */
 export type FlagValue<F extends FlagDefinition> =
-  F extends ValueFlag<infer T> ? T : F extends BoolFlag ? boolean : F extends IntFlag ? number : string;
+  F extends ValueFlag<infer T> ? T : F extends BoolFlag ? boolean : F extends IntFlag | DurationFlag ? number : string;
 
 /** Every defined flag's value (given on the command line, or its default), typed by its definition. */
 export type FlagValues<D extends FlagDefinitions> = { -readonly [K in keyof D]: FlagValue<D[K]> };

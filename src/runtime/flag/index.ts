@@ -4,6 +4,7 @@ export type {
   BoolFlag,
   StringFlag,
   IntFlag,
+  DurationFlag,
   ValueFlag,
   FlagDefinition,
   FlagDefinitions,

@@ -1,6 +1,6 @@
 import type { FlagDefinition, FlagDefinitions, FlagValues, ValueFlag } from './definitions.js';
 import { FlagError } from './errors.js';
-import { goQuote, parseBool, parseInt } from './values.js';
+import { goQuote, parseBool, parseDuration, parseInt } from './values.js';
 
 /** How parseFlags reads a command line beyond Go's rules. */
 export interface ParseFlagsOptions {
@@ -29,7 +29,7 @@ export interface ParsedFlags<D extends FlagDefinitions> {
 
 /**
  * Parses a command line as Go's flag package does (FlagSet.Parse): `-name` and `--name` alike; `-name=value` or
- * `-name value` for a string, int or value; `-name` or `-name=BOOL` for a bool (1, 0, t, f, true, false, TRUE, FALSE, True,
+ * `-name value` for a string, int, duration or value; `-name` or `-name=BOOL` for a bool (1, 0, t, f, true, false, TRUE, FALSE, True,
  * False), which never takes the next argument; `--` ends the flags, and so does the first argument that is not a flag
  * (`-` alone is one). A flag given twice keeps its last value.
  *
@@ -107,7 +107,7 @@ export function parseFlags<const D extends FlagDefinitions>(
     } else if (def.type === 'value') {
       values[name] = parseValue(name, def, value, 'value');
     } else {
-      const parsed = parseInt(value);
+      const parsed = def.type === 'duration' ? parseDuration(value) : parseInt(value);
       if (!parsed.ok)
         throw new FlagError(
           `invalid value ${goQuote(value)} for flag -${name}: ${parsed.reason}`,

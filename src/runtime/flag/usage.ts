@@ -1,6 +1,6 @@
 import type { FlagDefinitions } from './definitions.js';
 import { programName } from './parse.js';
-import { goQuote } from './values.js';
+import { formatDuration, goQuote } from './values.js';
 
 /**
  * The usage listing Go's flag package prints (FlagSet.Usage, PrintDefaults): `Usage of NAME:`, then each flag in
@@ -19,6 +19,7 @@ export function flagUsage(definitions: FlagDefinitions, options: { name?: string
     // Go quotes a string's default and prints a flag.Value's text as it is.
     if (def.type === 'string' && def.default !== '') line += ` (default ${goQuote(def.default)})`;
     else if (def.type === 'value' && def.default !== '') line += ` (default ${def.default})`;
+    else if (def.type === 'duration' && def.default !== 0) line += ` (default ${formatDuration(def.default)})`;
     else if ((def.type === 'bool' || def.type === 'int') && def.default !== false && def.default !== 0)
       line += ` (default ${def.default})`;
     out += line + '\n';

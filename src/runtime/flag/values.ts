@@ -72,3 +72,62 @@ export function goQuote(text: string): string {
   }
   return out + '"';
 }
+
+// time.ParseDuration's units, in nanoseconds.
+const UNIT_NS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+const MAX_DURATION_NS = (1n << 63n) - 1n;
+
+/**
+ * time.ParseDuration, in milliseconds: an optional sign, then one or more decimal numbers each with a unit (ns, us,
+ * µs, ms, s, m, h), as in `300ms`, `1.5h` or `2h45m`; `0` alone is zero. Go counts whole nanoseconds, a fraction's
+ * remainder cut off, up to int64's limit (about 292 years); so does this. Go's flag package calls every refusal a
+ * parse error.
+ */
+export function parseDuration(text: string): Parsed<number> {
+  let rest = text;
+  const negative = rest.startsWith('-');
+  if (negative || rest.startsWith('+')) rest = rest.slice(1);
+  if (rest === '0') return { ok: true, value: 0 };
+  if (rest === '') return { ok: false, reason: 'parse error' };
+  let ns = 0n;
+  while (rest !== '') {
+    // A number (digits, a fraction, or both), then the longest unit that matches.
+    const m = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/.exec(rest);
+    if (!m || (m[1] === '' && !m[2])) return { ok: false, reason: 'parse error' };
+    const unit = UNIT_NS[m[3]!]!;
+    ns += BigInt(m[1] || '0') * unit;
+    if (m[2]) ns += (BigInt(m[2]) * unit) / 10n ** BigInt(m[2].length);
+    if (ns > MAX_DURATION_NS + (negative ? 1n : 0n)) return { ok: false, reason: 'parse error' };
+    rest = rest.slice(m[0].length);
+  }
+  const ms = Number(ns) / 1e6;
+  return { ok: true, value: negative ? -ms : ms };
+}
+
+/** time.Duration's String, from milliseconds: `0s`, `500ms`, `1.5s`, `1m30s`, `1h0m0s`. */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const sign = ms < 0 ? '-' : '';
+  const abs = Math.abs(ms);
+  const trim = (n: number): string => String(Number(n.toFixed(9)));
+  if (abs < 1000) {
+    if (abs >= 1) return `${sign}${trim(abs)}ms`;
+    if (abs >= 1e-3) return `${sign}${trim(abs * 1e3)}µs`;
+    return `${sign}${trim(abs * 1e6)}ns`;
+  }
+  const h = Math.floor(abs / 3_600_000);
+  const m = Math.floor((abs % 3_600_000) / 60_000);
+  const s = trim((abs % 60_000) / 1000);
+  if (h > 0) return `${sign}${h}h${m}m${s}s`;
+  if (m > 0) return `${sign}${m}m${s}s`;
+  return `${sign}${s}s`;
+}

@@ -18,7 +18,10 @@ import { onAbort, untilAborted } from '../internal/abort-fanout.js';
 
 /** How the manager watches the clusters it engages (the local cluster excepted: the manager runs in it). */
 export interface ClusterHealthOptions {
-  /** How often each engaged cluster's API server is asked for /readyz (ms). Default 10000; 0 turns checks off. */
+  /**
+   * How often each engaged cluster's API server is asked for /readyz (ms); one that does not answer is asked every
+   * second (or this, if shorter) until it does. Default 10000; 0 turns checks off.
+   */
   interval?: number;
   /** How long one check waits for an answer (ms). Default 5000. */
   timeout?: number;
@@ -64,6 +67,8 @@ export type ClusterState = 'starting' | 'engaged' | 'reconnecting' | 'unreachabl
 const DEFAULT_HEALTH_INTERVAL = 10_000;
 const DEFAULT_HEALTH_TIMEOUT = 5_000;
 const DEFAULT_UNREACHABLE_GRACE = 60_000;
+// How often a cluster that does not answer is asked again (when health.interval is longer).
+const UNREACHABLE_INTERVAL = 1_000;
 
 /** One engaged cluster: its runtime (cache, health checks) and the current session of its controllers. */
 class Engagement {
@@ -471,7 +476,9 @@ export class MultiClusterManager implements Aware {
     const timeout = this.healthOption('timeout', DEFAULT_HEALTH_TIMEOUT);
     const grace = this.healthOption('unreachableGracePeriod', DEFAULT_UNREACHABLE_GRACE);
     const signal = e.runtime.signal;
-    while (await this.clock.sleep(interval, signal)) {
+    // A cluster that does not answer is asked more often, so that its return is noticed within a second.
+    const next = (): number => (e.unreachableSince === undefined ? interval : Math.min(interval, UNREACHABLE_INTERVAL));
+    while (await this.clock.sleep(next(), signal)) {
       let failure: unknown;
       try {
         await e.cluster.probe(signal, timeout);

@@ -58,6 +58,24 @@ describe('flagUsage', () => {
     );
   });
 
+  it("writes a duration's default as Go's time.Duration String does", () => {
+    const defaults = [90_000, 500, 3_600_000, 1_500, 0.25, 60_000, 0];
+    const usage = flagUsage(
+      Object.fromEntries(defaults.map((ms, i) => [`d${i}`, { type: 'duration', default: ms, usage: 'A duration.' }])),
+      { name: 'manager' },
+    );
+    expect(usage.split('\n').filter((l) => l.includes('\t'))).toEqual([
+      '    \tA duration. (default 1m30s)',
+      '    \tA duration. (default 500ms)',
+      '    \tA duration. (default 1h0m0s)',
+      '    \tA duration. (default 1.5s)',
+      '    \tA duration. (default 250µs)',
+      '    \tA duration. (default 1m0s)',
+      '    \tA duration.',
+    ]);
+    expect(usage).toContain('  -d0 duration\n');
+  });
+
   it("names the program by the script's file name when no name is given", () => {
     const saved = process.argv;
     process.argv = ['node', '/app/dist/cmd/main.js'];

@@ -22,7 +22,10 @@ const RBAC_KUSTOMIZATION = 'config/rbac/kustomization.yaml';
 const ROLE = 'kubeconfig_secret_reader_role.yaml';
 const ROLE_BINDING = 'kubeconfig_secret_reader_role_binding.yaml';
 
-const FLAG = `    'kubeconfig-secret-namespace': { type: 'string', default: '', usage: "The namespace of the kubeconfig Secrets (labelled sigs.k8s.io/multicluster-runtime-kubeconfig=true, the kubeconfig under data.kubeconfig), one Secret per cluster to reconcile in (default: the pod's own namespace, in a cluster)." },`;
+const FLAG = `    'kubeconfig-secret-namespace': { type: 'string', default: '', usage: "The namespace of the kubeconfig Secrets (labelled sigs.k8s.io/multicluster-runtime-kubeconfig=true, the kubeconfig under data.kubeconfig), one Secret per cluster to reconcile in (default: the pod's own namespace, in a cluster)." },
+    'cluster-health-interval': { type: 'duration', default: 10_000, usage: 'How often each cluster is asked for /readyz; 0 turns the checks off.' },
+    'cluster-health-timeout': { type: 'duration', default: 5_000, usage: 'How long one check of a cluster waits for its answer.' },
+    'cluster-unreachable-grace-period': { type: 'duration', default: 60_000, usage: "How long a cluster may go unanswered before its controllers stop and their queues are dropped; they start again once it answers." },`;
 
 const NAMESPACE_BLOCK = `// multicluster/v1-alpha: the kubeconfig Secrets are in --kubeconfig-secret-namespace, else in the pod's own namespace
 // (from its service account). Out of a cluster there is none: the manager says which flag to pass and exits 1.
@@ -46,6 +49,11 @@ function managerBlock(cache: string | undefined): string {
 // where the controllers do not reconcile (give a chain engageWithLocalCluster: true in withOptions() for that).
 const mcmgr = new MultiClusterManager(mgr, {
   provider: new KubeconfigSecretProvider({ namespace: kubeconfigSecretNamespace${cache ? `, clusterOptions: { cache: ${cache} }` : ''} }),
+  health: {
+    interval: flags['cluster-health-interval'],
+    timeout: flags['cluster-health-timeout'],
+    unreachableGracePeriod: flags['cluster-unreachable-grace-period'],
+  },
 });`;
 }
 
@@ -85,6 +93,7 @@ const SETUP_LINE = /^([ \t]*)new (\w+)\(([^;\n]*)\)\.setupWithManager\(mgr\);[ \
 
 /**
  * cmd/main.ts made multi-cluster: the import, the --kubeconfig-secret-namespace flag and its namespace, the
+ * --cluster-health-* flags, the
  * MultiClusterManager after the Manager, and each controller PROJECT records wired with the multi-cluster builder
  * instead of its setupWithManager. Throws ScaffoldError naming what main.ts lacks.
  */
