@@ -3,14 +3,16 @@
 // themselves (test/runtime/fixtures/sharded-replica.ts bundled, and its controller-runtime peer bench/go/shardpeer),
 // the JSON lines they time themselves with, and what /proc says about a process (CPU, peak RSS, bytes read). Not a
 // benchmark itself.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bundleForNode } from '../scripts/lib/bundle-for-node.js';
 import { scaffoldKind } from '../scripts/lib/scaffolded-kind.js';
-import { childNode, deployedManagerResources, goBinary } from './runtime-lib.js';
+import { childNode, cpuSeconds, deployedManagerResources, goBinary } from './runtime-lib.js';
+
+export { cpuSeconds } from './runtime-lib.js';
 
 /** The label every reconciled object and owned Secret carries (the replicas cache only those). */
 export const LABEL = 'shard.kubescaffold.dev/test';
@@ -18,27 +20,6 @@ export const LABEL = 'shard.kubescaffold.dev/test';
 const fixture = fileURLToPath(new URL('../test/runtime/fixtures/sharded-replica.ts', import.meta.url));
 
 // ---- /proc ----
-
-let clockTicks;
-/** Clock ticks per second of /proc/PID/stat's times (getconf CLK_TCK; 100 on Linux). */
-function ticksPerSecond() {
-  if (clockTicks === undefined) {
-    try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      clockTicks = 100;
-    }
-  }
-  return clockTicks;
-}
-
-/** CPU seconds a process has used so far, user and system (utime + stime of /proc/PID/stat). */
-export function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
-}
 
 /** What /proc says of a process now: RSS and peak RSS (VmRSS, VmHWM) and bytes read (rchar), in bytes; CPU seconds. */
 export function procStats(pid) {

@@ -1,9 +1,13 @@
 // Shared by bench/runtime-*.js: the Thing custom resource (bench/go/thing is its Go twin; its coordinates are in
 // runtime-thing.js), the control plane, object creation, the peers (the Go peers' builds, the bundled peer), and
-// table printing; it re-exports runtime-dist.js (where the build under test is). Not a benchmark itself.
+// table printing; it re-exports runtime-dist.js (where the build under test is). And by the ports in examples/ beside
+// their Go originals (bench/reloader.js, bench/sealed-secrets.js): the bundle, the process, the measured run, the
+// table. Not a benchmark itself.
 import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   cpSync,
+  createWriteStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -19,6 +23,7 @@ import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { treeSize } from '../scripts/lib/dockerfile.js';
+import { cachedNodeVersion, newestNodeVersion, nodeBinDir } from '../scripts/lib/node-binary.js';
 import { importCli, importEnvtest } from './runtime-dist.js';
 import { GROUP, KIND, PLURAL, VERSION } from './runtime-thing.js';
 
@@ -480,11 +485,18 @@ export const childNode = () => process.env.CHILD_NODE || process.execPath;
  * project's choices: the template's conditionals dropped): its memory request and limit in bytes, and the Node
  * options its environment gives the process once the kubelet has resolved the Downward API and $(VAR) references
  * (with a heap percentage turned into the MiB it means under the limit, since the peers run without a cgroup).
+ * `project` (a directory, e.g. examples/sealed-secrets) reads that project's config/manager/manager.yaml and
+ * Dockerfile instead of the templates.
  */
-export async function deployedManagerResources() {
+export async function deployedManagerResources({ project } = {}) {
   const { parse } = await import('yaml');
   const { nodeOptionsForLocalRun, parseQuantity, resolveContainerEnv } = await importCli('cluster/container.js');
-  const template = readFileSync(new URL('../templates/init/config/manager/manager.yaml.hbs', import.meta.url), 'utf8');
+  const template = readFileSync(
+    project
+      ? join(project, 'config', 'manager', 'manager.yaml')
+      : new URL('../templates/init/config/manager/manager.yaml.hbs', import.meta.url),
+    'utf8',
+  );
   const text = template
     .split('\n')
     .filter((l) => !/^\s*\{\{[#/]/.test(l))
@@ -503,11 +515,280 @@ export async function deployedManagerResources() {
   // The image's ENTRYPOINT may give node flags of its own (V8 flags NODE_OPTIONS does not accept); the image runs
   // Node 22, and an older Node (20 has no such V8 flag) is given only the flags it knows.
   const { entrypointNodeFlags, supportedNodeFlags } = await importCli('cluster/deployed/entrypoint.js');
-  const dockerfile = fileURLToPath(new URL('../templates/init/Dockerfile.hbs', import.meta.url));
+  const dockerfile = project
+    ? join(project, 'Dockerfile')
+    : fileURLToPath(new URL('../templates/init/Dockerfile.hbs', import.meta.url));
   const { supported: entrypointFlags } = supportedNodeFlags(childNode(), entrypointNodeFlags(dockerfile));
   return {
     limitBytes,
     requestBytes: parseQuantity(container.resources.requests.memory),
     nodeOptions: [...entrypointFlags, ...nodeOptions.split(' ').filter(Boolean)],
   };
+}
+
+// ---- /proc ----
+
+let clockTicks;
+/** Clock ticks per second of /proc/PID/stat's times (getconf CLK_TCK; 100 on Linux). */
+function ticksPerSecond() {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** CPU seconds a process has used so far, user and system (utime + stime of /proc/PID/stat). */
+export function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
+}
+
+// ---- a port in examples/ beside its Go original (bench/reloader.js, bench/sealed-secrets.js) ----
+
+/** Resolves after `ms` without keeping the process alive: a bound raced against what is awaited. */
+export const bound = (ms) => new Promise((r) => setTimeout(r, ms).unref());
+
+/** Points CHILD_NODE at the cached Node 22 (the scaffolded image's) unless it is set: our managers run on it. */
+export function useImageNode() {
+  if (process.env.CHILD_NODE) return;
+  const version = cachedNodeVersion('22') ?? newestNodeVersion('22');
+  process.env.CHILD_NODE = join(
+    nodeBinDir(version, (line) => console.error(line)),
+    'node',
+  );
+}
+
+/**
+ * examples/<name> bundled as its image bundles it (the scaffolded hack/bundle.js's options, the runtime from its
+ * build) into a directory with no node_modules, as the image's /app: the manager.js to run and a remove().
+ */
+export async function bundleExample(name) {
+  const { build } = await import('esbuild');
+  const out = mkdtempSync(join(tmpdir(), `ks-${name}-bundle-`));
+  await build({
+    ...bundleOptions(),
+    entryPoints: { manager: fileURLToPath(new URL(`../examples/${name}/cmd/main.ts`, import.meta.url)) },
+    outdir: join(out, 'bundle'),
+    logLevel: 'error',
+  });
+  const dir = nodeModulesFreeDir();
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name, private: true, type: 'module' })}\n`);
+  cpSync(join(out, 'bundle'), dir, { recursive: true });
+  rmSync(out, { recursive: true, force: true });
+  return { dir, script: join(dir, 'manager.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Spawns an operator with its output in logFile: `spawnedAt` (performance.now()), `exited` (its exit code or
+ * signal), and stop() (SIGTERM, SIGKILL after 15 s).
+ */
+export function spawnOperator(command, args, { env, cwd, logFile }) {
+  const log = createWriteStream(logFile);
+  const spawnedAt = performance.now();
+  const proc = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout.pipe(log, { end: false });
+  proc.stderr.pipe(log, { end: false });
+  const exited = once(proc, 'exit').then(([code, signal]) => signal ?? code);
+  return {
+    proc,
+    spawnedAt,
+    exited,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      log.end();
+    },
+  };
+}
+
+/** VmRSS or VmHWM of a process, in bytes. */
+export function statusBytes(pid, field) {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : NaN;
+}
+
+/**
+ * Watches `res` in `namespace` from its current state on; `keysOf(event)` names what an event shows (a hash, a
+ * value), and expect(key) resolves with the performance.now() of the first event that shows `key`.
+ */
+export class KeyWatch {
+  constructor({ client, res, namespace, keysOf }) {
+    Object.assign(this, { client, res, namespace, keysOf });
+    this.waiting = new Map();
+    this.abort = new AbortController();
+  }
+
+  async start() {
+    const list = await this.client.list(this.res, { namespace: this.namespace });
+    this.running = this.loop(list.metadata.resourceVersion);
+  }
+
+  async loop(resourceVersion) {
+    let rv = resourceVersion;
+    while (!this.abort.signal.aborted) {
+      try {
+        for await (const e of this.client.watch(this.res, {
+          namespace: this.namespace,
+          resourceVersion: rv,
+          allowWatchBookmarks: true,
+          signal: this.abort.signal,
+        })) {
+          const at = performance.now();
+          if (e.object?.metadata?.resourceVersion) rv = e.object.metadata.resourceVersion;
+          for (const key of this.keysOf(e)) {
+            const w = this.waiting.get(key);
+            if (w) {
+              this.waiting.delete(key);
+              w(at);
+            }
+          }
+        }
+      } catch (err) {
+        if (this.abort.signal.aborted) return;
+        console.error(`watch ended (${err.message}); watching again from ${rv}`);
+        await sleep(200);
+      }
+    }
+  }
+
+  /** Resolves with the time the watch sees an event showing `key`. */
+  expect(key) {
+    return new Promise((resolve) => this.waiting.set(key, resolve));
+  }
+
+  forget(key) {
+    this.waiting.delete(key);
+  }
+
+  async stop() {
+    this.abort.abort();
+    await this.running;
+  }
+}
+
+/**
+ * One run of one operator, measured from outside it (/proc and the caller's watch), then stopped:
+ * 1. start → first pass: `firstPass({ op, died })` resolves with the performance.now() of the first pass (within
+ *    `firstPassTimeoutMs`, default 300 s); CPU seconds by then;
+ * 2. idle with caches full: `settleMs` after that, the median of 5 RSS samples 0.5 s apart;
+ * 3. the burst: `change(k)` for k < `changes` at `rate` a second, each returning { write, seen } (the write's
+ *    promise, and the time the watch saw its effect); latency p50/p95 from sending to seeing, CPU seconds of the
+ *    operator and of the kube-apiserver (`apiPid`) from the first change to the last seen (or `burstTimeoutMs` after
+ *    the last write), peak RSS (VmHWM) at the end.
+ */
+export async function measureOperator({ name, start, logFile, apiPid, firstPass, change, burst }) {
+  const { changes, rate, settleMs, burstTimeoutMs, firstPassTimeoutMs = 300_000 } = burst;
+  const op = start(logFile);
+  const pid = op.proc.pid;
+  // Rejects once the operator exits, naming its log; raced against what is awaited while it runs.
+  const died = op.exited.then((how) => {
+    throw new Error(
+      `${name} exited (${how}) during the run: see ${logFile}\n${readFileSync(logFile, 'utf8').slice(-3000)}`,
+    );
+  });
+  died.catch(() => {});
+  try {
+    const firstAt = await Promise.race([
+      firstPass({ op, died }),
+      died,
+      bound(firstPassTimeoutMs).then(() =>
+        Promise.reject(new Error(`${name}: no first pass within ${firstPassTimeoutMs / 1000} s`)),
+      ),
+    ]);
+    const startSeconds = (firstAt - op.spawnedAt) / 1000;
+    const startCpu = cpuSeconds(pid);
+
+    await Promise.race([sleep(settleMs), died]);
+    const samples = [];
+    for (let i = 0; i < 5; i++) {
+      samples.push(statusBytes(pid, 'VmRSS'));
+      await sleep(500);
+    }
+    const idleRss = percentile(samples, 50);
+
+    const cpu0 = cpuSeconds(pid);
+    const api0 = cpuSeconds(apiPid);
+    const t0 = performance.now();
+    const latencies = [];
+    const writes = [];
+    const seenAll = [];
+    for (let k = 0; k < changes; k++) {
+      await sleep(Math.max(0, t0 + (k * 1000) / rate - performance.now()));
+      const sentAt = performance.now();
+      const { write, seen } = change(k);
+      writes.push(write);
+      seenAll.push(seen.then((at) => latencies.push(at - sentAt)));
+    }
+    await Promise.all(writes);
+    await Promise.race([Promise.all(seenAll), died, bound(burstTimeoutMs)]);
+    const burstCpu = cpuSeconds(pid) - cpu0;
+    const apiCpu = cpuSeconds(apiPid) - api0;
+    return {
+      startSeconds,
+      startCpu,
+      idleRss,
+      peakRss: statusBytes(pid, 'VmHWM'),
+      burstCpu,
+      apiCpu,
+      burstSeconds: (performance.now() - t0) / 1000,
+      seen: latencies.length,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+    };
+  } finally {
+    await op.stop();
+  }
+}
+
+/**
+ * RUNS runs of each of `peers` (measureOperator's results from `runOne(name, run)`), alternating which goes first,
+ * each printed as it ends; then the table of medians and, for two peers, the first's ÷ the second's. `seen` names
+ * what the watch saw of each change ('reloads', 'Secrets').
+ */
+export async function runBesideOriginal({ title, peers, runs, runOne, changes, rate, seen }) {
+  const results = Object.fromEntries(peers.map((p) => [p, []]));
+  for (let run = 0; run < runs; run++) {
+    const order = run % 2 === 0 ? peers : [...peers].reverse();
+    for (const name of order) {
+      const r = await runOne(name, run);
+      results[name].push(r);
+      console.log(
+        `run ${run + 1} ${name}: start → first pass ${r.startSeconds.toFixed(2)} s, idle RSS ${mib(r.idleRss)} MiB, ` +
+          `peak ${mib(r.peakRss)} MiB, burst CPU ${r.burstCpu.toFixed(2)} s (kube-apiserver ${r.apiCpu.toFixed(2)} s), ` +
+          `latency p50 ${r.p50.toFixed(0)} ms p95 ${r.p95.toFixed(0)} ms, ${r.seen}/${changes} ${seen} seen (${loadLine()})`,
+      );
+    }
+  }
+  const median = (name, key) => percentile(results[name]?.map((r) => r[key]) ?? [], 50);
+  const rows = [
+    ['start → first pass (s)', 'startSeconds', (x) => x.toFixed(2)],
+    ['CPU s by the first pass', 'startCpu', (x) => x.toFixed(2)],
+    ['idle RSS, caches full (MiB)', 'idleRss', mib],
+    ['peak RSS (MiB)', 'peakRss', mib],
+    [`CPU s, ${changes} changes at ${rate}/s`, 'burstCpu', (x) => x.toFixed(2)],
+    ["kube-apiserver's CPU s, same", 'apiCpu', (x) => x.toFixed(2)],
+    ['latency p50 (ms)', 'p50', (x) => x.toFixed(0)],
+    ['latency p95 (ms)', 'p95', (x) => x.toFixed(0)],
+    [`${seen} seen`, 'seen', (x) => String(x)],
+  ];
+  console.log(`\n${title}; median of ${runs} run(s); ${loadLine()}`);
+  printTable(
+    ['measure', ...peers, ...(peers.length === 2 ? [`${peers[0]} ÷ ${peers[1]}`] : [])],
+    rows.map(([label, key, fmt]) => [
+      label,
+      ...peers.map((p) => fmt(median(p, key))),
+      ...(peers.length === 2 ? [ratio(median(peers[0], key), median(peers[1], key))] : []),
+    ]),
+  );
+  return results;
 }
