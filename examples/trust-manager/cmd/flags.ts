@@ -29,6 +29,11 @@ import type { FlagDefinitions, FlagValues } from '@kubescaffold/runtime';
  * that the manager's flags have already (leader-elect, ...) is a compile error in cmd/main.ts.
  */
 export const operatorFlags = {
+  // trust-manager's Bundle flags (cmd/trust-manager/app/options/options.go), with its names and defaults.
+  'trust-namespace': { type: 'string', default: 'cert-manager', usage: 'Namespace to source trust bundles from.' },
+  'target-namespaces': { type: 'string', default: '', usage: 'Comma-separated list of namespaces to limit both the manager and target caches.' },
+  'filter-expired-certificates': { type: 'bool', default: false, usage: 'Filter expired certificates from the bundle.' },
+  'filter-non-ca-certs': { type: 'bool', default: false, usage: 'Filter non-CA certificates, only CAs are used in the resulting Bundle' },
   // +kubebuilder:scaffold:flags
 } satisfies FlagDefinitions;
 

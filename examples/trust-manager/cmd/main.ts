@@ -14,11 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { Manager, configureLog, enableSourceMaps, loadKubeConfig, log, parseFlagsOrExit, parseLogLevel, parseShardKey, ping, setupSignalHandler, type KubeConfig } from '@kubescaffold/runtime';
+import { Manager, configureLog, enableSourceMaps, loadKubeConfig, log, newClient, parseFlagsOrExit, parseLogLevel, parseShardKey, ping, setupSignalHandler, type KubeConfig } from '@kubescaffold/runtime';
 import { leaderElectionNamespace } from '@kubescaffold/runtime/manager';
 import { operatorFlags } from './flags.js';
 import { BundleReconciler } from '../internal/controller/bundle_controller.js';
 import { WebhookServer } from '@kubescaffold/runtime/webhook';
+import { InformerCache } from '@kubescaffold/runtime/cache';
+import { ConfigMaps, Secrets } from '@kubescaffold/runtime/rest';
+import { BUNDLE_LABEL_KEY } from '../api/v1alpha1/bundle_types.js';
 import { setupBundleWebhookWithManager } from '../internal/webhook/v1alpha1/bundle_webhook.js';
 // +kubebuilder:scaffold:imports
 
@@ -82,8 +85,23 @@ try {
   process.exit(1);
 }
 
+// trust-manager's two caches (bundle.CacheOpts, SetupWithManager): the manager's holds Bundles, Namespaces, and the
+// ConfigMaps and Secrets of the trust namespace only (the sources); a second one holds the metadata of the labelled
+// targets in every namespace, managedFields kept for the up-to-date check. --target-namespaces narrows both.
+const trustNamespace = flags['trust-namespace'];
+const targetNamespaces = flags['target-namespaces'].split(',').map((n) => n.trim()).filter((n) => n !== '');
+const cacheNamespaces = targetNamespaces.length > 0 ? [...targetNamespaces, trustNamespace] : undefined;
+
 const mgr = new Manager({
   kubeConfig,
+  cache: {
+    defaultNamespaces: cacheNamespaces,
+    readerFailOnMissingInformer: true,
+    byObject: [
+      { resource: ConfigMaps, namespaces: [trustNamespace] },
+      { resource: Secrets, namespaces: [trustNamespace] },
+    ],
+  },
   // Metrics are off by default ('0'); config/default serves them on :8443 over HTTPS, and only to callers allowed
   // by RBAC (TokenReview + SubjectAccessReview), as kubebuilder's projects do. --metrics-secure=false serves plain HTTP.
   // Without --metrics-cert-path the server makes a self-signed certificate.
@@ -111,7 +129,25 @@ const mgr = new Manager({
   // +kubebuilder:scaffold:manager-options
 });
 
-new BundleReconciler(mgr.getClient()).setupWithManager(mgr);
+const targetCache = new InformerCache({
+  client: newClient(kubeConfig),
+  namespaces: targetNamespaces.length > 0 ? targetNamespaces : undefined,
+  defaultLabelSelector: BUNDLE_LABEL_KEY,
+  readerFailOnMissingInformer: true,
+  stripManagedFields: false,
+  log: log.withName('target-cache'),
+});
+mgr.add(targetCache);
+
+new BundleReconciler(
+  { client: mgr.getClient(), targetCache, recorder: mgr.getEventRecorder('bundles') },
+  {
+    namespace: trustNamespace,
+    targetNamespaces,
+    filterExpiredCerts: flags['filter-expired-certificates'],
+    filterNonCACerts: flags['filter-non-ca-certs'],
+  },
+).setupWithManager(mgr, targetCache);
 if (process.env.ENABLE_WEBHOOKS !== 'false') {
   setupBundleWebhookWithManager(mgr);
 }

@@ -17,17 +17,17 @@ limitations under the License.
 import { describe, expect, it } from 'vitest';
 import { newLogger } from '@kubescaffold/runtime';
 import type { AdmissionContext } from '@kubescaffold/runtime/webhook';
-import { readSample } from '@kubescaffold/envtest';
-import { BundleResource } from '../../../api/v1alpha1/zz_generated.resources.js';
 import type { Bundle } from '../../../api/v1alpha1/bundle_types.js';
-import { BundleCustomValidator } from './bundle_webhook.js';
+import { BundleCustomValidator, validateBundle } from './bundle_webhook.js';
 
 // The webhook logic is plain code: test it directly. The admission server itself is tested by kubescaffold.
-// The object is the sample's (config/samples), so that a field added to the spec is written there once.
 function newObject(): Bundle {
-  return readSample(BundleResource, 'config/samples/trust_v1alpha1_bundle.yaml', {
-    name: 'test-bundle',
-  });
+  return {
+    apiVersion: 'trust.cert-manager.io/v1alpha1',
+    kind: 'Bundle',
+    metadata: { name: 'test-bundle' },
+    spec: { sources: [{ configMap: { name: 'ca-roots', key: 'ca.crt' } }], target: { configMap: { key: 'trust-bundle.pem' } } },
+  };
 }
 
 // Through console, where vitest shows a test's log lines with it, and only if it fails (silent in vitest.config.ts).
@@ -53,7 +53,35 @@ describe('BundleCustomValidator', () => {
   it('admits a valid Bundle on create, update and delete', async () => {
     expect(await validator.validateCreate(newObject(), context('CREATE'))).toEqual({});
     expect(await validator.validateUpdate(newObject(), newObject(), context('UPDATE'))).toEqual({});
-    expect(await validator.validateDelete(newObject(), context('DELETE'))).toEqual({});
-    // TODO(user): add cases your validator must reject, checking the field errors it returns.
+    expect(await validator.validateDelete()).toEqual({});
+  });
+
+  it("denies a Bundle without sources, with the original's message", () => {
+    const obj = newObject();
+    obj.spec.sources = [];
+    expect(() => validator.validateCreate(obj, context('CREATE'))).toThrow('spec.sources: Forbidden: must define at least one source');
+  });
+
+  it('denies a source with both a name and a selector, and a key with includeAllKeys, joining the errors', () => {
+    const obj = newObject();
+    obj.spec.sources = [{ configMap: { name: 'roots', selector: { matchLabels: { a: 'b' } }, key: 'ca.crt', includeAllKeys: true } }];
+    expect(() => validator.validateUpdate(newObject(), obj, context('UPDATE'))).toThrow(
+      '[spec.sources[0].configMap: Invalid value: "name: roots, selector: {}": must validate one and only one schema (oneOf): [name, selector]. Found both set, ' +
+        'spec.sources[0].configMap: Invalid value: "key: ca.crt, includeAllKeys: true": source configMap key cannot be defined when includeAllKeys is true]',
+    );
+  });
+
+  it('denies a target that is its own source, reserved label prefixes and a bad selector operator', () => {
+    const obj = newObject();
+    obj.spec.sources = [{ configMap: { name: obj.metadata.name, key: 'trust-bundle.pem' } }];
+    obj.spec.target = {
+      configMap: { key: 'trust-bundle.pem', metadata: { labels: { 'trust.cert-manager.io/x': 'y' } } },
+      namespaceSelector: { matchExpressions: [{ key: 'env', operator: 'Near' }] },
+    };
+    expect(validateBundle(obj).map((e) => `${e.field} ${e.message}`)).toEqual([
+      'spec.sources[0].configMap.test-bundle.trust-bundle.pem cannot define the same source as target',
+      'spec.target.configMap.metadata.labels trust.cert-manager.io/* labels are not allowed',
+      'spec.target.namespaceSelector.matchExpressions[0].operator not a valid selector operator',
+    ]);
   });
 });
