@@ -585,5 +585,5 @@ describe.skipIf(!available)('examples/trust-manager, the port of cert-manager/tr
     expect(target(8, 'a', 'main')).toEqual(target(7, 'a', 'main'));
     const answers = theirs.webhook as { allowed: boolean }[];
     expect(answers.map((a) => a.allowed)).toEqual([true, true, false, false, false, false, false, false, false]);
-  }, 300_000);
+  });
 });
