@@ -41,6 +41,7 @@ const sidebar: DefaultTheme.SidebarItem[] = [
       ['Migrating a kubebuilder project', 'guides/migrating-from-kubebuilder.md'],
       ['Porting a real operator: Reloader', 'guides/porting-reloader.md'],
       ['Porting a real operator: Sealed Secrets', 'guides/porting-sealed-secrets.md'],
+      ['Porting a real operator: trust-manager', 'guides/porting-trust-manager.md'],
       ['Testing', 'guides/testing.md'],
       ['Controllers that react to what changed', 'guides/reacting-to-changes.md'],
       ['Webhooks and certificates', 'guides/webhooks.md'],

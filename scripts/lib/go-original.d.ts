@@ -16,6 +16,8 @@ export interface GoOriginal {
 }
 /** stakater/Reloader v1.4.22, the original of examples/reloader (with the replace its build needs). */
 export const reloaderOriginal: GoOriginal;
+/** cert-manager/trust-manager v0.25.0, the original of examples/trust-manager. */
+export const trustManagerOriginal: GoOriginal;
 /** The Go toolchain's version (`go1.26.8`); rejects when Go is not installed. */
 export function goVersion(): Promise<string>;
 /**

@@ -35,6 +35,18 @@ export const reloaderOriginal = {
   ],
 };
 
+/**
+ * cert-manager/trust-manager v0.25.0, the original of examples/trust-manager: the Bundle controller and its validating
+ * webhook. Its go.mod names only versions the proxy serves; the main package is cmd/trust-manager.
+ */
+export const trustManagerOriginal = {
+  module: 'github.com/cert-manager/trust-manager',
+  version: 'v0.25.0',
+  binary: 'trust-manager',
+  mainPackage: 'cmd/trust-manager',
+  replaces: [],
+};
+
 /** The environment of the go commands: no surrounding go.work, modules from the proxy. */
 const goEnv = () => ({ ...process.env, GOWORK: 'off', GOFLAGS: '-mod=mod' });
 

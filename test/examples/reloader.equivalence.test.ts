@@ -39,6 +39,7 @@ import {
   type RunningOriginal,
 } from '../support/go-original.js';
 import { GO_BUILD_MS } from '../support/limits.js';
+import { normaliseStrings } from '../support/normalise.js';
 import { differingPaths } from '../support/object-diff.js';
 import { onPath, peerAvailable } from '../support/peers.js';
 import { createHash } from 'node:crypto';
@@ -270,18 +271,9 @@ const steps: Step[] = [
 
 // --- what is compared -----------------------------------------------------------------------------------------------
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-
-/** Replaces the run's namespace and every uid in string values; drops fields that differ by nature. */
+/** Replaces the run's namespace and every uid in string values. */
 function normalise(value: unknown, namespace: string): unknown {
-  if (typeof value === 'string') return value.split(namespace).join('<ns>').replace(UUID, '<uid>');
-  if (Array.isArray(value)) return value.map((v) => normalise(v, namespace));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = normalise(v, namespace);
-    return out;
-  }
-  return value;
+  return normaliseStrings(value, { replace: { [namespace]: '<ns>' } });
 }
 
 function normaliseObject(obj: KubeObject, namespace: string): unknown {

@@ -25,7 +25,6 @@
 import { spawnSync } from 'node:child_process';
 import { X509Certificate, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -47,8 +46,10 @@ import { bundleExample, exampleDir } from '../support/example-port.js';
 import { buildGoOriginal, startProcess, type GoOriginal, type RunningOriginal } from '../support/go-original.js';
 import { goEnv } from '../support/kubebuilder.js';
 import { GO_BUILD_MS } from '../support/limits.js';
+import { normaliseStrings } from '../support/normalise.js';
 import { differingPaths } from '../support/object-diff.js';
 import { onPath, peerAvailable } from '../support/peers.js';
+import { freePort } from '../support/ports.js';
 import { SealedSecretResource } from '../../examples/sealed-secrets/api/v1alpha1/zz_generated.resources.js';
 import type { SealedSecret } from '../../examples/sealed-secrets/api/v1alpha1/sealedsecret_types.js';
 import { sealValue } from '../../examples/sealed-secrets/internal/crypto/seal.js';
@@ -236,21 +237,9 @@ const steps: Step[] = [
 
 // --- what is compared -----------------------------------------------------------------------------------------------
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
 /** Replaces the run's namespace, every uid and every timestamp in string values. */
 function normalise(value: unknown, namespace: string): unknown {
-  if (typeof value === 'string') {
-    return TIME.test(value) ? '<time>' : value.split(namespace).join('<ns>').replace(UUID, '<uid>');
-  }
-  if (Array.isArray(value)) return value.map((v) => normalise(v, namespace));
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = normalise(v, namespace);
-    return out;
-  }
-  return value;
+  return normaliseStrings(value, { replace: { [namespace]: '<ns>' }, times: true });
 }
 
 function normaliseObject(obj: KubeObject, namespace: string): unknown {
@@ -617,12 +606,3 @@ describe.skipIf(!available)('examples/sealed-secrets, the port of bitnami-labs/s
     expect(theirs['Secret/first']).toMatchObject({ data: { hello: Buffer.from('world').toString('base64') } });
   }, 300_000);
 });
-
-/** A TCP port free on 127.0.0.1 now, for a server's listen address. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

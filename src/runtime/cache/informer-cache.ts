@@ -914,13 +914,15 @@ const cacheMissPrototype: object = Object.create(ApiError.prototype, {
 });
 
 /**
- * The 404 the API server would send (apierrors.NewNotFound). Reconcilers of deleted objects, and of owned objects not
- * made yet, meet it as often as they read, so it is built without Error's constructor, which was most of its cost even
+ * The 404 of a cache miss as controller-runtime's cache reader words it: apierrors.NewNotFound with the Kind where the
+ * API server has the resource (`ConfigMap "x" not found`, `Widget.test.io "x" not found`), so that messages built on it
+ * (a status condition's, say) read as a Go operator's do. Reconcilers of deleted objects, and of owned objects not made
+ * yet, meet it as often as they read, so it is built without Error's constructor, which was most of its cost even
  * without a stack: an ApiError all the same (instanceof, code, reason, status, message), whose message says where it
  * came from.
  */
 export function notFound(res: Resource, name: string): ApiError {
-  const qualified = res.group === '' ? res.plural : `${res.plural}.${res.group}`;
+  const qualified = res.group === '' ? res.kind : `${res.kind}.${res.group}`;
   const message = `${qualified} "${name}" not found`;
   const err = Object.create(cacheMissPrototype) as Record<'message' | 'code' | 'reason' | 'status', unknown>;
   err.message = message;
@@ -932,7 +934,7 @@ export function notFound(res: Resource, name: string): ApiError {
     status: 'Failure',
     message,
     reason: 'NotFound',
-    details: { name, group: res.group, kind: res.plural },
+    details: { name, group: res.group, kind: res.kind },
     code: 404,
   };
   return err as unknown as ApiError;

@@ -56,26 +56,26 @@ describe('InformerCache', () => {
     expect(api.lists).toBe(1);
   });
 
-  it('answers NotFound like the API server: an ApiError with its Status, whose stack is its one line', async () => {
+  it("answers NotFound as controller-runtime's cache reader: an ApiError with its Status (the Kind where the API server has the resource), whose stack is its one line", async () => {
     const { cache } = startCache(new FakeKindApi());
     const err = await cache.get(Widgets, { namespace: 'a', name: 'missing' }).catch((e: unknown) => e);
     expect(isNotFound(err)).toBe(true);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toBeInstanceOf(Error);
     const apiErr = err as ApiError;
-    expect(apiErr.message).toBe('widgets.test.io "missing" not found');
+    expect(apiErr.message).toBe('Widget.test.io "missing" not found');
     expect(apiErr).toMatchObject({ name: 'ApiError', code: 404, reason: 'NotFound' });
     expect(apiErr.status).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
       status: 'Failure',
-      message: 'widgets.test.io "missing" not found',
+      message: 'Widget.test.io "missing" not found',
       reason: 'NotFound',
-      details: { name: 'missing', group: 'test.io', kind: 'widgets' },
+      details: { name: 'missing', group: 'test.io', kind: 'Widget' },
       code: 404,
     });
-    expect(apiErr.stack).toBe('ApiError: widgets.test.io "missing" not found');
-    expect(String(apiErr)).toBe('ApiError: widgets.test.io "missing" not found');
+    expect(apiErr.stack).toBe('ApiError: Widget.test.io "missing" not found');
+    expect(String(apiErr)).toBe('ApiError: Widget.test.io "missing" not found');
   });
 
   it('lists by namespace, label selector and indexed field, sorted and limited', async () => {
