@@ -8,10 +8,12 @@ import { log as rootLog, type Logger } from '../log/index.js';
 import type { FieldIndexer, Manager } from '../manager/manager.js';
 import { DEFAULT_SYNC_PERIOD, type CacheOptions } from '../manager/options.js';
 import { newClient, type RestClient } from '../rest/client.js';
-import { isNotFound } from '../rest/errors.js';
+import { isForbidden, isNotFound } from '../rest/errors.js';
+import { CustomResourceDefinitions } from '../rest/builtins.js';
+import { waitForCacheSync } from '../cache/wait.js';
 import { NamespaceConfinedClient, confinedReader } from './confine.js';
 import type { KubeObject, Resource } from '../rest/types.js';
-import { untilAborted } from '../internal/abort-fanout.js';
+import { onAbort, untilAborted } from '../internal/abort-fanout.js';
 
 /** What a cluster's cache holds: the manager's cache options that make sense per cluster. */
 export type ClusterCacheOptions = Pick<
@@ -82,6 +84,8 @@ export class Cluster {
   private readonly owned: boolean;
   // Resources served per group version, asked once (again with `fresh`).
   private readonly served = new Map<string, Promise<Set<string> | undefined>>();
+  // Whether this cluster lets the client list CRDs: asked once (a refusal is kept).
+  private crdAccess: Promise<boolean> | undefined;
   private running = false;
 
   /** @internal Use newCluster, or a provider. */
@@ -147,6 +151,34 @@ export class Cluster {
       this.served.set(gv, names);
     }
     return (await names)?.has(res.plural) ?? false;
+  }
+
+  /**
+   * Calls `listener` whenever a CustomResourceDefinition is created or changes in this cluster (its status too: a CRD
+   * becoming Established), until `signal` aborts, through one watch of their metadata that every caller shares. Resolves
+   * true once that watch has listed, or false without watching where the cluster does not let this client list
+   * CRDs (RBAC: `list` and `watch` on customresourcedefinitions.apiextensions.k8s.io) or does not answer: the caller
+   * then asks at an interval instead.
+   */
+  async onCustomResourceDefinitionChange(listener: () => void, signal: AbortSignal): Promise<boolean> {
+    this.crdAccess ??= this.parts.restClient.listMetadata(CustomResourceDefinitions, { limit: 1, signal }).then(
+      () => true,
+      (err: unknown) => {
+        // Only a refusal is an answer to keep; a cluster that does not answer is asked again next time.
+        if (!isForbidden(err)) this.crdAccess = undefined;
+        return false;
+      },
+    );
+    if (!(await this.crdAccess) || signal.aborted) return false;
+    const informer = this.parts.cache.getMetadataInformer(CustomResourceDefinitions);
+    const registration = informer.addEventHandler({
+      onAdd: (_crd, isInInitialList) => {
+        if (!isInInitialList) listener();
+      },
+      onUpdate: () => listener(),
+    });
+    onAbort(signal, () => registration.remove());
+    return waitForCacheSync(signal, () => registration.hasSynced());
   }
 
   /**

@@ -104,6 +104,9 @@ export interface MultiClusterRunnable {
 }
 
 const DEFAULT_KIND_RECHECK = 30_000;
+// After a CRD changed: how often, and how many times, the kinds still lacking are asked about before the interval.
+const QUICK_RECHECK = 250;
+const QUICK_RECHECKS = 8;
 const NOTHING: ClusterWork = { stopped: Promise.resolve() };
 
 /**
@@ -286,7 +289,31 @@ export class MultiClusterController implements MultiClusterRunnable {
   ): Promise<void> {
     const every = this.opts.kindRecheckInterval ?? DEFAULT_KIND_RECHECK;
     const left = [...missing];
-    while (left.length > 0 && (await this.clock.sleep(every, signal))) {
+    // Where the cluster lets us watch CRDs, a CRD created or Established there is asked about at once; discovery may
+    // lag the CRD by a moment, so a few quick asks follow. Elsewhere, every kindRecheckInterval.
+    let changed = false;
+    let wake: AbortController | undefined;
+    const watching = await cluster.onCustomResourceDefinitionChange(() => {
+      changed = true;
+      wake?.abort();
+    }, signal);
+    if (!watching && !signal.aborted)
+      log.info(
+        'cannot watch CustomResourceDefinitions in the cluster: asking about the kinds it lacks at an interval',
+        {
+          intervalMs: every,
+        },
+      );
+    let quick = 0;
+    while (left.length > 0 && !signal.aborted) {
+      if (changed) quick = QUICK_RECHECKS;
+      changed = false;
+      wake = new AbortController();
+      const unregister = onAbort(signal, () => wake?.abort());
+      await this.clock.sleep(quick > 0 ? Math.min(every, QUICK_RECHECK) : every, wake.signal);
+      unregister();
+      if (signal.aborted) break;
+      if (quick > 0) quick--;
       for (const w of [...left]) {
         let serves: boolean;
         try {

@@ -11,7 +11,13 @@ import {
   newMultiClusterControllerManagedBy,
   type ClusterRequest,
 } from '../../../src/runtime/multicluster/index.js';
-import { ConfigMaps, defineResource, type KubeObject } from '../../../src/runtime/rest/index.js';
+import {
+  ClusterRoleBindings,
+  ClusterRoles,
+  ConfigMaps,
+  defineResource,
+  type KubeObject,
+} from '../../../src/runtime/rest/index.js';
 import { isLifecycleError } from '../../../src/runtime/errors.js';
 import { TcpProxy } from '../cache/tcp-proxy.js';
 import { useControlPlane } from '../../support/control-plane.js';
@@ -29,11 +35,12 @@ function start(
   // The relay refuses at once when cut, so a generous check timeout costs nothing and a loaded machine's slow answer
   // is not taken for silence.
   health = { interval: 200, timeout: 5_000, unreachableGracePeriod: 1_000 },
+  kindRecheckInterval = 300,
 ) {
   const logs = captureLog(label);
   const mgr = new MultiClusterManager(
     new Manager({ kubeConfig: plane.env.kubeConfig, log: logs.log, gracefulShutdownTimeout: 2_000 }),
-    { provider, health, kindRecheckInterval: 300 },
+    { provider, health, kindRecheckInterval },
   );
   const seen: ClusterRequest[] = [];
   const ac = new AbortController();
@@ -179,79 +186,13 @@ describe('failure isolation', () => {
     }
   });
 
-  it('engages a cluster that lacks a watched CRD for the kinds it has, says which it lacks, and watches it once served', async () => {
-    const ns = await namespace('nocrd');
-    await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
-    const group = `g${process.pid}.test.io`;
-    const Gadgets = defineResource<KubeObject>({
-      group,
-      version: 'v1',
-      kind: 'Gadget',
-      plural: 'gadgets',
-      namespaced: true,
-    });
-    const provider = new StaticProvider();
-    provider.set('bare', plane.env.kubeConfig, only(ns));
-    const m = start('missing-kinds', provider, { interval: 0, timeout: 500, unreachableGracePeriod: 1_000 });
-    newMultiClusterControllerManagedBy(m.mgr)
-      .for(ConfigMaps)
-      .watches(Gadgets, enqueueRequestForObject())
-      .named('gadget-aware')
-      .complete({
-        async reconcile(req) {
-          m.seen.push(req);
-        },
-      });
-    m.run();
-    try {
-      await eventually(() => m.count('bare', 'cm') > 0, {
-        what: 'the ConfigMap reconciled',
-        diagnose: () => m.logs.tail(),
-      });
-      await eventually(() => m.mgr.clusterState('bare') === 'engaged', 'bare engaged');
-      const said = m.logs.lines.find((l) => l.includes('does not serve some kinds'));
-      expect(said).toContain(`"missingKinds":["Gadget.${group}/v1"]`);
-      expect(said).toContain('"cluster":"bare"');
-      expect(await registry.metrics()).toContain(
-        `multicluster_missing_kind{cluster="bare",controller="gadget-aware",kind="Gadget.${group}/v1"} 1`,
-      );
-      await plane.env.installCRDs([
-        {
-          apiVersion: 'apiextensions.k8s.io/v1',
-          kind: 'CustomResourceDefinition',
-          metadata: { name: `gadgets.${group}` },
-          spec: {
-            group,
-            names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget', listKind: 'GadgetList' },
-            scope: 'Namespaced',
-            versions: [
-              {
-                name: 'v1',
-                served: true,
-                storage: true,
-                schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-              },
-            ],
-          },
-        },
-      ]);
-      await eventually(() => m.logs.lines.some((l) => l.includes('the cluster serves a kind it lacked')), {
-        what: 'the kind watched once served',
-        diagnose: () => m.logs.tail(),
-      });
-      await plane.api.create(Gadgets, {
-        apiVersion: `${group}/v1`,
-        kind: 'Gadget',
-        metadata: { namespace: ns, name: 'g1' },
-      });
-      await eventually(() => m.count('bare', 'g1') > 0, {
-        what: 'the Gadget event reconciled',
-        diagnose: () => m.logs.tail(),
-      });
-      expect(await registry.metrics()).not.toContain('multicluster_missing_kind{cluster="bare"');
-    } finally {
-      await m.stop();
-    }
+  it('engages a cluster that lacks a watched CRD for the kinds it has, says which it lacks, and watches it as soon as the CRD is installed', async () => {
+    // Ten minutes between discovery's rechecks: only the watch of CRDs can bring the kind within the test.
+    await lacksAKind({ kindRecheckInterval: 600_000 });
+  });
+
+  it('asks about a lacking kind at the interval where the cluster does not let it watch CRDs', async () => {
+    await lacksAKind({ kindRecheckInterval: 300, crdBlind: true });
   });
 
   it('leaves no informer, timer or socket behind a disengaged cluster', async () => {
@@ -312,3 +253,114 @@ describe('failure isolation', () => {
     }
   });
 });
+
+/**
+ * A cluster without the Gadget CRD that a controller watches: engaged for ConfigMaps, saying what it lacks; then the CRD
+ * is installed and the kind watched. `crdBlind`: the cluster's identity may not list CRDs (impersonating a user that
+ * may read ConfigMaps and Gadgets only).
+ */
+async function lacksAKind(opts: { kindRecheckInterval: number; crdBlind?: boolean }): Promise<void> {
+  const ns = await namespace(opts.crdBlind ? 'blind' : 'nocrd');
+  await plane.api.create(ConfigMaps, { metadata: { namespace: ns, name: 'cm' } });
+  const group = `g${opts.crdBlind ? 'b' : ''}${process.pid}.test.io`;
+  const Gadgets = defineResource<KubeObject>({
+    group,
+    version: 'v1',
+    kind: 'Gadget',
+    plural: 'gadgets',
+    namespaced: true,
+  });
+  const provider = new StaticProvider();
+  const user = `crd-blind-${process.pid}`;
+  if (opts.crdBlind) {
+    await plane.api.create(ClusterRoles, {
+      metadata: { name: user },
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [group], resources: ['gadgets'], verbs: ['get', 'list', 'watch'] },
+      ],
+    });
+    await plane.api.create(ClusterRoleBindings, {
+      metadata: { name: user },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: user },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+    });
+  }
+  const base = plane.env.kubeConfig;
+  const kubeConfig = opts.crdBlind ? { ...base, auth: { ...base.auth, impersonate: { user } } } : base;
+  provider.set('bare', kubeConfig, only(ns));
+  const m = start(
+    'missing-kinds',
+    provider,
+    { interval: 0, timeout: 500, unreachableGracePeriod: 1_000 },
+    opts.kindRecheckInterval,
+  );
+  newMultiClusterControllerManagedBy(m.mgr)
+    .for(ConfigMaps)
+    .watches(Gadgets, enqueueRequestForObject())
+    .named('gadget-aware')
+    .complete({
+      async reconcile(req) {
+        m.seen.push(req);
+      },
+    });
+  m.run();
+  try {
+    await eventually(() => m.count('bare', 'cm') > 0, {
+      what: 'the ConfigMap reconciled',
+      diagnose: () => m.logs.tail(),
+    });
+    await eventually(() => m.mgr.clusterState('bare') === 'engaged', 'bare engaged');
+    const said = m.logs.lines.find((l) => l.includes('does not serve some kinds'));
+    expect(said).toContain(`"missingKinds":["Gadget.${group}/v1"]`);
+    expect(said).toContain('"cluster":"bare"');
+    expect(await registry.metrics()).toContain(
+      `multicluster_missing_kind{cluster="bare",controller="gadget-aware",kind="Gadget.${group}/v1"} 1`,
+    );
+    // Where it may not watch CRDs, it says it asks at an interval instead.
+    if (opts.crdBlind)
+      await eventually(() => m.logs.lines.some((l) => l.includes('cannot watch CustomResourceDefinitions')), {
+        what: 'the line saying it asks at an interval',
+        diagnose: () => m.logs.tail(),
+      });
+    const installing = performance.now();
+    await plane.env.installCRDs([
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `gadgets.${group}` },
+        spec: {
+          group,
+          names: { kind: 'Gadget', plural: 'gadgets', singular: 'gadget', listKind: 'GadgetList' },
+          scope: 'Namespaced',
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          ],
+        },
+      },
+    ]);
+    await eventually(() => m.logs.lines.some((l) => l.includes('the cluster serves a kind it lacked')), {
+      what: 'the kind watched once served',
+      diagnose: () => m.logs.tail(),
+    });
+    console.log(`CRD installed to its kind watched: ${Math.round(performance.now() - installing)} ms`);
+    await plane.api.create(Gadgets, {
+      apiVersion: `${group}/v1`,
+      kind: 'Gadget',
+      metadata: { namespace: ns, name: 'g1' },
+    });
+    await eventually(() => m.count('bare', 'g1') > 0, {
+      what: 'the Gadget event reconciled',
+      diagnose: () => m.logs.tail(),
+    });
+    expect(await registry.metrics()).not.toContain('multicluster_missing_kind{cluster="bare"');
+    expect(m.logs.lines.some((l) => l.includes('cannot watch CustomResourceDefinitions'))).toBe(opts.crdBlind === true);
+  } finally {
+    await m.stop();
+  }
+}
