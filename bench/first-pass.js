@@ -22,6 +22,13 @@
 // replica of ours that aborts out of heap is reported 'out of heap' for that run.
 // Prints each run, then min / median / max per configuration and the ratio of the medians, ours ÷ controller-runtime.
 // SEMI_MB replaces the manifest's --max-semi-space-size for ours.
+// LIMIT=1 runs each replica of ours inside a memory cgroup (root; cgroup v2 or v1's memory hierarchy) of manager.yaml's
+// memory limit (192 Mi), as the kubelet runs the container, and prints each run's peak there (the cgroup's, which
+// counts the process's own memory but not the node binary's pages already cached by an earlier process; the kernel
+// reclaims those under the limit anyway) beside its peak RSS; the script then exits 1 if a run of ours did not
+// complete its first pass inside the limit (out of heap, or killed by the kernel's OOM killer). Its heap flag is the
+// one Node derives from the cgroup with the manifest's percentage. `OBJECTS=100000 IMPLS=ours RUNS=1 LIMIT=1` is the
+// check that 100,000 objects of each kind fit the scaffolded manifest.
 // Usage: npm run build && node bench/first-pass.js;  OBJECTS=100000 KIND=crd HEAP_MB=1024 node bench/first-pass.js
 //        IMPLS=ours,ours+ VS_FLAGS=--invocation-count-for-turbofan=30000 KIND=configmap RUNS=5 node bench/first-pass.js
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,7 +45,9 @@ import {
   reconciledKind,
 } from './replica-lib.js';
 import {
+  deployedManagerResources,
   goBinary,
+  importCli,
   importEnvtest,
   importRuntime,
   loadLine,
@@ -61,8 +70,10 @@ const LEASE_MS = Number(process.env.LEASE_MS ?? 15_000);
 const IMPLS = (process.env.IMPLS ?? 'ours,controller-runtime').split(',');
 const VS_FLAGS = (process.env.VS_FLAGS ?? '').split(' ').filter((f) => f !== '');
 const isOurs = (impl) => impl === 'ours' || impl === 'ours+';
+const LIMIT = process.env.LIMIT === '1';
 if (IMPLS.includes('ours+') && VS_FLAGS.length === 0) throw new Error("IMPLS has 'ours+': give its flags in VS_FLAGS");
 
+const mib = (bytes) => (bytes / 2 ** 20).toFixed(1);
 console.log(machineLine());
 const dir = mkdtempSync(join(tmpdir(), 'ks-first-pass-'));
 const script = await bundleReplica(dir);
@@ -71,6 +82,9 @@ const { manifestHeapMb, flags } = await ourNodeFlags();
 const heapMb = Number(process.env.HEAP_MB ?? manifestHeapMb);
 const nodeFlags = flags(heapMb);
 console.log(`ours runs with ${nodeFlags.join(' ')} (manager.yaml's heap: ${manifestHeapMb} MiB)`);
+const { limitBytes } = await deployedManagerResources();
+const { createMemoryCgroup } = LIMIT ? await importCli('cluster/cgroup.js') : {};
+if (LIMIT) console.log(`ours runs inside a memory cgroup of manager.yaml's limit, ${mib(limitBytes)} MiB`);
 if (IMPLS.includes('ours+')) console.log(`ours+ runs with those and ${VS_FLAGS.join(' ')}`);
 const rt = await importRuntime('rest');
 rt.configureLog({ level: 'error' });
@@ -81,7 +95,6 @@ writeFileSync(kubeconfig, env.kubeconfigYaml());
 const client = rt.newClient(env.kubeConfig);
 const apiPid = apiServerPid(env);
 
-const mib = (bytes) => (bytes / 2 ** 20).toFixed(1);
 let leases = 0;
 
 /** One run of one implementation over `objects` objects of `kind`: its figures, or { outOfHeap: true }. */
@@ -89,6 +102,8 @@ async function runOnce(impl, kind, objects) {
   const leaseNamespace = `first-pass-lease-${leases++}`;
   await client.create(rt.Namespaces, { metadata: { name: leaseNamespace } });
   const apiCpuBefore = cpuSeconds(apiPid);
+  const cgroup =
+    LIMIT && isOurs(impl) ? createMemoryCgroup(`ks-first-pass-${process.pid}-${leases}`, limitBytes) : undefined;
   const r = new Replica(isOurs(impl) ? 'leader' : impl, {
     identity: impl,
     leaseNamespace,
@@ -100,6 +115,7 @@ async function runOnce(impl, kind, objects) {
     doneKey: 'shard.kubescaffold.dev/first-pass',
     script,
     nodeFlags: impl === 'ours+' ? [...nodeFlags, ...VS_FLAGS] : nodeFlags,
+    wrap: cgroup?.wrap,
   });
   // Asked for before anything is awaited, so that the line cannot come unseen.
   const reconciled = r.next('reconciled');
@@ -123,6 +139,7 @@ async function runOnce(impl, kind, objects) {
     };
     if (firstProgress !== undefined && firstProgress.reconciles < objects)
       figures.perReconcile = ((line.at - firstProgress.at) * 1000) / (objects - firstProgress.reconciles);
+    if (cgroup) figures.cgroupPeak = cgroup.peakBytes();
     if (isOurs(impl)) {
       const stats = await r.stats();
       figures.heap = stats.heapUsed;
@@ -130,12 +147,15 @@ async function runOnce(impl, kind, objects) {
     }
     return figures;
   } catch (err) {
-    // Exited on its own (a line awaited rejects then): out of heap is a result, anything else an error.
+    // Exited on its own (a line awaited rejects then): out of heap or killed for memory is a result, anything else
+    // an error.
     if (!r.running && r.outOfHeap()) return { outOfHeap: r.outOfHeap() };
+    if (!r.running && cgroup && cgroup.oomKills() > 0) return { outOfHeap: 'oom-killed' };
     throw err;
   } finally {
     offProgress();
     await r.stop();
+    cgroup?.remove();
   }
 }
 
@@ -146,6 +166,7 @@ const METRICS = [
   { key: 'apiCpu', header: 'API server CPU s', fmt: (v) => v.toFixed(2) },
   { key: 'read', header: 'read MiB', fmt: mib },
   { key: 'peakRss', header: 'peak RSS MiB', fmt: mib },
+  ...(LIMIT ? [{ key: 'cgroupPeak', header: 'cgroup peak MiB', fmt: mib }] : []),
   { key: 'heap', header: 'heap MiB', fmt: mib },
 ];
 const results = []; // { objects, kind, impl, runs: [figures] }
@@ -180,7 +201,7 @@ try {
           runRows.push(
             figures.outOfHeap
               ? [
-                  `${label}: out of heap at --max-old-space-size=${heapMb} (${figures.outOfHeap === 'stopped' ? 'the manager stopped with its one line' : "V8's abort"})`,
+                  `${label}: out of memory at --max-old-space-size=${heapMb} (${{ stopped: 'the manager stopped with its one line', 'oom-killed': "killed by the kernel's OOM killer at the memory limit" }[figures.outOfHeap] ?? "V8's abort"})`,
                   ...METRICS.map(() => ''),
                 ]
               : [label, ...METRICS.map((m) => (figures[m.key] === undefined ? '' : m.fmt(figures[m.key])))],
@@ -240,3 +261,14 @@ if (IMPLS.includes('controller-runtime'))
         ];
       }),
   );
+
+// LIMIT=1: a run of ours that did not complete its first pass inside the memory limit fails the script.
+if (LIMIT) {
+  const failed = results.filter((res) => isOurs(res.impl)).flatMap((res) => res.runs.filter((f) => f.outOfHeap));
+  console.log(
+    failed.length === 0
+      ? `every run of ours completed its first pass inside manager.yaml's ${mib(limitBytes)} MiB limit`
+      : `${failed.length} run(s) of ours did not complete their first pass inside manager.yaml's ${mib(limitBytes)} MiB limit`,
+  );
+  if (failed.length > 0) process.exitCode = 1;
+}

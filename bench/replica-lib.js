@@ -185,7 +185,8 @@ export async function ourNodeFlags() {
  * One replica process, ours (mode 'leader', 'uid' or 'namespace': the fixture's third argument) or controller-runtime's
  * ('controller-runtime': shardpeer, active-passive), and the lines it prints. `spawnedAt` is the bench's Date.now()
  * at spawn, comparable with the lines' `at`; `started` resolves once it printed its start line, with /proc's figures
- * then (its baseline); `counted` is its latest reconcile count and `countedAt` that line's `at`.
+ * then (its baseline); `counted` is its latest reconcile count and `countedAt` that line's `at`. `wrap` (a
+ * MemoryCgroup's) starts it inside a memory cgroup.
  */
 export class Replica {
   constructor(
@@ -203,6 +204,7 @@ export class Replica {
       nodeFlags,
       echoStderr = true,
       traceWant,
+      wrap,
     },
   ) {
     this.impl = impl;
@@ -238,8 +240,10 @@ export class Replica {
             ],
           ]
         : [childNode(), [...nodeFlags, script, leaseNamespace, identity, impl, String(leaseMs)]];
+    // wrap: a MemoryCgroup's (src/cluster/cgroup.ts), to start it inside a memory limit; it execs the command itself.
+    const run = wrap ? wrap(command, args) : { command, args };
     this.spawnedAt = Date.now();
-    this.p = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.p = spawn(run.command, run.args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.stderrTail = '';
     this.p.stderr.on('data', (d) => {
       if (echoStderr) process.stderr.write(d);

@@ -167,7 +167,7 @@ describe('deploy-image/v1-alpha create api', () => {
     expect(manager.env.map((e) => [e.name, e.value])).toEqual([
       ['REDIS_IMAGE', 'redis:7'],
       ['MEMCACHED_IMAGE', 'memcached:1.6.26-alpine'],
-      ['NODE_OPTIONS', '--max-old-space-size-percentage=50 --max-semi-space-size=2'],
+      ['NODE_OPTIONS', '--max-old-space-size-percentage=70 --max-semi-space-size=2'],
     ]);
     // A second resource of the same group shares conditions.ts, and both are recorded.
     expect(

@@ -54,7 +54,7 @@ function expectedDifferences(path: string, docs: Data[]): Data[] {
     delete manager.command;
     // V8 sizes its heap from the container's memory limit only when told to (see the comment in manager.yaml).
     manager.env = [
-      { name: 'NODE_OPTIONS', value: '--max-old-space-size-percentage=50 --max-semi-space-size=2' },
+      { name: 'NODE_OPTIONS', value: '--max-old-space-size-percentage=70 --max-semi-space-size=2' },
       ...(manager.env ?? []),
     ];
     // A Node manager needs more than a Go one: the limits are sized from our benchmark of a scaffolded manager.

@@ -51,11 +51,11 @@ export interface ManagerOptions {
   /** How long a stop waits for runnables (in-flight reconciles) before giving up on them (ms). Default 30000. */
   gracefulShutdownTimeout?: number;
   /**
-   * Stops the manager with a HeapLimitError when, after a full garbage collection under pressure (two within a
-   * second), this share of the old generation's limit (--max-old-space-size) is still in use: the caches outgrew the
-   * memory the process was given, and V8 would soon abort it with a fatal error (it does at 80% under pressure), in
-   * the middle of a list. The error names the size reached, what is cached and the limit to raise. Default 0.75; 1 or
-   * more turns it off.
+   * Stops the manager with a HeapLimitError when, after a full garbage collection under pressure (within a second of
+   * the one before, and pausing the program for 30% or more of the time since), this share of the old generation's
+   * limit (--max-old-space-size) is still in use: the caches outgrew the memory the process was given, and V8 would
+   * soon abort it with a fatal error (it does at 80% under pressure), in the middle of a list. The error names the
+   * size reached, what is cached and the limit to raise. Default 0.75; 1 or more turns it off.
    */
   heapLimitFraction?: number;
   /** Defaults for every controller of this manager; a controller's own options win (controller-runtime's Controller). */

@@ -59,7 +59,9 @@ export function reconcilerFunc<R = Request>(
 
 /** The queue key for a request: `namespace/name`, or `name` for cluster-scoped objects (client-go's MetaNamespaceKeyFunc). */
 export function requestKey(req: Request): string {
-  return req.namespace === '' ? req.name : `${req.namespace}/${req.name}`;
+  // Joined, not concatenated: a queue keeps this key per request, and a join is one flat string where a concatenation
+  // is a rope that V8 flattens into a second string (the cache's namespacedKey says more).
+  return req.namespace === '' ? req.name : [req.namespace, req.name].join('/');
 }
 
 /**

@@ -189,7 +189,8 @@ export class RestClient {
     );
   }
 
-  // Each item gets the apiVersion and kind that lists leave out, then the caller's transform, as it is decoded.
+  // Each item gets the apiVersion and kind that lists leave out (parsed with it, typeMeta; set here for an item the
+  // decoder could not give them to), then the caller's transform, as it is decoded.
   private async listRaw<T extends KubeObject>(
     res: Resource,
     opts: ListOptions & RequestOptions & ListItemOptions<T>,
@@ -213,7 +214,7 @@ export class RestClient {
         accept,
       },
       mapItem,
-      { omitManagedFields: opts.omitManagedFields ?? false },
+      { omitManagedFields: opts.omitManagedFields ?? false, typeMeta: { apiVersion, kind } },
     );
     list.items ??= [];
     list.metadata ??= {};

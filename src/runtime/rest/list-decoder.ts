@@ -40,6 +40,13 @@ export interface ListDecodeOptions {
    * the body is written compactly, as the API server writes it; an item it cannot tell about is parsed whole.
    */
   omitManagedFields?: boolean;
+  /**
+   * The apiVersion and kind that a list's items leave out (a list of ConfigMaps says them once, not per item): parsed
+   * as each item's first members, so they are part of the object JSON.parse makes. Set after the parse they would go
+   * to a separate property array (24 bytes an object more: 2.3 MiB at 100,000 cached ConfigMaps). An item that has its own
+   * keeps them: JSON keeps the last of two equal keys.
+   */
+  typeMeta?: { apiVersion: string; kind: string };
 }
 
 /** A list document decoded: its envelope and its items apart. */
@@ -58,12 +65,16 @@ export class ListStreamDecoder {
   /** The items decoded so far, in order. */
   readonly items: unknown[] = [];
   private readonly omitManagedFields: boolean;
+  // '{"apiVersion":…,"kind":…,': what an object item's first byte is replaced with (typeMeta), or ''.
+  private readonly typePrefix: string;
   /** @param mapItem applied to each item as it is parsed; what it returns is kept in its place. */
   constructor(
     private readonly mapItem?: (item: unknown) => unknown,
     opts: ListDecodeOptions = {},
   ) {
     this.omitManagedFields = opts.omitManagedFields ?? false;
+    const t = opts.typeMeta;
+    this.typePrefix = t ? `{"apiVersion":${JSON.stringify(t.apiVersion)},"kind":${JSON.stringify(t.kind)},` : '';
   }
 
   private readonly envelope: Buffer[] = [];
@@ -287,12 +298,21 @@ export class ListStreamDecoder {
   }
 
   private finishItem(buf: Buffer, end: number): void {
-    const from = this.itemStart;
+    let from = this.itemStart;
+    // An object item with members and without its own apiVersion first (custom resources have theirs) is given them.
+    let prefix = '';
+    if (this.typePrefix !== '' && buf[from] === OPEN_OBJECT) {
+      const first = skipSpace(buf, from + 1, end);
+      if (buf[first] !== CLOSE_OBJECT && !startsWith(buf, first, end, API_VERSION_KEY)) {
+        prefix = this.typePrefix;
+        from++;
+      }
+    }
     let text: string;
     if (this.cutTo > this.cutFrom && this.cutFrom >= from) {
-      text = buf.toString('utf8', from, this.cutFrom) + buf.toString('utf8', this.cutTo, end);
+      text = prefix + buf.toString('utf8', from, this.cutFrom) + buf.toString('utf8', this.cutTo, end);
     } else {
-      text = buf.toString('utf8', from, end);
+      text = prefix + buf.toString('utf8', from, end);
     }
     this.inMetadata = false;
     this.cutFrom = -1;
@@ -307,6 +327,18 @@ export class ListStreamDecoder {
     if (end > this.start) this.envelope.push(Buffer.from(this.pending.subarray(this.start, end)));
     this.start = end;
   }
+}
+
+const API_VERSION_KEY = Buffer.from('"apiVersion"');
+
+// The index of the first byte from i on that is not JSON whitespace (end if none).
+function skipSpace(buf: Buffer, i: number, end: number): number {
+  while (i < end && (buf[i] === 0x20 || buf[i] === 0x0a || buf[i] === 0x0d || buf[i] === 0x09)) i++;
+  return i;
+}
+
+function startsWith(buf: Buffer, i: number, end: number, bytes: Buffer): boolean {
+  return i + bytes.length <= end && bytes.compare(buf, i, i + bytes.length) === 0;
 }
 
 // Past this many bytes without its closing quote, a string is searched with indexOf rather than byte by byte.

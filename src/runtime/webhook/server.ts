@@ -75,7 +75,7 @@ export interface WebhookServerOptions {
    * flight, is answered 429 with Retry-After: 1, which the API server honours by sending it again; a request alone is
    * always served. A review costs several times its size in memory while it is parsed and handled, so this keeps
    * concurrent large reviews inside the container's limit. Default: an eighth of V8's heap limit (the scaffolded
-   * manager.yaml sizes the heap at half the memory limit), at least one largest review. 0 means no bound.
+   * manager.yaml sizes the heap at 70% of the memory limit), at least one largest review. 0 means no bound.
    */
   maxInFlightBodyBytes?: number;
 }

@@ -69,7 +69,7 @@ describe('a manager whose caches outgrow its heap', () => {
       const line = JSON.parse(lines[0]!) as { level: string; msg: string; error: string };
       expect(line).toMatchObject({ level: 'error', msg: 'problem running manager' });
       expect(line.error).toMatch(
-        /^the heap is full: \d+ MiB of its 24 MiB limit still in use after a full garbage collection, with [\d,]+ objects cached( \(ConfigMap v1 [\d,]+\))?(, still listing ConfigMap v1)?; raise the memory limit of the manager's container \(the scaffolded manifest gives the heap half of it, with --max-old-space-size-percentage=50\)/,
+        /^the heap is full: \d+ MiB of its 24 MiB limit still in use after a full garbage collection, with [\d,]+ objects cached( \(ConfigMap v1 [\d,]+\))?(, still listing ConfigMap v1)?; raise the memory limit of the manager's container \(the scaffolded manifest gives the heap 70% of it, with --max-old-space-size-percentage=70\)/,
       );
     },
     minutes(2),

@@ -152,6 +152,53 @@ describe('ListStreamDecoder', () => {
     });
   });
 
+  describe('with typeMeta', () => {
+    const typeMeta = { apiVersion: 'v1', kind: 'ConfigMap' };
+    const list = {
+      kind: 'ConfigMapList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '9' },
+      items: [
+        { metadata: { name: 'a', managedFields: [{ manager: 'm' }] }, data: { apiVersion: 'not this one' } },
+        { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'own' } },
+        { metadata: { name: 'kind only' }, kind: 'Other' },
+        {},
+        'a string item',
+      ],
+    };
+    const typed = (chunks: Buffer[], omitManagedFields = false): DecodedList => {
+      const d = new ListStreamDecoder(undefined, { typeMeta, omitManagedFields });
+      for (const c of chunks) d.write(c);
+      return d.end();
+    };
+    // What the items should be: apiVersion and kind first (as the object's own members), an item's own winning.
+    const want = (items: unknown[]): unknown[] =>
+      items.map((item) =>
+        item !== null && typeof item === 'object' && Object.keys(item).length > 0 ? { ...typeMeta, ...item } : item,
+      );
+
+    it("gives each object item apiVersion and kind as its first members, an item's own winning, however the body is cut", () => {
+      for (const text of [
+        JSON.stringify(list),
+        JSON.stringify(list, null, 2),
+        JSON.stringify(list).replace('{}', '{ }'),
+      ]) {
+        for (const chunks of splits(text)) {
+          const out = typed(chunks);
+          expect(out.items).toEqual(want(list.items));
+          expect(Object.keys(out.items[0] as object)).toEqual(['apiVersion', 'kind', 'metadata', 'data']);
+          expect(out.envelope).toEqual({ ...list, items: [] });
+        }
+      }
+    });
+
+    it('does so beside omitManagedFields', () => {
+      const out = typed([Buffer.from(JSON.stringify(list))], true);
+      expect(out.items[0]).toEqual({ ...typeMeta, metadata: { name: 'a' }, data: { apiVersion: 'not this one' } });
+      expect(Object.keys(out.items[0] as object)).toEqual(['apiVersion', 'kind', 'metadata', 'data']);
+    });
+  });
+
   it('parses each item as soon as its last byte arrives', () => {
     const d = new ListStreamDecoder();
     d.write(Buffer.from('{"kind":"List","items":[{"a":1},{"b"'));
