@@ -7,7 +7,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
-export { buildGoOriginal, reloaderOriginal, trustManagerOriginal, type GoOriginal } from '../../scripts/lib/go-original.js';
+export {
+  buildGoOriginal,
+  reloaderOriginal,
+  trustManagerOriginal,
+  type GoOriginal,
+} from '../../scripts/lib/go-original.js';
 
 /** A running original: its output so far, and a stop that waits for it to exit. */
 export interface RunningOriginal {
