@@ -5,6 +5,7 @@ import { runnableFunc } from '../../../src/runtime/manager/index.js';
 import { WebhookServer, type WebhookHandler } from '../../../src/runtime/webhook/index.js';
 import { unreachableKubeConfig } from '../kubeconfig.js';
 import { eventually } from '../../support/eventually.js';
+import { freePort } from '../../support/ports.js';
 
 /** The API is never needed here (a caBundle patch just logs its failure). */
 const mk = (o: Partial<ManagerOptions> = {}) =>
@@ -23,13 +24,6 @@ function listenOn(port: number): Promise<Server | undefined> {
     srv.once('error', () => resolve(undefined));
     srv.listen(port, '127.0.0.1', () => resolve(srv));
   });
-}
-
-async function freePort(): Promise<number> {
-  const srv = (await listenOn(0))!;
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 describe('Manager and its webhook server', () => {

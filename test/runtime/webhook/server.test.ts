@@ -20,6 +20,7 @@ import type { Client } from '../../../src/runtime/client/index.js';
 import { captureLog } from '../../support/logs.js';
 import { CaptainCustomDefaulter, CaptainResource } from './captain.js';
 import { eventually } from '../../support/eventually.js';
+import { freePort } from '../../support/ports.js';
 
 const quiet = newLogger({ level: 'error', sink: () => {} });
 
@@ -143,14 +144,6 @@ function peer(port: number, alpn: string[] = ['http/1.1']): Promise<{ cert: Peer
     });
     s.on('error', reject);
   });
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
 }
 
 function canListen(port: number): Promise<boolean> {

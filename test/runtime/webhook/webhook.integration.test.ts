@@ -4,7 +4,6 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +43,7 @@ import { captureLog } from '../../support/logs.js';
 import { recentEvents } from '../../support/cluster.js';
 import { showOnFailure } from '../../support/failure.js';
 import { testCRD } from '../../support/crd.js';
+import { freePort } from '../../support/ports.js';
 
 const managerLog = captureLog('manager');
 const NS = 'crew';
@@ -332,17 +332,6 @@ function admiralWebhooks(port: number) {
       },
     ],
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 describe('a manager run without certificates', () => {
