@@ -228,6 +228,19 @@ function scopeOfKey(key: string): string {
  */
 export class InformerCache {
   private readonly factory: SharedInformerFactory;
+  // Who is told when an informer's watch opens or goes down (onWatchesChange); the informers' reflectors call
+  // watchingChanged.
+  private readonly watchListeners = new Set<() => void>();
+
+  private readonly watchingChanged = (): void => {
+    for (const listener of this.watchListeners) {
+      try {
+        listener();
+      } catch (err) {
+        this.log.error(err, 'a watch-change listener failed');
+      }
+    }
+  };
   private readonly namespaces: string[] | undefined;
   private readonly defaults: { labelSelector?: string; fieldSelector?: string };
   private readonly byObject = new Map<string, ByObject>();
@@ -608,18 +621,6 @@ export class InformerCache {
     this.watchListeners.add(listener);
     return () => void this.watchListeners.delete(listener);
   }
-
-  private readonly watchListeners = new Set<() => void>();
-
-  private readonly watchingChanged = (): void => {
-    for (const listener of this.watchListeners) {
-      try {
-        listener();
-      } catch (err) {
-        this.log.error(err, 'a watch-change listener failed');
-      }
-    }
-  };
 
   /** True once every informer's watch is open (watchesDown() is empty); false if `signal` aborts first. */
   waitForWatches(signal: AbortSignal): Promise<boolean> {
